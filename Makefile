@@ -1,0 +1,112 @@
+# drivebench — see README.md. `make help` lists the targets.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/drivebench
+DESTDIR ?=
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+
+LIBS_CORE := liburing libudev libpci json-c
+LIBS_UI   := ncursesw
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wno-missing-field-initializers
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+DB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) -Isrc -Iui \
+	-DDB_DATADIR='"$(DATADIR)"' -DDB_SRCDIR='"$(CURDIR)"' \
+	$(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) $(LIBS_UI) 2>/dev/null)
+DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
+UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
+CHECK_LDLIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+BUILD ?= build
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# The core library: everything in src/ but the command-line front end (cli*.c).
+CORE_SRC := $(filter-out src/cli%.c,$(wildcard src/*.c))
+CLI_SRC  := $(wildcard src/cli*.c)
+UI_SRC   := $(wildcard ui/*.c)
+TEST_SRC := $(wildcard tests/check_*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+BIN_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libdrivebench.a
+BIN      := $(BUILD)/drivebench
+
+.PHONY: all deps run check test bench install asan fuzz clean help format
+all: $(BIN) $(TESTS)
+
+help:
+	@echo "make run | check | bench | install | asan | fuzz | clean   (V=1 for commands)"
+
+deps:
+	$(Q)scripts/deps.sh build
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(DB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(CORE_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BIN_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJ) $(LIB) $(UI_LDLIBS) $(DB_LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CHECK_LDLIBS) $(DB_LDLIBS)
+
+# `make run`: install what is missing, build, start the TUI on the built-in scratch target.
+run:
+	$(Q)scripts/deps.sh build
+	$(Q)$(MAKE) --no-print-directory all
+	$(BIN)
+
+# `make check`: install what is missing, build, run every test (unit, integration, TUI).
+check:
+	$(Q)scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) tests/run-tests.sh
+
+bench:
+	$(Q)scripts/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) scripts/bench.sh
+
+asan:
+	$(Q)scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" all
+	$(Q)BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 tests/run-tests.sh
+
+fuzz:
+	$(Q)scripts/deps.sh build fuzz
+	$(Q)BUILD=build-fuzz scripts/fuzz.sh $(FUZZ_SECONDS)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/drivebench
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	-install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/ 2>/dev/null
+	-install -m 644 presets/*.preset $(DESTDIR)$(DATADIR)/presets/ 2>/dev/null
+	-install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/ 2>/dev/null
+
+format:
+	clang-format -i src/*.[ch] ui/*.[ch] tests/*.[ch]
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Install the Debian packages drivebench needs to build, run and test.
+# Idempotent: installs only what is missing. As root it uses apt-get; otherwise it
+# prints the exact apt-get line and stops.
+#   scripts/deps.sh [build|check|bench|fuzz]...   (default: build)
+set -eu
+
+build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
+	libncurses-dev libjson-c-dev"
+check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
+	libxml2-utils pciutils"
+bench="fio util-linux"
+fuzz="clang libclang-rt-14-dev"
+
+want=""
+[ $# -eq 0 ] && set -- build
+for what in "$@"; do
+	case "$what" in
+	build) want="$want $build" ;;
+	check) want="$want $build $check" ;;
+	bench) want="$want $build $bench" ;;
+	fuzz) want="$want $build $fuzz" ;;
+	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz)" >&2; exit 2 ;;
+	esac
+done
+
+missing=""
+for pkg in $want; do
+	case " $missing " in *" $pkg "*) continue ;; esac
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $pkg"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "drivebench needs these Debian packages:$missing" >&2
+	echo "run as root:  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no package lists yet; refresh them once if an install fails.
+if ! apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -qq
+	apt-get install -y --no-install-recommends $missing
+fi

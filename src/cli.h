@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_CLI_H
+#define DB_CLI_H
+/*
+ * The headless front end. Each command lives in cli_<name>.c and declares its options
+ * once, in a table of struct cli_opt that drives both parsing and its --help text.
+ * Commands print, prompt and exit; nothing in the core library does.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#define DB_VERSION "0.1.0"
+
+/* Exit status, the contract scripts rely on (drivebench(1), EXIT STATUS). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUN_FAILED = 1, /* the run failed or was aborted; its result is still saved */
+	EXIT_USAGE = 2,      /* bad input or usage: message names the file and line, or option */
+	EXIT_REFUSED = 3,    /* refused for safety */
+};
+
+struct cli_opt {
+	const char *name;    /* long name without "--"; NULL ends the table */
+	int key;             /* returned by cli_next(); a short option letter or >= 256 */
+	const char *metavar; /* NULL: takes no argument */
+	const char *help;
+};
+
+struct cli_parser {
+	const char *cmd;             /* "run", for messages */
+	const char *usage;           /* the synopsis after "drivebench CMD" */
+	const struct cli_opt *opts;
+	int argc;
+	char **argv;
+	int index;                   /* next argv element */
+	const char *arg;             /* the current option's argument */
+	const char *name;            /* the current option's name, for messages */
+	char **pos;                  /* positional arguments collected */
+	int npos;
+};
+
+/* Start parsing argv[1..] of a command. */
+void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage,
+		     const struct cli_opt *opts, int argc, char **argv);
+/*
+ * The next option's key; 0 when done; -1 after printing a usage error (unknown option,
+ * missing argument). "--help"/"-h" print the help and return 'h'.
+ */
+int cli_next(struct cli_parser *p);
+void cli_help(const struct cli_parser *p, FILE *out);
+/* "drivebench CMD: --opt: message" and exit status 2. */
+int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Commands: argc/argv start at the command name. Return an exit status. */
+int cli_run(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_presets(int argc, char **argv);
+int cli_show(int argc, char **argv);
+int cli_compare(int argc, char **argv);
+int cli_export_fio(int argc, char **argv);
+/* The TUI (ui/). */
+int ui_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_ENGINE_H
+#define DB_ENGINE_H
+/*
+ * The measurement engine: runs one workload step on one target with T worker threads,
+ * each owning one I/O queue of depth Q, and hands per-interval samples to a callback.
+ *
+ * I/O backends are const ops tables chosen by name (fio's ioengines.h): "uring" (one
+ * io_uring per worker, registered buffers and file) and "null" (completes every I/O at
+ * once without touching the target, for tests and for measuring the engine itself).
+ *
+ * Threads: workers never lock, allocate, print or make syscalls beyond their backend's
+ * on the per-I/O path. Each worker accumulates into its own interval record and
+ * publishes it, when the interval ends, through a single-producer/single-consumer ring
+ * to a collector thread, which merges the workers' records of one interval into a
+ * struct sample and calls the sample callback. Every completion counts in exactly one
+ * interval, so the samples of a step add up exactly to its total.
+ */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "stats.h"
+#include "workload.h"
+
+/* An opened target: a block device or a regular file, opened O_DIRECT. */
+struct target {
+	int fd;
+	char path[4096];
+	bool is_blockdev;
+	bool writable;
+	dev_t rdev;       /* block devices: the device number */
+	uint64_t size;    /* bytes */
+	uint32_t lbs;     /* logical block size, bytes (files: 512, or the fs's dio alignment) */
+	uint32_t pbs;     /* physical block size, bytes */
+};
+
+/*
+ * Open path for I/O. write: open read-write; block devices then get O_EXCL, so the kernel
+ * refuses a device that is mounted or otherwise claimed. Files are never created,
+ * truncated or grown here. Returns 0 or -errno with a message in err.
+ */
+int target_open(struct target *t, const char *path, bool write, char *err, size_t errlen);
+void target_close(struct target *t);
+
+/* ---- backends ------------------------------------------------------------------- */
+
+struct engine_io; /* a backend's per-worker queue */
+
+struct engine_cqe {
+	unsigned slot; /* the slot given to queue() */
+	int res;       /* bytes transferred or -errno */
+};
+
+struct engine_ops {
+	const char *name;
+	/* Set up one queue of depth slots over fd, with bufs[slot] as each slot's buffer. */
+	int (*open)(struct engine_io **io, int fd, unsigned depth, const struct iovec *bufs);
+	void (*close)(struct engine_io *io);
+	/* Stage one I/O; it is sent with the next submit_wait(). */
+	void (*queue)(struct engine_io *io, unsigned slot, bool write, uint64_t off, uint32_t len);
+	/*
+	 * Send what is staged, and wait until at least min_complete completions are ready
+	 * or timeout_ns passes (0: no timeout). Returns 0 or -errno (-ETIME is fine).
+	 */
+	int (*submit_wait)(struct engine_io *io, unsigned min_complete, uint64_t timeout_ns);
+	/* Move up to max ready completions into out; returns how many. */
+	unsigned (*reap)(struct engine_io *io, struct engine_cqe *out, unsigned max);
+	/* Describe the setup actually in force ("SINGLE_ISSUER|DEFER_TASKRUN, fixed bufs"). */
+	const char *(*describe)(struct engine_io *io);
+};
+
+extern const struct engine_ops engine_uring;
+extern const struct engine_ops engine_null;
+/* By name; NULL when there is no such engine. */
+const struct engine_ops *engine_find(const char *name);
+
+/* ---- running a step ------------------------------------------------------------- */
+
+/* Shared with whoever may stop or pause the step (signal handler, TUI, runner). */
+struct engine_ctl {
+	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
+	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
+};
+
+typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
+
+struct step_result {
+	struct sample total;      /* the whole measured time; index = number of intervals */
+	struct sample *samples;   /* one per interval, malloc'd */
+	unsigned nsamples;
+	struct io_acc *acc;       /* [DIR_READ], [DIR_WRITE] over the whole step, malloc'd */
+	bool stopped;             /* ended early through ctl->stop */
+	int error;                /* 0 or -errno of the first failed I/O */
+	uint64_t error_offset;    /* byte offset of that I/O */
+	bool error_write;
+	char engine_desc[128];    /* what the backend set up */
+	uint64_t seed;            /* the seed actually used */
+};
+
+void step_result_free(struct step_result *r);
+
+/*
+ * Run wl on t (opened writable when wl writes). Calls on_sample from the collector
+ * thread once per interval, in order; it must return quickly (copy what it needs).
+ * Returns 0 when the step ran (out->stopped tells if it was cut short), -errno when it
+ * could not start or an I/O failed (out->error, out->error_offset; samples up to the
+ * failure are kept), with a message in err.
+ */
+int engine_run(const struct engine_ops *ops, const struct target *t, const struct workload *wl,
+	       struct engine_ctl *ctl, engine_sample_fn on_sample, void *arg,
+	       struct step_result *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_RESULT_H
+#define DB_RESULT_H
+/*
+ * The result of one run: what was run, on what, and everything measured, phase by phase
+ * and step by step. It is the in-memory model of a "drivebench-result" JSON file.
+ *
+ * File format (JSON object; keys in this order; "format" and "version" first):
+ *   format      "drivebench-result"
+ *   version     RESULT_VERSION
+ *   tool        {"name": "drivebench", "version": "0.1.0"}
+ *   status      "complete" | "aborted" | "failed" | "incomplete" (an autosave)
+ *   error       string, present when failed
+ *   started, ended   ISO 8601 UTC strings; "ended" absent while incomplete
+ *   host        {"hostname", "kernel", "cpu", "cpus", "scheduler", ...}  (free-form)
+ *   target      {"path", "kind": "block"|"file", "size", "lbs", "pbs", "drive": {...}}
+ *               drive is the discovery record (drive.h), when the target is a drive
+ *   preset      {"name", "source": path or "builtin", "text": the resolved preset text,
+ *                "scale": F}          absent for an ad-hoc `drivebench run` workload
+ *   phases      [ phase ... ]
+ * phase:
+ *   name        "purge" | "precondition" | "measure" | "run" (ad-hoc) ...
+ *   kind        same vocabulary as enum phase_kind
+ *   status      as above, per phase
+ *   steady      {"tracked": "iops", "window", "data_limit_pct", "slope_limit_pct",
+ *                "max_rounds", "reached": bool, "round": n, "data_excursion_pct",
+ *                "slope_excursion_pct"}     when the phase ran until steady state
+ *   steps       [ step ... ]
+ * step:
+ *   label       "2T2Q", "round 7", "4k 65/35" ...
+ *   workload    {"pattern", "bs" or "bssplit", "read_pct", "range_start", "range_size",
+ *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
+ *                "data", "compress_pct", "interval_ns", "seed"}
+ *   status, error, error_offset
+ *   engine      backend description
+ *   summary     sample (below) over the whole measured time
+ *   samples     [ sample ... ] one per interval
+ *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets
+ * sample:
+ *   {"index", "start_ns", "dur_ns", "read": dir, "write": dir, "all": dir}
+ * dir:
+ *   {"ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
+ *    "p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns"}
+ *
+ * Files are written atomically: a temporary file in the same directory, fsync, rename,
+ * fsync of the directory.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "workload.h"
+
+#define RESULT_FORMAT  "drivebench-result"
+#define RESULT_VERSION 1
+
+struct json_object;
+
+enum result_status { RS_COMPLETE, RS_ABORTED, RS_FAILED, RS_INCOMPLETE, RS_PENDING };
+extern const char *const result_status_name[]; /* "complete", ... , "pending" */
+
+enum phase_kind { PH_PURGE, PH_PRECONDITION, PH_MEASURE, PH_RUN };
+extern const char *const phase_kind_name[]; /* "purge", "precondition", "measure", "run" */
+
+struct steady_info {
+	bool used;                 /* the phase ran until steady state */
+	bool reached;
+	unsigned window;           /* rounds */
+	double data_limit_pct;     /* max - min of the window, % of its average */
+	double slope_limit_pct;    /* least-squares excursion across the window, % of average */
+	unsigned max_rounds;
+	unsigned round;            /* the round at which it was judged (1-based) */
+	double data_excursion_pct;
+	double slope_excursion_pct;
+	char tracked[32];          /* "iops", "mbps", "mean_ns" ... */
+};
+
+struct result_step {
+	char label[64];
+	struct workload wl;
+	enum result_status status;
+	char error[256];
+	uint64_t error_offset;
+	char engine[128];
+	struct sample summary;
+	struct sample *samples;    /* malloc'd */
+	unsigned nsamples;
+	struct hist *hist;         /* [2]: read, write; malloc'd; NULL when not kept */
+};
+
+struct result_phase {
+	char name[32];
+	enum phase_kind kind;
+	enum result_status status;
+	struct steady_info steady;
+	struct result_step *steps; /* malloc'd */
+	unsigned nsteps;
+};
+
+struct result {
+	int version;                 /* of the file it came from (RESULT_VERSION when new) */
+	char tool_version[32];
+	enum result_status status;
+	char error[512];
+	char started[32];            /* ISO 8601 UTC */
+	char ended[32];
+	struct json_object *host;    /* owned */
+	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
+	char preset_name[128];       /* "" for an ad-hoc run */
+	char preset_source[4096];
+	char *preset_text;           /* malloc'd; NULL for an ad-hoc run */
+	double scale;
+	struct result_phase *phases; /* malloc'd */
+	unsigned nphases;
+	char path[4096];             /* where it was loaded from or saved to */
+};
+
+void result_init(struct result *r);
+void result_free(struct result *r);
+/* Append an empty phase / step; returns it or NULL (out of memory). */
+struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind);
+struct result_step *result_add_step(struct result_phase *ph, const char *label,
+				    const struct workload *wl);
+/* Host facts for the "host" section (uname, CPU model, CPU count). */
+struct json_object *result_host_json(void);
+
+/* JSON in the format above; the caller owns the object. */
+struct json_object *result_to_json(const struct result *r);
+/* Write atomically to path. 0 or -errno, message in err. */
+int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+/*
+ * Load a result file: 0, or -errno / -EINVAL with "file: message" in err (an unknown
+ * format, or a version newer than this drivebench reads, says which).
+ */
+int result_load(struct result *r, const char *path, char *err, size_t errlen);
+/* $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno. */
+int result_dir(char *buf, size_t len);
+/* A fresh file name in dir: "2026-11-30T13-05-21_nvme0n1_8k-7030.json". */
+int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,
+			const char *preset_name);
+
+#endif

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+const double stats_pct_value[NPCT] = {50.0, 90.0, 99.0, 99.9, 99.99};
+const char *const stats_pct_name[NPCT] = {"p50", "p90", "p99", "p99.9", "p99.99"};
+
+void io_acc_init(struct io_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->min_ns = UINT64_MAX;
+}
+
+void io_acc_merge(struct io_acc *dst, const struct io_acc *src)
+{
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->sum_ns += src->sum_ns;
+	dst->sq_ns += src->sq_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	if (src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	hist_merge(&dst->hist, &src->hist);
+}
+
+void stats_mean_std(uint64_t n, uint64_t sum, stats_u128 sq, double *mean, double *std)
+{
+	*mean = 0;
+	*std = 0;
+	if (n == 0)
+		return;
+	long double ln = (long double)n;
+	long double m = (long double)sum / ln;
+	*mean = (double)m;
+	if (n < 2)
+		return;
+	/* sum((x - m)^2) = sq - sum * m, exact inputs, one rounding in long double */
+	long double ss = (long double)sq - (long double)sum * m;
+	if (ss < 0)
+		ss = 0;
+	*std = (double)sqrtl(ss / (ln - 1));
+}
+
+static void fill_dir(struct dir_stats *d, const struct io_acc *a, uint64_t dur_ns)
+{
+	double secs = dur_ns ? (double)dur_ns / 1e9 : 0;
+
+	memset(d, 0, sizeof(*d));
+	d->ios = a->ios;
+	d->bytes = a->bytes;
+	d->iops = secs > 0 ? (double)a->ios / secs : 0;
+	d->mbps = secs > 0 ? (double)a->bytes / secs / 1e6 : 0;
+	stats_mean_std(a->ios, a->sum_ns, a->sq_ns, &d->mean_ns, &d->std_ns);
+	d->min_ns = a->ios ? a->min_ns : 0;
+	d->max_ns = a->max_ns;
+	hist_percentiles(&a->hist, stats_pct_value, NPCT, d->pct_ns);
+}
+
+void stats_summarize(const struct io_acc *rd, const struct io_acc *wr, uint64_t dur_ns,
+		     struct sample *out)
+{
+	struct io_acc *all = malloc(sizeof(*all));
+
+	out->dur_ns = dur_ns;
+	fill_dir(&out->d[DIR_READ], rd, dur_ns);
+	fill_dir(&out->d[DIR_WRITE], wr, dur_ns);
+	if (!all) {
+		memset(&out->d[DIR_ALL], 0, sizeof(out->d[DIR_ALL]));
+		return;
+	}
+	io_acc_init(all);
+	io_acc_merge(all, rd);
+	io_acc_merge(all, wr);
+	fill_dir(&out->d[DIR_ALL], all, dur_ns);
+	free(all);
+}

@@ -1,0 +1,41 @@
+# Shared helpers for tests/t_*.sh. Source it; it sets a temp dir that is removed on exit,
+# and helpers to make targets (files, loop devices) that are always cleaned up.
+# Output protocol: "PASS: name", "FAIL: name: why", "SKIP: name: why", one per line.
+set -u
+DRIVEBENCH=${DRIVEBENCH:-$PWD/build/drivebench}
+T=$(mktemp -d /tmp/drivebench-test.XXXXXX)
+export XDG_DATA_HOME=$T/data XDG_CACHE_HOME=$T/cache XDG_CONFIG_HOME=$T/config
+_cleanups=()
+cleanup_add() { _cleanups+=("$*"); }
+_cleanup() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+	rm -rf "$T"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: ${2:-}"; }
+skip() { echo "SKIP: $1: ${2:-}"; }
+check() { # check NAME CMD... : PASS when CMD succeeds
+	local name=$1; shift
+	if "$@"; then pass "$name"; else fail "$name" "command failed: $*"; fi
+}
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# mkfile SIZE [NAME]: a zero-filled temp file; prints its path
+mkfile() {
+	local f=$T/${2:-target.img}
+	truncate -s "$1" "$f" && echo "$f"
+}
+# mkloop FILE [extra losetup args]: a loop device over FILE (root); prints its path
+mkloop() {
+	local dev
+	is_root || return 1
+	dev=$(losetup --find --show --direct-io=on "${@:2}" "$1") || return 1
+	cleanup_add "losetup -d $dev"
+	echo "$dev"
+}
+# json FILE EXPR: evaluate a python expression over the parsed JSON as `d`
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
