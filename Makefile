@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 LIBS_CORE := liburing libudev libpci json-c
 LIBS_UI   := ncursesw
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
-	-Wno-missing-field-initializers
+	-Wno-missing-field-initializers -Wno-format-truncation
 ifeq ($(CI),true)
 WARN += -Werror
 endif

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Running one workload step: T worker threads, each with its own backend queue of depth
+ * Q, and a collector thread that turns the workers' interval records into samples.
+ *
+ * Per-I/O path (worker_loop): generate (direction, offset, length), stage, submit and
+ * wait for at least one completion, read the clock once, account every reaped completion
+ * against that time, and stage the freed slots again at once. One clock read serves as
+ * the completion time of what was just reaped and as the submission time of what is
+ * staged next, so timing every I/O costs one vDSO call per batch. Latency is therefore
+ * measured from just before the submitting system call to just after the reap that
+ * found the completion: what an application sees.
+ *
+ * Intervals: interval k covers measured time [k*interval, (k+1)*interval). A worker
+ * accumulates completions into its current record and, when it sees the clock pass the
+ * record's interval, publishes the record into its ring (release store of head) and
+ * starts the next. If the collector has fallen behind and the ring is nearly full, the
+ * worker does not wait: it keeps accumulating into the same record, which then spans
+ * several intervals, and the collector emits one longer sample for that span. Either
+ * way each completion is counted once, in the record that was current when it was seen.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REC_RING 8    /* records a worker may have published and not yet consumed */
+#define REAP_MAX 256  /* completions taken per reap */
+
+struct rec {
+	uint32_t first;          /* first interval this record covers */
+	uint32_t last;           /* last interval it covers */
+	bool final;              /* the worker's last record */
+	uint64_t end_ns;         /* final: measured time at which the worker stopped */
+	struct io_acc acc[2];    /* DIR_READ, DIR_WRITE */
+};
+
+struct run;
+
+struct worker {
+	struct run *run;
+	unsigned id;
+	pthread_t tid;
+	bool started;
+	struct rec ring[REC_RING];
+	_Atomic uint32_t head;   /* records published; written by the worker */
+	_Atomic uint32_t tail;   /* records consumed; written by the collector */
+	bool finished;           /* collector: the final record is consumed */
+	uint64_t end_ns;         /* collector: measured time at which the worker stopped */
+	int error;
+	uint64_t error_offset;
+	bool error_write;
+	char desc[128];
+	void *buf_mem;
+	struct iovec *bufs;
+};
+
+struct run {
+	const struct engine_ops *ops;
+	const struct target *t;
+	const struct workload *wl;
+	struct engine_ctl *ctl;
+	atomic_int failed;       /* an I/O failed: every worker stops */
+	atomic_uint nready;      /* workers set up (or failed to) */
+	atomic_int go;           /* 1: t0 is set, run; -1: give up */
+	atomic_int setup_error;
+	uint64_t t0_ns;          /* CLOCK_MONOTONIC at the start of the ramp */
+	uint64_t ramp_ns;
+	uint64_t time_ns;
+	uint64_t interval_ns;
+	uint64_t seed;
+	uint32_t max_bs;
+	unsigned nworkers;
+	struct worker *w;
+};
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void rec_reset(struct rec *r, uint32_t interval)
+{
+	r->first = r->last = interval;
+	r->final = false;
+	r->end_ns = 0;
+	io_acc_init(&r->acc[0]);
+	io_acc_init(&r->acc[1]);
+}
+
+/* ---- write data ----------------------------------------------------------------- */
+
+static uint64_t fill_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/*
+ * Fill a buffer with the workload's data: random (incompressible), zeros, or each 4 KiB
+ * block compress_pct% zeros and the rest random, as fio's buffer_compress_percentage.
+ */
+static void fill_buffer(uint8_t *p, size_t len, const struct workload *wl, uint64_t *s)
+{
+	size_t zero = wl->data == WL_DATA_ZERO	   ? 4096
+		      : wl->data == WL_DATA_COMPRESS ? 4096 * wl->compress_pct / 100
+						     : 0;
+
+	for (size_t blk = 0; blk < len; blk += 4096) {
+		size_t n = len - blk < 4096 ? len - blk : 4096;
+		size_t z = zero < n ? zero : n;
+		memset(p + blk + n - z, 0, z);
+		for (size_t i = 0; i + 8 <= n - z; i += 8) {
+			uint64_t v = fill_rand(s);
+			memcpy(p + blk + i, &v, 8);
+		}
+	}
+}
+
+/*
+ * Make every written 4 KiB block unique, so neither deduplication nor a cache of
+ * recently written data can answer for the drive: the first 8 bytes of each block get
+ * its offset mixed with a per-worker counter (fio's scramble_buffers does the same).
+ */
+static inline void stamp_buffer(uint8_t *p, uint32_t len, uint64_t off, uint64_t *counter)
+{
+	uint64_t c = ++*counter * 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t b = 0; b < len; b += 4096) {
+		uint64_t v = (off + b) ^ c;
+		memcpy(p + b, &v, sizeof(v));
+	}
+}
+
+/* ---- the worker ------------------------------------------------------------------- */
+
+/* Close the current record if the clock has moved past it; returns the current one. */
+static struct rec *roll(struct worker *w, struct rec *cur, uint32_t ivl)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+	uint32_t tail = atomic_load_explicit(&w->tail, memory_order_acquire);
+
+	if (ivl <= cur->last)
+		return cur;
+	/* publishing must leave a free slot to go on in; otherwise span more intervals */
+	if (head + 1 - tail >= REC_RING) {
+		cur->last = ivl - 1;
+		return cur;
+	}
+	cur->last = ivl - 1;
+	/* the record's contents are visible to the collector before the new head */
+	atomic_store_explicit(&w->head, head + 1, memory_order_release);
+	cur = &w->ring[(head + 1) % REC_RING];
+	rec_reset(cur, ivl);
+	return cur;
+}
+
+static void publish_final(struct worker *w, struct rec *cur, uint64_t end_ns)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+
+	cur->final = true;
+	cur->end_ns = end_ns;
+	atomic_store_explicit(&w->head, head + 1, memory_order_release);
+}
+
+static int worker_setup(struct worker *w, struct engine_io **io)
+{
+	struct run *run = w->run;
+	const struct workload *wl = run->wl;
+	size_t bs = run->max_bs;
+	uint64_t s = run->seed ^ (0xd1b54a32d192ed03ull * (w->id + 1));
+	int ret;
+
+	w->bufs = calloc(wl->qdepth, sizeof(*w->bufs));
+	if (!w->bufs)
+		return -ENOMEM;
+	ret = posix_memalign(&w->buf_mem, 4096, bs * wl->qdepth);
+	if (ret)
+		return -ret;
+	for (unsigned i = 0; i < wl->qdepth; i++) {
+		w->bufs[i].iov_base = (uint8_t *)w->buf_mem + bs * i;
+		w->bufs[i].iov_len = bs;
+	}
+	if (wl->read_pct < 100)
+		fill_buffer(w->buf_mem, bs * wl->qdepth, wl, &s);
+	else
+		memset(w->buf_mem, 0, bs * wl->qdepth);
+	ret = run->ops->open(io, run->t->fd, wl->qdepth, w->bufs);
+	if (ret == 0)
+		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
+	return ret;
+}
+
+static void worker_loop(struct worker *w, struct engine_io *io)
+{
+	struct run *run = w->run;
+	const struct engine_ops *ops = run->ops;
+	const struct workload *wl = run->wl;
+	const bool stamp = wl->read_pct < 100 && wl->data != WL_DATA_ZERO;
+	const uint64_t t0 = run->t0_ns, meas0 = run->ramp_ns, meas_end = run->ramp_ns + run->time_ns;
+	const uint64_t ivl_ns = run->interval_ns;
+	struct wl_gen gen;
+	struct engine_cqe cqes[REAP_MAX];
+	unsigned *free_slots = NULL, nfree = 0, inflight = 0;
+	uint64_t *sub_ns = NULL, *slot_off = NULL;
+	uint32_t *slot_len = NULL;
+	uint8_t *slot_write = NULL;
+	uint64_t stamp_ctr = 0, paused_ns = 0;
+	double period_ns = 0, next_due = 0;
+	bool stopping = false;
+	struct rec *cur = &w->ring[0];
+	uint64_t now;
+
+	free_slots = calloc(wl->qdepth, sizeof(*free_slots));
+	sub_ns = calloc(wl->qdepth, sizeof(*sub_ns));
+	slot_off = calloc(wl->qdepth, sizeof(*slot_off));
+	slot_len = calloc(wl->qdepth, sizeof(*slot_len));
+	slot_write = calloc(wl->qdepth, sizeof(*slot_write));
+	if (!free_slots || !sub_ns || !slot_off || !slot_len || !slot_write) {
+		w->error = -ENOMEM;
+		atomic_store(&run->failed, 1);
+		stopping = true;
+	}
+	for (unsigned i = 0; i < wl->qdepth && !stopping; i++)
+		free_slots[nfree++] = wl->qdepth - 1 - i;
+
+	wl_gen_init(&gen, wl, run->t->size, w->id, run->seed);
+	if (wl->rate_iops) {
+		/* share the total rate evenly; the first threads take the remainder */
+		uint64_t r = wl->rate_iops / wl->threads +
+			     (w->id < wl->rate_iops % wl->threads ? 1 : 0);
+		period_ns = r ? 1e9 / (double)r : 1e18;
+		next_due = (double)(period_ns * w->id / wl->threads);
+	}
+	rec_reset(cur, 0);
+	now = 0;
+
+	for (;;) {
+		/* measured-clock time: since the start, less any time spent paused */
+		if (!stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
+				  atomic_load_explicit(&run->failed, memory_order_relaxed) ||
+				  now >= meas_end))
+			stopping = true;
+		if (!stopping && inflight == 0 &&
+		    atomic_load_explicit(&run->ctl->pause, memory_order_relaxed)) {
+			uint64_t p0 = now_ns();
+			while (atomic_load(&run->ctl->pause) && !atomic_load(&run->ctl->stop))
+				nanosleep(&(struct timespec){0, 20000000}, NULL);
+			paused_ns += now_ns() - p0;
+			now = now_ns() - t0 - paused_ns;
+			continue;
+		}
+		while (!stopping && nfree && !atomic_load_explicit(&run->ctl->pause,
+								    memory_order_relaxed)) {
+			if (period_ns) {
+				if ((double)now < next_due)
+					break;
+				next_due += period_ns;
+			}
+			unsigned slot = free_slots[--nfree];
+			bool write;
+			uint64_t off;
+			uint32_t len;
+			wl_gen_next(&gen, &write, &off, &len);
+			if (write && stamp)
+				stamp_buffer(w->bufs[slot].iov_base, len, off, &stamp_ctr);
+			ops->queue(io, slot, write, off, len);
+			sub_ns[slot] = now;
+			slot_off[slot] = off;
+			slot_len[slot] = len;
+			slot_write[slot] = write;
+			inflight++;
+		}
+		if (inflight == 0) {
+			if (stopping)
+				break;
+			/* rate-limited and idle: sleep until the next I/O is due */
+			uint64_t t = t0 + paused_ns + (uint64_t)next_due;
+			struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
+			if (!atomic_load(&run->ctl->pause))
+				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			now = now_ns() - t0 - paused_ns;
+			continue;
+		}
+		/* wake at the next interval boundary or when the next rate-limited I/O is due */
+		uint64_t wake = now < meas0 ? meas0 : meas0 + ((now - meas0) / ivl_ns + 1) * ivl_ns;
+		if (wake > meas_end)
+			wake = meas_end;
+		if (period_ns && nfree && next_due < (double)wake)
+			wake = (uint64_t)next_due;
+		int ret = ops->submit_wait(io, 1, stopping || wake <= now ? 0 : wake - now);
+		if (ret < 0) {
+			w->error = ret;
+			atomic_store(&run->failed, 1);
+			break;
+		}
+		unsigned n = ops->reap(io, cqes, REAP_MAX);
+		now = now_ns() - t0 - paused_ns;
+		bool counting = now >= meas0 && now < meas_end;
+		if (counting)
+			cur = roll(w, cur, (uint32_t)((now - meas0) / ivl_ns));
+		for (unsigned i = 0; i < n; i++) {
+			unsigned slot = cqes[i].slot;
+			free_slots[nfree++] = slot;
+			inflight--;
+			if (cqes[i].res != (int)slot_len[slot]) {
+				if (!w->error) {
+					w->error = cqes[i].res < 0 ? cqes[i].res : -EIO;
+					w->error_offset = slot_off[slot];
+					w->error_write = slot_write[slot];
+				}
+				atomic_store(&run->failed, 1);
+				continue;
+			}
+			if (counting)
+				io_acc_add(&cur->acc[slot_write[slot]], now - sub_ns[slot],
+					   slot_len[slot]);
+		}
+	}
+	/* the last record runs to the interval in which this worker stopped measuring */
+	uint64_t end = now < meas0 ? meas0 : now > meas_end ? meas_end : now;
+	uint32_t last = end > meas0 ? (uint32_t)((end - meas0 - 1) / ivl_ns) : 0;
+	if (last > cur->last)
+		cur->last = last;
+	publish_final(w, cur, end - meas0);
+	free(free_slots);
+	free(sub_ns);
+	free(slot_off);
+	free(slot_len);
+	free(slot_write);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	struct engine_io *io = NULL;
+	int ret = worker_setup(w, &io);
+
+	if (ret < 0)
+		atomic_store(&run->setup_error, ret);
+	atomic_fetch_add(&run->nready, 1);
+	/* wait for every worker to be set up, and the start time to be chosen */
+	while (atomic_load(&run->go) == 0)
+		nanosleep(&(struct timespec){0, 200000}, NULL);
+	if (atomic_load(&run->go) > 0)
+		worker_loop(w, io);
+	if (io)
+		run->ops->close(io);
+	return NULL;
+}
+
+/* ---- the collector ---------------------------------------------------------------- */
+
+struct collector {
+	struct run *run;
+	engine_sample_fn on_sample;
+	void *arg;
+	struct step_result *out;
+	unsigned cap;
+	uint32_t next;           /* next interval to emit */
+	struct io_acc *tmp;      /* [2]: the span being merged */
+};
+
+/* The published, unconsumed record k places past the tail of w, or NULL. */
+static struct rec *peek(struct worker *w, uint32_t k)
+{
+	uint32_t tail = atomic_load_explicit(&w->tail, memory_order_relaxed);
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_acquire);
+
+	return tail + k < head ? &w->ring[(tail + k) % REC_RING] : NULL;
+}
+
+/*
+ * Find the end E of the next span every worker can account for exactly: each worker has
+ * published records covering [next, E] ending at E. A worker whose final record is
+ * published has nothing after it, so its coverage extends to any E. Returns false when
+ * some worker has not published enough yet.
+ */
+static bool span_ready(struct collector *c, uint32_t *end)
+{
+	struct run *run = c->run;
+	uint32_t e = c->next;
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (unsigned i = 0; i < run->nworkers; i++) {
+			struct worker *w = &run->w[i];
+			struct rec *r = NULL;
+			bool final = w->finished;
+			for (uint32_t k = 0; (r = peek(w, k)); k++) {
+				final |= r->final;
+				if (r->last >= e)
+					break;
+			}
+			if (!r) {
+				if (final)
+					continue;
+				return false;
+			}
+			if (r->last > e) {
+				e = r->last;
+				changed = true;
+			}
+		}
+	}
+	*end = e;
+	return true;
+}
+
+static bool all_finished(struct run *run)
+{
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (!run->w[i].finished)
+			return false;
+	return true;
+}
+
+static uint64_t max_end_ns(struct run *run)
+{
+	uint64_t e = 0;
+
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (run->w[i].end_ns > e)
+			e = run->w[i].end_ns;
+	return e;
+}
+
+/* Merge every worker's records up to interval `end` into one sample. */
+static int emit(struct collector *c, uint32_t end)
+{
+	struct run *run = c->run;
+	struct step_result *out = c->out;
+	struct sample s;
+
+	io_acc_init(&c->tmp[0]);
+	io_acc_init(&c->tmp[1]);
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->w[i];
+		struct rec *r;
+		while ((r = peek(w, 0)) && r->last <= end) {
+			io_acc_merge(&c->tmp[0], &r->acc[0]);
+			io_acc_merge(&c->tmp[1], &r->acc[1]);
+			if (r->final) {
+				w->finished = true;
+				w->end_ns = r->end_ns;
+			}
+			/* the slot goes back to the worker only after it has been read */
+			atomic_store_explicit(&w->tail, atomic_load(&w->tail) + 1,
+					      memory_order_release);
+		}
+	}
+	uint64_t start_ns = (uint64_t)c->next * run->interval_ns;
+	uint64_t stop_ns = (uint64_t)(end + 1) * run->interval_ns;
+	if (all_finished(run) && stop_ns > max_end_ns(run))
+		stop_ns = max_end_ns(run);
+	c->next = end + 1;
+	if (stop_ns <= start_ns)
+		return 0; /* stopped on a boundary: nothing was measured in this span */
+	memset(&s, 0, sizeof(s));
+	stats_summarize(&c->tmp[0], &c->tmp[1], stop_ns - start_ns, &s);
+	s.index = out->nsamples;
+	s.start_ns = start_ns;
+	io_acc_merge(&out->acc[0], &c->tmp[0]);
+	io_acc_merge(&out->acc[1], &c->tmp[1]);
+	if (out->nsamples == c->cap) {
+		unsigned cap = c->cap ? c->cap * 2 : 64;
+		struct sample *p = realloc(out->samples, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		out->samples = p;
+		c->cap = cap;
+	}
+	out->samples[out->nsamples++] = s;
+	if (c->on_sample)
+		c->on_sample(c->arg, &s);
+	return 0;
+}
+
+static int collect(struct collector *c)
+{
+	struct run *run = c->run;
+	uint32_t end;
+	int ret;
+
+	while (!all_finished(run)) {
+		if (span_ready(c, &end)) {
+			ret = emit(c, end);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		nanosleep(&(struct timespec){0, 5000000}, NULL);
+	}
+	return 0;
+}
+
+/* ---- engine_run ------------------------------------------------------------------- */
+
+const struct engine_ops *engine_find(const char *name)
+{
+	static const struct engine_ops *const all[] = {&engine_uring, &engine_null};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+void step_result_free(struct step_result *r)
+{
+	free(r->samples);
+	free(r->acc);
+	r->samples = NULL;
+	r->acc = NULL;
+	r->nsamples = 0;
+}
+
+int engine_run(const struct engine_ops *ops, const struct target *t, const struct workload *wl,
+	       struct engine_ctl *ctl, engine_sample_fn on_sample, void *arg,
+	       struct step_result *out, char *err, size_t errlen)
+{
+	struct engine_ctl local_ctl = {0};
+	struct run run = {0};
+	struct collector c = {0};
+	unsigned started = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = workload_validate(wl, t->lbs, t->size, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (wl->read_pct < 100 && !t->writable) {
+		snprintf(err, errlen, "%s: opened read-only, but the workload writes", t->path);
+		return -EBADF;
+	}
+	run.ops = ops;
+	run.t = t;
+	run.wl = wl;
+	run.ctl = ctl ? ctl : &local_ctl;
+	run.ramp_ns = wl->ramp_ns;
+	run.time_ns = wl->time_ns;
+	run.interval_ns = wl->interval_ns;
+	run.max_bs = workload_max_bs(wl);
+	run.nworkers = wl->threads;
+	run.seed = wl->seed ? wl->seed : now_ns() * 0x9e3779b97f4a7c15ull;
+	out->seed = run.seed;
+	out->acc = calloc(2, sizeof(*out->acc));
+	c.tmp = calloc(2, sizeof(*c.tmp));
+	run.w = calloc(run.nworkers, sizeof(*run.w));
+	if (!out->acc || !c.tmp || !run.w) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory for %u workers", run.nworkers);
+		goto out;
+	}
+	io_acc_init(&out->acc[0]);
+	io_acc_init(&out->acc[1]);
+	for (unsigned i = 0; i < run.nworkers; i++) {
+		run.w[i].run = &run;
+		run.w[i].id = i;
+		ret = -pthread_create(&run.w[i].tid, NULL, worker_main, &run.w[i]);
+		if (ret < 0)
+			break;
+		started++;
+	}
+	while (atomic_load(&run.nready) < started)
+		nanosleep(&(struct timespec){0, 200000}, NULL);
+	if (ret == 0)
+		ret = atomic_load(&run.setup_error);
+	run.t0_ns = now_ns();
+	atomic_store(&run.go, ret == 0 ? 1 : -1);
+	if (ret == 0) {
+		c.run = &run;
+		c.on_sample = on_sample;
+		c.arg = arg;
+		c.out = out;
+		ret = collect(&c);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(run.w[i].tid, NULL);
+	if (ret < 0) {
+		if (started < run.nworkers)
+			snprintf(err, errlen, "cannot start %u worker threads: %s", run.nworkers,
+				 strerror(-ret));
+		else
+			snprintf(err, errlen, "%s: cannot set up %s I/O: %s", t->path, ops->name,
+				 strerror(-ret));
+		goto out;
+	}
+
+	snprintf(out->engine_desc, sizeof(out->engine_desc), "%s", run.w[0].desc);
+	stats_summarize(&out->acc[0], &out->acc[1], max_end_ns(&run), &out->total);
+	out->total.index = out->nsamples;
+	out->stopped = atomic_load(&run.ctl->stop) != 0;
+	for (unsigned i = 0; i < run.nworkers; i++) {
+		if (run.w[i].error) {
+			out->error = run.w[i].error;
+			out->error_offset = run.w[i].error_offset;
+			out->error_write = run.w[i].error_write;
+			ret = out->error;
+			snprintf(err, errlen, "%s: %s error at offset %llu: %s", t->path,
+				 out->error_write ? "write" : "read",
+				 (unsigned long long)out->error_offset, strerror(-out->error));
+			break;
+		}
+	}
+out:
+	free(c.tmp);
+	if (run.w)
+		for (unsigned i = 0; i < run.nworkers; i++) {
+			free(run.w[i].buf_mem);
+			free(run.w[i].bufs);
+		}
+	free(run.w);
+	return ret;
+}

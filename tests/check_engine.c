@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The engine end to end: the null engine for exact accounting, io_uring on a temp file
+ * and on a loop device the test creates, rate limiting, mixes, stop, bad targets.
+ */
+#include "testlib.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <time.h>
+
+#include "engine.h"
+
+#define MS 1000000ull
+
+struct seen {
+	unsigned n;
+	uint64_t ios;
+};
+
+static void count_sample(void *arg, const struct sample *s)
+{
+	struct seen *seen = arg;
+	ck_assert_uint_eq(s->index, seen->n);
+	seen->n++;
+	seen->ios += s->d[DIR_ALL].ios;
+}
+
+/* The intervals add up exactly to the total, for every counter that adds. */
+static void assert_sums(const struct step_result *r)
+{
+	uint64_t ios[NDIR] = {0}, bytes[NDIR] = {0}, dur = 0, max = 0;
+
+	ck_assert_uint_gt(r->nsamples, 0);
+	for (unsigned i = 0; i < r->nsamples; i++) {
+		const struct sample *s = &r->samples[i];
+		ck_assert_uint_eq(s->index, i);
+		ck_assert_uint_eq(s->start_ns, dur);
+		dur += s->dur_ns;
+		for (int d = 0; d < NDIR; d++) {
+			ios[d] += s->d[d].ios;
+			bytes[d] += s->d[d].bytes;
+		}
+		if (s->d[DIR_ALL].max_ns > max)
+			max = s->d[DIR_ALL].max_ns;
+		ck_assert_uint_eq(s->d[DIR_ALL].ios, s->d[DIR_READ].ios + s->d[DIR_WRITE].ios);
+	}
+	for (int d = 0; d < NDIR; d++) {
+		ck_assert_uint_eq(ios[d], r->total.d[d].ios);
+		ck_assert_uint_eq(bytes[d], r->total.d[d].bytes);
+	}
+	ck_assert_uint_eq(dur, r->total.dur_ns);
+	ck_assert_uint_eq(max, r->total.d[DIR_ALL].max_ns);
+	ck_assert_uint_eq(hist_count(&r->acc[0].hist) + hist_count(&r->acc[1].hist),
+			  r->total.d[DIR_ALL].ios);
+}
+
+static void open_file_target(struct target *t, char **path, uint64_t size, bool write)
+{
+	char err[256];
+	*path = test_tmpfile(NULL, size);
+	ck_assert_ptr_nonnull(*path);
+	ck_assert_msg(target_open(t, *path, write, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void close_file_target(struct target *t, char *path)
+{
+	target_close(t);
+	unlink(path);
+	free(path);
+}
+
+/* null engine: 300 ms in 50 ms intervals, several thread and depth shapes */
+START_TEST(test_null_intervals)
+{
+	static const unsigned shapes[][2] = {{1, 1}, {1, 32}, {4, 8}, {16, 16}};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct seen seen = {0};
+
+	open_file_target(&t, &path, 1 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = shapes[_i][0];
+	wl.qdepth = shapes[_i][1];
+	wl.time_ns = 300 * MS;
+	wl.interval_ns = 50 * MS;
+	wl.ramp_ns = _i == 2 ? 50 * MS : 0;
+	ck_assert_msg(engine_run(&engine_null, &t, &wl, NULL, count_sample, &seen, &r, err,
+				 sizeof(err)) == 0, "%s", err);
+	assert_sums(&r);
+	ck_assert_uint_eq(seen.n, r.nsamples);
+	ck_assert_uint_eq(seen.ios, r.total.d[DIR_ALL].ios);
+	ck_assert_uint_ge(r.nsamples, 5); /* 6, unless the collector coalesced a busy span */
+	ck_assert_uint_le(r.nsamples, 6);
+	ck_assert_uint_eq(r.total.dur_ns, 300 * MS);
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 1000);
+	ck_assert_str_eq(r.engine_desc, "null (no I/O)");
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* A rate-limited run lands within 5% of its target rate. */
+START_TEST(test_rate_limit)
+{
+	static const struct {
+		const char *engine;
+		unsigned threads, qdepth;
+		uint64_t rate;
+	} cases[] = {
+		{"null", 1, 4, 2000}, {"null", 4, 16, 5000}, {"uring", 1, 8, 1500},
+		{"uring", 3, 4, 3000},
+	};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = cases[_i].threads;
+	wl.qdepth = cases[_i].qdepth;
+	wl.rate_iops = cases[_i].rate;
+	wl.time_ns = 1000 * MS;
+	wl.interval_ns = 250 * MS;
+	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, NULL, NULL, NULL, &r, err,
+				 sizeof(err)) == 0, "%s", err);
+	assert_sums(&r);
+	double iops = r.total.d[DIR_ALL].iops;
+	ck_assert_msg(fabs(iops - (double)cases[_i].rate) <= 0.05 * (double)cases[_i].rate,
+		      "%s: asked %llu IOPS, got %.1f", cases[_i].engine,
+		      (unsigned long long)cases[_i].rate, iops);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* io_uring on a file: a 70/30 mix realises 70 +- 2 % reads, and intervals add up. */
+START_TEST(test_uring_file_mix)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	open_file_target(&t, &path, 32 << 20, true);
+	workload_defaults(&wl);
+	wl.bs = 8192;
+	wl.read_pct = 70;
+	wl.threads = 2;
+	wl.qdepth = 8;
+	wl.time_ns = 600 * MS;
+	wl.interval_ns = 100 * MS;
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	ck_assert_ptr_nonnull(strstr(r.engine_desc, "io_uring"));
+	double rd = 100.0 * (double)r.total.d[DIR_READ].ios / (double)r.total.d[DIR_ALL].ios;
+	ck_assert_msg(fabs(rd - 70) <= 2, "read share %.2f%%", rd);
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes, r.total.d[DIR_ALL].ios * 8192);
+	ck_assert(r.total.d[DIR_ALL].mean_ns > 0 && r.total.d[DIR_ALL].std_ns > 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+static void *stop_later(void *arg)
+{
+	nanosleep(&(struct timespec){0, 120 * MS}, NULL);
+	atomic_store(&((struct engine_ctl *)arg)->stop, 1);
+	return NULL;
+}
+
+/* Stopping mid-step keeps what was measured, adding up, and says it stopped. */
+START_TEST(test_stop)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct engine_ctl ctl = {0};
+	pthread_t th;
+
+	open_file_target(&t, &path, 8 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.time_ns = 5000 * MS;
+	wl.interval_ns = 50 * MS;
+	pthread_create(&th, NULL, stop_later, &ctl);
+	ck_assert_int_eq(engine_run(_i ? &engine_uring : &engine_null, &t, &wl, &ctl, NULL, NULL,
+				    &r, err, sizeof(err)), 0);
+	pthread_join(th, NULL);
+	ck_assert(r.stopped);
+	assert_sums(&r);
+	ck_assert_uint_lt(r.total.dur_ns, 1000 * MS);
+	ck_assert_uint_ge(r.total.dur_ns, 100 * MS);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+START_TEST(test_bad_targets)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	ck_assert_int_eq(target_open(&t, "/nonexistent/drivebench", false, err, sizeof(err)),
+			 -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/drivebench"));
+	ck_assert_int_lt(target_open(&t, "/dev/null", false, err, sizeof(err)), 0);
+	/* a write workload on a target opened read-only is refused, not attempted */
+	open_file_target(&t, &path, 1 << 20, false);
+	workload_defaults(&wl);
+	wl.read_pct = 0;
+	ck_assert_int_eq(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)),
+			 -EBADF);
+	/* a range too small for the block size */
+	wl.read_pct = 100;
+	wl.bs = 2 << 20;
+	ck_assert_int_eq(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)),
+			 -EINVAL);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* ---- on a loop device the test creates (root only) ---------------------------------- */
+
+static char *loop_file, *loop_dev, *loop4k_file, *loop4k_dev;
+
+static void loop_setup(void)
+{
+	if (!test_is_root())
+		return;
+	loop_file = test_tmpfile(NULL, 64 << 20);
+	loop4k_file = test_tmpfile(NULL, 16 << 20);
+	if (loop_file)
+		loop_dev = test_loop_attach(loop_file, 0);
+	if (loop4k_file)
+		loop4k_dev = test_loop_attach(loop4k_file, 4096);
+}
+
+static void loop_teardown(void)
+{
+	if (loop_dev)
+		test_loop_detach(loop_dev);
+	if (loop4k_dev)
+		test_loop_detach(loop4k_dev);
+	if (loop_file)
+		unlink(loop_file);
+	if (loop4k_file)
+		unlink(loop4k_file);
+}
+
+START_TEST(test_loop_randrw)
+{
+	struct target t;
+	char err[256];
+	struct workload wl;
+	struct step_result r;
+
+	if (!loop_dev) {
+		printf("SKIP: check_engine loop device tests need root and losetup\n");
+		return;
+	}
+	ck_assert_msg(target_open(&t, loop_dev, true, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(t.is_blockdev);
+	ck_assert_uint_eq(t.size, 64 << 20);
+	ck_assert_uint_eq(t.lbs, 512);
+	workload_defaults(&wl);
+	workload_set_rw(&wl, "randrw");
+	wl.read_pct = 70;
+	wl.threads = 2;
+	wl.qdepth = 16;
+	wl.time_ns = 500 * MS;
+	wl.interval_ns = 100 * MS;
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	double rd = 100.0 * (double)r.total.d[DIR_READ].ios / (double)r.total.d[DIR_ALL].ios;
+	ck_assert_msg(fabs(rd - 70) <= 2, "read share %.2f%%", rd);
+	step_result_free(&r);
+	target_close(&t);
+}
+END_TEST
+
+/* 512-byte I/O on a 4K-native device is a clear error before any I/O, not a crash. */
+START_TEST(test_loop_4k_native)
+{
+	struct target t;
+	char err[256];
+	struct workload wl;
+	struct step_result r;
+
+	if (!loop4k_dev) {
+		printf("SKIP: check_engine 4K loop device test needs root and losetup\n");
+		return;
+	}
+	ck_assert_msg(target_open(&t, loop4k_dev, false, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(t.lbs, 4096);
+	workload_defaults(&wl);
+	wl.bs = 512;
+	wl.time_ns = 100 * MS;
+	ck_assert_int_eq(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "logical block size (4k)"));
+	wl.bs = 4096;
+	ck_assert_int_eq(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)),
+			 0);
+	assert_sums(&r);
+	step_result_free(&r);
+	target_close(&t);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("file");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_null_intervals, 0, 4);
+	tcase_add_loop_test(tc, test_rate_limit, 0, 4);
+	tcase_add_test(tc, test_uring_file_mix);
+	tcase_add_loop_test(tc, test_stop, 0, 2);
+	tcase_add_test(tc, test_bad_targets);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("loop");
+	tcase_set_timeout(tc, 60);
+	tcase_add_unchecked_fixture(tc, loop_setup, loop_teardown);
+	tcase_add_test(tc, test_loop_randrw);
+	tcase_add_test(tc, test_loop_4k_native);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(engine_suite)

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Workloads: units, bssplit, the per-I/O generator's mix, offsets and wrapping. */
+#include "testlib.h"
+
+#include <math.h>
+
+#include "units.h"
+#include "workload.h"
+
+static const struct {
+	const char *in;
+	int ret;
+	uint64_t bytes;
+} sizes[] = {
+	{"4k", 0, 4096},       {"4K", 0, 4096},        {"512b", 0, 512}, {"512", 0, 512},
+	{"128KiB", 0, 131072}, {"1m", 0, 1048576},     {"2g", 0, 2147483648ull},
+	{"1.5k", 0, 1536},     {"0.1k", -EINVAL, 0},   {"k", -EINVAL, 0}, {"", -EINVAL, 0},
+	{"4q", -EINVAL, 0},    {"-4k", -EINVAL, 0},    {"1t", 0, 1099511627776ull},
+};
+
+START_TEST(test_sizes)
+{
+	uint64_t v = 0;
+	int ret = units_parse_size(sizes[_i].in, &v);
+	ck_assert_msg(ret == sizes[_i].ret, "'%s': %d", sizes[_i].in, ret);
+	if (!ret)
+		ck_assert_uint_eq(v, sizes[_i].bytes);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	int ret;
+	uint64_t ns;
+} durations[] = {
+	{"10s", 0, 10000000000ull}, {"2m", 0, 120000000000ull}, {"6h", 0, 21600000000000ull},
+	{"30", 0, 30000000000ull},  {"250ms", 0, 250000000ull}, {"0.5s", 0, 500000000ull},
+	{"1x", -EINVAL, 0},         {"s", -EINVAL, 0},
+};
+
+START_TEST(test_durations)
+{
+	uint64_t v = 0;
+	int ret = units_parse_duration(durations[_i].in, &v);
+	ck_assert_msg(ret == durations[_i].ret, "'%s': %d", durations[_i].in, ret);
+	if (!ret)
+		ck_assert_uint_eq(v, durations[_i].ns);
+}
+END_TEST
+
+START_TEST(test_format)
+{
+	char b[32];
+	ck_assert_str_eq(units_fmt_size(b, sizeof(b), 4096), "4k");
+	ck_assert_str_eq(units_fmt_size(b, sizeof(b), 512), "512b");
+	ck_assert_str_eq(units_fmt_size(b, sizeof(b), 1 << 20), "1m");
+	ck_assert_str_eq(units_fmt_capacity(b, sizeof(b), 1000204886016ull), "1.00 TB");
+	ck_assert_str_eq(units_fmt_latency(b, sizeof(b), 12070000), "12.1 ms");
+	ck_assert_str_eq(units_fmt_latency(b, sizeof(b), 812), "812 ns");
+	ck_assert_str_eq(units_fmt_count(b, sizeof(b), 21204), "21.2K");
+	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), 45000000000ull), "45 s");
+	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), 23520000000000ull), "6h 32m");
+}
+END_TEST
+
+/* DESIGN.md's File Server and Web Server mixes, and fio's blank-share rule. */
+static const struct {
+	const char *spec;
+	int ret;
+	unsigned n;
+	unsigned pct[10];
+} splits[] = {
+	{"512b/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10", 0, 8, {10, 5, 5, 60, 2, 4, 4, 10}},
+	{"512b/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1", 0, 10,
+	 {22, 15, 8, 23, 15, 2, 6, 7, 1, 1}},
+	{"4k/60:8k/:64k/", 0, 3, {60, 20, 20}},
+	{"4k/50:8k/:16k/:64k/", 0, 4, {50, 17, 17, 16}},
+	{"4k/60:8k/30", -EINVAL, 0, {0}},
+	{"4k/60:8k/50", -EINVAL, 0, {0}},
+	{"4k/60:4k/40", -EINVAL, 0, {0}},
+	{"4x/100", -EINVAL, 0, {0}},
+	{"4k/abc", -EINVAL, 0, {0}},
+};
+
+START_TEST(test_bssplit_parse)
+{
+	struct workload wl;
+	char err[256] = "";
+	workload_defaults(&wl);
+	int ret = workload_parse_bssplit(&wl, splits[_i].spec, err, sizeof(err));
+	ck_assert_msg(ret == splits[_i].ret, "%s: %d %s", splits[_i].spec, ret, err);
+	if (ret) {
+		ck_assert_msg(err[0], "no message for %s", splits[_i].spec);
+		return;
+	}
+	ck_assert_uint_eq(wl.nsplit, splits[_i].n);
+	for (unsigned i = 0; i < wl.nsplit; i++)
+		ck_assert_uint_eq(wl.split[i].pct, splits[_i].pct[i]);
+	char back[256];
+	struct workload wl2;
+	workload_defaults(&wl2);
+	ck_assert_int_eq(workload_parse_bssplit(&wl2, workload_fmt_bssplit(&wl, back, sizeof(back)),
+						err, sizeof(err)), 0);
+	ck_assert_mem_eq(wl.split, wl2.split, sizeof(wl.split[0]) * wl.nsplit);
+}
+END_TEST
+
+#define DRAWS 1000000
+
+/*
+ * The realised block-size mix over 1e6 draws is within 1% of each share. For shares so
+ * small that 1% of them is below the binomial noise of 1e6 draws (a 1% share has a
+ * standard deviation of 1% of itself), the bound is five standard deviations instead.
+ */
+START_TEST(test_bssplit_mix)
+{
+	struct workload wl;
+	struct wl_gen g;
+	char err[256];
+	uint64_t count[WL_MAX_SPLIT] = {0};
+
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_parse_bssplit(&wl, splits[_i].spec, err, sizeof(err)), 0);
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 12345 + (uint64_t)_i);
+	for (int i = 0; i < DRAWS; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		for (unsigned k = 0; k < wl.nsplit; k++)
+			if (wl.split[k].bs == len)
+				count[k]++;
+	}
+	for (unsigned k = 0; k < wl.nsplit; k++) {
+		double got = 100.0 * (double)count[k] / DRAWS, want = wl.split[k].pct;
+		double sigma = 100.0 * sqrt(want / 100 * (1 - want / 100) / DRAWS);
+		ck_assert_msg(fabs(got - want) <= fmax(0.01 * want, 5 * sigma), "%u bytes: %.3f%% for %g%%",
+			      wl.split[k].bs, got, want);
+	}
+}
+END_TEST
+
+/* Read share realised per I/O within 1% (absolute) of the asked percentage. */
+START_TEST(test_read_pct)
+{
+	static const unsigned pcts[] = {0, 5, 30, 50, 65, 70, 95, 100};
+	struct workload wl;
+	struct wl_gen g;
+	uint64_t reads = 0;
+
+	workload_defaults(&wl);
+	wl.read_pct = pcts[_i];
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 99);
+	for (int i = 0; i < DRAWS; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		reads += !w;
+	}
+	double got = 100.0 * (double)reads / DRAWS;
+	ck_assert_msg(fabs(got - pcts[_i]) <= 1.0, "asked %u%%, got %.3f%%", pcts[_i], got);
+	if (pcts[_i] == 0 || pcts[_i] == 100)
+		ck_assert(got == pcts[_i]);
+}
+END_TEST
+
+/* Random offsets stay aligned inside the range, and fill it uniformly (chi-square). */
+START_TEST(test_random_offsets)
+{
+	enum { BINS = 100 };
+	struct workload wl;
+	struct wl_gen g;
+	uint64_t bins[BINS] = {0}, start = 1ull << 20, size = 64ull << 20;
+	uint32_t bs = _i ? 16384 : 4096;
+
+	workload_defaults(&wl);
+	wl.bs = bs;
+	wl.range_start = start;
+	wl.range_size = size;
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 7);
+	for (int i = 0; i < DRAWS; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		ck_assert_uint_eq((off - start) % bs, 0);
+		ck_assert_uint_ge(off, start);
+		ck_assert_uint_le(off + len, start + size);
+		bins[(off - start) * BINS / size]++;
+	}
+	double chi = 0, e = (double)DRAWS / BINS;
+	for (int k = 0; k < BINS; k++)
+		chi += ((double)bins[k] - e) * ((double)bins[k] - e) / e;
+	/* 99 degrees of freedom: chi-square above 150 has p < 0.001 */
+	ck_assert_msg(chi < 150, "chi-square %.1f", chi);
+}
+END_TEST
+
+START_TEST(test_sequential_wraps)
+{
+	struct workload wl;
+	struct wl_gen g;
+
+	workload_defaults(&wl);
+	wl.pattern = WL_SEQUENTIAL;
+	wl.bs = 4096;
+	wl.range_start = 8192;
+	wl.range_size = 10 * 4096;
+	wl_gen_init(&g, &wl, 1ull << 20, 0, 1);
+	for (int i = 0; i < 25; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		ck_assert_uint_eq(off, 8192 + (uint64_t)(i % 10) * 4096);
+	}
+}
+END_TEST
+
+/* Sequential threads each stream through their own slice; slices do not overlap. */
+START_TEST(test_sequential_slices)
+{
+	struct workload wl;
+	struct wl_gen g[4];
+
+	workload_defaults(&wl);
+	wl.pattern = WL_SEQUENTIAL;
+	wl.bs = 131072;
+	wl.threads = 4;
+	for (unsigned t = 0; t < 4; t++) {
+		wl_gen_init(&g[t], &wl, 64ull << 20, t, 1);
+		ck_assert_uint_eq(g[t].start, t * (16ull << 20));
+		ck_assert_uint_eq(g[t].end, (t + 1) * (16ull << 20));
+		for (int i = 0; i < 300; i++) {
+			bool w;
+			uint64_t off;
+			uint32_t len;
+			wl_gen_next(&g[t], &w, &off, &len);
+			ck_assert(off >= g[t].start && off + len <= g[t].end);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_validate)
+{
+	struct workload wl;
+	char err[256];
+
+	workload_defaults(&wl);
+	wl.bs = 512;
+	ck_assert_int_eq(workload_validate(&wl, 4096, 1 << 30, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "logical block size"));
+	wl.bs = 4096;
+	ck_assert_int_eq(workload_validate(&wl, 4096, 1 << 30, err, sizeof(err)), 0);
+	ck_assert_int_eq(workload_validate(&wl, 512, 2048, err, sizeof(err)), -EINVAL);
+	wl.threads = 0;
+	ck_assert_int_eq(workload_validate(&wl, 512, 1 << 30, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_set_rw)
+{
+	struct workload wl;
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_set_rw(&wl, "randwrite"), 0);
+	ck_assert(wl.pattern == WL_RANDOM && wl.read_pct == 0);
+	ck_assert_int_eq(workload_set_rw(&wl, "randrw"), 0);
+	ck_assert_uint_eq(wl.read_pct, 50);
+	wl.read_pct = 70;
+	ck_assert_int_eq(workload_set_rw(&wl, "rw"), 0);
+	ck_assert(wl.pattern == WL_SEQUENTIAL && wl.read_pct == 70);
+	ck_assert_int_eq(workload_set_rw(&wl, "trim"), -EINVAL);
+}
+END_TEST
+
+static Suite *workload_suite(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc = tcase_create("workload");
+	tcase_add_loop_test(tc, test_sizes, 0, sizeof(sizes) / sizeof(sizes[0]));
+	tcase_add_loop_test(tc, test_durations, 0, sizeof(durations) / sizeof(durations[0]));
+	tcase_add_test(tc, test_format);
+	tcase_add_loop_test(tc, test_bssplit_parse, 0, sizeof(splits) / sizeof(splits[0]));
+	tcase_add_loop_test(tc, test_bssplit_mix, 0, 4);
+	tcase_add_loop_test(tc, test_read_pct, 0, 8);
+	tcase_add_loop_test(tc, test_random_offsets, 0, 2);
+	tcase_add_test(tc, test_sequential_wraps);
+	tcase_add_test(tc, test_sequential_slices);
+	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_set_rw);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(workload_suite)
