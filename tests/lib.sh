@@ -29,13 +29,14 @@ mkfile() {
 	local f=$T/${2:-target.img}
 	truncate -s "$1" "$f" && echo "$f"
 }
-# mkloop FILE [extra losetup args]: a loop device over FILE (root); prints its path
+# mkloop VAR FILE [extra losetup args]: a loop device over FILE (root), its path in VAR.
+# (Not a $(...) helper: the cleanup must be registered in this shell, not a subshell.)
 mkloop() {
-	local dev
+	local _dev
 	is_root || return 1
-	dev=$(losetup --find --show --direct-io=on "${@:2}" "$1") || return 1
-	cleanup_add "losetup -d $dev"
-	echo "$dev"
+	_dev=$(losetup --find --show --direct-io=on "${@:3}" "$2") || return 1
+	cleanup_add "losetup -d $_dev"
+	printf -v "$1" '%s' "$_dev"
 }
 # json FILE EXPR: evaluate a python expression over the parsed JSON as `d`
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# drivebench run, headless: result file contents, exit statuses, the write guard.
+. "$(dirname "$0")/lib.sh"
+
+f=$(mkfile 64M)
+out=$T/r.json
+if "$DRIVEBENCH" run --target "$f" --rw randrw --read 70 --bs 8k --threads 2 --qdepth 8 \
+	--time 2s --interval 500ms --out "$out" 2>"$T/err"; then
+	pass "run: 70/30 on a file exits 0"
+else
+	fail "run: 70/30 on a file" "$(cat "$T/err")"
+fi
+check "run: progress line per interval on stderr" \
+	test "$(grep -c 'IOPS (R' "$T/err")" -ge 4
+check "run: format and version come first" \
+	test "$(head -c 200 "$out" | tr -d ' \n\t' | cut -c1-41)" = '{"format":"drivebench-result","version":1'
+check "run: complete, intervals add up, 70% reads" python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete", d["status"]
+st = d["phases"][0]["steps"][0]
+s, samples = st["summary"], st["samples"]
+assert len(samples) == 4, len(samples)
+for k in ("read", "write", "all"):
+    assert sum(x[k]["ios"] for x in samples) == s[k]["ios"], k
+    assert sum(x[k]["bytes"] for x in samples) == s[k]["bytes"], k
+assert s["all"]["ios"] == s["read"]["ios"] + s["write"]["ios"]
+share = 100.0 * s["read"]["ios"] / s["all"]["ios"]
+assert abs(share - 70) <= 2, share
+wl = st["workload"]
+assert wl["threads"] == 2 and wl["qdepth"] == 8 and wl["read_pct"] == 70, wl
+assert wl["data"] == "random", wl
+assert d["target"]["path"].endswith("target.img")
+for key in ("kernel", "cpus"):
+    assert key in d["host"], key
+PY
+
+# the default results directory is $XDG_DATA_HOME/drivebench/results
+"$DRIVEBENCH" run --target "$f" --time 1s --quiet 2>"$T/err"
+n=$(ls "$XDG_DATA_HOME/drivebench/results/" 2>/dev/null | grep -c '\.json$')
+check "run: default result lands in XDG_DATA_HOME" test "$n" -eq 1
+check "run: --quiet prints nothing" test ! -s "$T/err"
+
+expect_exit() { # name status args...
+	local name=$1 want=$2
+	shift 2
+	"$DRIVEBENCH" "$@" >"$T/o" 2>"$T/e"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then pass "$name"; else fail "$name" "exit $rc, want $want: $(cat "$T/e")"; fi
+}
+expect_exit "usage: unknown option exits 2" 2 run --target "$f" --bogus
+check "usage: message names the option" grep -q -- "--bogus" "$T/e"
+expect_exit "usage: bad block size exits 2" 2 run --target "$f" --bs 4q
+expect_exit "usage: bad bssplit exits 2" 2 run --target "$f" --bssplit 4k/50:8k/20
+check "usage: bssplit message says the sum" grep -q "70%" "$T/e"
+expect_exit "usage: missing target exits 2" 2 run --time 1s
+expect_exit "usage: missing file exits 2" 2 run --target "$T/nope" --time 1s
+expect_exit "usage: unknown command exits 2" 2 frobnicate
+
+if is_root; then
+	img=$(mkfile 32M loop.img)
+	mkloop dev "$img"
+	mkloop other "$(mkfile 32M other.img)"
+	echo "precious data" | dd of="$img" conv=notrunc status=none
+	sum0=$(md5sum <"$img")
+	expect_exit "guard: write to a block device without --yes-destroy exits 3" 3 \
+		run --target "$dev" --rw randwrite --time 1s
+	expect_exit "guard: --yes-destroy naming another device exits 3" 3 \
+		run --target "$dev" --rw randwrite --time 1s --yes-destroy="$other"
+	check "guard: refused runs wrote nothing" test "$(md5sum <"$img")" = "$sum0"
+	expect_exit "guard: reads need no confirmation" 0 \
+		run --target "$dev" --rw randread --time 1s --quiet --out "$T/rd.json"
+	ln -s "$dev" "$T/alias"
+	expect_exit "guard: --yes-destroy through a symlink to the same device" 0 \
+		run --target "$dev" --rw randwrite --time 1s --quiet --out "$T/wr.json" \
+		--yes-destroy="$T/alias"
+	# 512-byte I/O on a 4K-native device: a clear error, not a crash
+	mkloop dev4k "$(mkfile 16M 4k.img)" --sector-size 4096
+	expect_exit "4K-native: 512-byte blocks are a usage error" 2 \
+		run --target "$dev4k" --bs 512 --time 1s
+	check "4K-native: message names the logical block size" grep -q "logical block size (4k)" "$T/e"
+else
+	skip "guard tests" "need root for loop devices"
+fi
