@@ -6,13 +6,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <json-c/json.h>
 
 #include "engine.h"
 #include "result.h"
+#include "safety.h"
 #include "units.h"
 #include "workload.h"
 
@@ -159,30 +159,6 @@ static int workload_opt(struct cli_parser *p, int key, struct workload *wl, bool
 	return cli_usage_error(p, "unexpected option");
 }
 
-/* A write to a block device must name that same device in --yes-destroy. */
-static int confirm_destroy(const char *target, const char *yes)
-{
-	struct stat a, b;
-
-	if (stat(target, &a) < 0 || !S_ISBLK(a.st_mode))
-		return 0;
-	if (!yes) {
-		fprintf(stderr,
-			"drivebench run: refusing to write to block device %s: this destroys its "
-			"data.\nRun again with --yes-destroy=%s if you mean it.\n",
-			target, target);
-		return EXIT_REFUSED;
-	}
-	if (stat(yes, &b) < 0 || !S_ISBLK(b.st_mode) || a.st_rdev != b.st_rdev) {
-		fprintf(stderr,
-			"drivebench run: --yes-destroy=%s does not name the target device %s; "
-			"refusing to write.\n",
-			yes, target);
-		return EXIT_REFUSED;
-	}
-	return 0;
-}
-
 static struct json_object *target_json(const struct target *t)
 {
 	struct json_object *o = json_object_new_object();
@@ -265,9 +241,11 @@ int cli_run(int argc, char **argv)
 
 	bool writes = wl.read_pct < 100;
 	if (writes && ops != &engine_null) {
-		ret = confirm_destroy(target_path, yes);
-		if (ret)
-			return ret;
+		ret = safety_check_write(target_path, yes, NULL, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "drivebench run: %s\n", err);
+			return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
+		}
 	}
 	ret = target_open(&t, target_path, writes, err, sizeof(err));
 	if (ret < 0) {
