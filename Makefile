@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 LIBS_CORE := liburing libudev libpci json-c
 LIBS_UI   := ncursesw
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
-	-Wno-missing-field-initializers -Wno-format-truncation
+	-Wno-missing-field-initializers -Wno-format-truncation -Wno-unknown-warning-option
 ifeq ($(CI),true)
 WARN += -Werror
 endif
@@ -40,7 +40,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdrivebench.a
 BIN      := $(BUILD)/drivebench
 
-.PHONY: all deps run check test bench install asan fuzz clean help format
+.PHONY: all deps run check test bench install asan fuzz clean help format print-cflags print-libs
 all: $(BIN) $(TESTS)
 
 help:
@@ -102,6 +102,11 @@ install: $(BIN)
 	-install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/ 2>/dev/null
 	-install -m 644 presets/*.preset $(DESTDIR)$(DATADIR)/presets/ 2>/dev/null
 	-install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/ 2>/dev/null
+
+print-cflags:
+	@echo $(DB_CFLAGS)
+print-libs:
+	@echo $(DB_LDLIBS)
 
 format:
 	clang-format -i src/*.[ch] ui/*.[ch] tests/*.[ch]

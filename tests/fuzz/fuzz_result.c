@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: the result reader, on arbitrary bytes presented as a file. */
+// fuzz-seeds: tests/fixtures/results
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "result.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	char path[64], err[512];
+	struct result r;
+
+	if (fd < 0)
+		fd = memfd_create("fuzz-result", 0);
+	if (fd < 0 || ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	result_init(&r);
+	if (result_load(&r, path, err, sizeof(err)) == 0)
+		result_free(&r);
+	return 0;
+}
