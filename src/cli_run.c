@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "drive.h"
 #include "engine.h"
 #include "result.h"
 #include "safety.h"
@@ -168,6 +169,13 @@ static struct json_object *target_json(const struct target *t)
 	json_object_object_add(o, "size", json_object_new_int64((int64_t)t->size));
 	json_object_object_add(o, "lbs", json_object_new_int((int)t->lbs));
 	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
+	if (t->is_blockdev) {
+		/* the discovery record: a result always says what drive it measured */
+		struct drive d;
+		char err[256];
+		if (drive_probe_path(t->path, &d, err, sizeof(err)) == 0)
+			json_object_object_add(o, "drive", drive_to_json(&d));
+	}
 	return o;
 }
 

@@ -31,7 +31,10 @@
 static inline char *test_tmpfile(const char *dir, uint64_t size)
 {
 	char *path = malloc(4096);
-	snprintf(path, 4096, "%s/drivebench-test-XXXXXX", dir ? dir : "/var/tmp");
+	if (snprintf(path, 4096, "%s/drivebench-test-XXXXXX", dir ? dir : "/var/tmp") >= 4096) {
+		free(path);
+		return NULL;
+	}
 	int fd = mkstemp(path);
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
 		free(path);

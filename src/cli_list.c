@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `drivebench list`: one line per drive, with the two things a reviewer must not miss
+ * marked where the eye lands: a drive in use, and a PCIe link that trained below what the
+ * drive can do. The reasons follow the table in words. --json prints every field.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drive.h"
+#include "units.h"
+
+enum {
+	OPT_JSON = 'j',
+	OPT_ALL = 'a',
+	OPT_SYSFS_ROOT = 256,
+	OPT_PROC_ROOT,
+	OPT_DEV_ROOT,
+	OPT_PCI_DUMP,
+};
+
+static const struct cli_opt list_opts[] = {
+	{"json", OPT_JSON, NULL, "every field, as a versioned JSON document"},
+	{"all", OPT_ALL, NULL, "also list empty disks (unattached loop, unsized zram)"},
+	{"sysfs-root", OPT_SYSFS_ROOT, "DIR", "read sysfs from DIR instead of /sys (fixtures)"},
+	{"proc-root", OPT_PROC_ROOT, "DIR", "read mountinfo and swaps from DIR instead of /proc"},
+	{"dev-root", OPT_DEV_ROOT, "DIR", "look for disk/by-id links in DIR instead of /dev"},
+	{"pci-dump", OPT_PCI_DUMP, "FILE", "read PCI config space from an `lspci -xxx` dump"},
+	{NULL, 0, NULL, NULL},
+};
+
+/*
+ * The table's columns, declared once: heading, the widest a cell may be (longer cells
+ * are cut with "~"), and how a drive fills it.
+ */
+typedef void (*cell_fn)(const struct drive *d, char *buf, size_t len);
+
+static void cell_device(const struct drive *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", d->name);
+}
+
+static void cell_model(const struct drive *d, char *buf, size_t len)
+{
+	const char *m = d->model[0] ? d->model : d->pci.device[0] ? d->pci.device : "-";
+	snprintf(buf, len, "%s", m);
+}
+
+static void cell_capacity(const struct drive *d, char *buf, size_t len)
+{
+	units_fmt_capacity(buf, len, d->capacity_bytes);
+}
+
+static void cell_bus(const struct drive *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", drive_transport_name(d->transport));
+}
+
+static void cell_link(const struct drive *d, char *buf, size_t len)
+{
+	char cur[32], max[32];
+
+	if (!d->pci.link_known) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	drive_link_fmt(cur, sizeof(cur), &d->pci.link_cur);
+	if (d->pci.link_degraded)
+		snprintf(buf, len, "%s ! of %s", cur, drive_link_fmt(max, sizeof(max),
+								  &d->pci.link_max));
+	else
+		snprintf(buf, len, "%s", cur);
+}
+
+static void cell_firmware(const struct drive *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", d->firmware[0] ? d->firmware : "-");
+}
+
+static void cell_state(const struct drive *d, char *buf, size_t len)
+{
+	size_t o;
+
+	if (!d->inuse_known) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (!inuse_busy(&d->inuse)) {
+		snprintf(buf, len, "free");
+		return;
+	}
+	o = (size_t)snprintf(buf, len, "IN USE:");
+	for (unsigned k = 0; k < INUSE_NKINDS && o < len; k++)
+		if (d->inuse.flags & INUSE_BIT(k))
+			o += (size_t)snprintf(buf + o, len - o, " %s", inuse_kind_name[k]);
+}
+
+static const struct column {
+	const char *heading;
+	int max_width;
+	bool right; /* numbers align right */
+	cell_fn fill;
+} columns[] = {
+	{"DEVICE", 16, false, cell_device},
+	{"MODEL", 32, false, cell_model},
+	{"CAPACITY", 10, true, cell_capacity},
+	{"BUS", 6, false, cell_bus},
+	{"LINK", 22, false, cell_link},
+	{"FIRMWARE", 12, false, cell_firmware},
+	{"STATE", 40, false, cell_state},
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+static void fit(char *cell, int max_width)
+{
+	if ((int)strlen(cell) > max_width) {
+		cell[max_width - 1] = '~';
+		cell[max_width] = '\0';
+	}
+}
+
+static void print_table(const struct drive_list *l)
+{
+	int width[NCOLUMNS];
+	char cell[128];
+
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		width[c] = (int)strlen(columns[c].heading);
+	for (size_t i = 0; i < l->count; i++)
+		for (size_t c = 0; c < NCOLUMNS; c++) {
+			columns[c].fill(&l->drives[i], cell, sizeof(cell));
+			fit(cell, columns[c].max_width);
+			if ((int)strlen(cell) > width[c])
+				width[c] = (int)strlen(cell);
+		}
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		if (c + 1 < NCOLUMNS)
+			printf("%-*s  ", width[c], columns[c].heading);
+		else
+			printf("%s\n", columns[c].heading);
+	for (size_t i = 0; i < l->count; i++)
+		for (size_t c = 0; c < NCOLUMNS; c++) {
+			columns[c].fill(&l->drives[i], cell, sizeof(cell));
+			fit(cell, columns[c].max_width);
+			if (c + 1 == NCOLUMNS)
+				printf("%s\n", cell);
+			else
+				printf(columns[c].right ? "%*s  " : "%-*s  ", width[c], cell);
+		}
+}
+
+static void print_notes(const struct drive_list *l)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < l->count; i++) {
+		const struct drive *d = &l->drives[i];
+		char cur[32], max[32];
+
+		if (d->partition[0]) {
+			printf("%s%s: %s is a partition of this disk\n", first ? "\n" : "",
+			       d->name, d->partition);
+			first = false;
+		}
+		if (d->pci.link_degraded) {
+			printf("%s%s: PCIe link degraded: trained at %s, capable of %s (%s)\n",
+			       first ? "\n" : "", d->name,
+			       drive_link_fmt(cur, sizeof(cur), &d->pci.link_cur),
+			       drive_link_fmt(max, sizeof(max), &d->pci.link_max), d->pci.address);
+			first = false;
+		}
+		for (unsigned r = 0; r < d->inuse.nreasons; r++) {
+			printf("%s%s: %s\n", first ? "\n" : "", d->name, d->inuse.reason[r].text);
+			first = false;
+		}
+		if (d->inuse.dropped)
+			printf("%s: and %u more\n", d->name, d->inuse.dropped);
+	}
+}
+
+static int print_json(const struct drive_list *l)
+{
+	struct json_object *doc = drive_list_to_json(l, DB_VERSION);
+
+	if (!doc) {
+		fprintf(stderr, "drivebench list: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+	return EXIT_OK;
+}
+
+int cli_list(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct drive_scan_opts opts = {0};
+	struct drive_list list = {0};
+	char err[512] = "";
+	bool json = false;
+	int key, ret, status = EXIT_OK;
+
+	cli_parser_init(&p, "list", "[--json] [--all] [PATH...]", list_opts, argc, argv);
+	while ((key = cli_next(&p)) > 0) {
+		switch (key) {
+		case 'h':
+			free(p.pos);
+			return EXIT_OK;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_ALL:
+			opts.include_empty = true;
+			break;
+		case OPT_SYSFS_ROOT:
+			opts.sys_root = p.arg;
+			break;
+		case OPT_PROC_ROOT:
+			opts.proc_root = p.arg;
+			break;
+		case OPT_DEV_ROOT:
+			opts.dev_root = p.arg;
+			break;
+		case OPT_PCI_DUMP:
+			opts.pci_dump = p.arg;
+			break;
+		}
+	}
+	if (key < 0) {
+		free(p.pos);
+		return EXIT_USAGE;
+	}
+
+	if (opts.pci_dump && access(opts.pci_dump, R_OK)) {
+		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
+		free(p.pos);
+		return ret;
+	}
+	if (p.npos == 0) {
+		ret = drive_scan(&list, &opts, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "drivebench list: %s\n", err);
+			free(p.pos);
+			return EXIT_RUN_FAILED;
+		}
+	} else {
+		/* the disks behind the paths given, in the order given */
+		list.drives = calloc((size_t)p.npos, sizeof(*list.drives));
+		if (!list.drives) {
+			fprintf(stderr, "drivebench list: out of memory\n");
+			free(p.pos);
+			return EXIT_RUN_FAILED;
+		}
+		for (int i = 0; i < p.npos; i++) {
+			ret = drive_probe_path_opts(p.pos[i], &opts, &list.drives[list.count], err,
+						    sizeof(err));
+			if (ret) {
+				fprintf(stderr, "drivebench list: %s\n", err);
+				status = EXIT_USAGE;
+				continue;
+			}
+			list.count++;
+		}
+	}
+	free(p.pos);
+
+	if (json) {
+		ret = print_json(&list);
+		if (ret)
+			status = ret;
+	} else if (list.count == 0 && status == EXIT_OK) {
+		printf("no drives found%s\n", opts.include_empty ? "" : " (--all lists empty ones)");
+	} else if (list.count) {
+		print_table(&list);
+		print_notes(&list);
+	}
+	drive_list_free(&list);
+	return status;
+}

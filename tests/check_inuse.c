@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * In-use checks over fake /sys and /proc trees built here: mounted partitions matched by
+ * major:minor (never by the name mountinfo shows), escaped mount points, swap devices and
+ * swap files, holders of the disk and of its partitions, the root file system through
+ * device mapper, too many reasons, unknown devices; and the real root disk of this
+ * machine. A real mounted loop partition and swap are tested by tests/t_list.sh.
+ */
+#include "testlib.h"
+
+#include <ftw.h>
+#include <stdarg.h>
+#include <sys/sysmacros.h>
+
+#include "inuse.h"
+
+static char tmproot[4096];
+
+/* snprintf() for test paths: they are short, and a cut one fails the test loudly. */
+__attribute__((format(printf, 3, 4))) static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, len, f, ap);
+	va_end(ap);
+	ck_assert_msg(n >= 0 && (size_t)n < len, "path too long: %s", buf);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void tmp_setup(void)
+{
+	snprintf(tmproot, sizeof(tmproot), "/tmp/drivebench-check-inuse-XXXXXX");
+	if (!mkdtemp(tmproot))
+		tmproot[0] = '\0';
+}
+
+static void tmp_teardown(void)
+{
+	if (tmproot[0])
+		nftw(tmproot, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	fmt(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+/* A file with content, or (content NULL) a symlink to `link`. */
+struct fs_entry {
+	const char *path;
+	const char *content;
+	const char *link;
+};
+
+static void build_tree(const char *root, const struct fs_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n && e[i].path; i++) {
+		char path[4096], dir[4096];
+		fmt(path, sizeof(path), "%s/%s", root, e[i].path);
+		fmt(dir, sizeof(dir), "%s", path);
+		*strrchr(dir, '/') = '\0';
+		mkdir_p(dir);
+		if (e[i].content) {
+			FILE *f = fopen(path, "w");
+			ck_assert_ptr_nonnull(f);
+			fprintf(f, "%s\n", e[i].content);
+			fclose(f);
+		} else {
+			ck_assert_int_eq(symlink(e[i].link, path), 0);
+		}
+	}
+}
+
+#define SDA "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
+#define SDB "sys/devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0/block/sdb"
+#define LOOP3 "sys/devices/virtual/block/loop3"
+
+/*
+ * The machine: sda (sda1 under LVM's dm-0, which is mounted on /), sdb held whole by md0,
+ * loop3 with loop3p1 mounted twice (one mount point with a space) and loop3p2, and a free
+ * disk sdc.
+ */
+static const struct fs_entry machine[] = {
+	{"sys/class/block/sda", NULL, "../../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"},
+	{SDA "/dev", "8:0", NULL},
+	{"sys/class/block/sda1", NULL, "../../devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda/sda1"},
+	{SDA "/sda1/dev", "8:1", NULL},
+	{SDA "/sda1/partition", "1", NULL},
+	{SDA "/sda1/holders/dm-0", NULL, "../../../../../../../../../../virtual/block/dm-0"},
+	{"sys/class/block/dm-0", NULL, "../../devices/virtual/block/dm-0"},
+	{"sys/devices/virtual/block/dm-0/dev", "253:0", NULL},
+	{"sys/devices/virtual/block/dm-0/dm/name", "vg0-root", NULL},
+	{"sys/devices/virtual/block/dm-0/slaves/sda1", NULL, "../../../../pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda/sda1"},
+	{"sys/class/block/sdb", NULL, "../../devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0/block/sdb"},
+	{SDB "/dev", "8:16", NULL},
+	{SDB "/holders/md0", NULL, "../../../../../../../../virtual/block/md0"},
+	{"sys/class/block/md0", NULL, "../../devices/virtual/block/md0"},
+	{"sys/devices/virtual/block/md0/dev", "9:0", NULL},
+	{"sys/class/block/sdc", NULL, "../../devices/virtual/block/sdc"},
+	{"sys/devices/virtual/block/sdc/dev", "8:32", NULL},
+	{"sys/class/block/loop3", NULL, "../../devices/virtual/block/loop3"},
+	{LOOP3 "/dev", "7:3", NULL},
+	{"sys/class/block/loop3p1", NULL, "../../devices/virtual/block/loop3/loop3p1"},
+	{LOOP3 "/loop3p1/dev", "259:10", NULL},
+	{LOOP3 "/loop3p1/partition", "1", NULL},
+	{"sys/class/block/loop3p2", NULL, "../../devices/virtual/block/loop3/loop3p2"},
+	{LOOP3 "/loop3p2/dev", "259:11", NULL},
+	{LOOP3 "/loop3p2/partition", "2", NULL},
+	{"proc/self/mountinfo",
+	 "21 1 253:0 / / rw,relatime shared:1 - ext4 /dev/mapper/vg0-root rw\n"
+	 "22 21 0:21 / /proc rw,relatime - proc proc rw\n"
+	 "30 21 259:10 / /mnt/x rw,relatime - ext4 /dev/loop3p1 rw\n"
+	 "31 21 259:10 /sub /mnt/with\\040space rw,relatime - ext4 /dev/loop3p1 rw\n"
+	 /* the source column says sdc, the numbers say sdb: the numbers win */
+	 "32 21 8:16 / /media/usb rw,relatime - vfat /dev/sdc rw",
+	 NULL},
+	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority", NULL},
+};
+
+static void make_machine(const char *dir)
+{
+	mkdir_p(dir);
+	build_tree(dir, machine, sizeof(machine) / sizeof(machine[0]));
+}
+
+static int check_in(const char *dir, dev_t dev, struct inuse *u)
+{
+	char sys[4096], proc[4096], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	int ret;
+
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ret = inuse_check(dev, &roots, u, err, sizeof(err));
+	if (ret && ret != -ENODEV)
+		ck_abort_msg("inuse_check: %s", err);
+	return ret;
+}
+
+static bool has_reason(const struct inuse *u, enum inuse_kind kind, const char *text)
+{
+	for (unsigned i = 0; i < u->nreasons; i++)
+		if (u->reason[i].kind == kind && !strcmp(u->reason[i].text, text))
+			return true;
+	return false;
+}
+
+/* Every reason on one line, for failure messages. */
+static const char *all_reasons(const struct inuse *u)
+{
+	static char buf[2048];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < u->nreasons && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "[%.16s] %.200s; ",
+				      inuse_kind_name[u->reason[i].kind], u->reason[i].text);
+	return buf;
+}
+
+/* Each disk of the machine: its flags and every reason, in words. */
+static const struct {
+	unsigned maj, min;
+	unsigned flags;
+	const char *reasons[4]; /* "kind|text" */
+} machine_cases[] = {
+	{7, 3, INUSE_BIT(INUSE_MOUNTED),
+	 {"mounted|mounted: loop3p1 on /mnt/x", "mounted|mounted: loop3p1 on /mnt/with space"}},
+	{8, 0, INUSE_BIT(INUSE_HOLDER) | INUSE_BIT(INUSE_ROOT),
+	 {"held|held by dm-0 (vg0-root) through sda1",
+	  "root|root filesystem: / is on dm-0, which uses sda1"}},
+	{8, 16, INUSE_BIT(INUSE_HOLDER) | INUSE_BIT(INUSE_MOUNTED),
+	 {"held|held by md0", "mounted|mounted: sdb on /media/usb"}},
+	{8, 32, 0, {NULL}},
+	{253, 0, INUSE_BIT(INUSE_MOUNTED) | INUSE_BIT(INUSE_ROOT),
+	 {"mounted|mounted: dm-0 on /", "root|root filesystem: / is on dm-0"}},
+};
+
+START_TEST(test_machine)
+{
+	const __typeof__(machine_cases[0]) *c = &machine_cases[_i];
+	char dir[4096];
+	struct inuse u;
+	unsigned n = 0;
+
+	fmt(dir, sizeof(dir), "%s/machine%d", tmproot, _i);
+	make_machine(dir);
+	ck_assert_int_eq(check_in(dir, makedev(c->maj, c->min), &u), 0);
+	ck_assert_msg(u.flags == c->flags, "flags %#x, want %#x: %s", u.flags, c->flags,
+		      all_reasons(&u));
+	ck_assert_int_eq(inuse_busy(&u), c->flags != 0);
+	for (; n < 4 && c->reasons[n]; n++) {
+		char kind[32];
+		const char *bar = strchr(c->reasons[n], '|');
+		fmt(kind, sizeof(kind), "%.*s", (int)(bar - c->reasons[n]), c->reasons[n]);
+		enum inuse_kind k = INUSE_NKINDS;
+		for (unsigned i = 0; i < INUSE_NKINDS; i++)
+			if (!strcmp(inuse_kind_name[i], kind))
+				k = i;
+		ck_assert_msg(has_reason(&u, k, bar + 1), "missing reason '%s' in %s",
+			      c->reasons[n], all_reasons(&u));
+	}
+	ck_assert_uint_eq(u.nreasons, n);
+	ck_assert_uint_eq(u.dropped, 0);
+}
+END_TEST
+
+START_TEST(test_unknown_device)
+{
+	char dir[4096], sys[4096], proc[4096], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct inuse u;
+
+	fmt(dir, sizeof(dir), "%s/unknown", tmproot);
+	make_machine(dir);
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_int_eq(inuse_check(makedev(65, 99), &roots, &u, err, sizeof(err)), -ENODEV);
+	ck_assert_ptr_nonnull(strstr(err, "65:99"));
+}
+END_TEST
+
+START_TEST(test_missing_proc)
+{
+	char dir[4096], sys[4096], err[256] = "";
+	struct inuse_roots roots = {.proc = "/nonexistent/proc", .sys = sys};
+	struct inuse u;
+
+	fmt(dir, sizeof(dir), "%s/noproc", tmproot);
+	make_machine(dir);
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	ck_assert_int_eq(inuse_check(makedev(8, 0), &roots, &u, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/proc/self/mountinfo"));
+}
+END_TEST
+
+/* Ten mounts of one partition: eight reasons kept, the rest counted. */
+START_TEST(test_too_many_reasons)
+{
+	char dir[4096], path[4096];
+	struct inuse u;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/many", tmproot);
+	make_machine(dir);
+	fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 10; i++)
+		fprintf(f, "%d 1 259:10 / /mnt/m%d rw - ext4 /dev/loop3p1 rw\n", 40 + i, i);
+	fclose(f);
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert_uint_eq(u.nreasons, INUSE_MAX_REASONS);
+	ck_assert_uint_eq(u.dropped, 10 - INUSE_MAX_REASONS);
+	ck_assert(has_reason(&u, INUSE_MOUNTED, "mounted: loop3p1 on /mnt/m0"));
+}
+END_TEST
+
+/*
+ * Swap is matched after resolving each /proc/swaps entry to a dev_t: a swap file counts
+ * for the device its file system is on. The file lives on the real file system of the
+ * temp dir, so the fake disk gets that device's numbers.
+ */
+START_TEST(test_swap_file)
+{
+	char dir[4096], path[4096], swapfile[4096], text[512];
+	struct stat st;
+	struct inuse u;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/swapfile", tmproot);
+	make_machine(dir);
+	fmt(swapfile, sizeof(swapfile), "%s/my\\040swap", dir);
+	inuse_unescape(swapfile + strlen(dir));
+	f = fopen(swapfile, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(stat(swapfile, &st), 0);
+	if (major(st.st_dev) == 0) {
+		printf("SKIP: check_inuse swap file: %s is not on a block device\n", tmproot);
+		return;
+	}
+	/* a disk "fsdisk" with the numbers of the temp dir's file system */
+	fmt(path, sizeof(path), "%s/sys/devices/virtual/block/fsdisk", dir);
+	mkdir_p(path);
+	fmt(path, sizeof(path), "%s/sys/devices/virtual/block/fsdisk/dev", dir);
+	f = fopen(path, "w");
+	fprintf(f, "%u:%u\n", major(st.st_dev), minor(st.st_dev));
+	fclose(f);
+	fmt(path, sizeof(path), "%s/sys/class/block/fsdisk", dir);
+	ck_assert_int_eq(symlink("../../devices/virtual/block/fsdisk", path), 0);
+	fmt(path, sizeof(path), "%s/proc/swaps", dir);
+	f = fopen(path, "w");
+	fprintf(f, "Filename\tType\tSize\tUsed\tPriority\n%s/my\\040swap\tfile\t1024\t0\t-2\n",
+		dir);
+	fclose(f);
+	ck_assert_int_eq(check_in(dir, st.st_dev, &u), 0);
+	ck_assert(u.flags & INUSE_BIT(INUSE_SWAP));
+	fmt(text, sizeof(text), "swap: file %s on fsdisk", swapfile);
+	ck_assert_msg(has_reason(&u, INUSE_SWAP, text), "want '%s', got '%s'", text,
+		      u.reason[0].text);
+}
+END_TEST
+
+/* A swap partition: its node (made here, never opened) resolves to the partition. */
+START_TEST(test_swap_device)
+{
+	char dir[4096], path[4096], node[4096];
+	struct inuse u;
+	FILE *f;
+
+	if (!test_is_root()) {
+		printf("SKIP: check_inuse swap device: mknod needs root\n");
+		return;
+	}
+	fmt(dir, sizeof(dir), "%s/swapdev", tmproot);
+	make_machine(dir);
+	fmt(node, sizeof(node), "%s/loop3p2", dir);
+	ck_assert_int_eq(mknod(node, S_IFBLK | 0600, makedev(259, 11)), 0);
+	fmt(path, sizeof(path), "%s/proc/swaps", dir);
+	f = fopen(path, "w");
+	fprintf(f, "Filename\tType\tSize\tUsed\tPriority\n%s\tpartition\t1024\t0\t-2\n", node);
+	fclose(f);
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert(u.flags & INUSE_BIT(INUSE_SWAP));
+	ck_assert(u.flags & INUSE_BIT(INUSE_MOUNTED));
+	fmt(path, sizeof(path), "swap: loop3p2 (%s)", node);
+	ck_assert(has_reason(&u, INUSE_SWAP, path));
+	/* the free disk stays free */
+	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
+	ck_assert_uint_eq(u.flags, 0);
+}
+END_TEST
+
+static const struct {
+	const char *in, *out;
+} unescape_cases[] = {
+	{"/mnt/with\\040space", "/mnt/with space"},
+	{"/tab\\011and\\012newline", "/tab\tand\nnewline"},
+	{"/back\\134slash", "/back\\slash"},
+	{"/plain", "/plain"},
+	{"/not\\8escape\\04", "/not\\8escape\\04"},
+};
+
+START_TEST(test_unescape)
+{
+	char buf[128];
+
+	fmt(buf, sizeof(buf), "%s", unescape_cases[_i].in);
+	inuse_unescape(buf);
+	ck_assert_str_eq(buf, unescape_cases[_i].out);
+}
+END_TEST
+
+/* This machine: the device under "/" is reported as holding the root file system. */
+START_TEST(test_real_root)
+{
+	struct inuse_snapshot *s;
+	struct inuse u;
+	struct stat st;
+	char err[256] = "";
+	FILE *f;
+	char line[4096];
+	unsigned maj = 0, min = 0;
+
+	/* the device mountinfo says is on "/" (stat("/") would see overlay's anonymous dev) */
+	f = fopen("/proc/self/mountinfo", "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned a, b;
+		char mnt[1024];
+		if (sscanf(line, "%*d %*d %u:%u %*s %1023s", &a, &b, mnt) == 3 && !strcmp(mnt, "/"))
+			maj = a, min = b;
+	}
+	fclose(f);
+	if (maj == 0) {
+		printf("SKIP: check_inuse real root: / is not on a block device here\n");
+		return;
+	}
+	ck_assert_int_eq(stat("/", &st), 0);
+	ck_assert_msg(inuse_snapshot_take(&s, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(inuse_snapshot_check(s, makedev(maj, min), &u), 0);
+	inuse_snapshot_free(s);
+	ck_assert(u.flags & INUSE_BIT(INUSE_ROOT));
+	ck_assert(u.flags & INUSE_BIT(INUSE_MOUNTED));
+}
+END_TEST
+
+static Suite *inuse_suite(void)
+{
+	Suite *s = suite_create("inuse");
+	TCase *tc = tcase_create("inuse");
+
+	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_loop_test(tc, test_machine, 0, sizeof(machine_cases) / sizeof(machine_cases[0]));
+	tcase_add_test(tc, test_unknown_device);
+	tcase_add_test(tc, test_missing_proc);
+	tcase_add_test(tc, test_too_many_reasons);
+	tcase_add_test(tc, test_swap_file);
+	tcase_add_test(tc, test_swap_device);
+	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
+	tcase_add_test(tc, test_real_root);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(inuse_suite)
