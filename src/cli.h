@@ -7,6 +7,7 @@
  * Commands print, prompt and exit; nothing in the core library does.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define DB_VERSION "0.1.0"
@@ -51,6 +52,26 @@ void cli_help(const struct cli_parser *p, FILE *out);
 /* "drivebench CMD: --opt: message" and exit status 2. */
 int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+struct engine_ops;
+struct plan;
+
+/* How `run` and `replay` run a plan. */
+struct run_options {
+	const struct engine_ops *ops; /* uring, or null for tests */
+	const char *out;              /* result file; NULL: the results directory */
+	const char *yes_destroy;      /* --yes-destroy=PATH */
+	bool quiet;
+	uint64_t autosave_ns;         /* 0: the runner's default */
+};
+
+/*
+ * Run plan on target_path: the write guard, the target checks, progress on stderr,
+ * SIGINT/SIGTERM abort (the result is saved as aborted), autosave, the final save.
+ * Returns an exit status. cmd names the command in messages.
+ */
+int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
+		 const struct run_options *ro);
 
 /* Commands: argc/argv start at the command name. Return an exit status. */
 int cli_run(int argc, char **argv);

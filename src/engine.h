@@ -23,6 +23,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+struct json_object;
+
 #include "stats.h"
 #include "workload.h"
 
@@ -45,6 +47,11 @@ struct target {
  */
 int target_open(struct target *t, const char *path, bool write, char *err, size_t errlen);
 void target_close(struct target *t);
+/*
+ * The "target" section of a result: path, kind, size, block sizes and, for a block
+ * device, its discovery record ("drive"), so a result always says what it measured.
+ */
+struct json_object *target_to_json(const struct target *t);
 
 /* ---- backends ------------------------------------------------------------------- */
 

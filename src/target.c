@@ -2,6 +2,8 @@
 /* Opening a target for direct I/O: block device or regular file. */
 #include "engine.h"
 
+#include <json-c/json.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -10,6 +12,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "drive.h"
 
 /* The file system's direct-I/O offset alignment, or 512 when it does not say. */
 static uint32_t file_dio_align(int fd)
@@ -84,4 +88,22 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+}
+
+struct json_object *target_to_json(const struct target *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "path", json_object_new_string(t->path));
+	json_object_object_add(o, "kind", json_object_new_string(t->is_blockdev ? "block" : "file"));
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)t->size));
+	json_object_object_add(o, "lbs", json_object_new_int((int)t->lbs));
+	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
+	if (t->is_blockdev) {
+		struct drive d;
+		char err[256];
+		if (drive_probe_path(t->path, &d, err, sizeof(err)) == 0)
+			json_object_object_add(o, "drive", drive_to_json(&d));
+	}
+	return o;
 }
