@@ -96,12 +96,13 @@ fuzz:
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes
+		$(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)/specs
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/drivebench
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	-install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/ 2>/dev/null
 	-install -m 644 presets/*.preset $(DESTDIR)$(DATADIR)/presets/ 2>/dev/null
 	-install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/ 2>/dev/null
+	-install -m 644 specs/*.spec $(DESTDIR)$(DATADIR)/specs/ 2>/dev/null
 
 print-cflags:
 	@echo $(DB_CFLAGS)

@@ -62,7 +62,8 @@ void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage_li
 	p->argc = argc;
 	p->argv = argv;
 	p->index = 1;
-	p->pos = calloc((size_t)argc + 1, sizeof(char *));
+	/* positionals are packed into argv itself, over entries already consumed */
+	p->pos = argv + 1;
 }
 
 void cli_help(const struct cli_parser *p, FILE *out)

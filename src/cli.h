@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DB_VERSION "0.1.0"
+#include "version.h"
 
 /* Exit status, the contract scripts rely on (drivebench(1), EXIT STATUS). */
 enum {
@@ -36,7 +36,7 @@ struct cli_parser {
 	int index;                   /* next argv element */
 	const char *arg;             /* the current option's argument */
 	const char *name;            /* the current option's name, for messages */
-	char **pos;                  /* positional arguments collected */
+	char **pos;                  /* positional arguments, packed into argv[1..] */
 	int npos;
 };
 

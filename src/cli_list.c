@@ -210,7 +210,6 @@ int cli_list(int argc, char **argv)
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
-			free(p.pos);
 			return EXIT_OK;
 		case OPT_JSON:
 			json = true;
@@ -233,20 +232,17 @@ int cli_list(int argc, char **argv)
 		}
 	}
 	if (key < 0) {
-		free(p.pos);
 		return EXIT_USAGE;
 	}
 
 	if (opts.pci_dump && access(opts.pci_dump, R_OK)) {
 		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
-		free(p.pos);
 		return ret;
 	}
 	if (p.npos == 0) {
 		ret = drive_scan(&list, &opts, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "drivebench list: %s\n", err);
-			free(p.pos);
 			return EXIT_RUN_FAILED;
 		}
 	} else {
@@ -254,7 +250,6 @@ int cli_list(int argc, char **argv)
 		list.drives = calloc((size_t)p.npos, sizeof(*list.drives));
 		if (!list.drives) {
 			fprintf(stderr, "drivebench list: out of memory\n");
-			free(p.pos);
 			return EXIT_RUN_FAILED;
 		}
 		for (int i = 0; i < p.npos; i++) {
@@ -268,7 +263,6 @@ int cli_list(int argc, char **argv)
 			list.count++;
 		}
 	}
-	free(p.pos);
 
 	if (json) {
 		ret = print_json(&list);

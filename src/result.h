@@ -12,7 +12,7 @@
  *   status      "complete" | "aborted" | "failed" | "incomplete" (an autosave)
  *   error       string, present when failed
  *   started, ended   ISO 8601 UTC strings; "ended" absent while incomplete
- *   host        {"hostname", "kernel", "cpu", "cpus", "scheduler", ...}  (free-form)
+ *   host        {"hostname", "kernel", "kernel_build", "arch", "cpu", "cpus"}
  *   target      {"path", "kind": "block"|"file", "size", "lbs", "pbs", "drive": {...}}
  *               drive is the discovery record (drive.h), when the target is a drive
  *   preset      {"name", "source": path or "builtin", "text": the resolved preset text,
@@ -28,7 +28,7 @@
  *   steps       [ step ... ]
  * step:
  *   label       "2T2Q", "round 7", "4k 65/35" ...
- *   workload    {"pattern", "bs" or "bssplit", "read_pct", "range_start", "range_size",
+ *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
  *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
  *                "data", "compress_pct", "interval_ns", "seed"}
  *   status, error, error_offset
@@ -42,6 +42,7 @@
  *   {"ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
  *    "p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns"}
  *
+ * Numbers that are not finite are written as null.
  * Files are written atomically: a temporary file in the same directory, fsync, rename,
  * fsync of the directory.
  */
@@ -118,7 +119,10 @@ struct result {
 
 void result_init(struct result *r);
 void result_free(struct result *r);
-/* Append an empty phase / step; returns it or NULL (out of memory). */
+/*
+ * Append an empty phase / step; returns it or NULL (out of memory). The arrays may move:
+ * pointers to earlier phases or steps are invalid afterwards.
+ */
 struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind);
 struct result_step *result_add_step(struct result_phase *ph, const char *label,
 				    const struct workload *wl);

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* drivebench compare: several results side by side, as text, Markdown, CSV, JSON or HTML. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "result.h"
+#include "result_io.h"
+
+enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS };
+
+static const struct cli_opt compare_opts[] = {
+	{"metric", O_METRIC, "M",
+	 "only these metrics (repeat or comma-separate): iops mbps avg-lat max-lat lat-stddev "
+	 "p99 p99.9 p99.99"},
+	{"format", O_FORMAT, "FMT", "text (default), md, csv, json or html"},
+	{"output", 'o', "FILE", "write the report to FILE instead of standard output"},
+	{"specs", O_SPECS, "DIR", "read vendor spec sheets from DIR only"},
+	{"no-specs", O_NO_SPECS, NULL, "do not show measured against rated figures"},
+	{NULL, 0, NULL, NULL},
+};
+
+static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return EXIT_USAGE;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum report_metric m;
+		if (report_metric_parse(tok, &m)) {
+			ret = cli_usage_error(p,
+					      "--metric: unknown metric '%s' (iops, mbps, avg-lat, "
+					      "max-lat, lat-stddev, p99, p99.9, p99.99)",
+					      tok);
+			break;
+		}
+		*mask |= 1u << m;
+	}
+	free(copy);
+	return ret;
+}
+
+static int write_out(const char *path, const char *buf, size_t len)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "drivebench compare: %s: %s\n", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	size_t n = fwrite(buf, 1, len, f);
+	int bad = n != len || fflush(f) != 0;
+	if (path)
+		bad |= fclose(f) != 0;
+	if (bad) {
+		fprintf(stderr, "drivebench compare: %s: %s\n", path ? path : "standard output",
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cli_compare(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct report_opts ro = {0};
+	enum report_format fmt = RF_TEXT;
+	const char *output = NULL;
+	struct result *res = NULL;
+	const struct result **ptrs = NULL;
+	struct report rep;
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+	int key, rc = EXIT_OK, loaded = 0;
+
+	cli_parser_init(&p, "compare",
+			"RESULT... [--metric M] [--format text|md|csv|json|html] "
+			"[-o FILE]",
+			compare_opts, argc, argv);
+	while ((key = cli_next(&p)) > 0) {
+		switch (key) {
+		case 'h':
+			return EXIT_OK;
+		case O_METRIC:
+			if ((rc = parse_metrics(&p, p.arg, &ro.metric_mask)))
+				goto out;
+			break;
+		case O_FORMAT:
+			if (report_format_parse(p.arg, &fmt)) {
+				rc = cli_usage_error(&p,
+						     "--format: unknown format '%s' (text, md, "
+						     "csv, json, html)",
+						     p.arg);
+				goto out;
+			}
+			break;
+		case 'o':
+			output = p.arg;
+			break;
+		case O_SPECS:
+			ro.spec_dir = p.arg;
+			break;
+		case O_NO_SPECS:
+			ro.no_specs = true;
+			break;
+		}
+	}
+	if (key < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (p.npos < 1) {
+		rc = cli_usage_error(&p, "no result files given");
+		goto out;
+	}
+	res = calloc((size_t)p.npos, sizeof(*res));
+	ptrs = calloc((size_t)p.npos, sizeof(*ptrs));
+	if (!res || !ptrs) {
+		fprintf(stderr, "drivebench compare: out of memory\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (result_load_many(res, (const char *const *)p.pos, (unsigned)p.npos, err, sizeof(err))) {
+		fprintf(stderr, "drivebench compare: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	loaded = p.npos;
+	for (int i = 0; i < p.npos; i++)
+		ptrs[i] = &res[i];
+	if (report_build(&rep, ptrs, (unsigned)p.npos, &ro, err, sizeof(err))) {
+		fprintf(stderr, "drivebench compare: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	int ret = report_render(&rep, fmt, &buf, &len);
+	report_free(&rep);
+	if (ret) {
+		fprintf(stderr, "drivebench compare: rendering %s: %s\n", report_format_name[fmt],
+			strerror(-ret));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = write_out(output, buf, len);
+out:
+	free(buf);
+	for (int i = 0; i < loaded; i++)
+		result_free(&res[i]);
+	free(res);
+	free(ptrs);
+	return rc;
+}

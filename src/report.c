@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The comparison model: which steps the runs share, how runs are named, tables of one
+ * metric, and number formatting. Renderers live in report_*.c and only format.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "result_io.h"
+#include "units.h"
+
+const struct report_metric_info report_metric_info[RM_COUNT] = {
+#define X(id, n, t, u, c, h)                                                                       \
+	[id] = {.name = n, .title = t, .unit = u, .csv = c, .higher_better = h},
+	REPORT_METRICS(X)
+#undef X
+};
+
+const char *const report_format_name[RF_COUNT] = {
+#define X(id, name, fn) [id] = name,
+	REPORT_FORMATS(X)
+#undef X
+};
+
+static int (*const report_renderer[RF_COUNT])(const struct report *, FILE *) = {
+#define X(id, name, fn) [id] = fn,
+	REPORT_FORMATS(X)
+#undef X
+};
+
+double report_metric_value(enum report_metric m, const struct dir_stats *d)
+{
+	switch (m) {
+	case RM_IOPS:
+		return d->iops;
+	case RM_MBPS:
+		return d->mbps;
+	case RM_LAT_AVG:
+		return d->mean_ns / 1e6;
+	case RM_LAT_MAX:
+		return (double)d->max_ns / 1e6;
+	case RM_LAT_STD:
+		return d->std_ns / 1e6;
+	case RM_P99:
+		return (double)d->pct_ns[PCT_99] / 1e6;
+	case RM_P999:
+		return (double)d->pct_ns[PCT_999] / 1e6;
+	case RM_P9999:
+		return (double)d->pct_ns[PCT_9999] / 1e6;
+	case RM_COUNT:
+		break;
+	}
+	return 0;
+}
+
+int report_metric_parse(const char *s, enum report_metric *m)
+{
+	static const struct {
+		const char *alias;
+		enum report_metric m;
+	} aliases[] = {
+		{"throughput", RM_IOPS}, {"bw", RM_MBPS},	  {"bandwidth", RM_MBPS},
+		{"avg", RM_LAT_AVG},	 {"latency", RM_LAT_AVG}, {"max", RM_LAT_MAX},
+		{"stddev", RM_LAT_STD},	 {"std", RM_LAT_STD},	  {"p999", RM_P999},
+		{"p9999", RM_P9999},
+	};
+	for (unsigned i = 0; i < RM_COUNT; i++)
+		if (!strcasecmp(s, report_metric_info[i].name)) {
+			*m = (enum report_metric)i;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcasecmp(s, aliases[i].alias)) {
+			*m = aliases[i].m;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int report_format_parse(const char *s, enum report_format *f)
+{
+	for (unsigned i = 0; i < RF_COUNT; i++)
+		if (!strcmp(s, report_format_name[i])) {
+			*f = (enum report_format)i;
+			return 0;
+		}
+	if (!strcmp(s, "markdown")) {
+		*f = RF_MD;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* ---- matching steps -------------------------------------------------------------- */
+
+static bool measuring(const struct result_phase *ph)
+{
+	return ph->kind == PH_MEASURE || ph->kind == PH_RUN;
+}
+
+/* Same workload apart from threads, queue depth and rate: the same ladder or curve. */
+static bool same_group(const struct workload *a, const struct workload *b)
+{
+	if (a->pattern != b->pattern || a->read_pct != b->read_pct || a->nsplit != b->nsplit)
+		return false;
+	if (!a->nsplit)
+		return a->bs == b->bs;
+	for (unsigned i = 0; i < a->nsplit; i++)
+		if (a->split[i].bs != b->split[i].bs || a->split[i].pct != b->split[i].pct)
+			return false;
+	return true;
+}
+
+static bool same_step(const struct workload *a, const struct workload *b)
+{
+	return same_group(a, b) && a->threads == b->threads && a->qdepth == b->qdepth &&
+	       a->rate_iops == b->rate_iops;
+}
+
+/* A run's measured steps in order, with each one's occurrence among equal steps. */
+struct step_ref {
+	const struct result_phase *phase;
+	const struct result_step *step;
+	unsigned occurrence;
+	bool shared;
+};
+
+static int collect(const struct result *r, struct step_ref **out, unsigned *n)
+{
+	unsigned total = 0, k = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++)
+		if (measuring(&r->phases[p]))
+			total += r->phases[p].nsteps;
+	*out = calloc(total ? total : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (unsigned p = 0; p < r->nphases; p++) {
+		const struct result_phase *ph = &r->phases[p];
+		if (!measuring(ph))
+			continue;
+		for (unsigned s = 0; s < ph->nsteps; s++) {
+			struct step_ref *ref = &(*out)[k];
+			ref->phase = ph;
+			ref->step = &ph->steps[s];
+			for (unsigned j = 0; j < k; j++)
+				ref->occurrence += same_step(&(*out)[j].step->wl, &ref->step->wl);
+			k++;
+		}
+	}
+	*n = total;
+	return 0;
+}
+
+static struct step_ref *find_ref(struct step_ref *refs, unsigned n, const struct step_ref *want)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (refs[i].occurrence == want->occurrence &&
+		    same_step(&refs[i].step->wl, &want->step->wl))
+			return &refs[i];
+	return NULL;
+}
+
+static bool mixed(const struct workload *wl)
+{
+	return wl->read_pct > 0 && wl->read_pct < 100;
+}
+
+/* "8k 70/30 random": the workload without threads, queue depth and rate. */
+char *report_group_title(char *buf, size_t len, const struct workload *wl)
+{
+	char bs[WL_MAX_SPLIT * 24], mix[32];
+
+	if (wl->nsplit) {
+		char split[WL_MAX_SPLIT * 24];
+		snprintf(bs, sizeof(bs), "bssplit %s",
+			 workload_fmt_bssplit(wl, split, sizeof(split)));
+	} else {
+		units_fmt_size(bs, sizeof(bs), wl->bs);
+	}
+	if (wl->read_pct == 100)
+		snprintf(mix, sizeof(mix), "read");
+	else if (wl->read_pct == 0)
+		snprintf(mix, sizeof(mix), "write");
+	else
+		snprintf(mix, sizeof(mix), "%u/%u", wl->read_pct, 100 - wl->read_pct);
+	snprintf(buf, len, "%s %s %s", bs, mix, wl_pattern_name[wl->pattern]);
+	return buf;
+}
+
+static const char *const dir_suffix[NDIR] = {
+	[DIR_READ] = " read",
+	[DIR_WRITE] = " write",
+	[DIR_ALL] = "",
+};
+
+static void step_name(char *buf, size_t len, const struct step_ref *ref, enum io_dir dir)
+{
+	char tq[32], rate[48] = "", occ[16] = "";
+
+	workload_tq(&ref->step->wl, tq, sizeof(tq));
+	if (ref->step->wl.rate_iops)
+		snprintf(rate, sizeof(rate), " @ %llu IOPS",
+			 (unsigned long long)ref->step->wl.rate_iops);
+	if (ref->occurrence)
+		snprintf(occ, sizeof(occ), " #%u", ref->occurrence + 1);
+	snprintf(buf, len, "%s%s%s%s", tq, rate, occ, dir_suffix[dir]);
+}
+
+__attribute__((format(printf, 2, 3))) static int note(struct report *rep, const char *fmt, ...)
+{
+	char **p = realloc(rep->notes, (rep->nnotes + 1) * sizeof(*p));
+	va_list ap;
+
+	if (!p)
+		return -ENOMEM;
+	rep->notes = p;
+	va_start(ap, fmt);
+	int n = vasprintf(&rep->notes[rep->nnotes], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	rep->nnotes++;
+	return 0;
+}
+
+static void label_runs(struct report *rep)
+{
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		const char *model = result_drive_model(r);
+		bool twin = false;
+		for (unsigned j = 0; j < rep->nruns && model[0]; j++)
+			if (j != i && !strcmp(model, result_drive_model(rep->runs[j].res)))
+				twin = true;
+		result_label(r, twin, rep->runs[i].label, sizeof(rep->runs[i].label));
+	}
+	/* the same drive and firmware twice (a repeat run): number the repeats */
+	unsigned *nth = calloc(rep->nruns, sizeof(*nth));
+	if (!nth)
+		return; /* labels stay ambiguous but correct */
+	for (unsigned i = 0; i < rep->nruns; i++)
+		for (unsigned j = 0; j < rep->nruns; j++)
+			if (j != i && !strcmp(rep->runs[i].label, rep->runs[j].label))
+				nth[i] = nth[i] ? nth[i] + (j < i) : 1 + (j < i);
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		size_t l = strlen(rep->runs[i].label);
+		if (nth[i])
+			snprintf(rep->runs[i].label + l, sizeof(rep->runs[i].label) - l, " (%u)",
+				 nth[i]);
+	}
+	free(nth);
+}
+
+static int add_row(struct report *rep, unsigned group, const struct step_ref *ref, enum io_dir dir,
+		   const struct result_step **steps)
+{
+	struct report_row *p = realloc(rep->rows, (rep->nrows + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	rep->rows = p;
+	struct report_row *row = &rep->rows[rep->nrows];
+	memset(row, 0, sizeof(*row));
+	row->group = group;
+	row->dir = dir;
+	step_name(row->name, sizeof(row->name), ref, dir);
+	row->steps = malloc(rep->nruns * sizeof(*row->steps));
+	if (!row->steps)
+		return -ENOMEM;
+	memcpy(row->steps, steps, rep->nruns * sizeof(*row->steps));
+	rep->nrows++;
+	return 0;
+}
+
+static int note_unshared(struct report *rep, unsigned run, const struct step_ref *refs, unsigned n)
+{
+	char list[512] = "";
+	size_t used = 0;
+	unsigned shown = 0, count = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (refs[i].shared)
+			continue;
+		count++;
+		if (shown < 6 && used < sizeof(list)) {
+			char d[160];
+			workload_describe(&refs[i].step->wl, d, sizeof(d));
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 shown ? ", " : "", d);
+			shown++;
+		}
+	}
+	rep->runs[run].nunshared = count;
+	if (!count)
+		return 0;
+	return note(rep, "%s: %u measured step%s not in every run, not compared: %s%s",
+		    rep->runs[run].label, count, count == 1 ? "" : "s", list,
+		    count > shown ? ", ..." : "");
+}
+
+static int note_presets(struct report *rep)
+{
+	bool differ = false;
+	char list[1024] = "";
+	size_t used = 0;
+
+	for (unsigned i = 1; i < rep->nruns; i++)
+		differ |= strcmp(rep->runs[i].res->preset_name, rep->runs[0].res->preset_name) != 0;
+	if (!differ)
+		return 0;
+	for (unsigned i = 0; i < rep->nruns && used < sizeof(list); i++) {
+		const char *p = rep->runs[i].res->preset_name;
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s ran %s%s%s",
+					 i ? "; " : "", rep->runs[i].label, p[0] ? "\"" : "",
+					 p[0] ? p : "an ad-hoc workload", p[0] ? "\"" : "");
+	}
+	return note(rep,
+		    "The runs used different presets (%s); they are compared on the steps "
+		    "they share.",
+		    list);
+}
+
+static int load_specs(struct report *rep, const struct report_opts *o, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (o->no_specs)
+		return 0;
+	ret = o->spec_dir ? spec_load_dir(&rep->specs, o->spec_dir, err, errlen)
+			  : spec_load_default(&rep->specs, err, errlen);
+	if (ret)
+		return ret;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		rep->runs[i].spec = spec_find(&rep->specs, result_drive_model(rep->runs[i].res));
+		if (rep->runs[i].spec)
+			ret = note(rep, "%s: rated figures from the spec sheet for %s (%s)",
+				   rep->runs[i].label, rep->runs[i].spec->name,
+				   rep->runs[i].spec->path);
+	}
+	return ret;
+}
+
+int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
+		 const struct report_opts *opts, char *err, size_t errlen)
+{
+	static const struct report_opts dflt;
+	const struct report_opts *o = opts ? opts : &dflt;
+	struct step_ref **refs = NULL;
+	unsigned *nrefs = NULL;
+	const struct result_step **steps = NULL;
+	int ret = -ENOMEM;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!nruns) {
+		snprintf(err, errlen, "nothing to compare: no results given");
+		return -EINVAL;
+	}
+	rep->metric_mask = o->metric_mask ? o->metric_mask : (1u << RM_COUNT) - 1;
+	rep->nruns = nruns;
+	rep->runs = calloc(nruns, sizeof(*rep->runs));
+	refs = calloc(nruns, sizeof(*refs));
+	nrefs = calloc(nruns, sizeof(*nrefs));
+	steps = calloc(nruns, sizeof(*steps));
+	if (!rep->runs || !refs || !nrefs || !steps)
+		goto fail_nomem;
+	for (unsigned i = 0; i < nruns; i++) {
+		rep->runs[i].res = runs[i];
+		if (collect(runs[i], &refs[i], &nrefs[i]))
+			goto fail_nomem;
+	}
+	label_runs(rep);
+	snprintf(rep->title, sizeof(rep->title), "%s%s", rep->runs[0].label,
+		 nruns > 1 ? " and its comparables" : "");
+
+	/* rows: run 0's steps that every run has, grouped into ladders in order of first use */
+	for (unsigned i = 0; i < nrefs[0]; i++) {
+		struct step_ref *ref = &refs[0][i];
+		bool all = true;
+		steps[0] = ref->step;
+		for (unsigned r = 1; r < nruns && all; r++) {
+			struct step_ref *other = find_ref(refs[r], nrefs[r], ref);
+			all = other != NULL;
+			if (other)
+				steps[r] = other->step;
+		}
+		if (!all)
+			continue;
+		for (unsigned r = 1; r < nruns; r++)
+			find_ref(refs[r], nrefs[r], ref)->shared = true;
+		ref->shared = true;
+
+		unsigned g;
+		for (g = 0; g < rep->ngroups; g++)
+			if (same_group(&rep->rows[rep->groups[g].first_row].steps[0]->wl,
+				       &ref->step->wl))
+				break;
+		if (g == rep->ngroups) {
+			struct report_group *p =
+				realloc(rep->groups, (rep->ngroups + 1) * sizeof(*p));
+			if (!p)
+				goto fail_nomem;
+			rep->groups = p;
+			memset(&p[g], 0, sizeof(p[g]));
+			report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
+			p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
+			rep->ngroups++;
+		}
+		if (add_row(rep, g, ref, DIR_ALL, steps))
+			goto fail_nomem;
+		if (mixed(&ref->step->wl) && (add_row(rep, g, ref, DIR_READ, steps) ||
+					      add_row(rep, g, ref, DIR_WRITE, steps)))
+			goto fail_nomem;
+	}
+	/* rows of one group together, in first-use order within it */
+	{
+		struct report_row *sorted = malloc((rep->nrows ? rep->nrows : 1) * sizeof(*sorted));
+		unsigned k = 0;
+		if (!sorted)
+			goto fail_nomem;
+		for (unsigned g = 0; g < rep->ngroups; g++) {
+			rep->groups[g].first_row = k;
+			for (unsigned i = 0; i < rep->nrows; i++)
+				if (rep->rows[i].group == g)
+					sorted[k++] = rep->rows[i];
+			rep->groups[g].nrows = k - rep->groups[g].first_row;
+		}
+		free(rep->rows);
+		rep->rows = sorted;
+	}
+
+	if (note_presets(rep))
+		goto fail_nomem;
+	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
+				     "side by side."))
+		goto fail_nomem;
+	for (unsigned r = 0; r < nruns; r++) {
+		const struct result *res = rep->runs[r].res;
+		if (note_unshared(rep, r, refs[r], nrefs[r]))
+			goto fail_nomem;
+		if (res->status != RS_COMPLETE &&
+		    note(rep, "%s: the run is %s%s%s", rep->runs[r].label,
+			 result_status_name[res->status], res->error[0] ? ": " : "", res->error))
+			goto fail_nomem;
+	}
+	ret = load_specs(rep, o, err, errlen);
+	if (ret)
+		goto fail;
+	ret = 0;
+	goto out;
+
+fail_nomem:
+	snprintf(err, errlen, "out of memory");
+	ret = -ENOMEM;
+fail:
+	report_free(rep);
+out:
+	for (unsigned i = 0; refs && i < nruns; i++)
+		free(refs[i]);
+	free(refs);
+	free(nrefs);
+	free(steps);
+	return ret;
+}
+
+void report_free(struct report *rep)
+{
+	for (unsigned i = 0; i < rep->nrows; i++)
+		free(rep->rows[i].steps);
+	free(rep->rows);
+	for (unsigned i = 0; i < rep->nnotes; i++)
+		free(rep->notes[i]);
+	free(rep->notes);
+	free(rep->groups);
+	free(rep->runs);
+	spec_list_free(&rep->specs);
+	memset(rep, 0, sizeof(*rep));
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+
+static enum spec_measure spec_measure_of(enum report_metric m, bool *ok)
+{
+	*ok = true;
+	if (m == RM_IOPS)
+		return SPEC_M_IOPS;
+	if (m == RM_MBPS)
+		return SPEC_M_MBPS;
+	if (m == RM_LAT_AVG)
+		return SPEC_M_LAT_NS;
+	*ok = false;
+	return SPEC_M_IOPS;
+}
+
+struct report_cell report_cell(const struct report *rep, unsigned row, unsigned run,
+			       enum report_metric m)
+{
+	struct report_cell c = {0};
+	const struct report_row *rw = &rep->rows[row];
+	const struct result_step *s = rw->steps[run];
+	const struct dir_stats *d = &s->summary.d[rw->dir];
+	bool rated;
+
+	if (!d->ios)
+		return c;
+	c.present = true;
+	c.value = report_metric_value(m, d);
+	enum spec_measure sm = spec_measure_of(m, &rated);
+	if (rated && rw->dir == DIR_ALL && rep->runs[run].spec) {
+		c.rated = spec_rated(rep->runs[run].spec, &s->wl, sm, NULL);
+		if (sm == SPEC_M_LAT_NS)
+			c.rated /= 1e6;
+		if (c.rated > 0)
+			c.pct_of_rated = c.value / c.rated * 100;
+	}
+	return c;
+}
+
+int report_table(const struct report *rep, enum report_metric m, unsigned g, struct report_table *t)
+{
+	const struct report_group *grp = &rep->groups[g];
+
+	memset(t, 0, sizeof(*t));
+	t->metric = m;
+	t->group = g;
+	snprintf(t->title, sizeof(t->title), "%s (%s), %s", report_metric_info[m].title,
+		 report_metric_info[m].unit, grp->title);
+	t->nrows = grp->nrows;
+	t->ncols = rep->nruns;
+	t->row_names = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row_names));
+	t->col_names = calloc(t->ncols, sizeof(*t->col_names));
+	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));
+	if (!t->row_names || !t->col_names || !t->cells) {
+		report_table_free(t);
+		return -ENOMEM;
+	}
+	for (unsigned c = 0; c < t->ncols; c++)
+		t->col_names[c] = rep->runs[c].label;
+	for (unsigned r = 0; r < t->nrows; r++) {
+		t->row_names[r] = rep->rows[grp->first_row + r].name;
+		for (unsigned c = 0; c < t->ncols; c++)
+			t->cells[r * t->ncols + c] = report_cell(rep, grp->first_row + r, c, m);
+	}
+	return 0;
+}
+
+void report_table_free(struct report_table *t)
+{
+	free(t->row_names);
+	free(t->col_names);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- numbers --------------------------------------------------------------------- */
+
+/* 58550 -> "58,550": reviews group thousands; CSV and JSON carry plain numbers. */
+static char *fmt_grouped(char *buf, size_t len, double v)
+{
+	char digits[32];
+	size_t n, j = 0;
+	bool neg = v < 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	n = strlen(digits);
+	if (neg && j + 1 < len)
+		buf[j++] = '-';
+	for (size_t i = 0; i < n && j + 1 < len; i++) {
+		if (i && (n - i) % 3 == 0 && j + 2 < len)
+			buf[j++] = ',';
+		buf[j++] = digits[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v)
+{
+	if (m == RM_IOPS)
+		return fmt_grouped(buf, len, v);
+	if (m == RM_MBPS) {
+		snprintf(buf, len, "%.1f", v);
+		return buf;
+	}
+	/* milliseconds: two decimals from 1 ms up, three significant digits below */
+	if (v >= 1000)
+		fmt_grouped(buf, len, v);
+	else if (v >= 1 || v == 0)
+		snprintf(buf, len, "%.2f", v);
+	else if (v >= 0.1)
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struct report_cell *c)
+{
+	char v[32], r[32];
+	const char *unit = report_metric_info[m].unit;
+
+	snprintf(buf, len, "%s %s against a rated %s (%.0f%%)",
+		 report_fmt_value(v, sizeof(v), m, c->value), unit,
+		 report_fmt_value(r, sizeof(r), m, c->rated), c->pct_of_rated);
+	return buf;
+}
+
+char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
+{
+	const struct steady_info *st = &ph->steady;
+	char wl[160] = "", dur[32];
+	uint64_t total_ns = 0;
+	size_t used;
+
+	if (ph->nsteps)
+		workload_describe(&ph->steps[0].wl, wl, sizeof(wl));
+	for (unsigned i = 0; i < ph->nsteps; i++)
+		total_ns += ph->steps[i].summary.dur_ns;
+	units_fmt_duration(dur, sizeof(dur), total_ns);
+	used = (size_t)snprintf(buf, len, "%s%s%u %s, %s measured", wl, wl[0] ? ", " : "",
+				ph->nsteps,
+				st->used ? (ph->nsteps == 1 ? "round" : "rounds")
+					 : (ph->nsteps == 1 ? "step" : "steps"),
+				dur);
+	if (used >= len)
+		return buf;
+	if (st->used && st->reached)
+		snprintf(buf + used, len - used,
+			 ": steady state reached at round %u (data excursion %.1f%% of %.0f%% "
+			 "allowed, slope excursion %.1f%% of %.0f%%)",
+			 st->round, st->data_excursion_pct, st->data_limit_pct,
+			 st->slope_excursion_pct, st->slope_limit_pct);
+	else if (st->used)
+		snprintf(
+			buf + used, len - used,
+			": steady state NOT reached in %u rounds (max %u; data excursion %.1f%% of "
+			"%.0f%% allowed, slope excursion %.1f%% of %.0f%%)",
+			st->round, st->max_rounds, st->data_excursion_pct, st->data_limit_pct,
+			st->slope_excursion_pct, st->slope_limit_pct);
+	if (ph->status != RS_COMPLETE) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, " [%s]", result_status_name[ph->status]);
+	}
+	return buf;
+}
+
+int report_render(const struct report *rep, enum report_format f, char **out, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem;
+	int ret;
+
+	if ((unsigned)f >= RF_COUNT)
+		return -EINVAL;
+	mem = open_memstream(&buf, &n);
+	if (!mem)
+		return -errno;
+	ret = report_renderer[f](rep, mem);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_REPORT_H
+#define DB_REPORT_H
+/*
+ * Comparison reports: several runs side by side, the "comparables" of a review.
+ *
+ * One model, several renderers (fio's stat.c): report_build() matches the runs' steps
+ * and decides what is compared; report_table() lays one metric of one workload group out
+ * as rows x columns of numbers; renderers (text, Markdown, CSV, JSON, HTML with SVG
+ * charts) only format what the model holds. The TUI's Results screen uses the same
+ * report_build()/report_table() calls and draws the tables itself.
+ *
+ * Matching: a row is a step every run has, matched by its parameters (pattern, bs or
+ * bssplit, read mix, threads, queue depth, rate), in measuring phases (measure, run);
+ * when a run has the same parameters twice, the n-th occurrence matches the n-th. Rows
+ * are grouped by workload without threads and queue depth ("8k 70/30 random"), so a
+ * group is a ladder. A step that mixes reads and writes adds a read row and a write row
+ * under its combined row. Steps that not every run has are listed in the notes.
+ *
+ * Columns are runs, labelled by drive model and capacity, with the firmware when two
+ * runs share a model, and the target path when a run has no drive record.
+ *
+ * Ownership: the report points into the results it was built from; they must outlive it.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result.h"
+#include "specs.h"
+
+/*
+ * Metrics, declared once: id, --metric name, title, unit, CSV column, which is better.
+ * Latencies are reported in milliseconds, as reviews chart them.
+ */
+#define REPORT_METRICS(X)                                                                          \
+	X(RM_IOPS, "iops", "Throughput", "IOPS", "iops", true)                                     \
+	X(RM_MBPS, "mbps", "Bandwidth", "MB/s", "bandwidth_MB/s", true)                            \
+	X(RM_LAT_AVG, "avg-lat", "Average latency", "ms", "avg_latency_ms", false)                 \
+	X(RM_LAT_MAX, "max-lat", "Max latency", "ms", "max_latency_ms", false)                     \
+	X(RM_LAT_STD, "lat-stddev", "Latency standard deviation", "ms", "latency_stddev_ms",       \
+	  false)                                                                                   \
+	X(RM_P99, "p99", "99th percentile latency", "ms", "p99_latency_ms", false)                 \
+	X(RM_P999, "p99.9", "99.9th percentile latency", "ms", "p99.9_latency_ms", false)          \
+	X(RM_P9999, "p99.99", "99.99th percentile latency", "ms", "p99.99_latency_ms", false)
+
+/* clang-format off */
+enum report_metric {
+#define X(id, name, title, unit, csv, higher) id,
+	REPORT_METRICS(X)
+#undef X
+	RM_COUNT
+};
+/* clang-format on */
+
+struct report_metric_info {
+	const char *name;  /* for --metric */
+	const char *title; /* "Average latency" */
+	const char *unit;  /* "IOPS", "MB/s", "ms" */
+	const char *csv;   /* CSV column: name and unit */
+	bool higher_better;
+};
+extern const struct report_metric_info report_metric_info[RM_COUNT];
+
+/* The metric's value in a direction's statistics, in its unit. */
+double report_metric_value(enum report_metric m, const struct dir_stats *d);
+/* By --metric name (also accepts the title's words: "avg", "stddev", "bw"). */
+int report_metric_parse(const char *s, enum report_metric *m);
+
+/* ---- the model ------------------------------------------------------------------ */
+
+struct report_run {
+	const struct result *res;
+	char label[192];	       /* column heading and legend entry */
+	const struct spec_sheet *spec; /* the vendor ratings for its model, or NULL */
+	unsigned nunshared;	       /* its measured steps that not every run has */
+};
+
+struct report_row {
+	unsigned group;			  /* index into report.groups */
+	char name[80];			  /* "2T2Q", "16T16Q read", "4T8Q @ 5000 IOPS" */
+	enum io_dir dir;		  /* DIR_ALL, or the split of a mixed step */
+	const struct result_step **steps; /* [nruns]: each run's matching step */
+};
+
+struct report_group {
+	char title[128]; /* "8k 70/30 random" */
+	unsigned first_row, nrows;
+};
+
+struct report {
+	struct report_run *runs;
+	unsigned nruns;
+	struct report_row *rows;
+	unsigned nrows;
+	struct report_group *groups;
+	unsigned ngroups;
+	char **notes; /* what is not compared, and why */
+	unsigned nnotes;
+	unsigned metric_mask; /* bit (1u << metric) for each metric reported */
+	struct spec_list specs;
+	char title[256];
+};
+
+struct report_opts {
+	unsigned metric_mask; /* 0: every metric */
+	const char *spec_dir; /* NULL: the default search path */
+	bool no_specs;	      /* do not look for spec sheets */
+};
+
+/* Build the model over nruns results. 0 or -errno, message in err. */
+int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
+		 const struct report_opts *opts, char *err, size_t errlen);
+void report_free(struct report *rep);
+
+/* ---- tables: what text, Markdown, HTML and the TUI show ------------------------- */
+
+struct report_cell {
+	bool present;	     /* false: the step failed or measured nothing */
+	double value;	     /* in the metric's unit */
+	double rated;	     /* the vendor rating in the same unit, 0 = none */
+	double pct_of_rated; /* value / rated * 100 */
+};
+
+/* "8k 70/30 random": a workload without threads, queue depth and rate (a group's title). */
+char *report_group_title(char *buf, size_t len, const struct workload *wl);
+
+/* One cell: run `run`'s value of metric m in row `row`. */
+struct report_cell report_cell(const struct report *rep, unsigned row, unsigned run,
+			       enum report_metric m);
+
+struct report_table {
+	enum report_metric metric;
+	unsigned group;
+	char title[192];	   /* "Throughput (IOPS), 8k 70/30 random" */
+	unsigned nrows, ncols;	   /* rows of the group x runs */
+	const char **row_names;	   /* [nrows] */
+	const char **col_names;	   /* [ncols] */
+	struct report_cell *cells; /* [nrows * ncols], row-major */
+};
+
+/* Lay out metric m over group g. 0 or -ENOMEM. */
+int report_table(const struct report *rep, enum report_metric m, unsigned g,
+		 struct report_table *t);
+void report_table_free(struct report_table *t);
+
+/* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
+char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);
+/* "58,550 IOPS against a rated 54,000 (108%)" for the notes under a table. */
+char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struct report_cell *c);
+
+/*
+ * "8k 70/30 random 16T16Q, 7 rounds of 1m 00s: steady state reached at round 7 (data
+ * excursion 12.5% of 20% allowed, slope excursion 3.2% of 10%)", for a preconditioning
+ * (or any) phase.
+ */
+char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph);
+
+/* ---- renderers ------------------------------------------------------------------ */
+
+#define REPORT_FORMATS(X)                                                                          \
+	X(RF_TEXT, "text", report_render_text)                                                     \
+	X(RF_MD, "md", report_render_md)                                                           \
+	X(RF_CSV, "csv", report_render_csv)                                                        \
+	X(RF_JSON, "json", report_render_json)                                                     \
+	X(RF_HTML, "html", report_render_html)
+
+/* clang-format off */
+enum report_format {
+#define X(id, name, fn) id,
+	REPORT_FORMATS(X)
+#undef X
+	RF_COUNT
+};
+/* clang-format on */
+
+/* Each writes the whole report to out; 0 or -errno. */
+#define X(id, name, fn) int fn(const struct report *rep, FILE *out);
+REPORT_FORMATS(X)
+#undef X
+
+extern const char *const report_format_name[RF_COUNT];
+int report_format_parse(const char *s, enum report_format *f);
+/* The report in a format, into a malloc'd NUL-terminated buffer. 0 or -errno. */
+int report_render(const struct report *rep, enum report_format f, char **out, size_t *len);
+
+#define REPORT_FORMAT  "drivebench-compare"
+#define REPORT_VERSION 1
+
+#endif

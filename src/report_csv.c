@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CSV for spreadsheets: one header row, then one row per compared step, direction and
+ * run ("tidy" data: a pivot table turns it into any of the review's tables). Numbers are
+ * plain (no grouping, no units); units are in the column names.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "result_io.h"
+#include "units.h"
+
+/* RFC 4180: quote fields holding a separator, a quote or a line break. */
+static void field(FILE *out, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputs(last ? "\n" : ",", out);
+}
+
+static void num(FILE *out, double v, bool present, bool last)
+{
+	char buf[48] = "";
+	if (present)
+		snprintf(buf, sizeof(buf), "%.10g", v);
+	field(out, buf, last);
+}
+
+static void unum(FILE *out, unsigned long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%llu", v);
+	field(out, buf, false);
+}
+
+static const char *const fixed_cols[] = {
+	"run",	    "drive",   "model",	    "firmware",	 "capacity_bytes", "preset",
+	"group",    "step",    "direction", "pattern",	 "bs_bytes",	   "bssplit",
+	"read_pct", "threads", "qdepth",    "rate_iops",
+};
+
+static const char *const dir_name[NDIR] = {
+	[DIR_READ] = "read",
+	[DIR_WRITE] = "write",
+	[DIR_ALL] = "all",
+};
+
+int report_render_csv(const struct report *rep, FILE *out)
+{
+	const unsigned nfixed = sizeof(fixed_cols) / sizeof(fixed_cols[0]);
+
+	for (unsigned c = 0; c < nfixed; c++)
+		field(out, fixed_cols[c], false);
+	for (unsigned m = 0; m < RM_COUNT; m++)
+		if (rep->metric_mask & (1u << m))
+			field(out, report_metric_info[m].csv, false);
+	field(out, "rated_metric", false);
+	field(out, "rated_value", false);
+	field(out, "pct_of_rated", true);
+
+	for (unsigned r = 0; r < rep->nrows; r++) {
+		const struct report_row *row = &rep->rows[r];
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct result *res = rep->runs[i].res;
+			const struct workload *wl = &row->steps[i]->wl;
+			char split[WL_MAX_SPLIT * 24] = "";
+			struct report_cell rated = {0};
+			int rated_metric = -1;
+
+			unum(out, i + 1);
+			field(out, rep->runs[i].label, false);
+			field(out, result_drive_model(res), false);
+			field(out, result_drive_firmware(res), false);
+			unum(out, result_capacity_bytes(res));
+			field(out, res->preset_name, false);
+			field(out, rep->groups[row->group].title, false);
+			field(out, row->name, false);
+			field(out, dir_name[row->dir], false);
+			field(out, wl_pattern_name[wl->pattern], false);
+			unum(out, wl->nsplit ? 0 : wl->bs);
+			field(out, wl->nsplit ? workload_fmt_bssplit(wl, split, sizeof(split)) : "",
+			      false);
+			unum(out, wl->read_pct);
+			unum(out, wl->threads);
+			unum(out, wl->qdepth);
+			unum(out, wl->rate_iops);
+			for (unsigned m = 0; m < RM_COUNT; m++) {
+				if (!(rep->metric_mask & (1u << m)))
+					continue;
+				struct report_cell c =
+					report_cell(rep, r, i, (enum report_metric)m);
+				num(out, c.value, c.present, false);
+				if (c.present && c.rated > 0 && rated_metric < 0) {
+					rated = c;
+					rated_metric = (int)m;
+				}
+			}
+			field(out, rated_metric >= 0 ? report_metric_info[rated_metric].csv : "",
+			      false);
+			num(out, rated.rated, rated_metric >= 0, false);
+			num(out, rated.pct_of_rated, rated_metric >= 0, true);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}

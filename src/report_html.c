@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * HTML: one self-contained file (inline CSS and SVG, no scripts, nothing fetched) laid
+ * out like a published drive review: the runs, the notes, preconditioning over time per
+ * metric with one line per drive, each ladder per metric as a chart and a table, rate
+ * curves as latency against IOPS, and SNIA-style block size x mix matrices as tables.
+ *
+ * Charts are drawn for print as much as for screens: every series has its own colour
+ * (Okabe-Ito, safe for colour-blind readers), dash pattern and marker shape, so they
+ * stay apart in greyscale. Every axis names its quantity and unit. Each SVG is a
+ * well-formed XML document of its own (its own xmlns), and each drive's series is one
+ * <g class="series"> element.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "version.h"
+#include "result_io.h"
+#include "units.h"
+
+/* ---- escaping -------------------------------------------------------------------- */
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc(' ', out);
+			else
+				fputc(*s, out);
+		}
+	}
+}
+
+/* ---- charts ---------------------------------------------------------------------- */
+
+static const struct {
+	const char *colour;
+	const char *dash; /* stroke-dasharray; "" for solid */
+	unsigned marker;  /* 0 circle, 1 square, 2 triangle, 3 diamond */
+} series_style[] = {
+	{"#0072B2", "", 0}, {"#D55E00", "7 3", 1}, {"#009E73", "2 2", 2}, {"#CC79A7", "9 3 2 3", 3},
+	{"#E69F00", "", 1}, {"#56B4E9", "7 3", 2}, {"#000000", "2 2", 3}, {"#999999", "9 3 2 3", 0},
+};
+#define NSTYLES (sizeof(series_style) / sizeof(series_style[0]))
+
+struct series {
+	const char *name;
+	unsigned n;
+	double *x, *y; /* y NAN: no value (the line breaks) */
+};
+
+struct chart {
+	char title[256];
+	char xlabel[96];
+	char ylabel[96];
+	const char *const *xcats; /* categorical x axis: x[i] are indices into xcats */
+	unsigned ncats;
+	struct series *series;
+	unsigned nseries;
+	bool markers;
+};
+
+enum { CW = 760, PLOT_L = 78, PLOT_R = 20, PLOT_T = 40, PLOT_H = 260, AXIS_B = 62, LEG_ROW = 20 };
+
+/* A "nice" step (1, 2 or 5 x 10^k) giving about `want` intervals over span. */
+static double nice_step(double span, unsigned want)
+{
+	double raw = span / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+static void fmt_tick(char *buf, size_t len, double v, double step)
+{
+	if (fabs(v) >= 10000)
+		units_fmt_count(buf, len, v);
+	else if (step >= 1)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.*f", (int)ceil(-log10(step) - 1e-9), v);
+}
+
+static void marker(FILE *out, unsigned shape, double x, double y, const char *colour)
+{
+	switch (shape) {
+	case 1:
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" fill=\"%s\"/>",
+			x - 3, y - 3, colour);
+		break;
+	case 2:
+		fprintf(out, "<path d=\"M%.1f %.1fl3.5 6h-7z\" fill=\"%s\"/>", x, y - 4, colour);
+		break;
+	case 3:
+		fprintf(out, "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"%s\"/>", x, y - 4,
+			colour);
+		break;
+	default:
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>", x, y,
+			colour);
+	}
+}
+
+static void svg_chart(FILE *out, const struct chart *c)
+{
+	double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+	const double pw = CW - PLOT_L - PLOT_R;
+	/* legend entries in columns wide enough for the longest name (~7 px a character) */
+	size_t longest = 1;
+	for (unsigned s = 0; s < c->nseries; s++)
+		if (strlen(c->series[s].name) > longest)
+			longest = strlen(c->series[s].name);
+	unsigned per_row = (unsigned)(pw / (40 + 7.0 * (double)longest));
+	per_row = per_row < 1 ? 1 : per_row > 4 ? 4 : per_row;
+	unsigned legend_rows = (c->nseries + per_row - 1) / per_row;
+	unsigned height = PLOT_T + PLOT_H + AXIS_B + legend_rows * LEG_ROW + 8;
+
+	for (unsigned s = 0; s < c->nseries; s++)
+		for (unsigned i = 0; i < c->series[s].n; i++) {
+			double x = c->series[s].x[i], y = c->series[s].y[i];
+			if (isnan(y))
+				continue;
+			xmin = fmin(xmin, x);
+			xmax = fmax(xmax, x);
+			ymax = fmax(ymax, y);
+		}
+	if (c->xcats) {
+		xmin = -0.5;
+		xmax = c->ncats - 0.5;
+	} else if (!isfinite(xmin)) {
+		xmin = 0;
+		xmax = 1;
+	} else {
+		xmin = xmin > 0 && xmin < (xmax - xmin) ? 0 : xmin;
+		if (xmax <= xmin)
+			xmax = xmin + 1;
+	}
+	double ystep = nice_step(ymax > 0 ? ymax : 1, 5);
+	double ytop = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
+	double xstep = c->xcats ? 1 : nice_step(xmax - xmin, 8);
+	if (!c->xcats) {
+		xmin = floor(xmin / xstep) * xstep;
+		xmax = ceil(xmax / xstep) * xstep;
+	}
+#define PX(v) (PLOT_L + ((v)-xmin) / (xmax - xmin) * pw)
+#define PY(v) (PLOT_T + PLOT_H - (v) / ytop * PLOT_H)
+
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %u\" width=\"%d\" "
+		"height=\"%u\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
+		"font-size=\"12\">\n<title>",
+		CW, height, CW, height);
+	esc(out, c->title);
+	fprintf(out, "</title>\n<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", CW, height);
+	fprintf(out,
+		"<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
+		"font-weight=\"bold\">",
+		CW / 2);
+	esc(out, c->title);
+	fputs("</text>\n<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
+	for (double y = 0; y <= ytop + ystep / 2; y += ystep)
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PLOT_L, PY(y),
+			CW - PLOT_R, PY(y));
+	fputs("</g>\n<g class=\"axes\" font-size=\"11\" fill=\"#222222\">\n", out);
+	for (double y = 0; y <= ytop + ystep / 2; y += ystep) {
+		char t[32];
+		fmt_tick(t, sizeof(t), y, ystep);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			PLOT_L - 6, PY(y) + 4, t);
+	}
+	if (c->xcats) {
+		/* thin labels out when there are many categories */
+		unsigned every = c->ncats > 24 ? (c->ncats + 23) / 24 : 1;
+		for (unsigned i = 0; i < c->ncats; i += every) {
+			fprintf(out,
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+				"transform=\"rotate(-40 "
+				"%.1f %d)\">",
+				PX((double)i), PLOT_T + PLOT_H + 14, PX((double)i),
+				PLOT_T + PLOT_H + 14);
+			esc(out, c->xcats[i]);
+			fputs("</text>\n", out);
+		}
+	} else {
+		for (double x = xmin; x <= xmax + xstep / 2; x += xstep) {
+			char t[32];
+			fmt_tick(t, sizeof(t), x, xstep);
+			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+				PX(x), PLOT_T + PLOT_H + 16, t);
+		}
+	}
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\"/>\n", PLOT_L,
+		PLOT_T + PLOT_H, CW - PLOT_R, PLOT_T + PLOT_H);
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\"/>\n", PLOT_L,
+		PLOT_T, PLOT_L, PLOT_T + PLOT_H);
+	fprintf(out,
+		"<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+		"font-size=\"12\">",
+		PLOT_L + pw / 2, PLOT_T + PLOT_H + AXIS_B - 8);
+	esc(out, c->xlabel);
+	fprintf(out,
+		"</text>\n<text class=\"ylabel\" x=\"16\" y=\"%d\" text-anchor=\"middle\" "
+		"font-size=\"12\" transform=\"rotate(-90 16 %d)\">",
+		PLOT_T + PLOT_H / 2, PLOT_T + PLOT_H / 2);
+	esc(out, c->ylabel);
+	fputs("</text>\n</g>\n", out);
+
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct series *se = &c->series[s];
+		const char *colour = series_style[s % NSTYLES].colour;
+		const char *dash = series_style[s % NSTYLES].dash;
+		bool pen = false;
+
+		fprintf(out, "<g class=\"series\" data-series=\"%u\"><title>", s);
+		esc(out, se->name);
+		fprintf(out,
+			"</title>\n<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s "
+			"d=\"",
+			colour, dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
+		for (unsigned i = 0; i < se->n; i++) {
+			if (isnan(se->y[i])) {
+				pen = false;
+				continue;
+			}
+			fprintf(out, "%s%.1f %.1f", pen ? " L" : (i ? " M" : "M"), PX(se->x[i]),
+				PY(se->y[i]));
+			pen = true;
+		}
+		fputs("\"/>\n", out);
+		if (c->markers)
+			for (unsigned i = 0; i < se->n; i++)
+				if (!isnan(se->y[i]))
+					marker(out, series_style[s % NSTYLES].marker, PX(se->x[i]),
+					       PY(se->y[i]), colour);
+		fputs("</g>\n", out);
+	}
+
+	fputs("<g class=\"legend\" font-size=\"12\">\n", out);
+	for (unsigned s = 0; s < c->nseries; s++) {
+		double lx = PLOT_L + (s % per_row) * (pw / per_row);
+		double ly = PLOT_T + PLOT_H + AXIS_B + (s / per_row) * LEG_ROW + 6;
+		const char *dash = series_style[s % NSTYLES].dash;
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"2\"%s%s%s/>",
+			lx, ly, lx + 28, ly, series_style[s % NSTYLES].colour,
+			dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
+		marker(out, series_style[s % NSTYLES].marker, lx + 14, ly,
+		       series_style[s % NSTYLES].colour);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 34, ly + 4);
+		esc(out, c->series[s].name);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n</svg>\n", out);
+#undef PX
+#undef PY
+}
+
+static int series_alloc(struct series *s, const char *name, unsigned n)
+{
+	s->name = name;
+	s->n = 0;
+	s->x = calloc(n ? n : 1, sizeof(double));
+	s->y = calloc(n ? n : 1, sizeof(double));
+	return s->x && s->y ? 0 : -ENOMEM;
+}
+
+static void series_free(struct series *s, unsigned n)
+{
+	for (unsigned i = 0; s && i < n; i++) {
+		free(s[i].x);
+		free(s[i].y);
+	}
+	free(s);
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+
+static void html_table(FILE *out, const struct report_table *t)
+{
+	fputs("<table class=\"data\">\n<thead><tr><th>step</th>", out);
+	for (unsigned c = 0; c < t->ncols; c++) {
+		fputs("<th>", out);
+		esc(out, t->col_names[c]);
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (unsigned r = 0; r < t->nrows; r++) {
+		fputs("<tr><th>", out);
+		esc(out, t->row_names[r]);
+		fputs("</th>", out);
+		for (unsigned c = 0; c < t->ncols; c++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + c];
+			char v[48], rated[160];
+			if (!cell->present) {
+				fputs("<td>-</td>", out);
+				continue;
+			}
+			report_fmt_value(v, sizeof(v), t->metric, cell->value);
+			if (cell->rated > 0) {
+				report_fmt_rating(rated, sizeof(rated), t->metric, cell);
+				fprintf(out, "<td title=\"");
+				esc(out, rated);
+				fprintf(out,
+					"\">%s <span class=\"rated\">(%.0f%% of rated)</span></td>",
+					v, cell->pct_of_rated);
+			} else {
+				fprintf(out, "<td>%s</td>", v);
+			}
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+/* ---- sections -------------------------------------------------------------------- */
+
+static void section_runs(FILE *out, const struct report *rep)
+{
+	fputs("<h2>Runs</h2>\n<table class=\"runs\">\n<thead><tr><th>#</th><th>drive</th>"
+	      "<th>firmware</th><th>capacity</th><th>target</th><th>preset</th><th>host</th>"
+	      "<th>started</th><th>status</th><th>file</th></tr></thead>\n<tbody>\n",
+	      out);
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		struct json_object *host = r->host;
+		char cap[32] = "";
+		const char *cells[9];
+		const char *hostname = "", *cpu = "";
+		struct json_object *v;
+
+		if (host && json_object_object_get_ex(host, "hostname", &v))
+			hostname = json_object_get_string(v);
+		if (host && json_object_object_get_ex(host, "cpu", &v))
+			cpu = json_object_get_string(v);
+		if (result_capacity_bytes(r))
+			result_fmt_capacity(cap, sizeof(cap), result_capacity_bytes(r));
+		cells[0] = rep->runs[i].label;
+		cells[1] = result_drive_firmware(r);
+		cells[2] = cap;
+		cells[3] = result_target_path(r);
+		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
+		cells[5] = hostname;
+		cells[6] = r->started;
+		cells[7] = result_status_name[r->status];
+		cells[8] = r->path;
+		fprintf(out,
+			"<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%u</td>",
+			series_style[i % NSTYLES].colour, i + 1);
+		for (unsigned c = 0; c < 9; c++) {
+			fputs(c == 5 && cpu && cpu[0] ? "<td title=\"" : "<td>", out);
+			if (c == 5 && cpu && cpu[0]) {
+				esc(out, cpu);
+				fputs("\">", out);
+			}
+			esc(out, cells[c]);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	if (rep->nnotes) {
+		fputs("<h2>Notes</h2>\n<ul class=\"notes\">\n", out);
+		for (unsigned i = 0; i < rep->nnotes; i++) {
+			fputs("<li>", out);
+			esc(out, rep->notes[i]);
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+}
+
+/* Points of a run's preconditioning: every interval sample, on one time line. */
+static unsigned precondition_points(const struct result *r, enum report_metric m, double *t_s,
+				    double *v, unsigned max)
+{
+	uint64_t offset_ns = 0;
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++) {
+		const struct result_phase *ph = &r->phases[p];
+		if (ph->kind != PH_PRECONDITION)
+			continue;
+		for (unsigned s = 0; s < ph->nsteps; s++) {
+			const struct result_step *st = &ph->steps[s];
+			uint64_t end_ns = st->summary.dur_ns;
+			for (unsigned i = 0; i < st->nsamples; i++) {
+				const struct sample *sm = &st->samples[i];
+				if (t_s && n < max) {
+					t_s[n] = (double)(offset_ns + sm->start_ns + sm->dur_ns) /
+						 1e9;
+					v[n] = sm->d[DIR_ALL].ios
+						       ? report_metric_value(m, &sm->d[DIR_ALL])
+						       : NAN;
+				}
+				n++;
+				if (sm->start_ns + sm->dur_ns > end_ns)
+					end_ns = sm->start_ns + sm->dur_ns;
+			}
+			if (!st->nsamples) {
+				/* a round without interval samples: its summary as one point */
+				if (t_s && n < max) {
+					t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
+					v[n] = report_metric_value(m, &st->summary.d[DIR_ALL]);
+				}
+				n++;
+			}
+			offset_ns += end_ns;
+		}
+	}
+	return n;
+}
+
+/*
+ * Long preconditioning (6 h at 1 s) has far more points than a chart has pixels: merge
+ * neighbours into at most `keep` points, keeping the peak for max latency (the spikes
+ * are the point of that chart) and the mean otherwise.
+ */
+static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
+{
+	if (n <= keep)
+		return n;
+	unsigned out = 0;
+	for (unsigned b = 0; b < keep; b++) {
+		unsigned lo = (unsigned)((uint64_t)b * n / keep),
+			 hi = (unsigned)((uint64_t)(b + 1) * n / keep);
+		double sum = 0, best = NAN;
+		unsigned cnt = 0;
+		for (unsigned i = lo; i < hi; i++) {
+			if (isnan(y[i]))
+				continue;
+			sum += y[i];
+			cnt++;
+			best = isnan(best) || y[i] > best ? y[i] : best;
+		}
+		x[out] = x[hi - 1];
+		y[out] = cnt ? (peak ? best : sum / cnt) : NAN;
+		out++;
+	}
+	return out;
+}
+
+static int section_precondition(FILE *out, const struct report *rep)
+{
+	unsigned with = 0;
+
+	for (unsigned i = 0; i < rep->nruns; i++)
+		with += precondition_points(rep->runs[i].res, RM_IOPS, NULL, NULL, 0) > 0;
+	if (!with)
+		return 0;
+	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		for (unsigned p = 0; p < r->nphases; p++) {
+			char s[512];
+			if (r->phases[p].kind != PH_PRECONDITION)
+				continue;
+			fputs("<li>", out);
+			esc(out, rep->runs[i].label);
+			fputs(": ", out);
+			esc(out, report_phase_summary(s, sizeof(s), &r->phases[p]));
+			fputs("</li>\n", out);
+		}
+	}
+	fputs("</ul>\n", out);
+
+	for (unsigned m = 0; m < RM_COUNT; m++) {
+		if (!(rep->metric_mask & (1u << m)))
+			continue;
+		struct chart c = {.markers = false};
+		double tmax = 0;
+		int ret = 0;
+
+		c.series = calloc(rep->nruns, sizeof(*c.series));
+		if (!c.series)
+			return -ENOMEM;
+		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+			const struct result *r = rep->runs[i].res;
+			unsigned n = precondition_points(r, (enum report_metric)m, NULL, NULL, 0);
+			if (!n)
+				continue;
+			struct series *se = &c.series[c.nseries++];
+			ret = series_alloc(se, rep->runs[i].label, n);
+			if (ret)
+				break;
+			se->n = precondition_points(r, (enum report_metric)m, se->x, se->y, n);
+			se->n = thin(se->x, se->y, se->n, 600, m == RM_LAT_MAX);
+			for (unsigned k = 0; k < se->n; k++)
+				tmax = fmax(tmax, se->x[k]);
+		}
+		if (ret) {
+			series_free(c.series, c.nseries);
+			return ret;
+		}
+		/* time in the unit that keeps tick labels short */
+		double div = tmax >= 7200 ? 3600 : tmax >= 120 ? 60 : 1;
+		for (unsigned s = 0; s < c.nseries; s++)
+			for (unsigned k = 0; k < c.series[s].n; k++)
+				c.series[s].x[k] /= div;
+		snprintf(c.title, sizeof(c.title), "Preconditioning: %s",
+			 report_metric_info[m].title);
+		snprintf(c.xlabel, sizeof(c.xlabel), "Time (%s)",
+			 div == 3600 ? "hours"
+			 : div == 60 ? "minutes"
+				     : "seconds");
+		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
+			 report_metric_info[m].unit);
+		fputs("<figure>\n", out);
+		svg_chart(out, &c);
+		fputs("</figure>\n", out);
+		series_free(c.series, c.nseries);
+	}
+	return 0;
+}
+
+/* A ladder: per metric, one line per drive over the group's combined rows, and the table. */
+static int section_group(FILE *out, const struct report *rep, unsigned g)
+{
+	const struct report_group *grp = &rep->groups[g];
+	const char **cats = calloc(grp->nrows ? grp->nrows : 1, sizeof(*cats));
+	unsigned *rows = calloc(grp->nrows ? grp->nrows : 1, sizeof(*rows));
+	unsigned ncats = 0;
+	int ret = 0;
+
+	if (!cats || !rows) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (unsigned r = 0; r < grp->nrows; r++)
+		if (rep->rows[grp->first_row + r].dir == DIR_ALL) {
+			rows[ncats] = grp->first_row + r;
+			cats[ncats++] = rep->rows[grp->first_row + r].name;
+		}
+	fputs("<h2>", out);
+	esc(out, grp->title);
+	fputs("</h2>\n", out);
+	for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
+		if (!(rep->metric_mask & (1u << m)))
+			continue;
+		struct report_table t;
+		struct chart c = {.xcats = cats, .ncats = ncats, .markers = true};
+
+		c.series = calloc(rep->nruns, sizeof(*c.series));
+		if (!c.series) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+			struct series *se = &c.series[c.nseries++];
+			ret = series_alloc(se, rep->runs[i].label, ncats);
+			for (unsigned k = 0; k < ncats && !ret; k++) {
+				struct report_cell cell =
+					report_cell(rep, rows[k], i, (enum report_metric)m);
+				se->x[k] = k;
+				se->y[k] = cell.present ? cell.value : NAN;
+			}
+			se->n = ncats;
+		}
+		snprintf(c.title, sizeof(c.title), "%s: %s", grp->title,
+			 report_metric_info[m].title);
+		snprintf(c.xlabel, sizeof(c.xlabel), "Threads x queue depth per thread (T/Q)");
+		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
+			 report_metric_info[m].unit);
+		if (!ret) {
+			fputs("<figure>\n", out);
+			svg_chart(out, &c);
+			ret = report_table(rep, (enum report_metric)m, g, &t);
+		}
+		series_free(c.series, c.nseries);
+		if (ret)
+			break;
+		fputs("<figcaption>", out);
+		esc(out, t.title);
+		fputs("</figcaption>\n", out);
+		html_table(out, &t);
+		fputs("</figure>\n", out);
+		report_table_free(&t);
+	}
+out:
+	free(cats);
+	free(rows);
+	return ret;
+}
+
+static bool measuring(const struct result_phase *ph)
+{
+	return ph->kind == PH_MEASURE || ph->kind == PH_RUN;
+}
+
+static int cmp_x(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/*
+ * Rate curves: each run's rate-limited steps of one workload as average latency against
+ * the IOPS it delivered. Rates are often a share of each drive's own maximum, so the
+ * points do not line up across drives: curves come from every run's own steps.
+ */
+static int section_rate_curves(FILE *out, const struct report *rep)
+{
+	char(*titles)[128] = NULL;
+	unsigned ntitles = 0, cap = 0;
+	int ret = 0;
+
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		for (unsigned p = 0; p < r->nphases; p++)
+			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
+			     s++) {
+				const struct workload *wl = &r->phases[p].steps[s].wl;
+				char t[128], tq[32];
+				unsigned k;
+				if (!wl->rate_iops)
+					continue;
+				report_group_title(t, sizeof(t) - 32, wl);
+				size_t l = strlen(t);
+				snprintf(t + l, sizeof(t) - l, " %s",
+					 workload_tq(wl, tq, sizeof(tq)));
+				for (k = 0; k < ntitles && strcmp(titles[k], t); k++)
+					;
+				if (k < ntitles)
+					continue;
+				if (ntitles == cap) {
+					cap = cap ? cap * 2 : 8;
+					void *np = realloc(titles, cap * sizeof(*titles));
+					if (!np) {
+						free(titles);
+						return -ENOMEM;
+					}
+					titles = np;
+				}
+				snprintf(titles[ntitles++], sizeof(titles[0]), "%s", t);
+			}
+	}
+	if (ntitles)
+		fputs("<h2>Rate curves</h2>\n", out);
+	for (unsigned k = 0; k < ntitles && !ret; k++) {
+		struct chart c = {.markers = true};
+		c.series = calloc(rep->nruns, sizeof(*c.series));
+		if (!c.series) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+			const struct result *r = rep->runs[i].res;
+			unsigned n = result_nsteps(r);
+			double *pts = calloc(2 * (n ? n : 1), sizeof(double));
+			unsigned np = 0;
+			if (!pts) {
+				ret = -ENOMEM;
+				break;
+			}
+			for (unsigned p = 0; p < r->nphases; p++)
+				for (unsigned s = 0;
+				     measuring(&r->phases[p]) && s < r->phases[p].nsteps; s++) {
+					const struct result_step *st = &r->phases[p].steps[s];
+					char t[128], tq[32];
+					if (!st->wl.rate_iops || !st->summary.d[DIR_ALL].ios)
+						continue;
+					report_group_title(t, sizeof(t) - 32, &st->wl);
+					size_t l = strlen(t);
+					snprintf(t + l, sizeof(t) - l, " %s",
+						 workload_tq(&st->wl, tq, sizeof(tq)));
+					if (strcmp(t, titles[k]))
+						continue;
+					pts[2 * np] = st->summary.d[DIR_ALL].iops;
+					pts[2 * np + 1] = st->summary.d[DIR_ALL].mean_ns / 1e6;
+					np++;
+				}
+			if (np) {
+				qsort(pts, np, 2 * sizeof(double), cmp_x);
+				struct series *se = &c.series[c.nseries++];
+				ret = series_alloc(se, rep->runs[i].label, np);
+				for (unsigned q = 0; q < np && !ret; q++) {
+					se->x[q] = pts[2 * q];
+					se->y[q] = pts[2 * q + 1];
+				}
+				se->n = ret ? 0 : np;
+			}
+			free(pts);
+		}
+		snprintf(c.title, sizeof(c.title), "Rate curve: %s", titles[k]);
+		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
+		snprintf(c.ylabel, sizeof(c.ylabel), "Average latency (ms)");
+		if (!ret) {
+			fputs("<figure>\n", out);
+			svg_chart(out, &c);
+			fputs("</figure>\n", out);
+		}
+		series_free(c.series, c.nseries);
+	}
+	free(titles);
+	return ret;
+}
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x < y) - (x > y);
+}
+
+static unsigned add_unique(uint32_t *v, unsigned n, uint32_t x)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == x)
+			return n;
+	v[n] = x;
+	return n + 1;
+}
+
+/*
+ * SNIA PTS style matrix: when a run measured several block sizes under several read/write
+ * mixes (fixed block size, random, same threads and queue depth, no rate limit), IOPS as
+ * a table of block size (rows) by mix (columns). Repeated cells (rounds) keep the last,
+ * the one measured in steady state.
+ */
+static int section_matrix(FILE *out, const struct report *rep)
+{
+	bool heading = false;
+
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		unsigned n = result_nsteps(r);
+		uint32_t *bs = calloc(n + 1, sizeof(*bs)), *mix = calloc(n + 1, sizeof(*mix));
+		unsigned nbs = 0, nmix = 0;
+		const struct result_step *first = NULL;
+
+		if (!bs || !mix) {
+			free(bs);
+			free(mix);
+			return -ENOMEM;
+		}
+		for (unsigned p = 0; p < r->nphases; p++)
+			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
+			     s++) {
+				const struct result_step *st = &r->phases[p].steps[s];
+				if (st->wl.nsplit || st->wl.rate_iops ||
+				    st->wl.pattern != WL_RANDOM)
+					continue;
+				if (!first)
+					first = st;
+				if (st->wl.threads != first->wl.threads ||
+				    st->wl.qdepth != first->wl.qdepth)
+					continue;
+				nbs = add_unique(bs, nbs, st->wl.bs);
+				nmix = add_unique(mix, nmix, st->wl.read_pct);
+			}
+		if (nbs >= 2 && nmix >= 2) {
+			qsort(bs, nbs, sizeof(*bs), cmp_u32_desc);
+			qsort(mix, nmix, sizeof(*mix), cmp_u32_desc);
+			if (!heading)
+				fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
+			heading = true;
+			char tq[32];
+			fputs("<figure>\n<figcaption>", out);
+			esc(out, rep->runs[i].label);
+			fprintf(out,
+				", %s random, IOPS</figcaption>\n<table class=\"data matrix\">\n"
+				"<thead><tr><th>block size</th>",
+				workload_tq(&first->wl, tq, sizeof(tq)));
+			for (unsigned c = 0; c < nmix; c++)
+				fprintf(out, "<th>%u/%u</th>", mix[c], 100 - mix[c]);
+			fputs("</tr></thead>\n<tbody>\n", out);
+			for (unsigned b = 0; b < nbs; b++) {
+				char sz[32];
+				fprintf(out, "<tr><th>%s</th>",
+					units_fmt_size(sz, sizeof(sz), bs[b]));
+				for (unsigned c = 0; c < nmix; c++) {
+					const struct result_step *cell = NULL;
+					for (unsigned p = 0; p < r->nphases; p++)
+						for (unsigned s = 0; measuring(&r->phases[p]) &&
+								     s < r->phases[p].nsteps;
+						     s++) {
+							const struct result_step *st =
+								&r->phases[p].steps[s];
+							if (!st->wl.nsplit && !st->wl.rate_iops &&
+							    st->wl.pattern == WL_RANDOM &&
+							    st->wl.bs == bs[b] &&
+							    st->wl.read_pct == mix[c] &&
+							    st->wl.threads == first->wl.threads &&
+							    st->wl.qdepth == first->wl.qdepth)
+								cell = st;
+						}
+					char v[32] = "-";
+					if (cell && cell->summary.d[DIR_ALL].ios)
+						report_fmt_value(v, sizeof(v), RM_IOPS,
+								 cell->summary.d[DIR_ALL].iops);
+					fprintf(out, "<td>%s</td>", v);
+				}
+				fputs("</tr>\n", out);
+			}
+			fputs("</tbody>\n</table>\n</figure>\n", out);
+		}
+		free(bs);
+		free(mix);
+	}
+	return 0;
+}
+
+static const char css[] =
+	"body{font-family:Georgia,'Times New Roman',serif;max-width:64em;margin:2em auto;"
+	"padding:0 1em;color:#111;background:#fff;line-height:1.4}\n"
+	"h1,h2,figcaption,table{font-family:Helvetica,Arial,sans-serif}\n"
+	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #999}\n"
+	"table{border-collapse:collapse;font-size:.85em;margin:.5em 0 1.5em}\n"
+	"th,td{border:1px solid #bbb;padding:.2em .5em}td{text-align:right}\n"
+	"table.runs td{text-align:left}thead th{background:#eee}tbody th{text-align:left;"
+	"font-weight:normal;background:#f7f7f7}\n"
+	".rated{color:#555;font-size:.85em}.swatch{display:inline-block;width:.8em;height:.8em;"
+	"margin-right:.4em;vertical-align:middle}\n"
+	"figure{margin:1em 0 2em;page-break-inside:avoid;break-inside:avoid}\n"
+	"figure svg{max-width:100%;height:auto;display:block}\n"
+	"figcaption{font-size:.9em;margin:.3em 0;font-weight:bold}\n"
+	"footer{margin-top:3em;font-size:.8em;color:#555}\n"
+	"@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}"
+	".swatch{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+
+int report_render_html(const struct report *rep, FILE *out)
+{
+	int ret;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"generator\" content=\"drivebench " DB_VERSION "\"/>\n<title>",
+	      out);
+	esc(out, rep->title);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+	esc(out, rep->title);
+	fputs("</h1>\n", out);
+	section_runs(out, rep);
+	ret = section_precondition(out, rep);
+	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
+		ret = section_group(out, rep, g);
+	if (!ret)
+		ret = section_rate_curves(out, rep);
+	if (!ret)
+		ret = section_matrix(out, rep);
+	fputs("<footer>Made with drivebench " DB_VERSION
+	      ". Latencies are completion latencies; throughput is read and write combined "
+	      "unless a row says read or write.</footer>\n</body>\n</html>\n",
+	      out);
+	if (!ret && ferror(out))
+		ret = -EIO;
+	return ret;
+}

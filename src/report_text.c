@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Text and Markdown renderers. Both lay the same grids out (a heading row and rows of
+ * strings); text pads columns for a terminal, Markdown writes pipe tables for articles.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result_io.h"
+
+/* A grid of strings, row-major; row 0 is the heading. */
+struct grid {
+	unsigned rows, cols;
+	char **cell;
+};
+
+static int grid_init(struct grid *g, unsigned rows, unsigned cols)
+{
+	g->rows = rows;
+	g->cols = cols;
+	g->cell = calloc((size_t)rows * cols + 1, sizeof(*g->cell));
+	return g->cell ? 0 : -ENOMEM;
+}
+
+static int grid_set(struct grid *g, unsigned r, unsigned c, const char *s)
+{
+	free(g->cell[r * g->cols + c]);
+	g->cell[r * g->cols + c] = strdup(s ? s : "");
+	return g->cell[r * g->cols + c] ? 0 : -ENOMEM;
+}
+
+static const char *grid_get(const struct grid *g, unsigned r, unsigned c)
+{
+	const char *s = g->cell[r * g->cols + c];
+	return s ? s : "";
+}
+
+static void grid_free(struct grid *g)
+{
+	for (size_t i = 0; g->cell && i < (size_t)g->rows * g->cols; i++)
+		free(g->cell[i]);
+	free(g->cell);
+	g->cell = NULL;
+}
+
+/* Display width of UTF-8 text: code points, which is right for the labels drives carry. */
+static size_t width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+enum style { ST_TEXT, ST_MD };
+
+/* Text: first column left, the rest right-aligned. Markdown: a pipe table. */
+static void grid_print(const struct grid *g, FILE *out, enum style st, bool left_all)
+{
+	size_t *w = calloc(g->cols, sizeof(*w));
+
+	if (!w)
+		return;
+	for (unsigned c = 0; c < g->cols; c++)
+		for (unsigned r = 0; r < g->rows; r++)
+			if (width(grid_get(g, r, c)) > w[c])
+				w[c] = width(grid_get(g, r, c));
+	for (unsigned r = 0; r < g->rows; r++) {
+		if (st == ST_MD)
+			fputs("|", out);
+		for (unsigned c = 0; c < g->cols; c++) {
+			const char *s = grid_get(g, r, c);
+			size_t pad = w[c] - width(s);
+			bool left = c == 0 || left_all;
+			if (st == ST_MD) {
+				/* a pipe inside a cell would end it */
+				fputc(' ', out);
+				for (; *s; s++)
+					fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, out);
+				fputs(" |", out);
+				continue;
+			}
+			fprintf(out, "%s%*s%s%*s", c ? "  " : "  ", left ? 0 : (int)pad, "", s,
+				left && c + 1 < g->cols ? (int)pad : 0, "");
+		}
+		fputc('\n', out);
+		if (st == ST_MD && r == 0) {
+			fputs("|", out);
+			for (unsigned c = 0; c < g->cols; c++)
+				fputs(c == 0 || left_all ? " --- |" : " ---: |", out);
+			fputc('\n', out);
+		}
+	}
+	free(w);
+}
+
+static int runs_grid(const struct report *rep, struct grid *g)
+{
+	static const char *const head[] = {"#",	     "drive", "preset", "started",
+					   "status", "steps", "file"};
+	const unsigned ncol = sizeof(head) / sizeof(head[0]);
+	int ret = grid_init(g, rep->nruns + 1, ncol);
+
+	for (unsigned c = 0; c < ncol && !ret; c++)
+		ret = grid_set(g, 0, c, head[c]);
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		const struct result *r = rep->runs[i].res;
+		char n[16], steps[16];
+		snprintf(n, sizeof(n), "%u", i + 1);
+		snprintf(steps, sizeof(steps), "%u", result_nsteps(r));
+		ret = grid_set(g, i + 1, 0, n) || grid_set(g, i + 1, 1, rep->runs[i].label) ||
+		      grid_set(g, i + 1, 2, r->preset_name[0] ? r->preset_name : "(ad hoc)") ||
+		      grid_set(g, i + 1, 3, r->started) ||
+		      grid_set(g, i + 1, 4, result_status_name[r->status]) ||
+		      grid_set(g, i + 1, 5, steps) || grid_set(g, i + 1, 6, r->path);
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+static int table_grid(const struct report_table *t, struct grid *g)
+{
+	int ret = grid_init(g, t->nrows + 1, t->ncols + 1);
+
+	if (!ret)
+		ret = grid_set(g, 0, 0, "step");
+	for (unsigned c = 0; c < t->ncols && !ret; c++)
+		ret = grid_set(g, 0, c + 1, t->col_names[c]);
+	for (unsigned r = 0; r < t->nrows && !ret; r++) {
+		ret = grid_set(g, r + 1, 0, t->row_names[r]);
+		for (unsigned c = 0; c < t->ncols && !ret; c++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + c];
+			char v[48], s[80];
+			if (!cell->present)
+				snprintf(s, sizeof(s), "-");
+			else if (cell->rated > 0)
+				snprintf(s, sizeof(s), "%s (%.0f%%)",
+					 report_fmt_value(v, sizeof(v), t->metric, cell->value),
+					 cell->pct_of_rated);
+			else
+				report_fmt_value(s, sizeof(s), t->metric, cell->value);
+			ret = grid_set(g, r + 1, c + 1, s);
+		}
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+static void ratings(const struct report_table *t, FILE *out, const char *bullet)
+{
+	bool first = true;
+
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned c = 0; c < t->ncols; c++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + c];
+			char s[160];
+			if (!cell->present || cell->rated <= 0)
+				continue;
+			if (first)
+				fprintf(out, "\n%sAgainst the spec sheet:\n",
+					bullet[0] == '-' ? "" : "  ");
+			first = false;
+			fprintf(out, "%s%s, %s: %s\n", bullet, t->col_names[c], t->row_names[r],
+				report_fmt_rating(s, sizeof(s), t->metric, cell));
+		}
+}
+
+static int render(const struct report *rep, FILE *out, enum style st)
+{
+	struct grid g = {0};
+	bool md = st == ST_MD;
+	int ret;
+
+	if (md)
+		fprintf(out, "# %s\n\n## Runs\n\n", rep->title);
+	else
+		fprintf(out, "drivebench comparison: %s\n\nRuns\n", rep->title);
+	ret = runs_grid(rep, &g);
+	if (ret)
+		return ret;
+	grid_print(&g, out, st, true);
+	grid_free(&g);
+
+	if (rep->nnotes) {
+		fprintf(out, md ? "\n## Notes\n\n" : "\nNotes\n");
+		for (unsigned i = 0; i < rep->nnotes; i++)
+			fprintf(out, "%s%s\n", md ? "- " : "  - ", rep->notes[i]);
+	}
+
+	bool any = false;
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		for (unsigned p = 0; p < r->nphases; p++) {
+			char s[512];
+			if (r->phases[p].kind != PH_PRECONDITION)
+				continue;
+			if (!any)
+				fprintf(out,
+					md ? "\n## Preconditioning\n\n" : "\nPreconditioning\n");
+			any = true;
+			fprintf(out, "%s%s, %s: %s\n", md ? "- " : "  - ", rep->runs[i].label,
+				r->phases[p].name,
+				report_phase_summary(s, sizeof(s), &r->phases[p]));
+		}
+	}
+
+	for (unsigned m = 0; m < RM_COUNT; m++) {
+		if (!(rep->metric_mask & (1u << m)))
+			continue;
+		for (unsigned gi = 0; gi < rep->ngroups; gi++) {
+			struct report_table t;
+			ret = report_table(rep, (enum report_metric)m, gi, &t);
+			if (ret)
+				return ret;
+			ret = table_grid(&t, &g);
+			if (ret) {
+				report_table_free(&t);
+				return ret;
+			}
+			fprintf(out, md ? "\n## %s\n\n" : "\n%s\n", t.title);
+			grid_print(&g, out, st, false);
+			grid_free(&g);
+			ratings(&t, out, md ? "- " : "  - ");
+			report_table_free(&t);
+		}
+	}
+	return 0;
+}
+
+int report_render_text(const struct report *rep, FILE *out)
+{
+	return render(rep, out, ST_TEXT);
+}
+
+int report_render_md(const struct report *rep, FILE *out)
+{
+	return render(rep, out, ST_MD);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_RESULT_IO_H
+#define DB_RESULT_IO_H
+/*
+ * Results as people look for them: the library of saved results in a directory (what the
+ * TUI's Results screen lists), and the facts that name a run (drive model, capacity,
+ * firmware, target) read out of its target record. Implemented in result.c.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+/* One file of a results directory. */
+struct result_entry {
+	char path[4096];
+	char model[128]; /* drive model; "" for a file target or no discovery record */
+	char firmware[64];
+	uint64_t capacity_bytes; /* the drive's, else the target's size */
+	char target[256];	 /* the target path the run used */
+	char preset[128];	 /* "" for an ad-hoc run */
+	char started[32];	 /* ISO 8601 UTC */
+	enum result_status status;
+	unsigned nphases;
+	unsigned nsteps; /* over all phases */
+	int version;	 /* format version of the file */
+	char error[512]; /* non-empty: the file could not be read (and why) */
+};
+
+struct result_list {
+	struct result_entry *entries; /* newest first; unreadable files last */
+	size_t n;
+};
+
+/*
+ * Every *.json file in dir. Files that fail to load are listed with their error, so a
+ * broken result is visible rather than silently missing. 0 or -errno (dir unreadable),
+ * message in err.
+ */
+int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen);
+void result_list_free(struct result_list *l);
+
+/*
+ * Load n files into rs[0..n-1], on several threads (json-c parsing is the cost of a big
+ * comparison). 0, or the error of the first file (in argument order) that failed, with
+ * its message in err; then no result is left loaded.
+ */
+int result_load_many(struct result *rs, const char *const *paths, unsigned n, char *err,
+		     size_t errlen);
+
+/* Facts from r->target (and its "drive" record); "" or 0 when absent. */
+const char *result_drive_model(const struct result *r);
+const char *result_drive_firmware(const struct result *r);
+const char *result_drive_serial(const struct result *r);
+const char *result_target_path(const struct result *r);
+uint64_t result_capacity_bytes(const struct result *r);
+/* "200GB", "1.92TB": capacity as drive labels and reviews write it. */
+char *result_fmt_capacity(char *buf, size_t len, uint64_t bytes);
+/*
+ * How a run is named in tables and legends: "Micron P400m 200GB", plus " FW 0200" when
+ * with_firmware (two runs of one model); the target path when there is no drive model.
+ */
+char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len);
+/* Steps over all phases. */
+unsigned result_nsteps(const struct result *r);
+
+#endif

@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Comparison reports: step matching, run labels, cells and tables, spec sheets, and the
+ * shape of every renderer's output, on synthetic results built here.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "report.h"
+#include "result.h"
+#include "result_io.h"
+#include "specs.h"
+
+/*
+ * Each test gets its own directory inside one made for the whole run. The run's directory
+ * is made and removed by the parent process (an unchecked fixture), so it goes away even
+ * when a test fails or crashes in its forked child before its own teardown.
+ */
+static char basedir[256], tmpdir[300];
+
+static void rm_rf(const char *dir)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void setup_run(void)
+{
+	snprintf(basedir, sizeof(basedir), "/tmp/check_report.XXXXXX");
+	if (!mkdtemp(basedir))
+		abort();
+}
+
+static void teardown_run(void)
+{
+	rm_rf(basedir);
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test.XXXXXX", basedir);
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	rm_rf(tmpdir);
+}
+
+static void fill(struct dir_stats *d, double iops, double avg_ms)
+{
+	memset(d, 0, sizeof(*d));
+	d->ios = (uint64_t)(iops * 10);
+	d->bytes = d->ios * 8192;
+	d->iops = iops;
+	d->mbps = iops * 8192 / 1e6;
+	d->mean_ns = avg_ms * 1e6;
+	d->std_ns = avg_ms * 0.4e6;
+	d->max_ns = (uint64_t)(avg_ms * 7e6);
+	for (unsigned i = 0; i < NPCT; i++)
+		d->pct_ns[i] = (uint64_t)(avg_ms * 1e6 * (1 + i));
+}
+
+static void set_summary(struct result_step *s, double iops)
+{
+	double eq = s->wl.threads * s->wl.qdepth, avg = eq / iops * 1000;
+	unsigned r = s->wl.read_pct;
+
+	s->status = RS_COMPLETE;
+	s->summary.dur_ns = 10000000000ull;
+	fill(&s->summary.d[DIR_ALL], iops, avg);
+	fill(&s->summary.d[DIR_READ], iops * r / 100, avg * 0.8);
+	fill(&s->summary.d[DIR_WRITE], iops * (100 - r) / 100, avg * 1.4);
+}
+
+static void new_run(struct result *r, const char *model, const char *fw, const char *preset)
+{
+	char target[512];
+
+	result_init(r);
+	r->status = RS_COMPLETE;
+	snprintf(r->started, sizeof(r->started), "2026-11-30T13:00:00Z");
+	snprintf(r->preset_name, sizeof(r->preset_name), "%s", preset);
+	if (model)
+		snprintf(target, sizeof(target),
+			 "{\"path\": \"/dev/sdx\", \"size\": 200049647616, \"drive\": {\"model\": "
+			 "\"%s\", \"firmware\": \"%s\", \"capacity_bytes\": 200049647616}}",
+			 model, fw);
+	else
+		snprintf(target, sizeof(target), "{\"path\": \"/tmp/scratch.img\", \"size\": 1}");
+	r->target = json_tokener_parse(target);
+	r->host = json_object_new_object();
+}
+
+/* The 8K 70/30 ladder, skipping step `skip` (-1: none), with a 3-round precondition. */
+static void ladder(struct result *r, double peak, int skip)
+{
+	struct workload wl;
+	struct result_phase *pre = result_add_phase(r, "precondition", PH_PRECONDITION);
+
+	workload_defaults(&wl);
+	wl.bs = 8192;
+	wl.read_pct = 70;
+	wl.threads = wl.qdepth = 16;
+	pre->status = RS_COMPLETE;
+	for (unsigned i = 0; i < 3; i++) {
+		struct result_step *s = result_add_step(pre, "round", &wl);
+		set_summary(s, peak * (1.5 - 0.2 * i));
+		s->nsamples = 4;
+		s->samples = calloc(4, sizeof(*s->samples));
+		for (unsigned k = 0; k < 4; k++) {
+			s->samples[k].index = k;
+			s->samples[k].start_ns = k * 2500000000ull;
+			s->samples[k].dur_ns = 2500000000ull;
+			fill(&s->samples[k].d[DIR_ALL], peak * (1.5 - 0.05 * (4 * i + k)), 12);
+		}
+	}
+	struct result_phase *m = result_add_phase(r, "measure", PH_MEASURE);
+	m->status = RS_COMPLETE;
+	for (unsigned i = 0; i < 16; i++) {
+		if ((int)i == skip)
+			continue;
+		wl.threads = 2u << (i / 4);
+		wl.qdepth = 2u << (i % 4);
+		char label[32];
+		snprintf(label, sizeof(label), "%uT%uQ", wl.threads, wl.qdepth);
+		struct result_step *s = result_add_step(m, label, &wl);
+		set_summary(s, peak * (1 - exp(-(double)(wl.threads * wl.qdepth) / 24.0)));
+	}
+}
+
+/* The 4K random preset's measure phase: 16T16Q read, then write. */
+static void four_k(struct result *r, double read_iops, double write_iops)
+{
+	struct workload wl;
+	struct result_phase *m = result_add_phase(r, "measure", PH_MEASURE);
+
+	workload_defaults(&wl);
+	wl.threads = wl.qdepth = 16;
+	wl.read_pct = 100;
+	set_summary(result_add_step(m, "read", &wl), read_iops);
+	wl.read_pct = 0;
+	set_summary(result_add_step(m, "write", &wl), write_iops);
+	wl.threads = wl.qdepth = 1;
+	wl.read_pct = 100;
+	set_summary(result_add_step(m, "read qd1", &wl), 2000); /* 0.5 ms */
+}
+
+static const struct report_opts no_specs = {.no_specs = true};
+
+static int build(struct report *rep, struct result *runs, unsigned n, const struct report_opts *o)
+{
+	const struct result *ptrs[32];
+	char err[512] = "";
+
+	for (unsigned i = 0; i < n; i++)
+		ptrs[i] = &runs[i];
+	int rc = report_build(rep, ptrs, n, o ? o : &no_specs, err, sizeof(err));
+	ck_assert_msg(rc == 0, "report_build: %s", err);
+	return rc;
+}
+
+static bool has_note(const struct report *rep, const char *needle)
+{
+	for (unsigned i = 0; i < rep->nnotes; i++)
+		if (strstr(rep->notes[i], needle))
+			return true;
+	return false;
+}
+
+START_TEST(two_runs_share_the_ladder)
+{
+	struct result runs[2];
+	struct report rep;
+
+	new_run(&runs[0], "Micron P400m", "0200", "8K 70/30");
+	ladder(&runs[0], 21000, -1);
+	new_run(&runs[1], "INTEL SSDSC2BA200G3", "5DV1", "8K 70/30");
+	ladder(&runs[1], 33000, -1);
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.ngroups, 1);
+	ck_assert_str_eq(rep.groups[0].title, "8k 70/30 random");
+	ck_assert_uint_eq(rep.nrows, 16 * 3); /* mixed: combined, read, write */
+	ck_assert_str_eq(rep.rows[0].name, "2T2Q");
+	ck_assert_str_eq(rep.rows[1].name, "2T2Q read");
+	ck_assert_str_eq(rep.rows[2].name, "2T2Q write");
+	ck_assert_str_eq(rep.rows[47].name, "16T16Q write");
+	ck_assert_str_eq(rep.runs[0].label, "Micron P400m 200GB");
+	ck_assert_str_eq(rep.runs[1].label, "INTEL SSDSC2BA200G3 200GB");
+	ck_assert_uint_eq(rep.nnotes, 0);
+
+	/* cells carry the step's numbers in the metric's unit */
+	const struct result_step *last = &runs[1].phases[1].steps[15];
+	struct report_cell c = report_cell(&rep, 45, 1, RM_IOPS);
+	ck_assert(c.present && c.value == last->summary.d[DIR_ALL].iops);
+	c = report_cell(&rep, 45, 1, RM_LAT_AVG);
+	ck_assert(fabs(c.value - last->summary.d[DIR_ALL].mean_ns / 1e6) < 1e-9);
+	c = report_cell(&rep, 46, 1, RM_LAT_MAX);
+	ck_assert(fabs(c.value - (double)last->summary.d[DIR_READ].max_ns / 1e6) < 1e-9);
+	c = report_cell(&rep, 47, 1, RM_P9999);
+	ck_assert(fabs(c.value - (double)last->summary.d[DIR_WRITE].pct_ns[PCT_9999] / 1e6) < 1e-9);
+
+	struct report_table t;
+	ck_assert_int_eq(report_table(&rep, RM_MBPS, 0, &t), 0);
+	ck_assert_uint_eq(t.nrows, 48);
+	ck_assert_uint_eq(t.ncols, 2);
+	ck_assert_str_eq(t.title, "Bandwidth (MB/s), 8k 70/30 random");
+	ck_assert_str_eq(t.col_names[1], "INTEL SSDSC2BA200G3 200GB");
+	ck_assert_str_eq(t.row_names[3], "2T4Q");
+	ck_assert(t.cells[3 * 2 + 1].value == runs[1].phases[1].steps[1].summary.d[DIR_ALL].mbps);
+	report_table_free(&t);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+START_TEST(three_runs_missing_step)
+{
+	struct result runs[3];
+	struct report rep;
+
+	new_run(&runs[0], "A", "1", "8K 70/30");
+	ladder(&runs[0], 20000, -1);
+	new_run(&runs[1], "B", "1", "8K 70/30");
+	ladder(&runs[1], 30000, 5); /* no 4T4Q */
+	new_run(&runs[2], "C", "1", "8K 70/30");
+	ladder(&runs[2], 10000, -1);
+	runs[2].status = RS_ABORTED;
+	build(&rep, runs, 3, NULL);
+	ck_assert_uint_eq(rep.nrows, 15 * 3);
+	for (unsigned i = 0; i < rep.nrows; i++)
+		ck_assert_str_ne(rep.rows[i].name, "4T4Q");
+	ck_assert_uint_eq(rep.runs[0].nunshared, 1);
+	ck_assert_uint_eq(rep.runs[1].nunshared, 0);
+	ck_assert_uint_eq(rep.runs[2].nunshared, 1);
+	ck_assert(has_note(&rep, "A 200GB: 1 measured step not in every run, not compared: 8k "
+				 "70/30 random 4T4Q"));
+	ck_assert(has_note(&rep, "C 200GB: the run is aborted"));
+	/* every row points at steps with the same parameters in every run */
+	for (unsigned i = 0; i < rep.nrows; i++)
+		for (unsigned r = 1; r < 3; r++) {
+			ck_assert_uint_eq(rep.rows[i].steps[r]->wl.threads,
+					  rep.rows[i].steps[0]->wl.threads);
+			ck_assert_uint_eq(rep.rows[i].steps[r]->wl.qdepth,
+					  rep.rows[i].steps[0]->wl.qdepth);
+		}
+	report_free(&rep);
+	for (unsigned i = 0; i < 3; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
+START_TEST(different_presets)
+{
+	struct result runs[2];
+	struct report rep;
+
+	new_run(&runs[0], "A", "1", "8K 70/30");
+	ladder(&runs[0], 20000, -1);
+	new_run(&runs[1], "B", "1", "4K random");
+	four_k(&runs[1], 50000, 20000);
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.nrows, 0);
+	ck_assert(has_note(&rep, "The runs used different presets (A 200GB ran \"8K 70/30\"; B "
+				 "200GB ran \"4K random\")"));
+	ck_assert(has_note(&rep, "share no measured steps"));
+	ck_assert(has_note(&rep, "B 200GB: 3 measured steps not in every run"));
+	/* every renderer copes with nothing to compare */
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		char *buf;
+		size_t len;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &buf, &len), 0);
+		ck_assert_uint_gt(len, 0);
+		free(buf);
+	}
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/* A run that measures the same step twice: the n-th matches the n-th. */
+START_TEST(repeated_steps_pair_in_order)
+{
+	struct result runs[2];
+	struct report rep;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "B" : "A", "1", "4K random");
+		four_k(&runs[i], 1000 * (i + 1), 500);
+		four_k(&runs[i], 3000 * (i + 1), 700);
+	}
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.nrows, 6);
+	ck_assert_str_eq(rep.rows[0].name, "16T16Q");
+	/* grouped: the 4k reads (16T16Q, 1T1Q, then the repeats), then the 4k writes */
+	ck_assert_str_eq(rep.rows[1].name, "1T1Q");
+	ck_assert_str_eq(rep.rows[2].name, "16T16Q #2");
+	ck_assert_str_eq(rep.rows[5].name, "16T16Q #2");
+	ck_assert(report_cell(&rep, 2, 1, RM_IOPS).value == 6000);
+	ck_assert(report_cell(&rep, 0, 1, RM_IOPS).value == 2000);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+static const struct {
+	const char *model[3];
+	const char *fw[3];
+	const char *want[3];
+} label_cases[] = {
+	{{"X1", "X1", "Y"}, {"1", "2", "1"}, {"X1 200GB FW 1", "X1 200GB FW 2", "Y 200GB"}},
+	{{"X1", "X1", NULL},
+	 {"1", "1", ""},
+	 {"X1 200GB FW 1 (1)", "X1 200GB FW 1 (2)", "/tmp/scratch.img"}},
+	{{NULL, NULL, "Z"},
+	 {"", "", "9"},
+	 {"/tmp/scratch.img (1)", "/tmp/scratch.img (2)", "Z 200GB"}},
+};
+
+START_TEST(labels)
+{
+	struct result runs[3];
+	struct report rep;
+
+	for (unsigned i = 0; i < 3; i++) {
+		new_run(&runs[i], label_cases[_i].model[i], label_cases[_i].fw[i], "4K random");
+		four_k(&runs[i], 1000, 500);
+	}
+	build(&rep, runs, 3, NULL);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_str_eq(rep.runs[i].label, label_cases[_i].want[i]);
+	report_free(&rep);
+	for (unsigned i = 0; i < 3; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(spec_ratings)
+{
+	struct result runs[2];
+	struct report rep;
+	struct report_opts o = {.spec_dir = tmpdir};
+	char path[512], buf[160];
+
+	snprintf(path, sizeof(path), "%s/p400m.spec", tmpdir);
+	write_file(path,
+		   "# rated\nname = Micron P400m 200GB\nmodel = MTFDDAK200MAN*\n"
+		   "rand_read_iops = 54000\nrand_write_iops = 26000\nread_latency = 0.51ms\n");
+	new_run(&runs[0], "MTFDDAK200MAN-1S1AA", "0200", "4K random");
+	four_k(&runs[0], 58550, 26984);
+	new_run(&runs[1], "Other", "1", "4K random");
+	four_k(&runs[1], 70000, 30000);
+	build(&rep, runs, 2, &o);
+	ck_assert_ptr_nonnull(rep.runs[0].spec);
+	ck_assert_ptr_null(rep.runs[1].spec);
+	ck_assert(has_note(&rep, "rated figures from the spec sheet for Micron P400m 200GB"));
+
+	struct report_cell c = report_cell(&rep, 0, 0, RM_IOPS);
+	ck_assert(c.rated == 54000);
+	ck_assert(fabs(c.pct_of_rated - 58550.0 / 540) < 1e-9);
+	ck_assert_str_eq(report_fmt_rating(buf, sizeof(buf), RM_IOPS, &c),
+			 "58,550 IOPS against a rated 54,000 (108%)");
+	ck_assert(report_cell(&rep, 2, 0, RM_IOPS).rated == 26000); /* the write group */
+	ck_assert(report_cell(&rep, 0, 1, RM_IOPS).rated == 0);	    /* no sheet for it */
+	ck_assert(report_cell(&rep, 0, 0, RM_MBPS).rated == 0);	    /* not rated */
+	ck_assert(report_cell(&rep, 0, 0, RM_LAT_AVG).rated == 0);  /* 16T16Q: not a QD1 figure */
+	c = report_cell(&rep, 1, 0, RM_LAT_AVG);		    /* 1T1Q read */
+	ck_assert(fabs(c.rated - 0.51) < 1e-12);
+	ck_assert(fabs(c.pct_of_rated - 0.5 / 0.51 * 100) < 1e-9);
+
+	char *text;
+	size_t len;
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &text, &len), 0);
+	ck_assert_ptr_nonnull(strstr(text, "58,550 (108%)"));
+	ck_assert_ptr_nonnull(strstr(text, "16T16Q: 58,550 IOPS against a rated 54,000 (108%)"));
+	free(text);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	const char *want;
+} bad_specs[] = {
+	{"model = X\nfrobs = 3\n", ":2: unknown key 'frobs'"},
+	{"model = X\n\nrand_read_iops = lots\n", ":3: rand_read_iops: bad value 'lots'"},
+	{"model = X\nread_latency = -1ms\n", ":2: read_latency: bad value '-1ms'"},
+	{"model = X\nseq_bs = 4q\n", ":2: seq_bs: bad value '4q'"},
+	{"name = no model\n", ": no 'model' key"},
+	{"model X\n", ":1: expected key = value"},
+};
+
+START_TEST(spec_errors)
+{
+	char path[512], err[512] = "";
+	struct spec_sheet s;
+
+	snprintf(path, sizeof(path), "%s/bad.spec", tmpdir);
+	write_file(path, bad_specs[_i].text);
+	ck_assert_int_eq(spec_parse_file(path, &s, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, bad_specs[_i].want),
+		      "got '%s', want '%s'", err, bad_specs[_i].want);
+}
+END_TEST
+
+START_TEST(shipped_spec_parses)
+{
+	struct spec_list l = {0};
+	char err[512] = "";
+
+	ck_assert_msg(spec_load_dir(&l, DB_SRCDIR "/specs", err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_ge(l.n, 1);
+	const struct spec_sheet *s = spec_find(&l, "MTFDDAK200MAN-1S1AA");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "Micron P400m 200GB");
+	ck_assert(s->rated[SPEC_RAND_READ_IOPS] == 54000);
+	ck_assert(s->rated[SPEC_RAND_WRITE_IOPS] == 26000);
+	ck_assert(s->rated[SPEC_SEQ_READ_MBPS] == 380);
+	ck_assert(s->rated[SPEC_WRITE_LAT] == 2e6);
+	ck_assert_ptr_null(spec_find(&l, "Samsung SSD 840 PRO"));
+	spec_list_free(&l);
+}
+END_TEST
+
+static const struct {
+	enum report_metric m;
+	double v;
+	const char *want;
+} values[] = {
+	{RM_IOPS, 58550, "58,550"},	 {RM_IOPS, 950.4, "950"},
+	{RM_IOPS, 1234567, "1,234,567"}, {RM_MBPS, 380.24, "380.2"},
+	{RM_LAT_AVG, 12.071, "12.07"},	 {RM_LAT_AVG, 0.31, "0.310"},
+	{RM_LAT_AVG, 0.0194, "0.0194"},	 {RM_LAT_MAX, 1500, "1,500"},
+	{RM_LAT_STD, 0, "0.00"},
+};
+
+START_TEST(format_values)
+{
+	char buf[64];
+	ck_assert_str_eq(report_fmt_value(buf, sizeof(buf), values[_i].m, values[_i].v),
+			 values[_i].want);
+}
+END_TEST
+
+START_TEST(parse_names)
+{
+	enum report_metric m;
+	enum report_format f;
+
+	for (unsigned i = 0; i < RM_COUNT; i++) {
+		ck_assert_int_eq(report_metric_parse(report_metric_info[i].name, &m), 0);
+		ck_assert_int_eq(m, (int)i);
+	}
+	ck_assert_int_eq(report_metric_parse("stddev", &m), 0);
+	ck_assert_int_eq(m, RM_LAT_STD);
+	ck_assert_int_eq(report_metric_parse("speed", &m), -EINVAL);
+	for (unsigned i = 0; i < RF_COUNT; i++) {
+		ck_assert_int_eq(report_format_parse(report_format_name[i], &f), 0);
+		ck_assert_int_eq(f, (int)i);
+	}
+	ck_assert_int_eq(report_format_parse("pdf", &f), -EINVAL);
+}
+END_TEST
+
+static unsigned count(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Three runs x 16 mixed steps: every renderer's output has the shape it promises. */
+START_TEST(renderer_shapes)
+{
+	struct result runs[3];
+	struct report rep;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 3; i++) {
+		char model[16];
+		snprintf(model, sizeof(model), "Drive %c", 'A' + i);
+		new_run(&runs[i], model, "1", "8K 70/30");
+		ladder(&runs[i], 10000 * (i + 1), -1);
+	}
+	build(&rep, runs, 3, NULL);
+
+	/* CSV: a header and one line per row and run, every line with the header's fields */
+	ck_assert_int_eq(report_render(&rep, RF_CSV, &out, &len), 0);
+	unsigned lines = 0, header_fields = 0;
+	for (char *line = out, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		ck_assert_ptr_nonnull(nl);
+		unsigned fields = 1;
+		for (char *p = line; p < nl; p++)
+			fields += *p == ',';
+		if (!lines)
+			header_fields = fields;
+		ck_assert_uint_eq(fields, header_fields);
+		lines++;
+	}
+	ck_assert_uint_eq(lines, 1 + rep.nrows * 3);
+	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 3);
+	ck_assert_ptr_nonnull(strstr(out, "avg_latency_ms"));
+	free(out);
+
+	/* Markdown: one pipe table per metric, each row as many cells as its header */
+	ck_assert_int_eq(report_render(&rep, RF_MD, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "\n## Throughput (IOPS), 8k 70/30 random\n"), 1);
+	ck_assert_uint_eq(count(out, "| --- | ---: | ---: | ---: |\n"), RM_COUNT);
+	free(out);
+
+	/* JSON: valid, versioned, one value per run for each metric of each row */
+	ck_assert_int_eq(report_render(&rep, RF_JSON, &out, &len), 0);
+	struct json_object *o = json_tokener_parse(out), *v, *rows;
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_object_object_get_ex(o, "format", &v));
+	ck_assert_str_eq(json_object_get_string(v), REPORT_FORMAT);
+	ck_assert(json_object_object_get_ex(o, "rows", &rows));
+	ck_assert_uint_eq(json_object_array_length(rows), rep.nrows);
+	struct json_object *vals, *iops;
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(rows, 0), "values", &vals));
+	ck_assert(json_object_object_get_ex(vals, "iops", &iops));
+	ck_assert_uint_eq(json_object_array_length(iops), 3);
+	json_object_put(o);
+	free(out);
+
+	/* HTML: a precondition chart and a ladder chart per metric, one series per drive */
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<svg "), 2 * RM_COUNT);
+	ck_assert_uint_eq(count(out, "<g class=\"series\""), 3 * 2 * RM_COUNT);
+	ck_assert_ptr_null(strstr(out, "<script"));
+	ck_assert_ptr_null(strstr(out, "http://www.w3.org/2000/svg\" href")); /* nothing fetched */
+	ck_assert_ptr_null(strstr(out, "src="));
+	free(out);
+
+	/* --metric: one metric, one table */
+	report_free(&rep);
+	struct report_opts o1 = {.no_specs = true, .metric_mask = 1u << RM_LAT_MAX};
+	build(&rep, runs, 3, &o1);
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "\nMax latency (ms), 8k 70/30 random\n"), 1);
+	ck_assert_ptr_null(strstr(out, "Throughput"));
+	free(out);
+	report_free(&rep);
+	for (unsigned i = 0; i < 3; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
+/* Rate curves and the block size x mix matrix appear when runs measure them. */
+START_TEST(html_rate_curves_and_matrix)
+{
+	static const uint32_t sizes[] = {4096, 8192, 65536};
+	static const unsigned mixes[] = {100, 65, 0};
+	struct result runs[2];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "B" : "A", "1", "mixed bag");
+		struct result_phase *m = result_add_phase(&runs[i], "measure", PH_MEASURE);
+		workload_defaults(&wl);
+		wl.threads = 4;
+		wl.qdepth = 32;
+		for (unsigned k = 1; k <= 5; k++) {
+			wl.rate_iops = 10000 * k * (i + 1); /* a share of each drive's own max */
+			set_summary(result_add_step(m, "rate", &wl), (double)wl.rate_iops * 0.99);
+		}
+		wl.rate_iops = 0;
+		wl.threads = 1;
+		for (unsigned b = 0; b < 3; b++)
+			for (unsigned x = 0; x < 3; x++) {
+				wl.bs = sizes[b];
+				wl.read_pct = mixes[x];
+				set_summary(result_add_step(m, "pts", &wl), 1000.0 * (b + 1) + x);
+			}
+	}
+	build(&rep, runs, 2, NULL);
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_ptr_nonnull(strstr(out, "<h2>Rate curves</h2>"));
+	ck_assert_ptr_nonnull(strstr(out, "Rate curve: 4k read random 4T32Q"));
+	ck_assert_ptr_nonnull(strstr(out, "Average latency (ms)"));
+	ck_assert_uint_eq(count(out, "<table class=\"data matrix\">"), 2);
+	ck_assert_ptr_nonnull(strstr(out, "<th>100/0</th><th>65/35</th><th>0/100</th>"));
+	ck_assert_ptr_nonnull(strstr(out, "<tr><th>64k</th><td>3,000</td><td>3,001</td>"));
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+START_TEST(xml_escaping)
+{
+	struct result runs[1];
+	struct report rep;
+	char *out;
+	size_t len;
+
+	new_run(&runs[0], "Evil <Drive> & \\\"Co\\\"", "1", "4K <random>");
+	four_k(&runs[0], 1000, 500);
+	build(&rep, runs, 1, NULL);
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_ptr_null(strstr(out, "<Drive>"));
+	ck_assert_ptr_nonnull(strstr(out, "Evil &lt;Drive&gt; &amp; &quot;Co&quot;"));
+	free(out);
+	ck_assert_int_eq(report_render(&rep, RF_MD, &out, &len), 0);
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, two_runs_share_the_ladder);
+	tcase_add_test(tc, three_runs_missing_step);
+	tcase_add_test(tc, different_presets);
+	tcase_add_test(tc, repeated_steps_pair_in_order);
+	tcase_add_loop_test(tc, labels, 0, (int)(sizeof(label_cases) / sizeof(label_cases[0])));
+	tcase_add_test(tc, spec_ratings);
+	tcase_add_loop_test(tc, spec_errors, 0, (int)(sizeof(bad_specs) / sizeof(bad_specs[0])));
+	tcase_add_test(tc, shipped_spec_parses);
+	tcase_add_loop_test(tc, format_values, 0, (int)(sizeof(values) / sizeof(values[0])));
+	tcase_add_test(tc, parse_names);
+	tcase_add_test(tc, renderer_shapes);
+	tcase_add_test(tc, html_rate_curves_and_matrix);
+	tcase_add_test(tc, xml_escaping);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

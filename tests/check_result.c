@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Result files: save -> load round trips, version handling, atomic saves, error messages. */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <json-c/json.h>
+
+#include "result.h"
+#include "result_io.h"
+
+/*
+ * Each test gets its own directory inside one made for the whole run. The run's directory
+ * is made and removed by the parent process (an unchecked fixture), so it goes away even
+ * when a test fails or crashes in its forked child before its own teardown.
+ */
+static char basedir[256], tmpdir[300];
+
+static void rm_rf(const char *dir)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void setup_run(void)
+{
+	snprintf(basedir, sizeof(basedir), "/tmp/check_result.XXXXXX");
+	if (!mkdtemp(basedir))
+		abort();
+}
+
+static void teardown_run(void)
+{
+	rm_rf(basedir);
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test.XXXXXX", basedir);
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	rm_rf(tmpdir);
+}
+
+static void fill_dir(struct dir_stats *d, double scale)
+{
+	d->ios = (uint64_t)(1000 * scale);
+	d->bytes = d->ios * 4096;
+	d->iops = 1000.0 * scale / 3.0; /* not a short decimal: round trip must be exact */
+	d->mbps = d->iops * 4096 / 1e6;
+	d->mean_ns = 123456.789 * scale;
+	d->std_ns = 2345.6789 / scale;
+	d->min_ns = 5000;
+	d->max_ns = 9876543;
+	for (unsigned i = 0; i < NPCT; i++)
+		d->pct_ns[i] = 100000 + i * 12345;
+}
+
+static void fill_sample(struct sample *s, unsigned index)
+{
+	memset(s, 0, sizeof(*s));
+	s->index = index;
+	s->start_ns = index * 1000000000ull;
+	s->dur_ns = 1000000000ull;
+	fill_dir(&s->d[DIR_READ], 1 + index);
+	fill_dir(&s->d[DIR_WRITE], 0.5 + index);
+	fill_dir(&s->d[DIR_ALL], 1.5 + index);
+}
+
+/* A run with a steady-state precondition phase and a measure phase of nsteps steps. */
+static void build(struct result *r, unsigned nsteps)
+{
+	struct workload wl;
+	char err[256];
+
+	result_init(r);
+	r->status = RS_COMPLETE;
+	snprintf(r->started, sizeof(r->started), "2026-11-30T13:05:21Z");
+	snprintf(r->ended, sizeof(r->ended), "2026-11-30T14:05:21Z");
+	r->host = result_host_json();
+	r->target = json_tokener_parse("{\"path\": \"/dev/nvme0n1\", \"kind\": \"block\", "
+				       "\"size\": 200049647616, \"lbs\": 512, \"pbs\": 4096, "
+				       "\"drive\": {\"model\": \"Micron P400m\", "
+				       "\"firmware\": \"0200\"}}");
+	snprintf(r->preset_name, sizeof(r->preset_name), "8K 70/30");
+	snprintf(r->preset_source, sizeof(r->preset_source), "builtin");
+	r->preset_text = strdup("[preset]\nname = 8K 70/30\n");
+	r->scale = 0.25;
+
+	struct result_phase *pre = result_add_phase(r, "precondition", PH_PRECONDITION);
+	ck_assert_ptr_nonnull(pre);
+	pre->status = RS_COMPLETE;
+	pre->steady = (struct steady_info){.used = true,
+					   .reached = true,
+					   .window = 5,
+					   .data_limit_pct = 20,
+					   .slope_limit_pct = 10,
+					   .max_rounds = 25,
+					   .round = 7,
+					   .data_excursion_pct = 12.5,
+					   .slope_excursion_pct = 3.25};
+	snprintf(pre->steady.tracked, sizeof(pre->steady.tracked), "iops");
+	workload_defaults(&wl);
+	wl.threads = 16;
+	wl.qdepth = 16;
+	wl.read_pct = 0;
+	struct result_step *s = result_add_step(pre, "round 1", &wl);
+	s->status = RS_COMPLETE;
+	fill_sample(&s->summary, 0);
+
+	struct result_phase *m = result_add_phase(r, "measure", PH_MEASURE);
+	m->status = RS_COMPLETE;
+	for (unsigned i = 0; i < nsteps; i++) {
+		char label[32];
+		workload_defaults(&wl);
+		wl.threads = 2u << (i / 4 % 4);
+		wl.qdepth = 2u << (i % 4);
+		wl.read_pct = 70;
+		wl.bs = 8192;
+		wl.seed = 0xdeadbeefcafef00dull + i;
+		wl.range_pct = 25.5;
+		if (i == 1)
+			ck_assert_int_eq(
+				workload_parse_bssplit(&wl, "4k/60:8k/30:64k/10", err, sizeof(err)),
+				0);
+		snprintf(label, sizeof(label), "%uT%uQ", wl.threads, wl.qdepth);
+		s = result_add_step(m, label, &wl);
+		ck_assert_ptr_nonnull(s);
+		s->status = i == 2 ? RS_FAILED : RS_COMPLETE;
+		if (i == 2) {
+			snprintf(s->error, sizeof(s->error), "write at 4096: Input/output error");
+			s->error_offset = 4096;
+		}
+		snprintf(s->engine, sizeof(s->engine), "uring SINGLE_ISSUER, fixed bufs");
+		fill_sample(&s->summary, i);
+		s->nsamples = 3;
+		s->samples = calloc(3, sizeof(*s->samples));
+		for (unsigned k = 0; k < 3; k++)
+			fill_sample(&s->samples[k], k);
+		s->hist = calloc(2, sizeof(*s->hist));
+		for (unsigned b = 0; b < HIST_NBUCKETS; b += 97)
+			s->hist[0].bucket[b] = b + 1;
+		s->hist[1].bucket[HIST_NBUCKETS - 1] = 42;
+	}
+}
+
+static void assert_sample_eq(const struct sample *a, const struct sample *b)
+{
+	ck_assert_uint_eq(a->index, b->index);
+	ck_assert_uint_eq(a->start_ns, b->start_ns);
+	ck_assert_uint_eq(a->dur_ns, b->dur_ns);
+	/* dir_stats is all 8-byte fields, no padding: bytes equal means values equal */
+	ck_assert(memcmp(a->d, b->d, sizeof(a->d)) == 0);
+}
+
+static void assert_wl_eq(const struct workload *a, const struct workload *b)
+{
+	ck_assert_int_eq(a->pattern, b->pattern);
+	ck_assert_uint_eq(a->nsplit, b->nsplit);
+	if (!a->nsplit)
+		ck_assert_uint_eq(a->bs, b->bs);
+	for (unsigned i = 0; i < a->nsplit; i++) {
+		ck_assert_uint_eq(a->split[i].bs, b->split[i].bs);
+		ck_assert_uint_eq(a->split[i].pct, b->split[i].pct);
+	}
+	ck_assert_uint_eq(a->read_pct, b->read_pct);
+	ck_assert_uint_eq(a->range_start, b->range_start);
+	ck_assert_uint_eq(a->range_size, b->range_size);
+	ck_assert(a->range_pct == b->range_pct);
+	ck_assert_uint_eq(a->threads, b->threads);
+	ck_assert_uint_eq(a->qdepth, b->qdepth);
+	ck_assert_uint_eq(a->time_ns, b->time_ns);
+	ck_assert_uint_eq(a->ramp_ns, b->ramp_ns);
+	ck_assert_uint_eq(a->rate_iops, b->rate_iops);
+	ck_assert_int_eq(a->data, b->data);
+	ck_assert_uint_eq(a->compress_pct, b->compress_pct);
+	ck_assert_uint_eq(a->interval_ns, b->interval_ns);
+	ck_assert_uint_eq(a->seed, b->seed);
+}
+
+static void assert_result_eq(const struct result *a, const struct result *b)
+{
+	ck_assert_int_eq(a->status, b->status);
+	ck_assert_str_eq(a->error, b->error);
+	ck_assert_str_eq(a->started, b->started);
+	ck_assert_str_eq(a->ended, b->ended);
+	ck_assert_str_eq(a->tool_version, b->tool_version);
+	ck_assert_str_eq(a->preset_name, b->preset_name);
+	ck_assert_str_eq(a->preset_source, b->preset_source);
+	ck_assert_str_eq(a->preset_text ? a->preset_text : "",
+			 b->preset_text ? b->preset_text : "");
+	ck_assert(a->scale == b->scale);
+	ck_assert(json_object_equal(a->host, b->host));
+	ck_assert(json_object_equal(a->target, b->target));
+	ck_assert_uint_eq(a->nphases, b->nphases);
+	for (unsigned p = 0; p < a->nphases; p++) {
+		const struct result_phase *pa = &a->phases[p], *pb = &b->phases[p];
+		ck_assert_str_eq(pa->name, pb->name);
+		ck_assert_int_eq(pa->kind, pb->kind);
+		ck_assert_int_eq(pa->status, pb->status);
+		ck_assert_int_eq(pa->steady.used, pb->steady.used);
+		ck_assert_int_eq(pa->steady.reached, pb->steady.reached);
+		ck_assert_uint_eq(pa->steady.window, pb->steady.window);
+		ck_assert_uint_eq(pa->steady.round, pb->steady.round);
+		ck_assert_uint_eq(pa->steady.max_rounds, pb->steady.max_rounds);
+		ck_assert(pa->steady.data_limit_pct == pb->steady.data_limit_pct);
+		ck_assert(pa->steady.slope_limit_pct == pb->steady.slope_limit_pct);
+		ck_assert(pa->steady.data_excursion_pct == pb->steady.data_excursion_pct);
+		ck_assert(pa->steady.slope_excursion_pct == pb->steady.slope_excursion_pct);
+		ck_assert_str_eq(pa->steady.tracked, pb->steady.tracked);
+		ck_assert_uint_eq(pa->nsteps, pb->nsteps);
+		for (unsigned s = 0; s < pa->nsteps; s++) {
+			const struct result_step *sa = &pa->steps[s], *sb = &pb->steps[s];
+			ck_assert_str_eq(sa->label, sb->label);
+			assert_wl_eq(&sa->wl, &sb->wl);
+			ck_assert_int_eq(sa->status, sb->status);
+			ck_assert_str_eq(sa->error, sb->error);
+			ck_assert_uint_eq(sa->error_offset, sb->error_offset);
+			ck_assert_str_eq(sa->engine, sb->engine);
+			assert_sample_eq(&sa->summary, &sb->summary);
+			ck_assert_uint_eq(sa->nsamples, sb->nsamples);
+			for (unsigned k = 0; k < sa->nsamples; k++)
+				assert_sample_eq(&sa->samples[k], &sb->samples[k]);
+			ck_assert_int_eq(!sa->hist, !sb->hist);
+			if (sa->hist)
+				ck_assert(memcmp(sa->hist, sb->hist, 2 * sizeof(*sa->hist)) == 0);
+		}
+	}
+}
+
+START_TEST(round_trip)
+{
+	static const unsigned nsteps[] = {0, 1, 4, 16, 33};
+	struct result a, b;
+	char path[512], err[512];
+
+	build(&a, nsteps[_i]);
+	snprintf(path, sizeof(path), "%s/r.json", tmpdir);
+	ck_assert_msg(result_save(&a, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load(&b, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(b.version, RESULT_VERSION);
+	ck_assert_str_eq(b.path, path);
+	assert_result_eq(&a, &b);
+
+	/* and a second generation is the same file byte for byte */
+	char path2[512];
+	snprintf(path2, sizeof(path2), "%s/r2.json", tmpdir);
+	ck_assert_msg(result_save(&b, path2, err, sizeof(err)) == 0, "%s", err);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", path, path2);
+	ck_assert_int_eq(system(cmd), 0);
+	result_free(&a);
+	result_free(&b);
+}
+END_TEST
+
+START_TEST(format_and_version_first)
+{
+	struct result r;
+	build(&r, 2);
+	struct json_object *o = result_to_json(&r);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	char want[128];
+	snprintf(want, sizeof(want), "{\"format\":\"drivebench-result\",\"version\":%d,",
+		 RESULT_VERSION);
+	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "starts: %.80s", s);
+	/* histograms are sparse [bucket, count] pairs */
+	ck_assert_ptr_nonnull(strstr(s, "\"write\":[[2495,42]]"));
+	/* the document order of the top level */
+	static const char *const order[] = {"\"tool\"", "\"status\"", "\"started\"", "\"ended\"",
+					    "\"host\"", "\"target\"", "\"preset\"",  "\"phases\""};
+	const char *prev = s;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *at = strstr(s, order[i]);
+		ck_assert_msg(at && at > prev, "%s out of order", order[i]);
+		prev = at;
+	}
+	json_object_put(o);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(not_a_number_is_null)
+{
+	struct result r, back;
+	char path[512], err[512];
+
+	build(&r, 1);
+	r.phases[1].steps[0].summary.d[DIR_ALL].std_ns = NAN;
+	snprintf(path, sizeof(path), "%s/nan.json", tmpdir);
+	ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(back.phases[1].steps[0].summary.d[DIR_ALL].std_ns == 0);
+	result_free(&r);
+	result_free(&back);
+}
+END_TEST
+
+START_TEST(host_facts)
+{
+	struct json_object *h = result_host_json(), *v;
+	ck_assert_ptr_nonnull(h);
+	ck_assert(json_object_object_get_ex(h, "cpus", &v) && json_object_get_int(v) >= 1);
+	ck_assert(json_object_object_get_ex(h, "cpu", &v) && json_object_get_string_len(v) > 0);
+	ck_assert(json_object_object_get_ex(h, "kernel", &v) && json_object_get_string_len(v) > 0);
+	ck_assert(json_object_object_get_ex(h, "hostname", &v));
+	json_object_put(h);
+}
+END_TEST
+
+START_TEST(many_steps_grow)
+{
+	struct result r;
+	result_init(&r);
+	for (unsigned p = 0; p < 9; p++) {
+		struct result_phase *ph = result_add_phase(&r, "measure", PH_MEASURE);
+		for (unsigned s = 0; s < 300; s++) {
+			char label[16];
+			snprintf(label, sizeof(label), "%u.%u", p, s);
+			ck_assert_ptr_nonnull(result_add_step(ph, label, NULL));
+		}
+	}
+	ck_assert_uint_eq(r.nphases, 9);
+	for (unsigned p = 0; p < 9; p++)
+		for (unsigned s = 0; s < 300; s += 37) {
+			char label[16];
+			snprintf(label, sizeof(label), "%u.%u", p, s);
+			ck_assert_str_eq(r.phases[p].steps[s].label, label);
+		}
+	result_free(&r);
+	ck_assert_uint_eq(r.nphases, 0);
+}
+END_TEST
+
+/* Bad files: each gives an error that names the file and says what is wrong. */
+static const struct {
+	const char *name;
+	const char *text; /* NULL: the file does not exist */
+	const char *want;
+} bad_files[] = {
+	{"missing", NULL, ": No such file or directory"},
+	{"garbage", "hello\n", ":1: not valid JSON"},
+	{"truncated", "{\n\"format\": \"drivebench-result\",\n\"version\": 1,\n\"phases\": [",
+	 ":4: not valid JSON: the file ends too early"},
+	{"array", "[1, 2]", ": not a drivebench result (not a JSON object)"},
+	{"no format", "{\"version\": 1}", ": not a drivebench result (no \"format\" field)"},
+	{"other format", "{\"format\": \"fio\", \"version\": 1}",
+	 ": not a drivebench result (format \"fio\", expected \"drivebench-result\")"},
+	{"no version", "{\"format\": \"drivebench-result\"}", "without an integer \"version\""},
+	{"newer", "{\"format\": \"drivebench-result\", \"version\": 99}",
+	 ": format version 99 is newer than this drivebench"},
+	{"older", "{\"format\": \"drivebench-result\", \"version\": 0}",
+	 ": format version 0 is older than this drivebench"},
+	{"phases type", "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": {}}",
+	 ": \"phases\" should be an array"},
+	{"bad status",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"status\": \"melted\"}]}]}",
+	 ": phases[0].steps[0]: unknown status \"melted\""},
+	{"bad bucket",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{}, {\"steps\": "
+	 "[{}, {\"hist\": {\"read\": [[99999, 1]]}}]}]}",
+	 ": phases[1].steps[1]: hist.read[0]: bucket 99999 is outside"},
+	{"bad number",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"summary\": {\"all\": {\"iops\": \"fast\"}}}]}]}",
+	 ": phases[0].steps[0]: \"iops\" should be a number"},
+	{"bad bssplit",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"workload\": {\"bssplit\": \"4k/70:8k/70\"}}]}]}",
+	 ": phases[0].steps[0]: bssplit: "},
+};
+
+START_TEST(load_errors)
+{
+	struct result r;
+	char path[512], err[512] = "";
+
+	snprintf(path, sizeof(path), "%s/bad%d.json", tmpdir, _i);
+	if (bad_files[_i].text) {
+		FILE *f = fopen(path, "w");
+		fputs(bad_files[_i].text, f);
+		fclose(f);
+	}
+	int rc = result_load(&r, path, err, sizeof(err));
+	ck_assert_msg(rc < 0, "%s: loaded", bad_files[_i].name);
+	ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "%s: error does not name the file: %s",
+		      bad_files[_i].name, err);
+	ck_assert_msg(strstr(err, bad_files[_i].want), "%s: got \"%s\", want \"%s\"",
+		      bad_files[_i].name, err, bad_files[_i].want);
+	ck_assert_uint_eq(r.nphases, 0); /* nothing half-loaded is left behind */
+}
+END_TEST
+
+static unsigned count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	unsigned n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+/* A save that cannot be completed (here: the file size limit, as a full disk would)
+ * reports it and leaves the previous file as it was, with no temp file left over. */
+START_TEST(save_full_disk_keeps_previous)
+{
+	struct result small, big, back;
+	char path[512], err[512];
+	struct rlimit rl;
+
+	build(&small, 1);
+	build(&big, 64);
+	snprintf(path, sizeof(path), "%s/keep.json", tmpdir);
+	ck_assert_msg(result_save(&small, path, err, sizeof(err)) == 0, "%s", err);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+
+	struct rlimit saved;
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	rl = saved;
+	rl.rlim_cur = (rlim_t)st.st_size + 1024; /* the soft limit only, so it can be raised back */
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	int rc = result_save(&big, path, err, sizeof(err));
+	setrlimit(RLIMIT_FSIZE, &saved); /* the rest of the test may write freely again */
+	ck_assert_int_eq(rc, -EFBIG);
+	ck_assert_msg(strstr(err, "keep.json: writing: File too large (the previous file is "
+				  "untouched)"),
+		      "%s", err);
+	ck_assert_uint_eq(count_entries(tmpdir), 1);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	assert_result_eq(&small, &back);
+	result_free(&small);
+	result_free(&big);
+	result_free(&back);
+}
+END_TEST
+
+START_TEST(save_bad_dir)
+{
+	struct result r;
+	char path[512], err[512];
+	build(&r, 1);
+	snprintf(path, sizeof(path), "%s/no/such/dir/r.json", tmpdir);
+	ck_assert_int_eq(result_save(&r, path, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "r.json: creating a temporary file: No such file"), "%s", err);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(dir_from_environment)
+{
+	char buf[512], want[512];
+	struct stat st;
+
+	snprintf(want, sizeof(want), "%s/xdg/drivebench/results", tmpdir);
+	snprintf(buf, sizeof(buf), "%s/xdg", tmpdir);
+	setenv("XDG_DATA_HOME", buf, 1);
+	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
+
+	unsetenv("XDG_DATA_HOME");
+	snprintf(buf, sizeof(buf), "%s/home", tmpdir);
+	setenv("HOME", buf, 1);
+	snprintf(want, sizeof(want), "%s/home/.local/share/drivebench/results", tmpdir);
+	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
+}
+END_TEST
+
+START_TEST(default_path)
+{
+	char p1[600], p2[600];
+
+	ck_assert_int_eq(result_default_path(p1, sizeof(p1), tmpdir, "/dev/nvme0n1", "8K 70/30"),
+			 0);
+	const char *base = strrchr(p1, '/') + 1;
+	/* 2026-11-30T13-05-21_nvme0n1_8k-7030.json */
+	ck_assert_uint_eq(strlen(base), strlen("2026-11-30T13-05-21_nvme0n1_8k-7030.json"));
+	ck_assert_msg(strstr(base, "_nvme0n1_8k-7030.json") == base + 19, "%s", base);
+	ck_assert(base[4] == '-' && base[10] == 'T' && base[13] == '-');
+	FILE *f = fopen(p1, "w");
+	fclose(f);
+	ck_assert_int_eq(result_default_path(p2, sizeof(p2), tmpdir, "/dev/nvme0n1", "8K 70/30"),
+			 0);
+	ck_assert_str_ne(p1, p2); /* a fresh name, never an existing file */
+	ck_assert_int_eq(result_default_path(p2, sizeof(p2), tmpdir, "/tmp/x.img", NULL), 0);
+	ck_assert_msg(strstr(p2, "_x.img.json"), "%s", p2);
+}
+END_TEST
+
+START_TEST(status_names)
+{
+	ck_assert_str_eq(result_status_name[RS_COMPLETE], "complete");
+	ck_assert_str_eq(result_status_name[RS_INCOMPLETE], "incomplete");
+	ck_assert_str_eq(phase_kind_name[PH_PRECONDITION], "precondition");
+}
+END_TEST
+
+START_TEST(list_dir)
+{
+	static const char *const started[] = {"2026-01-02T00:00:00Z", "2026-03-01T00:00:00Z",
+					      "2025-12-31T23:59:59Z"};
+	struct result_list l;
+	char path[512], err[512];
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct result r;
+		build(&r, i + 1);
+		snprintf(r.started, sizeof(r.started), "%s", started[i]);
+		snprintf(path, sizeof(path), "%s/r%u.json", tmpdir, i);
+		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+		result_free(&r);
+	}
+	snprintf(path, sizeof(path), "%s/broken.json", tmpdir);
+	FILE *f = fopen(path, "w");
+	fputs("{\"format\": \"drivebench-result\", \"version\": 7}", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/.r.json.tmp123", tmpdir); /* a save in progress */
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/notes.txt", tmpdir);
+	fclose(fopen(path, "w"));
+
+	ck_assert_msg(result_list_dir(tmpdir, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_str_eq(l.entries[0].started, started[1]);
+	ck_assert_str_eq(l.entries[1].started, started[0]);
+	ck_assert_str_eq(l.entries[2].started, started[2]);
+	ck_assert_uint_eq(l.entries[0].nsteps, 1 + 2); /* one precondition round + 2 steps */
+	ck_assert_uint_eq(l.entries[0].nphases, 2);
+	ck_assert_str_eq(l.entries[0].model, "Micron P400m");
+	ck_assert_str_eq(l.entries[0].firmware, "0200");
+	ck_assert_str_eq(l.entries[0].preset, "8K 70/30");
+	ck_assert_str_eq(l.entries[0].target, "/dev/nvme0n1");
+	ck_assert_uint_eq(l.entries[0].capacity_bytes, 200049647616ull);
+	ck_assert_int_eq(l.entries[0].status, RS_COMPLETE);
+	ck_assert_msg(strstr(l.entries[3].error, "broken.json: format version 7 is newer"), "%s",
+		      l.entries[3].error);
+	result_list_free(&l);
+
+	snprintf(path, sizeof(path), "%s/nowhere", tmpdir);
+	ck_assert_int_eq(result_list_dir(path, &l, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "nowhere: No such file"), "%s", err);
+}
+END_TEST
+
+static const struct {
+	const char *target;
+	bool fw;
+	const char *want;
+} labels[] = {
+	{"{\"path\": \"/dev/sdb\", \"size\": 200049647616, \"drive\": {\"model\": \"Micron "
+	 "P400m\", \"firmware\": \"0200\", \"capacity_bytes\": 200049647616}}",
+	 false, "Micron P400m 200GB"},
+	{"{\"path\": \"/dev/sdb\", \"drive\": {\"model\": \"Micron P400m\", \"firmware\": "
+	 "\"0200\", \"capacity_bytes\": 200049647616}}",
+	 true, "Micron P400m 200GB FW 0200"},
+	{"{\"path\": \"/dev/nvme0n1\", \"drive\": {\"model\": \"\", \"capacity_bytes\": "
+	 "1920383410176, \"nvme\": {\"model\": \"SAMSUNG MZQL21T9\"}}}",
+	 false, "SAMSUNG MZQL21T9 1.92TB"},
+	{"{\"path\": \"/tmp/scratch.img\", \"kind\": \"file\", \"size\": 1073741824}", true,
+	 "/tmp/scratch.img"},
+	{"{\"path\": \"/dev/sdc\", \"drive\": {\"model\": \"Disk\", \"capacity_bytes\": "
+	 "3200000000000}}",
+	 false, "Disk 3.2TB"},
+};
+
+START_TEST(label)
+{
+	struct result r;
+	char buf[256];
+
+	result_init(&r);
+	r.target = json_tokener_parse(labels[_i].target);
+	ck_assert_ptr_nonnull(r.target);
+	ck_assert_str_eq(result_label(&r, labels[_i].fw, buf, sizeof(buf)), labels[_i].want);
+	result_free(&r);
+}
+END_TEST
+
+/* Parallel loading gives what one-by-one loading gives; the first bad file (in argument
+ * order) is the one reported, and nothing stays loaded. */
+START_TEST(load_many)
+{
+	enum { N = 7 };
+	struct result one[N], many[N];
+	char paths[N][512], err[512];
+	const char *ptrs[N];
+
+	for (unsigned i = 0; i < N; i++) {
+		struct result r;
+		build(&r, i + 1);
+		snprintf(paths[i], sizeof(paths[i]), "%s/m%u.json", tmpdir, i);
+		ck_assert_msg(result_save(&r, paths[i], err, sizeof(err)) == 0, "%s", err);
+		result_free(&r);
+		ptrs[i] = paths[i];
+		ck_assert_int_eq(result_load(&one[i], paths[i], err, sizeof(err)), 0);
+	}
+	ck_assert_msg(result_load_many(many, ptrs, N, err, sizeof(err)) == 0, "%s", err);
+	for (unsigned i = 0; i < N; i++) {
+		assert_result_eq(&one[i], &many[i]);
+		ck_assert_str_eq(many[i].path, paths[i]);
+		result_free(&one[i]);
+		result_free(&many[i]);
+	}
+
+	char bad2[512], bad5[512];
+	snprintf(bad2, sizeof(bad2), "%s/none.json", tmpdir);
+	snprintf(bad5, sizeof(bad5), "%s/m5.json", tmpdir);
+	FILE *f = fopen(bad5, "w");
+	fputs("[]", f);
+	fclose(f);
+	ptrs[2] = bad2;
+	ck_assert_int_eq(result_load_many(many, ptrs, N, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "none.json: No such file"), "%s", err);
+}
+END_TEST
+
+static const struct {
+	uint64_t bytes;
+	const char *want;
+} capacities[] = {
+	{200049647616ull, "200GB"}, {1920383410176ull, "1.92TB"}, {3200631791616ull, "3.2TB"},
+	{960197124096ull, "960GB"}, {999999999999ull, "1TB"},	  {512ull, "512B"},
+};
+
+START_TEST(capacity_labels)
+{
+	char buf[32];
+	ck_assert_str_eq(result_fmt_capacity(buf, sizeof(buf), capacities[_i].bytes),
+			 capacities[_i].want);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("result");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, round_trip, 0, 5);
+	tcase_add_test(tc, format_and_version_first);
+	tcase_add_test(tc, not_a_number_is_null);
+	tcase_add_test(tc, host_facts);
+	tcase_add_test(tc, many_steps_grow);
+	tcase_add_loop_test(tc, load_errors, 0, (int)(sizeof(bad_files) / sizeof(bad_files[0])));
+	tcase_add_test(tc, save_full_disk_keeps_previous);
+	tcase_add_test(tc, save_bad_dir);
+	tcase_add_test(tc, dir_from_environment);
+	tcase_add_test(tc, default_path);
+	tcase_add_test(tc, status_names);
+	tcase_add_test(tc, list_dir);
+	tcase_add_test(tc, load_many);
+	tcase_add_loop_test(tc, capacity_labels, 0,
+			    (int)(sizeof(capacities) / sizeof(capacities[0])));
+	tcase_add_loop_test(tc, label, 0, (int)(sizeof(labels) / sizeof(labels[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
