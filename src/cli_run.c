@@ -6,13 +6,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <json-c/json.h>
-
-#include "drive.h"
 #include "engine.h"
+#include "preset.h"
 #include "result.h"
+#include "runner.h"
 #include "safety.h"
 #include "units.h"
 #include "workload.h"
@@ -20,7 +18,7 @@
 enum {
 	O_TARGET = 256, O_PRESET, O_SCALE, O_OUT, O_YES, O_QUIET, O_RW, O_READ, O_BS, O_BSSPLIT,
 	O_THREADS, O_QDEPTH, O_TIME, O_RAMP, O_RANGE, O_RATE, O_ENGINE, O_INTERVAL, O_DATA,
-	O_SEED,
+	O_SEED, O_AUTOSAVE,
 };
 
 static const struct cli_opt run_opts[] = {
@@ -44,6 +42,7 @@ static const struct cli_opt run_opts[] = {
 	{"interval", O_INTERVAL, "DUR", "sampling interval (default 1s)"},
 	{"data", O_DATA, "KIND", "write data: random (default), zero, or compress:PCT"},
 	{"seed", O_SEED, "N", "random seed for offsets and data (default: new each run)"},
+	{"autosave", O_AUTOSAVE, "DUR", "save the result this often while running (default 30s)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -61,18 +60,15 @@ static void on_signal(int sig)
 
 struct progress {
 	bool quiet;
-	uint64_t interval_ns;
 };
 
-static void print_sample(void *arg, const struct sample *s)
+static void print_sample(const struct runner_event *ev)
 {
-	struct progress *p = arg;
+	const struct sample *s = ev->sample;
 	const struct dir_stats *a = &s->d[DIR_ALL];
 	char iops[16], r[16], w[16], avg[16], max[16], std[16];
 
-	if (p->quiet)
-		return;
-	fprintf(stderr, "%6.1fs  %s IOPS (R %s W %s)  %.1f MB/s  avg %s  max %s  std %s\n",
+	fprintf(stderr, "%7.1fs  %s IOPS (R %s W %s)  %.1f MB/s  avg %s  max %s  std %s\n",
 		(double)(s->start_ns + s->dur_ns) / 1e9,
 		units_fmt_count(iops, sizeof(iops), a->iops),
 		units_fmt_count(r, sizeof(r), s->d[DIR_READ].iops),
@@ -80,6 +76,65 @@ static void print_sample(void *arg, const struct sample *s)
 		units_fmt_latency(avg, sizeof(avg), a->mean_ns),
 		units_fmt_latency(max, sizeof(max), (double)a->max_ns),
 		units_fmt_latency(std, sizeof(std), a->std_ns));
+}
+
+static void print_summary(const char *what, const struct sample *s)
+{
+	const struct dir_stats *a = &s->d[DIR_ALL];
+	char iops[16], avg[16], max[16], std[16], p99[16], p999[16];
+
+	fprintf(stderr, "%s  %s IOPS  %.1f MB/s  avg %s  max %s  std %s  p99 %s  p99.9 %s\n", what,
+		units_fmt_count(iops, sizeof(iops), a->iops), a->mbps,
+		units_fmt_latency(avg, sizeof(avg), a->mean_ns),
+		units_fmt_latency(max, sizeof(max), (double)a->max_ns),
+		units_fmt_latency(std, sizeof(std), a->std_ns),
+		units_fmt_latency(p99, sizeof(p99), (double)a->pct_ns[PCT_99]),
+		units_fmt_latency(p999, sizeof(p999), (double)a->pct_ns[PCT_999]));
+}
+
+/* The headless consumer of runner events: one line per interval, step and round. */
+static void on_event(void *arg, const struct runner_event *ev)
+{
+	struct progress *p = arg;
+	char el[32], eta[32];
+
+	if (ev->kind == RUN_EV_ERROR) {
+		fprintf(stderr, "drivebench run: %s\n", ev->msg);
+		return;
+	}
+	if (p->quiet)
+		return;
+	switch (ev->kind) {
+	case RUN_EV_PHASE_START:
+		fprintf(stderr, "phase %s (%u of %u)\n", ev->res->phases[ev->phase_index].name,
+			ev->phase_index + 1, ev->phases_total);
+		break;
+	case RUN_EV_STEP_START:
+		fprintf(stderr, "step %u/%u  %s  elapsed %s  ETA %s\n", ev->step_global + 1,
+			ev->steps_total, ev->step->label,
+			units_fmt_duration(el, sizeof(el), ev->elapsed_ns),
+			units_fmt_duration(eta, sizeof(eta), ev->eta_ns));
+		break;
+	case RUN_EV_SAMPLE:
+		print_sample(ev);
+		break;
+	case RUN_EV_STEP_DONE:
+		print_summary("  step", &ev->step->summary);
+		break;
+	case RUN_EV_ROUND_DONE:
+		fprintf(stderr,
+			"  round %u: window range %.1f%% of avg (limit %.0f%%) · slope %.1f%% "
+			"(limit %.0f%%)%s\n",
+			ev->steady->round, ev->steady->data_excursion_pct, ev->steady->data_limit_pct,
+			ev->steady->slope_excursion_pct, ev->steady->slope_limit_pct,
+			ev->steady->reached ? " -> steady" : "");
+		break;
+	case RUN_EV_LOG:
+		fprintf(stderr, "%s\n", ev->msg);
+		break;
+	default:
+		break;
+	}
 }
 
 /* Parse one workload option into wl; returns 0 or a usage error's exit status. */
@@ -160,47 +215,105 @@ static int workload_opt(struct cli_parser *p, int key, struct workload *wl, bool
 	return cli_usage_error(p, "unexpected option");
 }
 
-static struct json_object *target_json(const struct target *t)
+/* Where the result goes: --out, or a new file in the results directory. */
+static int result_path(char *path, size_t len, const char *out, const char *target,
+		       const char *name)
 {
-	struct json_object *o = json_object_new_object();
+	char dir[4096];
+	const char *base = strrchr(target, '/');
+	int ret;
 
-	json_object_object_add(o, "path", json_object_new_string(t->path));
-	json_object_object_add(o, "kind", json_object_new_string(t->is_blockdev ? "block" : "file"));
-	json_object_object_add(o, "size", json_object_new_int64((int64_t)t->size));
-	json_object_object_add(o, "lbs", json_object_new_int((int)t->lbs));
-	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
-	if (t->is_blockdev) {
-		/* the discovery record: a result always says what drive it measured */
-		struct drive d;
-		char err[256];
-		if (drive_probe_path(t->path, &d, err, sizeof(err)) == 0)
-			json_object_object_add(o, "drive", drive_to_json(&d));
+	if (out) {
+		snprintf(path, len, "%s", out);
+		return 0;
 	}
-	return o;
+	ret = result_dir(dir, sizeof(dir));
+	if (ret == 0)
+		ret = result_default_path(path, len, dir, base ? base + 1 : target, name);
+	if (ret < 0)
+		fprintf(stderr, "drivebench: cannot make the results directory: %s\n",
+			strerror(-ret));
+	return ret;
 }
 
-static void iso_now(char *buf, size_t len)
+int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
+		 const struct run_options *ro)
 {
-	time_t now = time(NULL);
-	struct tm tm;
+	struct progress prog = {.quiet = ro->quiet};
+	struct target t = {.fd = -1};
+	struct result res;
+	char err[1024], path[4096];
+	int ret, status;
+	bool writes = plan_writes(plan);
 
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (writes && ro->ops != &engine_null) {
+		ret = safety_check_write(target_path, ro->yes_destroy, NULL, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+			return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
+		}
+	}
+	ret = target_open(&t, target_path, writes, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+		return ret == -EBUSY ? EXIT_REFUSED : EXIT_USAGE;
+	}
+	ret = runner_check(plan, &t, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "drivebench %s: %s (target %s)\n", cmd, err, target_path);
+		target_close(&t);
+		return EXIT_USAGE;
+	}
+	if (result_path(path, sizeof(path), ro->out, target_path,
+			plan->name[0] ? plan->name : "run") < 0) {
+		target_close(&t);
+		return EXIT_USAGE;
+	}
+
+	result_init(&res);
+	res.target = target_to_json(&t);
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!prog.quiet) {
+		char d[32];
+		fprintf(stderr, "drivebench %s: %s on %s, at most %s; result %s\n", cmd,
+			plan->name[0] ? plan->name : "run", target_path,
+			units_fmt_duration(d, sizeof(d), plan_duration_ns(plan)), path);
+	}
+	struct runner_opts opts = {
+		.ops = ro->ops,
+		.ctl = &run_ctl,
+		.autosave_path = path,
+		.autosave_period_ns = ro->autosave_ns,
+	};
+	ret = runner_run(plan, &t, &opts, &res, on_event, &prog);
+	target_close(&t);
+	status = ret == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+	if (ret == -ECANCELED)
+		fprintf(stderr, "drivebench %s: aborted; saving what was measured\n", cmd);
+
+	if (result_save(&res, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+		status = EXIT_RUN_FAILED;
+	} else if (!prog.quiet) {
+		fprintf(stderr, "%s: %s\n", result_status_name[res.status], path);
+	}
+	result_free(&res);
+	return status;
 }
 
 int cli_run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct workload wl;
-	struct progress prog = {0};
-	const char *target_path = NULL, *out = NULL, *yes = NULL, *preset = NULL;
-	const struct engine_ops *ops = &engine_uring;
+	struct run_options ro = {.ops = &engine_uring};
+	const char *target_path = NULL, *preset = NULL, *workload_opt_name = NULL;
+	double scale = 1.0;
 	bool rw_set = false;
-	struct target t = {.fd = -1};
-	struct step_result sr;
-	struct result res;
-	char err[512], path[4096];
-	int key, ret, status = EXIT_OK;
+	struct plan *plan;
+	char err[1024];
+	int key, ret;
 
 	workload_defaults(&wl);
 	cli_parser_init(&p, "run", run_usage, run_opts, argc, argv);
@@ -215,23 +328,32 @@ int cli_run(int argc, char **argv)
 			preset = p.arg;
 			break;
 		case O_OUT:
-			out = p.arg;
+			ro.out = p.arg;
 			break;
 		case O_YES:
-			yes = p.arg;
+			ro.yes_destroy = p.arg;
 			break;
 		case O_QUIET:
-			prog.quiet = true;
+			ro.quiet = true;
 			break;
 		case O_SCALE:
-			return cli_usage_error(&p, "--scale applies to presets");
+			if (units_parse_double(p.arg, 1e-6, 1e6, &scale))
+				return cli_usage_error(&p, "--scale: '%s' is not a positive factor",
+						       p.arg);
+			break;
+		case O_AUTOSAVE:
+			if (units_parse_duration(p.arg, &ro.autosave_ns) || ro.autosave_ns < 100000000ull)
+				return cli_usage_error(&p, "--autosave: '%s' is not a duration of "
+							   "at least 100ms", p.arg);
+			break;
 		case O_ENGINE:
-			ops = engine_find(p.arg);
-			if (!ops)
+			ro.ops = engine_find(p.arg);
+			if (!ro.ops)
 				return cli_usage_error(&p, "--engine: no engine '%s' (uring, null)",
 						       p.arg);
 			break;
 		default:
+			workload_opt_name = p.name;
 			ret = workload_opt(&p, key, &wl, &rw_set);
 			if (ret)
 				return ret;
@@ -243,120 +365,21 @@ int cli_run(int argc, char **argv)
 		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 	if (!target_path)
 		return cli_usage_error(&p, "--target is required");
-	if (preset)
-		return cli_usage_error(&p, "--preset: presets are not available in this build");
-	(void)rw_set;
+	if (preset && workload_opt_name)
+		return cli_usage_error(&p, "--%s: workload options are for runs without --preset",
+				       workload_opt_name);
+	if (!preset && scale != 1.0)
+		return cli_usage_error(&p, "--scale applies to presets");
 
-	bool writes = wl.read_pct < 100;
-	if (writes && ops != &engine_null) {
-		ret = safety_check_write(target_path, yes, NULL, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "drivebench run: %s\n", err);
-			return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
-		}
-	}
-	ret = target_open(&t, target_path, writes, err, sizeof(err));
-	if (ret < 0) {
+	if (preset)
+		plan = preset_load(preset, scale, err, sizeof(err));
+	else
+		plan = plan_from_workload(&wl, "run", err, sizeof(err));
+	if (!plan) {
 		fprintf(stderr, "drivebench run: %s\n", err);
-		return ret == -EBUSY ? EXIT_REFUSED : EXIT_USAGE;
-	}
-	ret = workload_validate(&wl, t.lbs, t.size, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "drivebench run: %s: %s\n", target_path, err);
-		target_close(&t);
 		return EXIT_USAGE;
 	}
-
-	result_init(&res);
-	iso_now(res.started, sizeof(res.started));
-	res.host = result_host_json();
-	res.target = target_json(&t);
-	struct result_phase *ph = result_add_phase(&res, "run", PH_RUN);
-	char label[64];
-	struct result_step *st = ph ? result_add_step(ph, workload_describe(&wl, label,
-									      sizeof(label)), &wl)
-				    : NULL;
-	if (!st) {
-		fprintf(stderr, "drivebench run: out of memory\n");
-		target_close(&t);
-		result_free(&res);
-		return EXIT_RUN_FAILED;
-	}
-
-	if (out)
-		snprintf(path, sizeof(path), "%s", out);
-	else {
-		char dir[4096];
-		const char *base = strrchr(target_path, '/');
-		ret = result_dir(dir, sizeof(dir));
-		if (ret == 0)
-			ret = result_default_path(path, sizeof(path), dir, base ? base + 1 : target_path,
-						  "run");
-		if (ret < 0) {
-			fprintf(stderr, "drivebench run: cannot make the results directory: %s\n",
-				strerror(-ret));
-			target_close(&t);
-			result_free(&res);
-			return EXIT_USAGE;
-		}
-	}
-
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	prog.interval_ns = wl.interval_ns;
-	if (!prog.quiet) {
-		char d[128];
-		fprintf(stderr, "drivebench run: %s on %s for %s\n",
-			workload_describe(&wl, d, sizeof(d)), target_path,
-			units_fmt_duration(label, sizeof(label), wl.time_ns));
-	}
-	ret = engine_run(ops, &t, &wl, &run_ctl, print_sample, &prog, &sr, err, sizeof(err));
-	target_close(&t);
-
-	st->wl.seed = sr.seed;
-	snprintf(st->engine, sizeof(st->engine), "%s", sr.engine_desc);
-	st->summary = sr.total;
-	st->samples = sr.samples;
-	st->nsamples = sr.nsamples;
-	sr.samples = NULL;
-	st->hist = sr.acc ? malloc(2 * sizeof(*st->hist)) : NULL;
-	if (st->hist) {
-		st->hist[0] = sr.acc[0].hist;
-		st->hist[1] = sr.acc[1].hist;
-	}
-	step_result_free(&sr);
-	if (ret < 0) {
-		st->status = ph->status = res.status = RS_FAILED;
-		snprintf(st->error, sizeof(st->error), "%s", err);
-		snprintf(res.error, sizeof(res.error), "%s", err);
-		st->error_offset = sr.error_offset;
-		fprintf(stderr, "drivebench run: %s\n", err);
-		status = EXIT_RUN_FAILED;
-	} else if (sr.stopped) {
-		st->status = ph->status = res.status = RS_ABORTED;
-		fprintf(stderr, "drivebench run: aborted; saving what was measured\n");
-		status = EXIT_RUN_FAILED;
-	} else {
-		st->status = ph->status = res.status = RS_COMPLETE;
-	}
-	iso_now(res.ended, sizeof(res.ended));
-
-	ret = result_save(&res, path, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "drivebench run: %s\n", err);
-		status = EXIT_RUN_FAILED;
-	} else if (!prog.quiet) {
-		const struct dir_stats *a = &st->summary.d[DIR_ALL];
-		char iops[16], avg[16], max[16], std[16], p99[16];
-		fprintf(stderr, "total  %s IOPS  %.1f MB/s  avg %s  max %s  std %s  p99 %s\n",
-			units_fmt_count(iops, sizeof(iops), a->iops), a->mbps,
-			units_fmt_latency(avg, sizeof(avg), a->mean_ns),
-			units_fmt_latency(max, sizeof(max), (double)a->max_ns),
-			units_fmt_latency(std, sizeof(std), a->std_ns),
-			units_fmt_latency(p99, sizeof(p99), (double)a->pct_ns[PCT_99]));
-		fprintf(stderr, "result %s\n", path);
-	}
-	result_free(&res);
-	return status;
+	ret = cli_run_plan("run", plan, target_path, &ro);
+	plan_free(plan);
+	return ret;
 }

@@ -144,24 +144,50 @@ static inline void stamp_buffer(uint8_t *p, uint32_t len, uint64_t off, uint64_t
 
 /* ---- the worker ------------------------------------------------------------------- */
 
-/* Close the current record if the clock has moved past it; returns the current one. */
-static struct rec *roll(struct worker *w, struct rec *cur, uint32_t ivl)
+static inline bool rec_empty(const struct rec *r)
+{
+	return r->acc[0].ios == 0 && r->acc[1].ios == 0;
+}
+
+/* Publish the current record and start a fresh one for intervals [first, last]. */
+static struct rec *publish(struct worker *w, struct rec *cur, uint32_t first, uint32_t last)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+
+	/* the record's contents are visible to the collector before the new head */
+	atomic_store_explicit(&w->head, head + 1, memory_order_release);
+	cur = &w->ring[(head + 1) % REC_RING];
+	rec_reset(cur, first);
+	cur->last = last;
+	return cur;
+}
+
+/* Free ring slots beyond the current record. */
+static inline uint32_t ring_room(struct worker *w)
 {
 	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
 	uint32_t tail = atomic_load_explicit(&w->tail, memory_order_acquire);
 
+	return REC_RING - 1 - (head - tail);
+}
+
+/*
+ * The clock says interval ivl: close the current record if it is older. A worker that
+ * slept through whole intervals (a starved thread, a slow device) did nothing in them,
+ * so they get an empty record of their own, which the collector can split at any
+ * boundary; only when the ring is full does the current record stretch over them.
+ */
+static struct rec *roll(struct worker *w, struct rec *cur, uint32_t ivl)
+{
 	if (ivl <= cur->last)
 		return cur;
-	/* publishing must leave a free slot to go on in; otherwise span more intervals */
-	if (head + 1 - tail >= REC_RING) {
+	if (ivl > cur->last + 1 && !rec_empty(cur) && ring_room(w) >= 2)
+		cur = publish(w, cur, cur->last + 1, ivl - 1);
+	if (ring_room(w) >= 1) {
 		cur->last = ivl - 1;
-		return cur;
+		return publish(w, cur, ivl, ivl);
 	}
-	cur->last = ivl - 1;
-	/* the record's contents are visible to the collector before the new head */
-	atomic_store_explicit(&w->head, head + 1, memory_order_release);
-	cur = &w->ring[(head + 1) % REC_RING];
-	rec_reset(cur, ivl);
+	cur->last = ivl - 1; /* the collector is behind: span more intervals */
 	return cur;
 }
 
@@ -331,6 +357,8 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	/* the last record runs to the interval in which this worker stopped measuring */
 	uint64_t end = now < meas0 ? meas0 : now > meas_end ? meas_end : now;
 	uint32_t last = end > meas0 ? (uint32_t)((end - meas0 - 1) / ivl_ns) : 0;
+	if (last > cur->last && !rec_empty(cur) && ring_room(w) >= 1)
+		cur = publish(w, cur, cur->last + 1, last);
 	if (last > cur->last)
 		cur->last = last;
 	publish_final(w, cur, end - meas0);
@@ -410,7 +438,8 @@ static bool span_ready(struct collector *c, uint32_t *end)
 					continue;
 				return false;
 			}
-			if (r->last > e) {
+			/* an empty record splits anywhere: it has nothing to place */
+			if (r->last > e && !(rec_empty(r) && r->first <= e)) {
 				e = r->last;
 				changed = true;
 			}
@@ -461,6 +490,9 @@ static int emit(struct collector *c, uint32_t end)
 			atomic_store_explicit(&w->tail, atomic_load(&w->tail) + 1,
 					      memory_order_release);
 		}
+		/* published records are the collector's until it moves the tail past them */
+		if (r && rec_empty(r) && r->first <= end)
+			r->first = end + 1;
 	}
 	uint64_t start_ns = (uint64_t)c->next * run->interval_ns;
 	uint64_t stop_ns = (uint64_t)(end + 1) * run->interval_ns;

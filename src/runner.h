@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "engine.h"
 #include "result.h"
 
@@ -32,6 +34,7 @@ struct runner_event {
 	enum runner_event_kind kind;
 	const struct result *res;
 	unsigned phase_index;
+	unsigned phases_total;   /* phases in the plan */
 	unsigned step_index;     /* within the phase */
 	unsigned phase_steps;    /* steps planned in this phase (rounds: the maximum) */
 	unsigned step_global;    /* 0-based over the whole run */
@@ -44,6 +47,38 @@ struct runner_event {
 	uint64_t eta_ns;         /* estimated time left (upper bound for steady phases) */
 };
 
+/*
+ * Events come from the thread that called runner_run(), except RUN_EV_SAMPLE (and the
+ * autosaves it may trigger), which come from the engine's collector thread while the
+ * calling thread waits for the step. Either way only one thread touches res at a time.
+ * Pointers in an event are valid during the callback only: copy what you keep.
+ */
 typedef void (*runner_event_fn)(void *arg, const struct runner_event *ev);
+
+struct plan;
+
+struct runner_opts {
+	const struct engine_ops *ops;  /* NULL: "uring" */
+	struct engine_ctl *ctl;        /* NULL: the runner's own. stop=1 aborts the run */
+	const char *autosave_path;     /* NULL: no autosave */
+	uint64_t autosave_period_ns;   /* 0: 60 s */
+	bool no_hist;                  /* leave per-step histograms out of the result */
+};
+
+/*
+ * Can plan run on t? Every step fits the target (block sizes, range), and t is open
+ * for writing when the plan writes. 0 or -EINVAL / -EBADF with "file:line: message".
+ */
+int runner_check(const struct plan *plan, const struct target *t, char *err, size_t errlen);
+
+/*
+ * Run plan on t: purge -> preconditions -> measure steps, in the plan's order, filling
+ * res (result_init'ed by the caller; host and target are filled in when NULL) and
+ * calling fn (may be NULL) with every event. Returns 0 when complete, -ECANCELED when
+ * stopped through ctl->stop (res->status aborted, everything measured kept), or -errno
+ * when it failed (res->status failed, res->error says why). The caller saves res.
+ */
+int runner_run(const struct plan *plan, const struct target *t, const struct runner_opts *o,
+	       struct result *res, runner_event_fn fn, void *arg);
 
 #endif

@@ -70,6 +70,13 @@ if is_root; then
 	check "guard: refused runs wrote nothing" test "$(md5sum <"$img")" = "$sum0"
 	expect_exit "guard: reads need no confirmation" 0 \
 		run --target "$dev" --rw randread --time 1s --quiet --out "$T/rd.json"
+	check "run: the result carries the drive's discovery record" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["target"]
+assert t["kind"] == "block" and t["drive"]["transport"] == "loop", t
+assert t["drive"]["capacity_bytes"] == 32 << 20, t["drive"]
+assert t["drive"]["name"] == sys.argv[2].split("/")[-1], t["drive"]["name"]
+' "$T/rd.json" "$dev"
 	ln -s "$dev" "$T/alias"
 	expect_exit "guard: --yes-destroy through a symlink to the same device" 0 \
 		run --target "$dev" --rw randwrite --time 1s --quiet --out "$T/wr.json" \

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* drivebench export-fio: a preset as an equivalent fio job file. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio_export.h"
+#include "preset.h"
+#include "units.h"
+
+enum { O_SCALE = 256, O_OUT };
+
+static const struct cli_opt export_opts[] = {
+	{"scale", O_SCALE, "F", "multiply every duration by F"},
+	{"out", 'o', "FILE", "write the job file here instead of standard output"},
+	{NULL, 0, NULL, NULL},
+};
+
+int cli_export_fio(int argc, char **argv)
+{
+	struct cli_parser parser, *p = &parser;
+	const char *out = NULL;
+	double scale = 1.0;
+	char err[1024];
+	struct plan *plan;
+	char *text;
+	FILE *f = stdout;
+	int key, status = EXIT_OK;
+
+	cli_parser_init(p, "export-fio", "PRESET [--scale F] [-o FILE]", export_opts, argc, argv);
+	while ((key = cli_next(p)) > 0) {
+		switch (key) {
+		case 'h':
+			return EXIT_OK;
+		case O_SCALE:
+			if (units_parse_double(p->arg, 1e-9, 1e6, &scale) || !(scale > 0))
+				return cli_usage_error(p, "--scale: '%s' is not a number above 0",
+						       p->arg);
+			break;
+		case 'o':
+			out = p->arg;
+			break;
+		}
+	}
+	if (key < 0)
+		return EXIT_USAGE;
+	if (p->npos != 1)
+		return cli_usage_error(p, p->npos ? "one preset at a time" : "which preset?");
+	plan = preset_load(p->pos[0], scale, err, sizeof(err));
+	if (!plan) {
+		fprintf(stderr, "drivebench export-fio: %s\n", err);
+		return EXIT_USAGE;
+	}
+	text = fio_export(plan);
+	if (!text) {
+		fprintf(stderr, "drivebench export-fio: out of memory\n");
+		plan_free(plan);
+		return EXIT_RUN_FAILED;
+	}
+	if (out && !(f = fopen(out, "w"))) {
+		fprintf(stderr, "drivebench export-fio: %s: %s\n", out, strerror(errno));
+		status = EXIT_USAGE;
+		goto out_free;
+	}
+	if (fputs(text, f) < 0 || (out && fclose(f) != 0)) {
+		fprintf(stderr, "drivebench export-fio: %s: %s\n", out ? out : "stdout",
+			strerror(errno));
+		status = EXIT_RUN_FAILED;
+	}
+out_free:
+	free(text);
+	plan_free(plan);
+	return status;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* drivebench presets: the preset library, as text or JSON; --keys: the preset format's keys. */
+#include "cli.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "preset.h"
+#include "units.h"
+
+enum { O_JSON = 256, O_KEYS };
+
+static const struct cli_opt presets_opts[] = {
+	{"json", O_JSON, NULL, "print the library as JSON (format drivebench-presets)"},
+	{"keys", O_KEYS, NULL, "list the keys a preset may use (drivebench-preset(5))"},
+	{NULL, 0, NULL, NULL},
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.preset file names of dir, sorted; malloc'd. */
+static unsigned list_dir(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	unsigned n = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l <= 7 || strcmp(e->d_name + l - 7, ".preset") || e->d_name[0] == '.')
+			continue;
+		char **grown = realloc(names, (n + 1) * sizeof(*names));
+		if (!grown)
+			break;
+		names = grown;
+		names[n] = strndup(e->d_name, l - 7);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	return n;
+}
+
+/* Wrap text at width columns, each line indented. */
+static void print_wrapped(const char *text, int indent, int width)
+{
+	int col = 0;
+
+	while (*text) {
+		const char *sp = strchr(text, ' ');
+		int wl = sp ? (int)(sp - text) : (int)strlen(text);
+		if (col == 0) {
+			printf("%*s", indent, "");
+			col = indent;
+		} else if (col + 1 + wl > width) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", wl, text);
+		col += wl;
+		text += wl;
+		while (*text == ' ')
+			text++;
+	}
+	if (col)
+		putchar('\n');
+}
+
+static void print_keys(void)
+{
+	for (unsigned i = 0; i < preset_nkeys; i++) {
+		const struct preset_key *k = &preset_keys[i];
+		char where[128] = "";
+		size_t n = 0;
+
+		for (int s = 0; s < PRESET_NSECTIONS; s++)
+			if (k->sections & (1u << s))
+				n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s",
+						      n ? "," : "", preset_section_name[s]);
+		printf("%-12s %-22s %s%s%s%s\n", k->name, k->value, k->help,
+		       k->list ? "; a list" : "", k->def ? "; default " : "", k->def ? k->def : "");
+		printf("%-12s %-22s in [%s]\n", "", "", where);
+	}
+}
+
+int cli_presets(int argc, char **argv)
+{
+	struct cli_parser parser, *p = &parser;
+	char dirs[2][4096], err[1024], dur[32];
+	bool json = false, broken = false;
+	struct json_object *arr = NULL;
+	int key;
+	unsigned nd;
+
+	cli_parser_init(p, "presets", "[--json] [--keys]", presets_opts, argc, argv);
+	while ((key = cli_next(p)) > 0) {
+		switch (key) {
+		case 'h':
+			return EXIT_OK;
+		case O_JSON:
+			json = true;
+			break;
+		case O_KEYS:
+			print_keys();
+			return EXIT_OK;
+		}
+	}
+	if (key < 0)
+		return EXIT_USAGE;
+	if (p->npos)
+		return cli_usage_error(p, "unexpected argument '%s'", p->pos[0]);
+	if (json)
+		arr = json_object_new_array();
+	nd = preset_dirs(dirs, 2);
+	for (unsigned d = 0; d < nd; d++) {
+		char **names;
+		unsigned n = list_dir(dirs[d], &names);
+
+		if (!json && n)
+			printf("%s%s presets (%s)\n", d ? "\n" : "",
+			       preset_dir_is_builtin(d) ? "built-in" : "your", dirs[d]);
+		for (unsigned i = 0; i < n; i++) {
+			char path[4096 + 256 + 8];
+			struct plan *pl;
+
+			snprintf(path, sizeof(path), "%.4095s/%.255s.preset", dirs[d], names[i]);
+			pl = preset_parse_file(path, 1.0, err, sizeof(err));
+			if (!pl) {
+				fprintf(stderr, "drivebench presets: %s\n", err);
+				broken = true;
+			}
+			if (json) {
+				struct json_object *o = json_object_new_object();
+				json_object_object_add(o, "id", json_object_new_string(names[i]));
+				json_object_object_add(o, "path", json_object_new_string(path));
+				json_object_object_add(
+					o, "builtin",
+					json_object_new_boolean(preset_dir_is_builtin(d)));
+				if (pl) {
+					json_object_object_add(o, "name",
+							       json_object_new_string(pl->name));
+					json_object_object_add(
+						o, "description",
+						json_object_new_string(pl->description));
+					json_object_object_add(o, "source",
+							       json_object_new_string(pl->source));
+					json_object_object_add(
+						o, "phases", json_object_new_int((int)pl->nphases));
+					json_object_object_add(
+						o, "steps",
+						json_object_new_int((int)plan_steps(pl)));
+					json_object_object_add(
+						o, "duration_ns",
+						json_object_new_int64(
+							(int64_t)plan_duration_ns(pl)));
+					json_object_object_add(
+						o, "writes",
+						json_object_new_boolean(plan_writes(pl)));
+				} else {
+					json_object_object_add(o, "error",
+							       json_object_new_string(err));
+				}
+				json_object_array_add(arr, o);
+			} else if (pl) {
+				printf("  %-16s %-24s %5u steps  up to %-8s %s\n", names[i],
+				       pl->name, plan_steps(pl),
+				       units_fmt_duration(dur, sizeof(dur), plan_duration_ns(pl)),
+				       plan_writes(pl) ? "writes" : "read-only");
+				print_wrapped(pl->description, 4, 92);
+			} else {
+				printf("  %-16s (broken: see the message above)\n", names[i]);
+			}
+			plan_free(pl);
+			free(names[i]);
+		}
+		free(names);
+	}
+	if (json) {
+		struct json_object *root = json_object_new_object();
+		json_object_object_add(root, "format",
+				       json_object_new_string("drivebench-presets"));
+		json_object_object_add(root, "version", json_object_new_int(1));
+		json_object_object_add(root, "presets", arr);
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	return broken ? EXIT_USAGE : EXIT_OK;
+}

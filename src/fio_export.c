@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fio_export.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preset.h"
+#include "units.h"
+
+struct out {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (o->len + (size_t)n + 1 > o->cap) {
+		size_t cap = (o->cap + (size_t)n + 1) * 2;
+		char *s = realloc(o->s, cap);
+		if (!s) {
+			o->oom = true;
+			return;
+		}
+		o->s = s;
+		o->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	o->len += (size_t)n;
+}
+
+/* fio reads plain numbers as seconds and takes ms/s/m/h suffixes. */
+static char *fio_time(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t ms = (ns + 500000) / 1000000;
+
+	if (ms % 1000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%llums", (unsigned long long)(ms ? ms : 1));
+	return buf;
+}
+
+/* Job names: letters, digits, '-', '_' and '.'; fio uses them in its output. */
+static void job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label)
+{
+	size_t i;
+
+	snprintf(buf, len, "%03u-%s-%s", n, phase, label);
+	for (i = 0; buf[i]; i++)
+		if (!isalnum((unsigned char)buf[i]) && !strchr("-_.%", buf[i]))
+			buf[i] = '-';
+	/* '%' would be read as a format by some fio outputs */
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '%')
+			buf[i] = 'p';
+}
+
+static const char *fio_rw(const struct workload *wl)
+{
+	bool seq = wl->pattern == WL_SEQUENTIAL;
+
+	if (wl->read_pct == 100)
+		return seq ? "read" : "randread";
+	if (wl->read_pct == 0)
+		return seq ? "write" : "randwrite";
+	return seq ? "rw" : "randrw";
+}
+
+static void job(struct out *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
+		uint64_t time_ns, const char *label)
+{
+	const struct workload *wl = &st->wl;
+	char name[128], a[64];
+
+	job_name(name, sizeof(name), n, ph->name, label);
+	put(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
+	if (wl->read_pct != 100 && wl->read_pct != 0)
+		put(o, "rwmixread=%u\n", wl->read_pct);
+	if (wl->nsplit)
+		put(o, "bssplit=%s\n", workload_fmt_bssplit(wl, a, sizeof(a)));
+	else
+		put(o, "bs=%s\n", units_fmt_size(a, sizeof(a), wl->bs));
+	put(o, "numjobs=%u\niodepth=%u\n", wl->threads, wl->qdepth);
+	if (wl->range_start)
+		put(o, "offset=%s\n", units_fmt_size(a, sizeof(a), wl->range_start));
+	/* drivebench gives each sequential thread its own slice, as offset_increment does */
+	if (wl->pattern == WL_SEQUENTIAL && wl->threads > 1 && !wl->range_size) {
+		double pct = (wl->range_pct > 0 ? wl->range_pct : 100.0) / wl->threads;
+		put(o, "size=%.6g%%\noffset_increment=%.6g%%\n", pct, pct);
+	} else if (wl->range_pct > 0) {
+		put(o, "size=%.6g%%\n", wl->range_pct);
+	} else if (wl->range_size) {
+		if (wl->pattern == WL_SEQUENTIAL && wl->threads > 1) {
+			uint64_t slice = wl->range_size / wl->threads;
+			put(o, "size=%llu\noffset_increment=%llu\n", (unsigned long long)slice,
+			    (unsigned long long)slice);
+		} else {
+			put(o, "size=%s\n", units_fmt_size(a, sizeof(a), wl->range_size));
+		}
+	}
+	if (st->loops_set) {
+		put(o, "; drivebench ends this step after %g x the range; fio loops whole passes\n",
+		    st->loops_bytes_x);
+		put(o, "loops=%u\n",
+		    st->loops_bytes_x >= 1 ? (unsigned)(st->loops_bytes_x + 0.5) : 1u);
+		put(o, "runtime=%s\n", fio_time(a, sizeof(a), time_ns));
+	} else {
+		put(o, "time_based=1\nruntime=%s\n", fio_time(a, sizeof(a), time_ns));
+	}
+	if (wl->ramp_ns)
+		put(o, "ramp_time=%s\n", fio_time(a, sizeof(a), wl->ramp_ns));
+	if (st->rate_pct > 0)
+		put(o,
+		    "; rate: %g%% of the IOPS of the last uncapped job, which drivebench "
+		    "measures as it runs;\n; fio has no such rate: set rate_iops= (per job, "
+		    "i.e. total / numjobs) by hand\n",
+		    st->rate_pct);
+	else if (wl->rate_iops)
+		put(o,
+		    "; drivebench caps the total at %llu IOPS; fio's rate_iops is per job\n"
+		    "rate_iops=%llu\n",
+		    (unsigned long long)wl->rate_iops,
+		    (unsigned long long)((wl->rate_iops + wl->threads - 1) / wl->threads));
+	if (wl->read_pct < 100) {
+		if (wl->data == WL_DATA_ZERO)
+			put(o, "zero_buffers=1\n");
+		else if (wl->data == WL_DATA_COMPRESS)
+			put(o, "refill_buffers=1\nbuffer_compress_percentage=%u\n",
+			    wl->compress_pct);
+		else
+			put(o, "refill_buffers=1\n");
+	}
+	if (wl->seed)
+		put(o, "randseed=%llu\n", (unsigned long long)wl->seed);
+	put(o, "\n");
+}
+
+static void purge(struct out *o, const struct plan_phase *ph)
+{
+	const struct workload *wl = &ph->steps[0].wl;
+	char a[32], b[32];
+
+	put(o, "; ---- %s: %s ----\n", ph->name, purge_method_name[ph->purge]);
+	if (ph->purge == PURGE_NONE) {
+		put(o, "; nothing to do\n\n");
+		return;
+	}
+	put(o, "; fio has no purge of drivebench's kind; before the jobs below, run\n");
+	if (wl->range_pct > 0)
+		snprintf(b, sizeof(b), "%.6g%% of the target", wl->range_pct);
+	else if (wl->range_size)
+		units_fmt_size(b, sizeof(b), wl->range_size);
+	else
+		snprintf(b, sizeof(b), "the rest of the target");
+	units_fmt_size(a, sizeof(a), wl->range_start);
+	if (ph->purge == PURGE_DISCARD)
+		put(o, ";   blkdiscard (block device) or fallocate --punch-hole (file)\n");
+	else
+		put(o, ";   blkdiscard --zeroout (block device), or write zeroes (file)\n");
+	put(o, "; over the range from %s, length %s.\n\n", a, b);
+}
+
+char *fio_export(const struct plan *p)
+{
+	struct out o = {0};
+	char a[32];
+	unsigned n = 0;
+
+	put(&o, "; fio job file exported by drivebench from the preset \"%s\" (%s), scale %g\n",
+	    p->name, p->file, p->scale);
+	put(&o, "; Run it with the target in the environment (fio refuses the file without it):\n"
+		";   DRIVEBENCH_TARGET=/dev/nvme0n1 fio THIS_FILE\n"
+		"; One job per drivebench step, in drivebench's order; stonewall makes each wait\n"
+		"; for the one before. Every writing job destroys data on the target.\n\n");
+	put(&o, "[global]\nioengine=io_uring\ndirect=1\nthread=1\ngroup_reporting=1\n"
+		"filename=${DRIVEBENCH_TARGET}\n\n");
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+
+		if (ph->kind == PH_PURGE) {
+			purge(&o, ph);
+			continue;
+		}
+		put(&o, "; ---- %s: %u step%s ----\n", ph->name, ph->nsteps,
+		    ph->nsteps == 1 ? "" : "s");
+		if (ph->until == UNTIL_STEADY) {
+			put(&o,
+			    "; drivebench repeats this phase in rounds until %s of step %u is "
+			    "steady (SNIA PTS:\n; window %u rounds, max-min <= %g%% and best-fit "
+			    "excursion <= %g%% of the average),\n; at most %u rounds%s%s.\n",
+			    ph->track, ph->track_step + 1, ph->steady.window,
+			    ph->steady.data_limit_pct, ph->steady.slope_limit_pct,
+			    ph->steady.max_rounds, ph->max_time_ns ? " or " : "",
+			    ph->max_time_ns ? units_fmt_duration(a, sizeof(a), ph->max_time_ns)
+					    : "");
+			if (ph->nsteps == 1)
+				put(&o, "; fio has no round-based steady state: this job runs for "
+					"the longest the phase may take.\n\n");
+			else
+				put(&o, "; fio has no round-based steady state: these jobs are one "
+					"round; repeat them\n; (e.g. run the file again) until the "
+					"tracked job's numbers settle.\n\n");
+		} else {
+			put(&o, "\n");
+		}
+		uint64_t whole = plan_phase_duration_ns(ph);
+		for (unsigned s = 0; s < ph->nsteps; s++) {
+			const struct plan_step *st = &ph->steps[s];
+			uint64_t t = st->wl.time_ns;
+			if (ph->until == UNTIL_STEADY && ph->nsteps == 1)
+				t = whole - st->wl.ramp_ns;
+			job(&o, ++n, ph, st, t, st->label);
+		}
+	}
+	if (o.oom) {
+		free(o.s);
+		return NULL;
+	}
+	return o.s;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_FIO_EXPORT_H
+#define DB_FIO_EXPORT_H
+/*
+ * A plan as an equivalent fio job file: one job section per step, each with stonewall so
+ * it waits for the one before, as drivebench runs them. The target comes from the
+ * environment (filename=${DRIVEBENCH_TARGET}). Where fio has no equivalent (purge,
+ * rounds until SNIA steady state, rates given as a share of a measured maximum) a comment
+ * in the job file says so and what the job does instead.
+ */
+#include <stddef.h>
+
+struct plan;
+
+/* The job file text, malloc'd; NULL when out of memory. */
+char *fio_export(const struct plan *p);
+
+#endif

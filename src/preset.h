@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_PRESET_H
+#define DB_PRESET_H
+/*
+ * Review presets (drivebench-preset(5)): an INI-like file parsed, validated and expanded
+ * into a plan, the list of phases and steps the runner executes.
+ *
+ *	[preset]        name, description, source
+ *	[workload]      defaults for every phase
+ *	[purge]         method
+ *	[precondition]  phases, any number of each, run in the order written
+ *	[measure]
+ *	[run]           an ad-hoc workload, as `drivebench run` writes it
+ *
+ * A workload key may hold a space-separated list; a phase's steps are the cartesian
+ * product of its list keys, outer loop first in the order written ([workload] keys the
+ * phase does not override come first). Every key is declared once, in preset_keys[],
+ * which drives parsing, validation, defaults, `drivebench presets --keys` and the man
+ * page check. Errors are "file:line: message"; a preset with an error yields no plan.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "purge.h"
+#include "result.h"
+#include "steady.h"
+#include "workload.h"
+
+#define PRESET_SECTIONS(X)                                                                         \
+	X(SEC_PRESET, "preset")                                                                    \
+	X(SEC_WORKLOAD, "workload")                                                                \
+	X(SEC_PURGE, "purge")                                                                      \
+	X(SEC_PRECONDITION, "precondition")                                                        \
+	X(SEC_MEASURE, "measure")                                                                  \
+	X(SEC_RUN, "run")
+
+#define PRESET_SEC_ENUM(id, name) id,
+enum preset_section { PRESET_SECTIONS(PRESET_SEC_ENUM) PRESET_NSECTIONS };
+#undef PRESET_SEC_ENUM
+
+extern const char *const preset_section_name[PRESET_NSECTIONS];
+
+struct preset_build; /* what setters fill while a step is built (preset.c) */
+
+/* One key of the format. The table is the single declaration of the key. */
+struct preset_key {
+	const char *name;
+	unsigned sections; /* bit (1u << SEC_x) for each section it may appear in */
+	bool list;	   /* may hold a list: each element is one step of the product */
+	const char *def;   /* default, written as in a preset; NULL: none */
+	const char *value; /* what it takes, for listings: "SIZE", "random|sequential" */
+	const char *help;
+	bool text;	/* one value: the rest of the line, blanks and all */
+	unsigned group; /* nonzero: keys of one group are alternatives (bs / bssplit) */
+	/* Apply one value; 0 or -EINVAL with a message (no file:line) in err. */
+	int (*set)(struct preset_build *b, const char *val, char *err, size_t errlen);
+};
+
+extern const struct preset_key preset_keys[];
+extern const unsigned preset_nkeys;
+
+/* Until when a phase runs. */
+enum phase_until {
+	UNTIL_TIME,   /* every step once, for its time */
+	UNTIL_STEADY, /* rounds of all its steps until the tracked metric is steady */
+};
+
+struct plan_step {
+	char label[64];	      /* "2T2Q", "4k 65/35", "16T16Q" */
+	struct workload wl;   /* durations already scaled */
+	double rate_pct;      /* > 0: rate is this % of the last uncapped step's IOPS */
+	bool loops_set;	      /* write the range `loops` times, then end */
+	double loops_bytes_x; /* loops x scale (capped at loops): multiples of the range */
+	unsigned bs_line;     /* line that set the block size, for target checks */
+};
+
+struct plan_phase {
+	char name[32]; /* section name, or its `name` key */
+	enum phase_kind kind;
+	unsigned line;		 /* of the section header */
+	enum purge_method purge; /* PH_PURGE */
+	enum phase_until until;
+	uint64_t max_time_ns; /* UNTIL_STEADY: stop rounds after this much; 0 none */
+	struct steady_params steady;
+	char track[32];		 /* UNTIL_STEADY: metric (steady_metric_value) */
+	int track_step;		 /* UNTIL_STEADY: the step whose metric is tracked */
+	struct plan_step *steps; /* purge: one, carrying the range */
+	unsigned nsteps;
+};
+
+struct plan {
+	char name[128];	   /* [preset] name */
+	char *description; /* malloc'd, may be "" */
+	char *source;	   /* malloc'd: where the methodology comes from, may be "" */
+	char file[4096];   /* what errors name: a path, or "<text>" */
+	double scale;	   /* applied to every duration */
+	char *text;	   /* malloc'd: the preset as parsed (canonical text in results) */
+	struct plan_phase *phases;
+	unsigned nphases;
+	struct preset_doc *doc; /* the parsed sections, for plan_to_text */
+};
+
+/*
+ * Parse preset text; file names it in messages. scale (> 0) multiplies every duration.
+ * Returns a plan or NULL with "file:line: message" in err.
+ */
+struct plan *preset_parse(const char *text, const char *file, double scale, char *err,
+			  size_t errlen);
+/* Read and parse a file. */
+struct plan *preset_parse_file(const char *path, double scale, char *err, size_t errlen);
+/*
+ * A preset by name ("8k-7030", looked up in the preset directories) or by path (anything
+ * with a '/' or ending in ".preset"). The plan's file is the path it was read from.
+ */
+struct plan *preset_load(const char *name_or_path, double scale, char *err, size_t errlen);
+/* Resolve a name to a path; 0 or -ENOENT. */
+int preset_find(const char *name_or_path, char *path, size_t len);
+
+/*
+ * The directories searched, in order: DB_SRCDIR/presets when drivebench runs from its
+ * build tree, else DB_DATADIR/presets; then $XDG_CONFIG_HOME/drivebench/presets (or
+ * ~/.config/...). $DRIVEBENCH_PRESET_DIR, when set, replaces the built-in directory.
+ * Returns how many were written to dirs (each of len bytes).
+ */
+unsigned preset_dirs(char dirs[][4096], unsigned max);
+/* true when dir is the built-in directory (not the user's). */
+bool preset_dir_is_builtin(unsigned index);
+
+void plan_free(struct plan *p);
+/* Canonical preset text of the plan (no comments, one key per line); malloc'd or NULL. */
+char *plan_to_text(const struct plan *p);
+/*
+ * A one-phase, one-step plan (phase "run", kind PH_RUN) for an ad-hoc workload. Its text
+ * is a [run] preset, so a result of it can be replayed like any other.
+ */
+struct plan *plan_from_workload(const struct workload *wl, const char *name, char *err,
+				size_t errlen);
+
+/* true when running the plan writes to the target (purge, or any step that writes). */
+bool plan_writes(const struct plan *p);
+/* Steps over the whole plan (steady phases count one round), and the planned time. */
+unsigned plan_steps(const struct plan *p);
+/* Upper bound of the run time, ns (steady phases: max_rounds or max_time). */
+uint64_t plan_duration_ns(const struct plan *p);
+uint64_t plan_phase_duration_ns(const struct plan_phase *ph);
+/*
+ * Check every step against a target with logical block size lbs and size bytes:
+ * "file:line: message" in err and -EINVAL on the first that cannot run there.
+ */
+int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runner: a plan's phases in order, each step through the engine, every number
+ * into the result and every change out as an event. Steady-state phases repeat rounds
+ * of their steps and judge the tracked step's metric after each round.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "preset.h"
+#include "purge.h"
+#include "steady.h"
+
+#define AUTOSAVE_DEFAULT_NS (60ull * 1000000000ull)
+
+struct run {
+	const struct plan *plan;
+	const struct target *t;
+	const struct engine_ops *ops;
+	struct engine_ctl *ctl;
+	const char *autosave_path;
+	uint64_t autosave_period_ns;
+	bool no_hist;
+	struct result *res;
+	runner_event_fn fn;
+	void *arg;
+
+	uint64_t t0_ns; /* CLOCK_MONOTONIC at the start */
+	uint64_t last_save_ns;
+	uint64_t planned_total_ns; /* what the plan will take; shrinks when a phase ends early */
+	uint64_t planned_done_ns;  /* planned time of the steps already run */
+	unsigned steps_total;
+	unsigned step_global;
+	double last_uncapped_iops; /* for rate = N% */
+
+	/* the running step, for the sample callback */
+	unsigned phase_index;
+	unsigned phase_steps;
+	struct result_phase *rp;
+	unsigned step_index;	  /* within the phase */
+	uint64_t step_planned_ns; /* ramp + time */
+	uint64_t step_ramp_ns;
+	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
+	uint64_t step_bytes;
+	unsigned samples_cap; /* of the step's live sample list */
+	bool self_stopped;    /* the runner, not the operator, stopped the step */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void emit(struct run *r, enum runner_event_kind kind, const struct result_step *step,
+		 const struct sample *s, const struct steady_info *steady, const char *msg,
+		 uint64_t eta_ns)
+{
+	struct runner_event ev = {
+		.kind = kind,
+		.res = r->res,
+		.phase_index = r->phase_index,
+		.phases_total = r->plan->nphases,
+		.step_index = r->step_index,
+		.phase_steps = r->phase_steps,
+		.step_global = r->step_global,
+		.steps_total = r->steps_total,
+		.step = step,
+		.sample = s,
+		.steady = steady,
+		.msg = msg,
+		.elapsed_ns = now_ns() - r->t0_ns,
+		.eta_ns = eta_ns,
+	};
+
+	if (r->fn)
+		r->fn(r->arg, &ev);
+}
+
+/* Time left: the plan past this step, plus what this step still has to do. */
+static uint64_t eta(const struct run *r, uint64_t step_done_ns, const struct sample *s)
+{
+	uint64_t after = r->planned_total_ns - r->planned_done_ns;
+	uint64_t left = step_done_ns < r->step_planned_ns ? r->step_planned_ns - step_done_ns : 0;
+
+	after = after > r->step_planned_ns ? after - r->step_planned_ns : 0;
+	/* a `loops` step ends on bytes: estimate from the rate so far */
+	if (r->loops_bytes && s && s->d[DIR_ALL].mbps > 0 && r->step_bytes < r->loops_bytes) {
+		double by_bytes =
+			(double)(r->loops_bytes - r->step_bytes) / (s->d[DIR_ALL].mbps * 1e6) * 1e9;
+		if (by_bytes < (double)left)
+			left = (uint64_t)by_bytes;
+	}
+	return after + left;
+}
+
+static void autosave(struct run *r, bool force)
+{
+	uint64_t now = now_ns();
+	char err[512], msg[4200];
+
+	if (!r->autosave_path || (!force && now - r->last_save_ns < r->autosave_period_ns))
+		return;
+	r->last_save_ns = now;
+	if (result_save(r->res, r->autosave_path, err, sizeof(err)) < 0) {
+		snprintf(msg, sizeof(msg), "autosave failed: %s", err);
+		emit(r, RUN_EV_LOG, NULL, NULL, NULL, msg, 0);
+		return;
+	}
+	emit(r, RUN_EV_AUTOSAVE, NULL, NULL, NULL, r->autosave_path, 0);
+}
+
+/* Collector thread: the runner's thread is inside engine_run() and leaves res alone. */
+static void on_sample(void *arg, const struct sample *s)
+{
+	struct run *r = arg;
+	struct result_step *st = &r->rp->steps[r->step_index];
+
+	if (st->nsamples == r->samples_cap) {
+		unsigned cap = r->samples_cap ? r->samples_cap * 2 : 64;
+		struct sample *grown = realloc(st->samples, cap * sizeof(*grown));
+		if (grown) {
+			st->samples = grown;
+			r->samples_cap = cap;
+		}
+	}
+	/* out of memory: the live copy misses a sample; the engine's final list is whole */
+	if (st->nsamples < r->samples_cap)
+		st->samples[st->nsamples++] = *s;
+	r->step_bytes += s->d[DIR_ALL].bytes;
+	if (r->loops_bytes && r->step_bytes >= r->loops_bytes && !r->self_stopped) {
+		r->self_stopped = true;
+		atomic_store(&r->ctl->stop, 1);
+	}
+	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
+	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
+	autosave(r, false);
+}
+
+static void fail_run(struct run *r, struct result_phase *rp, struct result_step *st,
+		     const char *msg, uint64_t offset)
+{
+	if (st) {
+		st->status = RS_FAILED;
+		snprintf(st->error, sizeof(st->error), "%s", msg);
+		st->error_offset = offset;
+	}
+	rp->status = RS_FAILED;
+	r->res->status = RS_FAILED;
+	snprintf(r->res->error, sizeof(r->res->error), "%.31s: %.470s", rp->name, msg);
+	emit(r, RUN_EV_ERROR, st, NULL, NULL, r->res->error, 0);
+}
+
+static int run_purge(struct run *r, const struct plan_phase *ph)
+{
+	struct result_phase *rp = r->rp;
+	struct result_step *st;
+	uint64_t start, len;
+	char err[512];
+	int ret;
+
+	st = result_add_step(rp, purge_method_name[ph->purge], &ph->steps[0].wl);
+	if (!st)
+		return -ENOMEM;
+	r->step_index = 0;
+	r->step_planned_ns = 0;
+	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
+	workload_range(&ph->steps[0].wl, r->t->size, &start, &len);
+	ret = purge_run(r->t, ph->purge, start, len, &r->ctl->stop, err, sizeof(err));
+	if (ret == -ECANCELED || (!ret && atomic_load(&r->ctl->stop))) {
+		st->status = RS_ABORTED;
+		return -ECANCELED;
+	}
+	if (ret) {
+		fail_run(r, rp, st, err, start);
+		return ret;
+	}
+	st->status = RS_COMPLETE;
+	r->step_global++;
+	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, 0, NULL));
+	return 0;
+}
+
+/* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
+static int run_step(struct run *r, const struct plan_step *ps, const char *label,
+		    struct result_step **out)
+{
+	struct workload wl = ps->wl;
+	struct step_result sr;
+	struct result_step *st;
+	char err[512];
+	int ret;
+
+	if (ps->rate_pct > 0) {
+		if (!(r->last_uncapped_iops >= 1)) {
+			snprintf(err, sizeof(err),
+				 "step %s: rate %g%% of the last uncapped step, which measured no "
+				 "IOPS",
+				 label, ps->rate_pct);
+			fail_run(r, r->rp, NULL, err, 0);
+			return -EINVAL;
+		}
+		wl.rate_iops = (uint64_t)llround(r->last_uncapped_iops * ps->rate_pct / 100.0);
+		if (wl.rate_iops == 0)
+			wl.rate_iops = 1;
+	}
+	st = result_add_step(r->rp, label, &wl);
+	if (!st)
+		return -ENOMEM;
+	*out = st;
+	st->status = RS_INCOMPLETE;
+	r->step_index = r->rp->nsteps - 1;
+	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
+	r->step_ramp_ns = wl.ramp_ns;
+	r->step_bytes = 0;
+	r->samples_cap = 0;
+	r->self_stopped = false;
+	r->loops_bytes = 0;
+	if (ps->loops_set) {
+		uint64_t start, len;
+		workload_range(&wl, r->t->size, &start, &len);
+		r->loops_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
+		if (r->loops_bytes == 0)
+			r->loops_bytes = 1;
+	}
+	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
+
+	memset(&sr, 0, sizeof(sr));
+	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
+	/* the step array is not reallocated while the engine runs; st is still good */
+	if (r->self_stopped) {
+		atomic_store(&r->ctl->stop, 0);
+		sr.stopped = false;
+	}
+	free(st->samples);
+	st->samples = sr.samples;
+	st->nsamples = sr.nsamples;
+	sr.samples = NULL;
+	st->summary = sr.total;
+	st->wl.seed = sr.seed;
+	snprintf(st->engine, sizeof(st->engine), "%s", sr.engine_desc);
+	if (sr.acc && !r->no_hist) {
+		st->hist = malloc(2 * sizeof(*st->hist));
+		if (st->hist) {
+			st->hist[0] = sr.acc[DIR_READ].hist;
+			st->hist[1] = sr.acc[DIR_WRITE].hist;
+		}
+	}
+	r->planned_done_ns += r->step_planned_ns;
+	r->step_global++;
+	if (ret < 0) {
+		fail_run(r, r->rp, st, err, sr.error_offset);
+		step_result_free(&sr);
+		return ret;
+	}
+	step_result_free(&sr);
+	if (sr.stopped) {
+		st->status = RS_ABORTED;
+		emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, 0);
+		return -ECANCELED;
+	}
+	st->status = RS_COMPLETE;
+	if (wl.rate_iops == 0)
+		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;
+	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, r->step_planned_ns, NULL));
+	autosave(r, false);
+	return 0;
+}
+
+static int run_fixed(struct run *r, const struct plan_phase *ph)
+{
+	struct result_step *st;
+
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		int ret = run_step(r, &ph->steps[s], ph->steps[s].label, &st);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int run_steady(struct run *r, const struct plan_phase *ph)
+{
+	struct steady_info *info = &r->rp->steady;
+	uint64_t once_ns = 0, used_ns = 0;
+	unsigned rounds = ph->steady.max_rounds;
+	double *series = calloc(rounds, sizeof(double));
+	char label[64], msg[128];
+	int ret = 0;
+
+	if (!series)
+		return -ENOMEM;
+	for (unsigned s = 0; s < ph->nsteps; s++)
+		once_ns += ph->steps[s].wl.ramp_ns + ph->steps[s].wl.time_ns;
+	memset(info, 0, sizeof(*info));
+	info->used = true;
+	snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
+	for (unsigned round = 1; round <= rounds; round++) {
+		struct result_step *tracked = NULL;
+		double v = 0;
+
+		for (unsigned s = 0; s < ph->nsteps; s++) {
+			struct result_step *st;
+			if (ph->nsteps == 1)
+				snprintf(label, sizeof(label), "round %u", round);
+			else
+				snprintf(label, sizeof(label), "round %u %.48s", round,
+					 ph->steps[s].label);
+			ret = run_step(r, &ph->steps[s], label, &st);
+			if (ret)
+				goto out;
+			if ((int)s == ph->track_step)
+				tracked = st;
+		}
+		used_ns += once_ns;
+		steady_metric_value(ph->track, &tracked->summary, &v);
+		series[round - 1] = v;
+		steady_check(&ph->steady, series, round, info);
+		snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
+		emit(r, RUN_EV_ROUND_DONE, tracked, NULL, info, NULL,
+		     eta(r, r->step_planned_ns, NULL));
+		if (info->reached) {
+			snprintf(msg, sizeof(msg), "steady state after %u rounds", round);
+			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
+			break;
+		}
+		if (ph->max_time_ns && used_ns >= ph->max_time_ns) {
+			snprintf(msg, sizeof(msg), "max_time reached after %u rounds, not steady",
+				 round);
+			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
+			break;
+		}
+		if (round == rounds) {
+			snprintf(msg, sizeof(msg), "not steady after %u rounds", round);
+			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
+		}
+	}
+out:
+	free(series);
+	return ret;
+}
+
+int runner_check(const struct plan *plan, const struct target *t, char *err, size_t errlen)
+{
+	if (plan_writes(plan) && !t->writable) {
+		snprintf(err, errlen, "%s: %s writes, and the target is open read-only", plan->file,
+			 plan->name);
+		return -EBADF;
+	}
+	return plan_check_target(plan, t->lbs, t->size, err, errlen);
+}
+
+int runner_run(const struct plan *plan, const struct target *t, const struct runner_opts *o,
+	       struct result *res, runner_event_fn fn, void *arg)
+{
+	static const struct runner_opts no_opts;
+	struct engine_ctl own_ctl;
+	struct run r = {0};
+	char err[512];
+	int ret = 0;
+
+	if (!o)
+		o = &no_opts;
+	atomic_init(&own_ctl.stop, 0);
+	atomic_init(&own_ctl.pause, 0);
+	r.plan = plan;
+	r.t = t;
+	r.ops = o->ops ? o->ops : &engine_uring;
+	r.ctl = o->ctl ? o->ctl : &own_ctl;
+	r.autosave_path = o->autosave_path;
+	r.autosave_period_ns = o->autosave_period_ns ? o->autosave_period_ns : AUTOSAVE_DEFAULT_NS;
+	r.no_hist = o->no_hist;
+	r.res = res;
+	r.fn = fn;
+	r.arg = arg;
+	r.t0_ns = r.last_save_ns = now_ns();
+	r.planned_total_ns = plan_duration_ns(plan);
+	r.steps_total = plan_steps(plan);
+
+	snprintf(res->preset_name, sizeof(res->preset_name), "%s", plan->name);
+	snprintf(res->preset_source, sizeof(res->preset_source), "%s", plan->file);
+	free(res->preset_text);
+	res->preset_text = strdup(plan->text);
+	res->scale = plan->scale;
+	if (!res->host)
+		res->host = result_host_json();
+	if (!res->target)
+		res->target = target_to_json(t);
+	if (!res->started[0])
+		iso_now(res->started, sizeof(res->started));
+	res->ended[0] = '\0';
+	res->status = RS_INCOMPLETE;
+	if (!res->preset_text)
+		return -ENOMEM;
+
+	ret = runner_check(plan, t, err, sizeof(err));
+	if (ret) {
+		res->status = RS_FAILED;
+		snprintf(res->error, sizeof(res->error), "%s", err);
+		emit(&r, RUN_EV_ERROR, NULL, NULL, NULL, res->error, 0);
+		goto done;
+	}
+	emit(&r, RUN_EV_RUN_START, NULL, NULL, NULL, NULL, r.planned_total_ns);
+
+	for (unsigned i = 0; i < plan->nphases && !ret; i++) {
+		const struct plan_phase *ph = &plan->phases[i];
+		uint64_t planned = plan_phase_duration_ns(ph);
+		uint64_t done_before = r.planned_done_ns;
+		unsigned steps_planned =
+			ph->until == UNTIL_STEADY ? ph->nsteps * ph->steady.max_rounds : ph->nsteps;
+		unsigned global_before = r.step_global;
+
+		if (atomic_load(&r.ctl->stop)) {
+			ret = -ECANCELED;
+			break;
+		}
+		r.rp = result_add_phase(res, ph->name, ph->kind);
+		if (!r.rp) {
+			ret = -ENOMEM;
+			break;
+		}
+		r.rp->status = RS_INCOMPLETE;
+		r.phase_index = i;
+		r.phase_steps = ph->kind == PH_PURGE ? 1 : steps_planned;
+		r.step_index = 0;
+		emit(&r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(&r, 0, NULL));
+		if (ph->kind == PH_PURGE)
+			ret = run_purge(&r, ph);
+		else if (ph->until == UNTIL_STEADY)
+			ret = run_steady(&r, ph);
+		else
+			ret = run_fixed(&r, ph);
+		/* a phase that ended early gives its unused time and steps back */
+		r.planned_total_ns -= planned - (r.planned_done_ns - done_before < planned
+							 ? r.planned_done_ns - done_before
+							 : planned);
+		if (ph->kind != PH_PURGE && r.step_global - global_before < steps_planned)
+			r.steps_total -= steps_planned - (r.step_global - global_before);
+		if (ret == -ECANCELED)
+			r.rp->status = RS_ABORTED;
+		else if (ret == -ENOMEM)
+			fail_run(&r, r.rp, NULL, "out of memory", 0);
+		else if (!ret)
+			r.rp->status = RS_COMPLETE;
+		emit(&r, RUN_EV_PHASE_DONE, NULL, NULL, &r.rp->steady, NULL, eta(&r, 0, NULL));
+		autosave(&r, false);
+	}
+	if (ret == -ECANCELED) {
+		res->status = RS_ABORTED;
+		emit(&r, RUN_EV_LOG, NULL, NULL, NULL, "stopped: the run is aborted", 0);
+	} else if (!ret) {
+		res->status = RS_COMPLETE;
+	}
+done:
+	iso_now(res->ended, sizeof(res->ended));
+	emit(&r, RUN_EV_RUN_DONE, NULL, NULL, NULL, NULL, 0);
+	return ret;
+}

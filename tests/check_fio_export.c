@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fio export: every built-in preset exports to a job file that fio --parse-only accepts. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fio_export.h"
+#include "preset.h"
+
+static char files[64][4096];
+static int nfiles;
+static bool have_fio;
+
+static unsigned count(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+START_TEST(test_export)
+{
+	char err[1024], path[64], cmd[256];
+	struct plan *p = preset_parse_file(files[_i], 1.0, err, sizeof(err));
+	unsigned steps = 0;
+	char *text;
+	FILE *f;
+	int fd;
+
+	ck_assert_msg(p != NULL, "%s", err);
+	text = fio_export(p);
+	ck_assert_ptr_nonnull(text);
+	for (unsigned i = 0; i < p->nphases; i++)
+		if (p->phases[i].kind != PH_PURGE)
+			steps += p->phases[i].nsteps;
+	/* one job per step (a steady phase: one round), each behind a stonewall */
+	ck_assert_uint_eq(count(text, "\n["), steps + 1);
+	ck_assert_uint_eq(count(text, "\nstonewall\n"), steps);
+	ck_assert_ptr_nonnull(strstr(text, "[global]\nioengine=io_uring\ndirect=1\n"));
+	for (unsigned i = 0; i < p->nphases; i++) {
+		if (p->phases[i].until == UNTIL_STEADY)
+			ck_assert_ptr_nonnull(strstr(text, "fio has no round-based steady state"));
+		if (p->phases[i].kind == PH_PURGE && p->phases[i].purge != PURGE_NONE)
+			ck_assert_ptr_nonnull(strstr(text, "fio has no purge"));
+	}
+	if (!have_fio)
+		goto out;
+	strcpy(path, "/tmp/check_fio_export.XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "DRIVEBENCH_TARGET=/dev/null fio --parse-only %s >/dev/null 2>&1", path);
+	int rc = system(cmd);
+	unlink(path);
+	ck_assert_msg(rc == 0, "fio --parse-only refuses the export of %s", files[_i]);
+out:
+	free(text);
+	plan_free(p);
+}
+END_TEST
+
+/* Rates: a cap is split over the jobs; a percentage becomes a comment. */
+START_TEST(test_rates)
+{
+	char err[512];
+	struct plan *p = preset_parse("[preset]\nname = r\n[measure]\nthreads = 3\n"
+				      "rate = max 1000 50%\nread = 70\ndata = zero\n",
+				      "r", 1.0, err, sizeof(err));
+	char *text;
+
+	ck_assert_msg(p != NULL, "%s", err);
+	text = fio_export(p);
+	ck_assert_ptr_nonnull(strstr(text, "rate_iops=334\n"));
+	ck_assert_ptr_nonnull(strstr(text, "; rate: 50% of the IOPS of the last uncapped job"));
+	ck_assert_ptr_nonnull(strstr(text, "rw=randrw\nrwmixread=70\n"));
+	ck_assert_ptr_nonnull(strstr(text, "zero_buffers=1\n"));
+	ck_assert_uint_eq(count(text, "\nstonewall\n"), 3);
+	free(text);
+	plan_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fio_export");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	DIR *d = opendir(DB_SRCDIR "/presets");
+	struct dirent *e;
+	int failed;
+
+	while (d && (e = readdir(d)) && nfiles < 64) {
+		size_t l = strlen(e->d_name);
+		if (l > 7 && !strcmp(e->d_name + l - 7, ".preset"))
+			snprintf(files[nfiles++], 4096, DB_SRCDIR "/presets/%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	have_fio = system("fio --version >/dev/null 2>&1") == 0;
+	if (!have_fio)
+		printf("SKIP: check_fio_export: fio is not installed; job files are checked "
+		       "without fio --parse-only\n");
+	if (nfiles < 11) {
+		fprintf(stderr, "check_fio_export: only %d built-in presets\n", nfiles);
+		return EXIT_FAILURE;
+	}
+	tcase_add_loop_test(tc, test_export, 0, nfiles);
+	tcase_add_test(tc, test_rates);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Preset files: the malformed corpus (each file's first line says the message expected),
+ * the good corpus and the built-in library round-tripping through plan_to_text, step
+ * expansion order, scaling, ad-hoc plans, lookup, and the man page against the key table.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "preset.h"
+
+#define FIXTURES DB_SRCDIR "/tests/fixtures/presets"
+#define MAXFILES 128
+
+static char bad_files[MAXFILES][4096], good_files[MAXFILES][4096];
+static int nbad, ngood;
+
+static int list_dir(const char *dir, char files[][4096], int n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return n;
+	while ((e = readdir(d)) && n < MAXFILES) {
+		size_t l = strlen(e->d_name);
+		if (l > 7 && !strcmp(e->d_name + l - 7, ".preset"))
+			snprintf(files[n++], 4096, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_bad)
+{
+	const char *path = bad_files[_i];
+	char *text = slurp(path), expect[1024], want[6000], err[1024] = "";
+	struct plan *p;
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(sscanf(text, "# expect: %1023[^\n]", expect) == 1, "%s: no expect line",
+		      path);
+	p = preset_parse_file(path, 1.0, err, sizeof(err));
+	ck_assert_msg(p == NULL, "%s parsed", path);
+	snprintf(want, sizeof(want), "%s:%s", path, expect);
+	ck_assert_str_eq(err, want);
+	free(text);
+}
+END_TEST
+
+static void assert_wl_eq(const struct workload *a, const struct workload *b, const char *what)
+{
+	ck_assert_msg(a->pattern == b->pattern && a->bs == b->bs && a->nsplit == b->nsplit &&
+			      a->read_pct == b->read_pct && a->range_start == b->range_start &&
+			      a->range_size == b->range_size && a->range_pct == b->range_pct &&
+			      a->threads == b->threads && a->qdepth == b->qdepth &&
+			      a->time_ns == b->time_ns && a->ramp_ns == b->ramp_ns &&
+			      a->rate_iops == b->rate_iops && a->data == b->data &&
+			      a->compress_pct == b->compress_pct &&
+			      a->interval_ns == b->interval_ns && a->seed == b->seed,
+		      "%s: workloads differ", what);
+	for (unsigned i = 0; i < a->nsplit; i++)
+		ck_assert(a->split[i].bs == b->split[i].bs && a->split[i].pct == b->split[i].pct);
+}
+
+static void assert_plan_eq(const struct plan *a, const struct plan *b)
+{
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_str_eq(a->description, b->description);
+	ck_assert_str_eq(a->source, b->source);
+	ck_assert_uint_eq(a->nphases, b->nphases);
+	for (unsigned i = 0; i < a->nphases; i++) {
+		const struct plan_phase *x = &a->phases[i], *y = &b->phases[i];
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert(x->kind == y->kind && x->until == y->until && x->purge == y->purge);
+		ck_assert(x->max_time_ns == y->max_time_ns && x->track_step == y->track_step);
+		ck_assert(!memcmp(&x->steady, &y->steady, sizeof(x->steady)));
+		ck_assert_str_eq(x->track, y->track);
+		ck_assert_uint_eq(x->nsteps, y->nsteps);
+		for (unsigned s = 0; s < x->nsteps; s++) {
+			ck_assert_str_eq(x->steps[s].label, y->steps[s].label);
+			ck_assert(x->steps[s].rate_pct == y->steps[s].rate_pct);
+			ck_assert(x->steps[s].loops_bytes_x == y->steps[s].loops_bytes_x);
+			assert_wl_eq(&x->steps[s].wl, &y->steps[s].wl, x->steps[s].label);
+		}
+	}
+}
+
+/* parse -> text -> parse gives the same plan, and the text is a fixed point. */
+START_TEST(test_good)
+{
+	const char *path = good_files[_i];
+	char err[1024] = "";
+	struct plan *a = preset_parse_file(path, 1.0, err, sizeof(err)), *b;
+	char *t1, *t2;
+
+	ck_assert_msg(a != NULL, "%s", err);
+	ck_assert_uint_gt(a->nphases, 0);
+	t1 = plan_to_text(a);
+	ck_assert_ptr_nonnull(t1);
+	b = preset_parse(t1, "rendered", 1.0, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s: rendered text fails: %s\n%s", path, err, t1);
+	assert_plan_eq(a, b);
+	t2 = plan_to_text(b);
+	ck_assert_str_eq(t1, t2);
+	ck_assert_ptr_nonnull(strstr(a->text, "[preset]"));
+	free(t1);
+	free(t2);
+	plan_free(a);
+	plan_free(b);
+}
+END_TEST
+
+static struct plan *builtin(const char *name, double scale)
+{
+	char err[1024] = "";
+	struct plan *p = preset_load(name, scale, err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s: %s", name, err);
+	return p;
+}
+
+static const struct plan_phase *phase_of(const struct plan *p, enum phase_kind kind, unsigned nth)
+{
+	for (unsigned i = 0; i < p->nphases; i++)
+		if (p->phases[i].kind == kind && nth-- == 0)
+			return &p->phases[i];
+	ck_abort_msg("no such phase");
+	return NULL;
+}
+
+START_TEST(test_ladder)
+{
+	static const char *const want[16] = {
+		"2T2Q", "2T4Q", "2T8Q", "2T16Q", "4T2Q",  "4T4Q",  "4T8Q",  "4T16Q",
+		"8T2Q", "8T4Q", "8T8Q", "8T16Q", "16T2Q", "16T4Q", "16T8Q", "16T16Q",
+	};
+	struct plan *p = builtin("8k-7030", 1.0);
+	const struct plan_phase *m = phase_of(p, PH_MEASURE, 0);
+
+	ck_assert_uint_eq(m->nsteps, 16);
+	for (unsigned i = 0; i < 16; i++) {
+		ck_assert_str_eq(m->steps[i].label, want[i]);
+		ck_assert_uint_eq(m->steps[i].wl.threads, 2u << (i / 4));
+		ck_assert_uint_eq(m->steps[i].wl.qdepth, 2u << (i % 4));
+		ck_assert_uint_eq(m->steps[i].wl.bs, 8192);
+		ck_assert_uint_eq(m->steps[i].wl.read_pct, 70);
+		ck_assert_uint_eq(m->steps[i].wl.time_ns, 120000000000ull);
+		ck_assert_uint_eq(m->steps[i].wl.ramp_ns, 30000000000ull);
+	}
+	const struct plan_phase *pc = phase_of(p, PH_PRECONDITION, 0);
+	ck_assert(pc->until == UNTIL_STEADY);
+	ck_assert_uint_eq(pc->steps[0].wl.threads, 16);
+	ck_assert_uint_eq(pc->steps[0].wl.qdepth, 16);
+	ck_assert_uint_eq(pc->steps[0].wl.time_ns, 60000000000ull);
+	ck_assert_uint_eq(phase_of(p, PH_PURGE, 0)->purge, PURGE_DISCARD);
+	plan_free(p);
+}
+END_TEST
+
+START_TEST(test_snia_order)
+{
+	static const unsigned mixes[7] = {100, 95, 65, 50, 35, 5, 0};
+	static const uint32_t sizes[8] = {1u << 20,  128u << 10, 64u << 10, 32u << 10,
+					  16u << 10, 8u << 10,	 4u << 10,  512};
+	struct plan *p = builtin("snia-iops", 1.0);
+	const struct plan_phase *m = phase_of(p, PH_MEASURE, 0);
+	const struct plan_phase *w = phase_of(p, PH_PRECONDITION, 0);
+
+	ck_assert_uint_eq(m->nsteps, 56);
+	ck_assert(m->until == UNTIL_STEADY);
+	for (unsigned i = 0; i < 56; i++) {
+		ck_assert_uint_eq(m->steps[i].wl.read_pct, mixes[i / 8]);
+		ck_assert_uint_eq(m->steps[i].wl.bs, sizes[i % 8]);
+		ck_assert_uint_eq(m->steps[i].wl.time_ns, 60000000000ull);
+	}
+	/* the tracked cell: 4K, 100% write */
+	ck_assert_int_eq(m->track_step, 6 * 8 + 6);
+	ck_assert_str_eq(m->steps[54].label, "write 4k");
+	ck_assert_str_eq(m->track, "iops");
+	ck_assert_uint_eq(m->steady.window, 5);
+	ck_assert_uint_eq(m->steady.max_rounds, 25);
+	ck_assert_double_eq_tol(m->steady.data_limit_pct, 20, 1e-12);
+	ck_assert_double_eq_tol(m->steady.slope_limit_pct, 10, 1e-12);
+	/* workload-independent precondition: 2x the range in 128K sequential writes */
+	ck_assert(w->steps[0].loops_set);
+	ck_assert_double_eq_tol(w->steps[0].loops_bytes_x, 2, 1e-12);
+	ck_assert_uint_eq(w->steps[0].wl.bs, 128u << 10);
+	ck_assert(w->steps[0].wl.pattern == WL_SEQUENTIAL);
+	ck_assert_uint_eq(plan_steps(p), 1 + 1 + 56 * 25);
+	plan_free(p);
+}
+END_TEST
+
+START_TEST(test_scale)
+{
+	struct plan *p = builtin("8k-7030", 0.01);
+	const struct plan_phase *m = phase_of(p, PH_MEASURE, 0);
+
+	ck_assert_uint_eq(m->steps[0].wl.time_ns, 1200000000ull);
+	ck_assert_uint_eq(m->steps[0].wl.ramp_ns, 300000000ull);
+	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 10000000ull);
+	ck_assert_uint_eq(phase_of(p, PH_PRECONDITION, 0)->max_time_ns, 216000000000ull);
+	plan_free(p);
+	/* tiny scales stop at 10 ms for times and intervals; loops shrink with the scale */
+	p = builtin("snia-iops", 0.0001);
+	m = phase_of(p, PH_MEASURE, 0);
+	ck_assert_uint_eq(m->steps[0].wl.time_ns, 10000000ull);
+	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 10000000ull);
+	ck_assert_double_eq_tol(phase_of(p, PH_PRECONDITION, 0)->steps[0].loops_bytes_x, 0.0002,
+				1e-12);
+	plan_free(p);
+	/* and a bad scale is refused */
+	char err[256];
+	ck_assert_ptr_null(preset_parse("[preset]\nname=x\n[run]\n", "s", 0, err, sizeof(err)));
+	ck_assert_str_eq(err, "s: scale must be above 0");
+}
+END_TEST
+
+START_TEST(test_rate_curve)
+{
+	struct plan *p = builtin("vdbench-7030", 1.0);
+	const struct plan_phase *m = phase_of(p, PH_MEASURE, 0);
+	const struct plan_phase *fill = phase_of(p, PH_PRECONDITION, 0);
+
+	ck_assert_uint_eq(m->nsteps, 39);
+	for (unsigned i = 0; i < 39; i++) {
+		ck_assert_uint_eq(m->steps[i].wl.bs, (4096u << (i / 13)));
+		ck_assert_double_eq_tol(m->steps[i].rate_pct, (i % 13) * 10.0, 1e-12);
+		ck_assert_double_eq_tol(m->steps[i].wl.range_pct, 25, 1e-12);
+		ck_assert_uint_eq(m->steps[i].wl.threads * m->steps[i].wl.qdepth, 64);
+	}
+	ck_assert_str_eq(m->steps[0].label, "4k max");
+	ck_assert_str_eq(m->steps[14].label, "8k 10%");
+	ck_assert_double_eq_tol(fill->steps[0].wl.range_pct, 100, 1e-12);
+	ck_assert_uint_eq(fill->steps[0].wl.ramp_ns, 0);
+	plan_free(p);
+}
+END_TEST
+
+/* An ad-hoc workload becomes a [run] preset that parses back to the same workload. */
+START_TEST(test_from_workload)
+{
+	struct workload wl;
+	char err[512];
+	struct plan *p, *q;
+	char *text;
+
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_parse_bssplit(&wl, "4k/60:8k/30:64k/10", err, sizeof(err)), 0);
+	wl.read_pct = 65;
+	wl.range_pct = 100.0 / 3;
+	wl.range_start = 1 << 20;
+	wl.threads = 3;
+	wl.qdepth = 7;
+	wl.time_ns = 1500000000ull;
+	wl.ramp_ns = 250000ull;
+	wl.rate_iops = 1234;
+	wl.data = WL_DATA_COMPRESS;
+	wl.compress_pct = 40;
+	wl.interval_ns = 20000000ull;
+	wl.seed = 99;
+	p = plan_from_workload(&wl, "ad-hoc", err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->nphases, 1);
+	ck_assert_str_eq(p->phases[0].name, "run");
+	ck_assert(p->phases[0].kind == PH_RUN);
+	ck_assert_uint_eq(p->phases[0].nsteps, 1);
+	assert_wl_eq(&p->phases[0].steps[0].wl, &wl, "ad-hoc");
+	/* the text it carries replays to the same plan */
+	q = preset_parse(p->text, "replayed", 1.0, err, sizeof(err));
+	ck_assert_msg(q != NULL, "%s", err);
+	assert_plan_eq(p, q);
+	text = plan_to_text(q);
+	ck_assert_ptr_nonnull(strstr(text, "[run]\n"));
+	free(text);
+	plan_free(p);
+	plan_free(q);
+	/* and the plain defaults */
+	workload_defaults(&wl);
+	p = plan_from_workload(&wl, NULL, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	assert_wl_eq(&p->phases[0].steps[0].wl, &wl, "defaults");
+	ck_assert_str_eq(p->name, "ad-hoc");
+	ck_assert(!plan_writes(p));
+	plan_free(p);
+}
+END_TEST
+
+/* Every key's default, written where it belongs, parses: the table is self-consistent. */
+START_TEST(test_key_defaults)
+{
+	char text[8192], err[512];
+	size_t n = 0;
+	struct plan *p;
+
+	for (int sec = 0; sec < PRESET_NSECTIONS; sec++) {
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "[%s]\n",
+				      preset_section_name[sec]);
+		if (sec == SEC_PRESET)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "name = defaults\n");
+		for (unsigned i = 0; i < preset_nkeys; i++) {
+			const struct preset_key *k = &preset_keys[i];
+			ck_assert_ptr_nonnull(k->help);
+			ck_assert_ptr_nonnull(k->value);
+			if (k->def && (k->sections & (1u << sec)))
+				n += (size_t)snprintf(text + n, sizeof(text) - n, "%s = %s\n",
+						      k->name, k->def);
+		}
+	}
+	p = preset_parse(text, "defaults", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s\n%s", err, text);
+	/* a [measure] of only defaults is workload_defaults() */
+	struct workload wl;
+	workload_defaults(&wl);
+	assert_wl_eq(&phase_of(p, PH_MEASURE, 0)->steps[0].wl, &wl, "defaults");
+	plan_free(p);
+}
+END_TEST
+
+/* man/drivebench-preset.5 documents every key in KEYS, and nothing that is not a key. */
+START_TEST(test_manpage)
+{
+	char *man = slurp(DB_SRCDIR "/man/drivebench-preset.5");
+	char *keys, *end, *line, *save = NULL;
+	unsigned documented = 0;
+
+	ck_assert_ptr_nonnull(man);
+	keys = strstr(man, "\n.SH KEYS\n");
+	ck_assert_ptr_nonnull(keys);
+	end = strstr(keys + 1, "\n.SH ");
+	if (end)
+		*end = '\0';
+	for (unsigned i = 0; i < preset_nkeys; i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "\n.TP\n.B %s\n", preset_keys[i].name);
+		ck_assert_msg(strstr(keys, want), "key '%s' is not documented in KEYS",
+			      preset_keys[i].name);
+	}
+	for (line = strtok_r(keys, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bool known = false;
+		if (strncmp(line, ".B ", 3) || strchr(line + 3, ' '))
+			continue;
+		for (unsigned i = 0; i < preset_nkeys; i++)
+			known |= !strcmp(preset_keys[i].name, line + 3);
+		ck_assert_msg(known, "KEYS documents '%s', which is not a key", line + 3);
+		documented++;
+	}
+	ck_assert_uint_eq(documented, preset_nkeys);
+	free(man);
+}
+END_TEST
+
+START_TEST(test_check_target)
+{
+	char err[1024];
+	struct plan *p = builtin("fileserver", 1.0);
+	char want[5000];
+
+	/* bssplit has 512b, 1k and 2k: not on a 4k-sector drive; the message names its line */
+	ck_assert_int_eq(plan_check_target(p, 4096, 1ull << 30, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s:11: block size 512b is below or not a multiple of the target's logical "
+		 "block size (4k)",
+		 p->file);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(plan_check_target(p, 512, 1ull << 30, err, sizeof(err)), 0);
+	/* a 100 KiB target is too small for 64k blocks on 16 sequential threads... */
+	plan_free(p);
+	p = builtin("128k-seq", 1.0);
+	ck_assert_int_eq(plan_check_target(p, 512, 100 << 10, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "too small"));
+	plan_free(p);
+}
+END_TEST
+
+/* A user preset directory, made and removed by the parent process (unchecked fixture). */
+static char user_dir[64], user_preset[128];
+
+static void user_dir_make(void)
+{
+	char sub[96];
+	FILE *f;
+
+	snprintf(user_dir, sizeof(user_dir), "/tmp/check_preset.%d", (int)getpid());
+	snprintf(sub, sizeof(sub), "%s/drivebench", user_dir);
+	snprintf(user_preset, sizeof(user_preset), "%s/presets/mine.preset", sub);
+	mkdir(user_dir, 0700);
+	mkdir(sub, 0700);
+	snprintf(sub, sizeof(sub), "%s/drivebench/presets", user_dir);
+	mkdir(sub, 0700);
+	f = fopen(user_preset, "w");
+	if (f) {
+		fputs("[preset]\nname = Mine\n[measure]\n", f);
+		fclose(f);
+	}
+}
+
+static void user_dir_remove(void)
+{
+	char sub[96];
+
+	unlink(user_preset);
+	snprintf(sub, sizeof(sub), "%s/drivebench/presets", user_dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/drivebench", user_dir);
+	rmdir(sub);
+	rmdir(user_dir);
+}
+
+START_TEST(test_lookup)
+{
+	char path[4096], err[512];
+	struct plan *p;
+
+	ck_assert_int_eq(preset_find("quick", path, sizeof(path)), 0);
+	ck_assert_str_eq(path, DB_SRCDIR "/presets/quick.preset");
+	ck_assert_int_eq(preset_find("no-such-preset", path, sizeof(path)), -ENOENT);
+	ck_assert_ptr_null(preset_load("no-such-preset", 1, err, sizeof(err)));
+	ck_assert_str_eq(err, "no-such-preset: no such preset (drivebench presets lists them; "
+			      "a file needs a '/' or .preset)");
+	/* a user preset in $XDG_CONFIG_HOME is found by name */
+	setenv("XDG_CONFIG_HOME", user_dir, 1);
+	p = preset_load("mine", 1, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_str_eq(p->name, "Mine");
+	ck_assert_str_eq(p->file, user_preset);
+	plan_free(p);
+	/* a path is taken as given */
+	p = preset_load(user_preset, 1, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	plan_free(p);
+}
+END_TEST
+
+START_TEST(test_writes)
+{
+	char err[512];
+	struct plan *p = preset_parse("[preset]\nname = r\n[measure]\nread = 100\nbs = 4k 8k\n",
+				      "r", 1, err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert(!plan_writes(p));
+	ck_assert_uint_eq(plan_steps(p), 2);
+	ck_assert_uint_eq(plan_duration_ns(p), 20000000000ull);
+	plan_free(p);
+	p = builtin("quick", 1);
+	ck_assert(plan_writes(p));
+	/* under a minute at scale 1 */
+	ck_assert_uint_lt(plan_duration_ns(p), 60000000000ull);
+	plan_free(p);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("preset");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	/* the built-in presets of this tree, wherever the test binary was built */
+	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
+	nbad = list_dir(FIXTURES "/bad", bad_files, 0);
+	ngood = list_dir(FIXTURES "/good", good_files, 0);
+	ngood = list_dir(DB_SRCDIR "/presets", good_files, ngood);
+	/* the issue asks for at least 30 malformed presets and the 11 built-ins */
+	if (nbad < 30 || ngood < 11 + 3) {
+		fprintf(stderr, "check_preset: corpus too small (%d bad, %d good)\n", nbad, ngood);
+		return EXIT_FAILURE;
+	}
+	tcase_add_loop_test(tc, test_bad, 0, nbad);
+	tcase_add_loop_test(tc, test_good, 0, ngood);
+	tcase_add_test(tc, test_ladder);
+	tcase_add_test(tc, test_snia_order);
+	tcase_add_test(tc, test_scale);
+	tcase_add_test(tc, test_rate_curve);
+	tcase_add_test(tc, test_from_workload);
+	tcase_add_test(tc, test_key_defaults);
+	tcase_add_test(tc, test_manpage);
+	tcase_add_test(tc, test_check_target);
+	tcase_add_unchecked_fixture(tc, user_dir_make, user_dir_remove);
+	tcase_add_test(tc, test_lookup);
+	tcase_add_test(tc, test_writes);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

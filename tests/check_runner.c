@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runner with the "null" engine on a temp file: phase and step order, events,
+ * steady-state rounds (a rate-capped null engine is a perfectly stable device), rate
+ * curves, `loops` steps, stop, autosave; and purge on files.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "preset.h"
+#include "purge.h"
+#include "runner.h"
+
+#define TARGET_BYTES (64u << 20)
+
+static char target_path[64];
+
+/*
+ * One target for the whole suite, made and removed by the parent process (an unchecked
+ * fixture), so it is cleaned up even when a test fails in its forked child.
+ */
+static void make_target(void)
+{
+	int fd;
+
+	snprintf(target_path, sizeof(target_path), "/tmp/check_runner.%d", (int)getpid());
+	fd = open(target_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, TARGET_BYTES) < 0) {
+		perror(target_path);
+		exit(EXIT_FAILURE);
+	}
+	close(fd);
+}
+
+static void drop_target(void)
+{
+	unlink(target_path);
+}
+
+struct log {
+	enum runner_event_kind kinds[4096];
+	unsigned n;
+	unsigned samples, rounds, autosaves;
+	unsigned last_global;
+	bool order_ok; /* step_global never goes down, within steps_total */
+	struct steady_info steady[64];
+	uint64_t eta_at_start;
+	int stop_at_step; /* set ctl->stop when this step_global starts; -1 never */
+	struct engine_ctl *ctl;
+};
+
+static void on_event(void *arg, const struct runner_event *ev)
+{
+	struct log *l = arg;
+
+	if (l->n < 4096)
+		l->kinds[l->n++] = ev->kind;
+	ck_assert_ptr_nonnull(ev->res);
+	if (ev->step_global < l->last_global || ev->step_global > ev->steps_total)
+		l->order_ok = false;
+	l->last_global = ev->step_global;
+	switch (ev->kind) {
+	case RUN_EV_RUN_START:
+		l->eta_at_start = ev->eta_ns;
+		break;
+	case RUN_EV_SAMPLE:
+		ck_assert_ptr_nonnull(ev->sample);
+		ck_assert_ptr_nonnull(ev->step);
+		l->samples++;
+		break;
+	case RUN_EV_ROUND_DONE:
+		ck_assert_ptr_nonnull(ev->steady);
+		if (l->rounds < 64)
+			l->steady[l->rounds] = *ev->steady;
+		l->rounds++;
+		break;
+	case RUN_EV_STEP_START:
+		if (l->stop_at_step >= 0 && ev->step_global == (unsigned)l->stop_at_step)
+			atomic_store(&l->ctl->stop, 1);
+		break;
+	case RUN_EV_AUTOSAVE:
+		l->autosaves++;
+		break;
+	default:
+		break;
+	}
+}
+
+static struct plan *parse(const char *text, double scale)
+{
+	char err[1024];
+	struct plan *p = preset_parse(text, "test", scale, err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	return p;
+}
+
+static int run(const struct plan *p, bool write, struct result *res, struct log *l,
+	       struct engine_ctl *ctl, const char *autosave)
+{
+	struct runner_opts o = {.ops = &engine_null,
+				.ctl = ctl,
+				.autosave_path = autosave,
+				.autosave_period_ns = 1};
+	struct target t;
+	char err[512];
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	l->order_ok = true;
+	l->stop_at_step = -1;
+	l->ctl = ctl;
+	ck_assert_msg(target_open(&t, target_path, write, err, sizeof(err)) == 0, "%s", err);
+	result_init(res);
+	ret = runner_run(p, &t, &o, res, on_event, l);
+	target_close(&t);
+	return ret;
+}
+
+/* The 8K 70/30 preset at a tiny scale: purge, precondition, then the 16-step ladder. */
+START_TEST(test_ladder)
+{
+	static const char *const want[16] = {
+		"2T2Q", "2T4Q", "2T8Q", "2T16Q", "4T2Q",  "4T4Q",  "4T8Q",  "4T16Q",
+		"8T2Q", "8T4Q", "8T8Q", "8T16Q", "16T2Q", "16T4Q", "16T8Q", "16T16Q",
+	};
+	char err[512];
+	struct plan *p = preset_load("8k-7030", 0.0002, err, sizeof(err));
+	struct result res;
+	struct log l;
+
+	ck_assert_msg(p != NULL, "%s", err);
+	/* keep the null engine's precondition short: a stable device is steady in 5 rounds */
+	p->phases[1].steps[0].wl.rate_iops = 20000;
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(res.status, RS_COMPLETE);
+	ck_assert_uint_eq(res.nphases, 3);
+	ck_assert_str_eq(res.phases[0].name, "purge");
+	ck_assert_uint_eq(res.phases[0].nsteps, 1);
+	ck_assert_str_eq(res.phases[0].steps[0].label, "discard");
+	ck_assert(res.phases[1].steady.used);
+	ck_assert(res.phases[1].steady.reached);
+	ck_assert_uint_eq(res.phases[1].nsteps, 5);
+	ck_assert_str_eq(res.phases[1].steps[4].label, "round 5");
+	ck_assert_uint_eq(res.phases[2].nsteps, 16);
+	for (unsigned i = 0; i < 16; i++) {
+		const struct result_step *st = &res.phases[2].steps[i];
+		ck_assert_str_eq(st->label, want[i]);
+		ck_assert_int_eq(st->status, RS_COMPLETE);
+		ck_assert_uint_gt(st->summary.d[DIR_ALL].ios, 0);
+		ck_assert_uint_gt(st->nsamples, 0);
+		ck_assert_ptr_nonnull(st->hist);
+	}
+	ck_assert_str_eq(res.preset_name, "8K 70/30");
+	ck_assert_ptr_nonnull(res.preset_text);
+	ck_assert_str_eq(res.preset_text, p->text);
+	ck_assert_double_eq_tol(res.scale, 0.0002, 1e-12);
+	ck_assert_ptr_nonnull(res.host);
+	ck_assert_ptr_nonnull(res.target);
+	/* events: start first, done last, steps counted in order */
+	ck_assert_int_eq(l.kinds[0], RUN_EV_RUN_START);
+	ck_assert_int_eq(l.kinds[l.n - 1], RUN_EV_RUN_DONE);
+	ck_assert(l.order_ok);
+	ck_assert_uint_eq(l.last_global, 1 + 5 + 16);
+	ck_assert_uint_eq(l.rounds, 5);
+	ck_assert_uint_gt(l.samples, 16);
+	ck_assert_uint_gt(l.eta_at_start, 0);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* A stable device is steady at the first full window; the excursions are reported. */
+START_TEST(test_steady)
+{
+	struct plan *p = parse("[preset]\nname = s\n[precondition]\nread = 0\nthreads = 1\n"
+			       "qdepth = 1\nrate = 2000\nuntil = steady\nround = 200ms\n"
+			       "interval = 50ms\n",
+			       1);
+	struct result res;
+	struct log l;
+
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	const struct result_phase *ph = &res.phases[0];
+	ck_assert(ph->steady.reached);
+	ck_assert_uint_eq(ph->steady.round, 5);
+	ck_assert_uint_eq(ph->nsteps, 5);
+	ck_assert_uint_eq(l.rounds, 5);
+	ck_assert_str_eq(ph->steady.tracked, "iops");
+	/* round 1 has no excursions; every later round has both, small */
+	ck_assert_double_eq_tol(l.steady[0].data_excursion_pct, 0, 1e-12);
+	for (unsigned i = 1; i < 5; i++) {
+		ck_assert(l.steady[i].used);
+		ck_assert_uint_eq(l.steady[i].round, i + 1);
+		ck_assert(l.steady[i].data_excursion_pct < 20);
+		ck_assert(l.steady[i].slope_excursion_pct < 10);
+		ck_assert_int_eq(l.steady[i].reached, i == 4);
+	}
+	result_free(&res);
+	plan_free(p);
+
+	/* an impossible limit: runs every round, and says it never got there */
+	p = parse("[preset]\nname = s\n[precondition]\nthreads = 1\nqdepth = 1\nrate = 2000\n"
+		  "until = steady\nround = 100ms\ninterval = 50ms\nwindow = 2\nmax_rounds = 3\n"
+		  "data_limit = 0\nslope_limit = 0\ntrack = max_ns\n",
+		  1);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	ck_assert(!res.phases[0].steady.reached);
+	ck_assert_uint_eq(res.phases[0].nsteps, 3);
+	ck_assert_int_eq(res.status, RS_COMPLETE);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* rate = max 50%: the second step is capped at half of what the first measured. */
+START_TEST(test_rate_pct)
+{
+	struct plan *p = parse("[preset]\nname = r\n[measure]\nthreads = 1\nqdepth = 1\n"
+			       "time = 300ms\ninterval = 100ms\nrate = 4000 max 50%\n",
+			       1);
+	struct result res;
+	struct log l;
+
+	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	const struct result_phase *ph = &res.phases[0];
+	ck_assert_uint_eq(ph->nsteps, 3);
+	ck_assert_uint_eq(ph->steps[0].wl.rate_iops, 4000);
+	ck_assert_uint_eq(ph->steps[1].wl.rate_iops, 0);
+	double max = ph->steps[1].summary.d[DIR_ALL].iops;
+	ck_assert_uint_eq(ph->steps[2].wl.rate_iops, (uint64_t)llround(max / 2));
+	ck_assert_str_eq(ph->steps[2].label, "50%");
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* loops = 1: the step ends once the range has been written, long before its time. */
+START_TEST(test_loops)
+{
+	struct plan *p = parse("[preset]\nname = l\n[precondition]\npattern = sequential\n"
+			       "bs = 128k\nread = 0\nsize = 8m\nqdepth = 1\nloops = 1\n"
+			       "rate = 1000\ninterval = 20ms\n",
+			       1);
+	struct result res;
+	struct log l;
+
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	const struct result_step *st = &res.phases[0].steps[0];
+	ck_assert_int_eq(st->status, RS_COMPLETE);
+	ck_assert_uint_ge(st->summary.d[DIR_ALL].bytes, 8u << 20);
+	/* 64 I/Os at 1000 IOPS: about 64 ms, nowhere near the 24 h cap */
+	ck_assert_uint_lt(st->summary.dur_ns, 2000000000ull);
+	ck_assert_int_eq(res.status, RS_COMPLETE);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* Stop during the second step: the run is aborted, what was measured is kept. */
+START_TEST(test_stop)
+{
+	struct plan *p = parse("[preset]\nname = a\n[measure]\nthreads = 1\nqdepth = 1\n"
+			       "rate = 1000\ntime = 200ms\ninterval = 50ms\nbs = 4k 8k 16k\n",
+			       1);
+	struct engine_ctl ctl;
+	struct result res;
+	struct log l;
+
+	atomic_init(&ctl.stop, 0);
+	atomic_init(&ctl.pause, 0);
+	memset(&l, 0, sizeof(l));
+	{
+		struct runner_opts o = {.ops = &engine_null, .ctl = &ctl};
+		struct target t;
+		char err[256];
+		ck_assert_int_eq(target_open(&t, target_path, false, err, sizeof(err)), 0);
+		result_init(&res);
+		l.order_ok = true;
+		l.stop_at_step = 1;
+		l.ctl = &ctl;
+		ck_assert_int_eq(runner_run(p, &t, &o, &res, on_event, &l), -ECANCELED);
+		target_close(&t);
+	}
+	ck_assert_int_eq(res.status, RS_ABORTED);
+	ck_assert_int_eq(res.phases[0].status, RS_ABORTED);
+	ck_assert_uint_eq(res.phases[0].nsteps, 2);
+	ck_assert_int_eq(res.phases[0].steps[0].status, RS_COMPLETE);
+	ck_assert_int_eq(res.phases[0].steps[1].status, RS_ABORTED);
+	ck_assert(res.ended[0]);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* Autosaves are result files with status incomplete. */
+START_TEST(test_autosave)
+{
+	struct plan *p = parse("[preset]\nname = a\n[measure]\nthreads = 1\nqdepth = 1\n"
+			       "rate = 1000\ntime = 100ms\ninterval = 50ms\nread = 100 0\n",
+			       1);
+	char path[64], err[512];
+	struct result res, back;
+	struct log l;
+
+	snprintf(path, sizeof(path), "/tmp/check_runner_save.%d.json", (int)getpid());
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, path), 0);
+	ck_assert_uint_gt(l.autosaves, 0);
+	result_init(&back);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(back.status, RS_INCOMPLETE);
+	ck_assert_str_eq(back.preset_name, "a");
+	result_free(&back);
+	unlink(path);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* Nothing runs when the plan cannot run on the target. */
+START_TEST(test_refuse)
+{
+	struct plan *p = parse("[preset]\nname = w\n[measure]\nread = 0\n", 1);
+	struct result res;
+	struct log l;
+
+	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), -EBADF);
+	ck_assert_int_eq(res.status, RS_FAILED);
+	ck_assert_uint_eq(res.nphases, 0);
+	ck_assert_ptr_nonnull(strstr(res.error, "open read-only"));
+	result_free(&res);
+	plan_free(p);
+	p = parse("[preset]\nname = big\n[measure]\noffset = 1g\n", 1);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), -EINVAL);
+	ck_assert_msg(strstr(res.error, "test:3: [measure] step 1"), "%s", res.error);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* An ad-hoc workload runs as phase "run". */
+START_TEST(test_adhoc)
+{
+	struct workload wl;
+	char err[256];
+	struct plan *p;
+	struct result res;
+	struct log l;
+
+	workload_defaults(&wl);
+	wl.qdepth = 1;
+	wl.time_ns = 100000000ull;
+	wl.interval_ns = 50000000ull;
+	wl.rate_iops = 500;
+	p = plan_from_workload(&wl, "ad-hoc", err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	ck_assert_uint_eq(res.nphases, 1);
+	ck_assert_str_eq(res.phases[0].name, "run");
+	ck_assert_int_eq(res.phases[0].kind, PH_RUN);
+	ck_assert_uint_eq(res.phases[0].nsteps, 1);
+	ck_assert_ptr_nonnull(strstr(res.preset_text, "[run]"));
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/* Purge on a file: zeroout writes zeroes, discard punches a hole; the size never moves. */
+static const enum purge_method purge_cases[] = {PURGE_ZEROOUT, PURGE_DISCARD};
+
+START_TEST(test_purge_file)
+{
+	enum purge_method m = purge_cases[_i];
+	char buf[8192], err[256];
+	struct target t;
+	struct stat st;
+	int fd;
+
+	fd = open(target_path, O_WRONLY);
+	memset(buf, 0xab, sizeof(buf));
+	for (unsigned off = 0; off < (1u << 20); off += sizeof(buf))
+		ck_assert_int_eq(pwrite(fd, buf, sizeof(buf), off), (ssize_t)sizeof(buf));
+	close(fd);
+	ck_assert_int_eq(target_open(&t, target_path, true, err, sizeof(err)), 0);
+	/* purge 64 KiB .. 576 KiB and the rest past the end stays untouched */
+	ck_assert_msg(purge_run(&t, m, 65536, 512 << 10, NULL, err, sizeof(err)) == 0, "%s", err);
+	/* a range past the end is clipped, not grown */
+	ck_assert_int_eq(purge_run(&t, m, TARGET_BYTES - 4096, 1 << 20, NULL, err, sizeof(err)), 0);
+	target_close(&t);
+	ck_assert_int_eq(stat(target_path, &st), 0);
+	ck_assert_int_eq(st.st_size, TARGET_BYTES);
+	fd = open(target_path, O_RDONLY);
+	ck_assert_int_eq(pread(fd, buf, 4096, 65536 - 4096), 4096);
+	ck_assert_int_eq((unsigned char)buf[4095], 0xab);
+	ck_assert_int_eq(pread(fd, buf, 4096, 65536), 4096);
+	ck_assert_int_eq(buf[0] | buf[4095], 0);
+	ck_assert_int_eq(pread(fd, buf, 4096, 65536 + (512 << 10) - 4096), 4096);
+	ck_assert_int_eq(buf[4095], 0);
+	ck_assert_int_eq(pread(fd, buf, 4096, 65536 + (512 << 10)), 4096);
+	ck_assert_int_eq((unsigned char)buf[0], 0xab);
+	close(fd);
+	/* read-only targets are refused */
+	ck_assert_int_eq(target_open(&t, target_path, false, err, sizeof(err)), 0);
+	ck_assert_int_eq(purge_run(&t, m, 0, 4096, NULL, err, sizeof(err)), -EBADF);
+	target_close(&t);
+}
+END_TEST
+
+START_TEST(test_purge_names)
+{
+	enum purge_method m;
+
+	ck_assert_int_eq(purge_method_parse("discard", &m), 0);
+	ck_assert_int_eq(m, PURGE_DISCARD);
+	ck_assert_int_eq(purge_method_parse("zeroout", &m), 0);
+	ck_assert_int_eq(m, PURGE_ZEROOUT);
+	ck_assert_int_eq(purge_method_parse("none", &m), 0);
+	ck_assert_int_eq(m, PURGE_NONE);
+	ck_assert_int_eq(purge_method_parse("secure-erase", &m), -ENOTSUP);
+	ck_assert_int_eq(purge_method_parse("trim", &m), -EINVAL);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("runner");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	/* the built-in presets of this tree, wherever the test binary was built */
+	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
+	tcase_set_timeout(tc, 60);
+	tcase_add_unchecked_fixture(tc, make_target, drop_target);
+	tcase_add_test(tc, test_ladder);
+	tcase_add_test(tc, test_steady);
+	tcase_add_test(tc, test_rate_pct);
+	tcase_add_test(tc, test_loops);
+	tcase_add_test(tc, test_stop);
+	tcase_add_test(tc, test_autosave);
+	tcase_add_test(tc, test_refuse);
+	tcase_add_test(tc, test_adhoc);
+	tcase_add_loop_test(tc, test_purge_file, 0, 2);
+	tcase_add_test(tc, test_purge_names);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
