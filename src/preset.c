@@ -1177,9 +1177,11 @@ static int match_track_step(const struct expand *x, const struct preset_build *b
 			struct preset_build b = builds[s];
 			*eq = '\0';
 			if (key_find(tok)->set(&b, eq + 1, msg, sizeof(msg))) {
+				/* tok points into copy: report before freeing it */
+				int ret = perr(x->p, first->track_line, "track_step: %s: %s", tok,
+					       msg);
 				free(copy);
-				return perr(x->p, first->track_line, "track_step: %s: %s", tok,
-					    msg);
+				return ret;
 			}
 			all = !memcmp(&b.wl, &builds[s].wl, sizeof(b.wl)) &&
 			      b.rate_pct == builds[s].rate_pct;

@@ -559,7 +559,12 @@ static uint64_t get_u64(struct loader *L, struct json_object *o, const char *key
 		return 0;
 	if (json_object_is_type(v, json_type_double)) {
 		double d = json_object_get_double(v);
-		return d > 0 ? (uint64_t)d : 0;
+		/* a count or a size: not negative, not past what 64 bits hold, not NaN */
+		if (!(d >= 0 && d < 18446744073709551616.0)) {
+			bad(L, "\"%s\" is out of range", key);
+			return 0;
+		}
+		return (uint64_t)d;
 	}
 	return json_object_get_uint64(v);
 }
