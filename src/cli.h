@@ -62,7 +62,7 @@ struct run_options {
 	const char *out;              /* result file; NULL: the results directory */
 	const char *yes_destroy;      /* --yes-destroy=PATH */
 	bool quiet;
-	uint64_t autosave_ns;         /* 0: the runner's default */
+	uint64_t autosave_ns;         /* 0: every 30 s */
 };
 
 /*

@@ -285,7 +285,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
 		.ops = ro->ops,
 		.ctl = &run_ctl,
 		.autosave_path = path,
-		.autosave_period_ns = ro->autosave_ns,
+		.autosave_period_ns = ro->autosave_ns ? ro->autosave_ns : 30000000000ull,
 	};
 	ret = runner_run(plan, &t, &opts, &res, on_event, &prog);
 	target_close(&t);
