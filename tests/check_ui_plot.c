@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Plot rendering (ui/plot.c): braille and ASCII cells for known series. The module does
+ * not use curses and is not in the core library, so it is compiled in directly.
+ */
+#include "plot.c"
+
+#include <check.h>
+#include <stdlib.h>
+
+static const struct {
+	double in, out;
+} nice[] = {
+	{0, 1}, {-3, 1}, {0.7, 1}, {1, 1},	   {1.01, 2},	{2, 2},		{2.2, 2.5},
+	{3, 5}, {7, 10}, {10, 10}, {21204, 25000}, {98e6, 1e8}, {0.003, 0.005},
+};
+
+START_TEST(test_nice_max)
+{
+	ck_assert_double_eq_tol(plot_nice_max(nice[_i].in), nice[_i].out, nice[_i].out * 1e-9);
+}
+END_TEST
+
+static const struct {
+	uint32_t cp;
+	const char *utf8;
+} utf8[] = {
+	{'A', "A"},
+	{0xe9, "\xc3\xa9"},
+	{0x2800, "\xe2\xa0\x80"},
+	{0x28ff, "\xe2\xa3\xbf"},
+	{0x1f600, "\xf0\x9f\x98\x80"},
+};
+
+START_TEST(test_utf8)
+{
+	char out[5];
+	size_t n = plot_utf8(utf8[_i].cp, out);
+
+	ck_assert_uint_eq(n, strlen(utf8[_i].utf8));
+	ck_assert_str_eq(out, utf8[_i].utf8);
+}
+END_TEST
+
+/* Table: series, size, mode, expected rows (top first). */
+static const double flat_top[] = {10, 10, 10, 10};
+static const double ramp[] = {0, 1, 2, 3, 4, 5, 6, 7};
+static const double zeros[] = {0, 0};
+static const double gap[] = {4, NAN, 4};
+static const double jump[] = {0, 8};
+static const double many[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9, 9};
+
+static const struct {
+	const char *name;
+	const double *v;
+	unsigned n;
+	unsigned w, h;
+	bool braille, fill;
+	double ymax;
+	const char *rows[3];
+} cases[] = {
+	/* both dots of the top row in each cell: bits 0x01 and 0x08 */
+	{"flat at max", flat_top, 4, 2, 1, true, false, 10, {"\u2809\u2809"}},
+	/* zeros sit on the bottom row of dots: 0x40 and 0x80 */
+	{"zeros", zeros, 2, 1, 1, true, false, 10, {"\u28c0"}},
+	/* right-aligned: the first of two cells stays blank */
+	{"right aligned", zeros, 2, 2, 1, true, false, 10, {" \u28c0"}},
+	{"fill", flat_top, 2, 1, 1, true, true, 10, {"\u28ff"}},
+	/* 0..7 over 8 levels (2 rows of 4 dots), one level a dot column: no joins needed */
+	{"ramp braille", ramp, 8, 4, 2, true, false, 7, {"  \u2860\u280a", "\u2860\u280a  "}},
+	/* a NaN leaves its dot column empty */
+	{"gap braille", gap, 3, 2, 1, true, false, 4, {"\u2808\u2808"}},
+	{"ascii ramp", ramp, 6, 6, 2, false, false, 5, {"   _-`", "_-`   "}},
+	/* a jump of two rows is joined by a bar in the row between */
+	{"ascii jump", jump, 2, 2, 3, false, false, 8, {" `", " |", "_ "}},
+	{"ascii gap", gap, 3, 3, 1, false, false, 4, {"` `"}},
+	/* only the newest w samples show, and the scale follows what shows */
+	{"scroll", many, 12, 2, 1, false, false, 9, {"``"}},
+	{"auto scale", many, 12, 6, 1, false, false, 0, {"____``"}},
+};
+
+START_TEST(test_render)
+{
+	struct plot_grid g = {0};
+	struct plot_series s = {cases[_i].v, cases[_i].n, 7, cases[_i].fill};
+	char row[256];
+
+	ck_assert_int_eq(
+		plot_render(&g, cases[_i].w, cases[_i].h, cases[_i].braille, &s, 1, cases[_i].ymax),
+		0);
+	for (unsigned r = 0; r < cases[_i].h; r++) {
+		plot_row_text(&g, r, row, sizeof(row));
+		ck_assert_msg(!strcmp(row, cases[_i].rows[r]), "%s row %u: '%s' want '%s'",
+			      cases[_i].name, r, row, cases[_i].rows[r]);
+	}
+	plot_free(&g);
+}
+END_TEST
+
+START_TEST(test_roles_and_two_series)
+{
+	static const double rd[] = {10, 10}, wr[] = {0, 0};
+	struct plot_series s[2] = {{rd, 2, 5, false}, {wr, 2, 6, false}};
+	struct plot_grid g = {0};
+
+	ck_assert_int_eq(plot_render(&g, 1, 2, true, s, 2, 0), 0);
+	ck_assert_double_eq(g.ymax, 10);
+	ck_assert_uint_eq(g.cells[0].ch, 0x2809);
+	ck_assert_int_eq(g.cells[0].role, 5);
+	ck_assert_uint_eq(g.cells[1].ch, 0x28c0);
+	ck_assert_int_eq(g.cells[1].role, 6);
+	/* re-rendering smaller reuses the cells and clears them */
+	ck_assert_int_eq(plot_render(&g, 1, 1, true, s, 0, 1), 0);
+	ck_assert_uint_eq(g.cells[0].ch, ' ');
+	ck_assert_int_eq(g.cells[0].role, -1);
+	ck_assert_int_eq(plot_render(&g, 0, 1, true, s, 1, 1), -EINVAL);
+	plot_free(&g);
+}
+END_TEST
+
+START_TEST(test_capacity)
+{
+	ck_assert_uint_eq(plot_capacity(40, true), 80);
+	ck_assert_uint_eq(plot_capacity(40, false), 40);
+}
+END_TEST
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+int main(void)
+{
+	Suite *s = suite_create("ui_plot");
+	TCase *tc = tcase_create("plot");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, test_nice_max, 0, N(nice));
+	tcase_add_loop_test(tc, test_utf8, 0, N(utf8));
+	tcase_add_loop_test(tc, test_render, 0, N(cases));
+	tcase_add_test(tc, test_roles_and_two_series);
+	tcase_add_test(tc, test_capacity);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

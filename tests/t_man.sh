@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# man/drivebench.1 against the program: the KEYS section must list exactly the key table
+# (`drivebench --list-keys`), in order, and every option a command's --help prints must
+# be documented. A key or option added to the code without the man page fails here.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+MAN=man/drivebench.1
+
+# "scope<TAB>keys<TAB>help" lines from --list-keys
+"$DRIVEBENCH" --list-keys >"$T/keys.out" 2>&1 || { fail list-keys "exit $?"; exit 1; }
+awk '
+	/^$/ { next }
+	/^[^ ]/ { scope = $0; next }
+	{
+		line = $0; sub(/^  /, "", line)
+		n = match(line, /  +/)
+		print scope "\t" substr(line, 1, n - 1) "\t" substr(line, n + RLENGTH)
+	}' "$T/keys.out" >"$T/keys.table"
+
+# the same from the KEYS section: .SS scope, then .TP / .B keys / help text
+awk '
+	/^\.SH / { inkeys = ($2 == "KEYS"); next }
+	!inkeys { next }
+	/^\.SS / { scope = substr($0, 5); next }
+	/^\.TP/ { want = "keys"; next }
+	want == "keys" && /^\.B / { keys = substr($0, 4); gsub(/\\-/, "-", keys); want = "help"; next }
+	want == "help" { gsub(/\\-/, "-"); print scope "\t" keys "\t" $0; want = ""; next }' \
+	"$MAN" >"$T/keys.man"
+
+if [ ! -s "$T/keys.table" ]; then
+	fail keys-table "--list-keys printed no bindings"
+elif diff -u "$T/keys.table" "$T/keys.man" >"$T/keys.diff"; then
+	pass "keys: man page KEYS matches the key table ($(wc -l <"$T/keys.table") bindings)"
+else
+	fail keys "man/drivebench.1 KEYS and --list-keys disagree:"
+	cat "$T/keys.diff"
+fi
+
+# the comparison itself must be able to fail: a changed help text is caught
+sed '0,/^the Drives screen$/s//the drives list/' "$MAN" >"$T/changed.1"
+awk '
+	/^\.SH / { inkeys = ($2 == "KEYS"); next }
+	!inkeys { next }
+	/^\.SS / { scope = substr($0, 5); next }
+	/^\.TP/ { want = "keys"; next }
+	want == "keys" && /^\.B / { keys = substr($0, 4); gsub(/\\-/, "-", keys); want = "help"; next }
+	want == "help" { gsub(/\\-/, "-"); print scope "\t" keys "\t" $0; want = ""; next }' \
+	"$T/changed.1" >"$T/keys.changed"
+if diff -q "$T/keys.table" "$T/keys.changed" >/dev/null; then
+	fail keys-sensitivity "a changed KEYS entry went unnoticed"
+else
+	pass "keys: a changed KEYS entry is caught"
+fi
+
+# every option of every command is documented in that command's own section
+section() { # section HEADER-REGEX: the lines of one .SH/.SS section of the man page
+	awk -v re="$1" '$0 ~ re { on = 1; next } on && /^\.S[HS] / { exit } on' "$MAN"
+}
+for cmd in "" list presets run replay show compare export-fio; do
+	if [ -z "$cmd" ]; then
+		# the TUI's own lines of the usage, not the commands' synopses
+		help=$("$DRIVEBENCH" --help 2>&1 | grep -vE '^ +drivebench [a-z]')
+		name=tui
+		text=$(section '^\.SH OPTIONS \(THE TERMINAL INTERFACE\)')
+	else
+		help=$("$DRIVEBENCH" "$cmd" --help 2>&1)
+		name=$cmd
+		text=$(section "^\\.SS $(sed 's/-/\\\\\\\\-/g' <<<"$cmd")\$")
+	fi
+	if grep -q "not available in this build" <<<"$help"; then
+		skip "options-$name" "drivebench $cmd is not in this build"
+		continue
+	fi
+	if [ -z "$text" ]; then
+		fail "command-$name" "drivebench $cmd has no section in $MAN"
+		continue
+	fi
+	missing=""
+	for opt in $(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$help" | sort -u); do
+		[ "$opt" = --help ] && continue
+		esc=$(sed 's/-/\\-/g' <<<"$opt")
+		grep -qF -- "$esc" <<<"$text" || missing="$missing $opt"
+	done
+	if [ -n "$missing" ]; then
+		fail "options-$name" "undocumented in $MAN:$missing"
+	else
+		pass "options-$name: every option is documented in its section"
+	fi
+done
+
+# every exit status of cli.h is in EXIT STATUS
+for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' src/cli.h | awk '{print $3}'); do
+	if awk '/^\.SH EXIT STATUS/ { on = 1; next } /^\.SH / { on = 0 } on' "$MAN" |
+		grep -qx "\.B $code"; then
+		pass "exit-status-$code"
+	else
+		fail "exit-status-$code" "exit status $code (src/cli.h) is not in EXIT STATUS"
+	fi
+done
+
+# the pages render without groff warnings
+for page in man/drivebench.1 man/drivebench-theme.5; do
+	[ -f "$page" ] || { fail "render-$(basename "$page")" "missing"; continue; }
+	if ! command -v groff >/dev/null; then
+		skip "render-$(basename "$page")" "groff is not installed"
+		continue
+	fi
+	w=$(groff -man -ww -z "$page" 2>&1)
+	if [ -z "$w" ]; then pass "render-$(basename "$page")"; else fail "render-$(basename "$page")" "$w"; fi
+done

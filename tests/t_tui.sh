@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# The TUI end to end, driven through tmux (send-keys, capture-pane) on the scratch file it
+# creates under this test's own XDG_CACHE_HOME: the screens, a preset run with live plots,
+# pause, resize, abort, results, comparison, CSV export, the ASCII fallback under LANG=C,
+# monochrome on a terminal without colours, and "too small" below 80x24.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+if ! command -v tmux >/dev/null; then
+	skip tui "tmux is not installed (scripts/deps.sh check)"
+	exit 0
+fi
+SOCK=drivebench-tui-$$
+tm() { tmux -L "$SOCK" "$@"; }
+cleanup_add "tmux -L $SOCK kill-server"
+RESULTS=$XDG_DATA_HOME/drivebench/results
+
+# start NAME COLS ROWS LANG TERM [ARGS...]: the TUI in a detached tmux session
+start() {
+	local name=$1 cols=$2 rows=$3 lang=$4 term=$5
+	shift 5
+	tm new-session -d -s "$name" -x "$cols" -y "$rows" \
+		"env LANG=$lang LC_ALL=$lang TERM=$term ESCDELAY=25 XDG_CACHE_HOME=$XDG_CACHE_HOME \
+		XDG_DATA_HOME=$XDG_DATA_HOME XDG_CONFIG_HOME=$XDG_CONFIG_HOME $DRIVEBENCH $*" &&
+		tm set-option -w -t "$name" remain-on-exit on >/dev/null
+}
+cap() { tm capture-pane -p -t "$1"; }
+# wait_for NAME REGEX [SECONDS]: until the screen matches (grep -E)
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-5} * 10; i++)); do
+		cap "$1" | grep -qE -- "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+keys() { local n=$1; shift; tm send-keys -t "$n" "$@"; sleep 0.15; }
+dead() { [ "$(tm display-message -p -t "$1" '#{pane_dead}' 2>/dev/null)" != 0 ]; }
+# expect NAME TEST REGEX [SECONDS]: PASS when the screen shows REGEX, else FAIL with it
+expect() {
+	if wait_for "$1" "$3" "${4:-5}"; then
+		pass "$2"
+	else
+		fail "$2" "no /$3/ on screen:"
+		cap "$1" | sed 's/^/    | /'
+	fi
+}
+has_braille() { python3 -c 'import sys; t=sys.stdin.read(); sys.exit(0 if any(0x2801 <= ord(c) <= 0x28ff for c in t) else 1)'; }
+is_ascii() { python3 -c 'import sys; t=sys.stdin.buffer.read(); sys.exit(0 if all(b < 0x80 for b in t) else 1)'; }
+now_line() { cap "$1" | grep -E '^ now +[0-9]' | head -n 1; }
+
+# ---- options that end before the screen starts --------------------------------------
+out=$("$DRIVEBENCH" --theme no-such-theme 2>&1 </dev/null)
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no theme 'no-such-theme'" <<<"$out"; then
+	pass "unknown theme: exit 2 with a message"
+else
+	fail "unknown theme" "exit $rc: $out"
+fi
+mkdir -p "$T/themes"
+printf 'title = fg=white\nborder = fg=purple\n' >"$T/themes/bad.theme"
+out=$("$DRIVEBENCH" --theme "$T/themes/bad.theme" 2>&1 </dev/null)
+rc=$?
+if [ $rc -eq 2 ] && grep -q "bad.theme:2: unknown colour 'purple'" <<<"$out"; then
+	pass "bad theme file: exit 2 with file:line"
+else
+	fail "bad theme file" "exit $rc: $out"
+fi
+
+out=$("$DRIVEBENCH" --target "$T/no-such-target" 2>&1 </dev/null)
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no-such-target" <<<"$out"; then
+	pass "missing --target: exit 2 naming it"
+else
+	fail "missing --target" "exit $rc: $out"
+fi
+
+# Runs need io_uring with O_DIRECT on a file here; find out once.
+probe=$(mkfile 16M probe.img)
+if "$DRIVEBENCH" run --target "$probe" --time 0.2s --quiet --out "$T/probe.json" >/dev/null 2>&1; then
+	can_run=1
+else
+	can_run=0
+fi
+
+# ---- A: UTF-8, 120x40 -----------------------------------------------------------------
+start a 120 40 C.UTF-8 xterm-256color
+expect a "starts on the Drives screen" "scratch +scratch file"
+scratch=$XDG_CACHE_HOME/drivebench/scratch.img
+if [ -f "$scratch" ] && [ "$(stat -c %s "$scratch")" = 1073741824 ] &&
+	[ "$(du -k "$scratch" | cut -f1)" -lt 65536 ]; then
+	pass "scratch file: 1 GiB sparse in \$XDG_CACHE_HOME/drivebench"
+else
+	fail "scratch file" "$(ls -ls "$scratch" 2>&1)"
+fi
+expect a "scratch is the chosen target" "▶ scratch"
+keys a F1
+expect a "help from the key table" "this help, generated from the key table"
+keys a '?'
+expect a "help returns" "DEVICE +MODEL"
+keys a t
+expect a "t cycles the theme" "theme [a-z-]+"
+
+tm resize-window -t a -x 60 -y 20
+expect a "resize below 80x24: too small" "terminal too small: 60x20"
+tm resize-window -t a -x 120 -y 40
+expect a "resize back: the screen returns" "DEVICE +MODEL +CAPACITY"
+
+keys a 2
+expect a "Presets screen lists the library" "quick .* A first look"
+keys a Enter
+expect a "Enter queues the preset" "1\. quick"
+keys a - -
+expect a "- scales down" "scale x0\.25: rehearsal"
+
+if [ $can_run = 0 ]; then
+	skip "run" "io_uring or O_DIRECT does not work on $T here"
+else
+	keys a s
+	expect a "s starts the run" "Quick look .* step 1/4"
+	if wait_for a '^ now +[0-9]' 10; then
+		pass "numbers appear"
+	else
+		fail "numbers appear" "$(cap a)"
+	fi
+	first=$(now_line a)
+	changed=0
+	for ((i = 0; i < 60; i++)); do
+		cur=$(now_line a)
+		[ -n "$cur" ] && [ "$cur" != "$first" ] && { changed=1; break; }
+		sleep 0.1
+	done
+	if [ $changed = 1 ]; then pass "numbers change"; else fail "numbers change" "stuck at: $first"; fi
+	if cap a | has_braille; then
+		pass "plots draw in braille under UTF-8"
+	else
+		fail "plots draw in braille" "$(cap a)"
+	fi
+	keys a Space
+	expect a "Space pauses" "PAUSED"
+	keys a Space
+	expect a "Space resumes" "ETA"
+	tm resize-window -t a -x 90 -y 30
+	expect a "resize mid-run redraws at 90x30" "avg latency"
+	if cap a | grep -q "latency std dev" && cap a | head -n 1 | grep -q "1 Drives"; then
+		pass "resized run screen is whole"
+	else
+		fail "resized run screen is whole" "$(cap a)"
+	fi
+	tm resize-window -t a -x 120 -y 40
+	expect a "resize back mid-run" "latency std dev"
+	keys a q
+	expect a "q asks while a run is active" "Quit drivebench\?"
+	keys a n
+	sleep 0.3
+	if cap a | grep -q "Quit drivebench?"; then fail "n keeps running" "dialog stays"; else pass "n keeps running"; fi
+	expect a "the run completes and is saved" "complete · saved .*\.json" 40
+	res1=$(ls "$RESULTS"/*quick.json 2>/dev/null | head -n 1)
+	if [ -n "$res1" ] && [ "$(json "$res1" 'd["status"]')" = complete ]; then
+		pass "result file: complete"
+	else
+		fail "result file" "none in $RESULTS"
+	fi
+	keys a 4
+	expect a "Results lists the run" "Quick look +complete +4"
+	expect a "Results shows its steps" "1T32Q"
+fi
+keys a q
+sleep 0.5
+if dead a || ! tm has-session -t a 2>/dev/null; then pass "q quits"; else fail "q quits" "$(cap a)"; fi
+
+# ---- B: LANG=C: ASCII; abort; compare; export ------------------------------------------
+start b 120 40 C xterm-256color
+expect b "starts under LANG=C" "scratch +scratch file"
+if cap b | is_ascii && cap b | grep -q "^ > scratch"; then
+	pass "LANG=C draws ASCII"
+else
+	fail "LANG=C draws ASCII" "$(cap b)"
+fi
+if [ $can_run = 1 ]; then
+	keys b 2
+	keys b Enter - -
+	keys b s
+	# '_', '-' and '`' are the three levels of an ASCII plot cell; nothing else draws '_' or '`'
+	if wait_for b '^ now +[0-9]' 10 && cap b | is_ascii && cap b | grep -q '[_`]'; then
+		pass "plots fall back to ASCII"
+	else
+		fail "plots fall back to ASCII" "$(cap b)"
+	fi
+	wait_for b "step 2/4" 15
+	keys b a
+	expect b "a asks before aborting" "Abort the run\?"
+	keys b y
+	expect b "abort saves the partial result" "aborted - saved .*\.json" 15
+	res2=$(ls -t "$RESULTS"/*quick.json 2>/dev/null | head -n 1)
+	if [ -n "$res2" ] && [ "$res2" != "${res1:-}" ] &&
+		[ "$(json "$res2" 'd["status"]')" = aborted ]; then
+		pass "aborted result file"
+	else
+		fail "aborted result file" "$(ls "$RESULTS")"
+	fi
+	keys b 4
+	expect b "Results lists both runs" "aborted"
+	keys b Space Space
+	expect b "two marked: the comparison" "compare \(2 marked\)"
+	expect b "comparison table of the shared step" "1T32Q +[0-9,]+ +[0-9,]+"
+	keys b l
+	expect b "the metric switches" "Bandwidth \(MB/s\)"
+	keys b e
+	expect b "e asks for a format" "Export the comparison"
+	keys b c
+	expect b "export to CSV" "exported .*\.csv"
+	csv=$(ls "$XDG_DATA_HOME"/drivebench/exports/*.csv 2>/dev/null | head -n 1)
+	if [ -n "$csv" ] && python3 - "$csv" <<'PY'; then
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, body = rows[0], rows[1:]
+assert "iops" in head and "step" in head, head
+runs = {r[head.index("run")] for r in body}
+assert runs == {"1", "2"}, runs
+assert all(len(r) == len(head) for r in body)
+PY
+		pass "CSV export: one header row, both runs"
+	else
+		fail "CSV export" "${csv:-no file}"
+	fi
+fi
+keys b q
+
+# ---- C: 60x20 from the start -----------------------------------------------------------
+start c 60 20 C.UTF-8 xterm-256color
+expect c "60x20 says too small" "terminal too small"
+keys c q
+sleep 0.3
+if dead c || ! tm has-session -t c 2>/dev/null; then pass "q quits when too small"; else fail "q quits when too small"; fi
+
+# ---- D: a terminal without colours -----------------------------------------------------
+start d 100 30 C.UTF-8 vt100
+expect d "starts on vt100" "scratch"
+keys d F1
+expect d "no colours: monochrome theme" "theme monochrome \(no colours"
+if tm capture-pane -e -p -t d | grep -qE $'\e\\[[0-9;]*(3[0-7]|4[0-7]|38;5|48;5)[;m]'; then
+	fail "no colour codes on vt100" "$(tm capture-pane -e -p -t d | cat -v | head)"
+else
+	pass "no colour codes on vt100"
+fi
+keys d q
+
+# ---- E: a destructive run on a block device needs its name typed ----------------------
+if [ $can_run = 0 ]; then
+	skip "destroy confirmation" "runs do not work here"
+elif ! is_root || ! command -v losetup >/dev/null; then
+	skip "destroy confirmation" "needs root and losetup for a loop device"
+elif ! mkloop dev "$(mkfile 64M loop.img)"; then
+	skip "destroy confirmation" "no loop device available"
+else
+	name=${dev#/dev/}
+	start e 120 40 C.UTF-8 xterm-256color --target "$dev"
+	expect e "--target chooses the loop device" "▶ $name "
+	# hotplug: a drive that arrives while the Drives screen is up is listed
+	if mkloop dev2 "$(mkfile 32M loop2.img)"; then
+		expect e "a new drive appears (hotplug)" "^ +${dev2#/dev/} +.* 33\\.55 MB"
+	else
+		skip "hotplug" "no second loop device"
+	fi
+	keys e 2 Enter
+	expect e "the queue warns that it destroys data" "writes to $name: its data will be destroyed"
+	keys e s
+	expect e "s asks for the device name" "type $name and Enter"
+	tm send-keys -t e -l "${name%?}"
+	keys e Enter
+	expect e "a wrong name starts nothing" "is not $name: nothing was started"
+	if cap e | grep -q "Quick look ·"; then fail "nothing runs after a wrong name" "$(cap e)"; else pass "nothing runs after a wrong name"; fi
+	keys e s
+	tm send-keys -t e -l "$name"
+	keys e Enter
+	expect e "the right name starts the run" "Quick look · $name"
+	# quitting during the run asks, then stops it and saves what was measured
+	keys e q
+	expect e "q asks during the run" "Quit drivebench\\?"
+	keys e y
+	for ((i = 0; i < 100; i++)); do
+		dead e && break
+		sleep 0.1
+	done
+	res3=$(ls "$RESULTS"/*"_${name}_quick.json" 2>/dev/null | head -n 1)
+	if dead e && [ -n "$res3" ] && [ "$(json "$res3" 'd["status"]')" = aborted ]; then
+		pass "quit during a run saves it as aborted"
+	else
+		fail "quit during a run saves it as aborted" "$(ls "$RESULTS"; cap e)"
+	fi
+fi
+

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The TUI: `drivebench [--theme NAME] [--target PATH] [--list-keys]`. The main loop
+ * waits for a key at most UI_TICK_MS, then redraws the whole screen from the app state
+ * and a snapshot of the run model; curses sends only what changed.
+ */
+#include "ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const struct glyphs glyphs_utf8 = {
+	.sel = "\u25b6",
+	.hline = "\u2500",
+	.vline = "\u2502",
+	.mark = "\u2713",
+	.ok = "\u2713",
+	.bad = "\u2717",
+	.dot = " \u00b7 ",
+	.degraded = "\u25bc",
+	.left = "\u25c2",
+	.right = "\u25b8",
+	.bar = "\u2588",
+	.le = "\u2264",
+	.ellipsis = "\u2026",
+	.tick = "\u2524",
+};
+static const struct glyphs glyphs_ascii = {
+	.sel = ">",
+	.hline = "-",
+	.vline = "|",
+	.mark = "*",
+	.ok = "ok",
+	.bad = "x",
+	.dot = " - ",
+	.degraded = "v",
+	.left = "<",
+	.right = ">",
+	.bar = "#",
+	.le = "<=",
+	.ellipsis = "~",
+	.tick = "+",
+};
+
+static const char *const screen_name[SCR_COUNT] = {
+	[SCR_DRIVES] = "Drives",   [SCR_PRESETS] = "Presets", [SCR_RUN] = "Run",
+	[SCR_RESULTS] = "Results", [SCR_HELP] = "Help",
+};
+
+static const enum key_scope screen_scope[SCR_COUNT] = {
+	[SCR_DRIVES] = KS_DRIVES,   [SCR_PRESETS] = KS_PRESETS, [SCR_RUN] = KS_RUN,
+	[SCR_RESULTS] = KS_RESULTS, [SCR_HELP] = KS_GLOBAL,
+};
+static const bool screen_has_list[SCR_COUNT] = {
+	[SCR_DRIVES] = true,
+	[SCR_PRESETS] = true,
+	[SCR_RESULTS] = true,
+	[SCR_HELP] = true,
+};
+
+/* ---- options -------------------------------------------------------------------- */
+
+enum { O_THEME = 256, O_TARGET, O_LIST_KEYS };
+
+static const struct cli_opt ui_opts[] = {
+	{"theme", O_THEME, "NAME",
+	 "colour theme: default, light, monochrome, high-contrast, "
+	 "or a file"},
+	{"target", O_TARGET, "PATH", "choose this drive or file instead of the scratch file"},
+	{"list-keys", O_LIST_KEYS, NULL, "print the key bindings and exit"},
+	{NULL, 0, NULL, NULL},
+};
+
+/* ---- themes --------------------------------------------------------------------- */
+
+static void theme_warn(void *arg, const char *msg)
+{
+	struct app *a = arg;
+	snprintf(a->warning, sizeof(a->warning), "%s", msg);
+}
+
+static int load_theme(struct app *a, const char *name, char *err, size_t errlen)
+{
+	struct theme t;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	ret = theme_load(&t, name, theme_warn, a, err, errlen);
+	if (ret)
+		return ret;
+	a->theme = t;
+	a->theme_index = -1;
+	for (unsigned i = 0; i < a->ntheme; i++)
+		if (!strcmp(a->theme_names[i], t.name))
+			a->theme_index = (int)i;
+	return 0;
+}
+
+static void cycle_theme(struct app *a)
+{
+	char err[1024];
+
+	if (!a->colours) {
+		ui_status(a, ROLE_WARNING, "this terminal has no colours: monochrome only");
+		return;
+	}
+	if (a->ntheme == 0) {
+		ui_status(a, ROLE_WARNING, "no theme files found");
+		return;
+	}
+	unsigned next = a->theme_index < 0 ? 0 : ((unsigned)a->theme_index + 1) % a->ntheme;
+	if (load_theme(a, a->theme_names[next], err, sizeof(err))) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	ui_theme_apply(a);
+	clear();
+	ui_status(a, ROLE_OK, "theme %s", a->theme.name);
+}
+
+/* ---- dialogs -------------------------------------------------------------------- */
+
+void ui_confirm(struct app *a, enum key_action then, const char *title, const char *text)
+{
+	memset(&a->dlg, 0, sizeof(a->dlg));
+	a->dlg.kind = DLG_CONFIRM;
+	a->dlg.then = then;
+	snprintf(a->dlg.title, sizeof(a->dlg.title), "%s", title);
+	snprintf(a->dlg.text, sizeof(a->dlg.text), "%s", text);
+}
+
+void ui_type_confirm(struct app *a, enum key_action then, const char *title, const char *text,
+		     const char *expect)
+{
+	ui_confirm(a, then, title, text);
+	a->dlg.kind = DLG_TYPE;
+	snprintf(a->dlg.expect, sizeof(a->dlg.expect), "%s", expect);
+}
+
+static void dialog_draw(struct app *a)
+{
+	struct dialog *d = &a->dlg;
+	int w = a->cols - 10 < 76 ? a->cols - 10 : 76, x = (a->cols - w) / 2;
+	int y = a->rows / 2 - 4, line = 0;
+	char buf[600];
+	const char *p;
+
+	for (int i = 0; i < 8; i++)
+		ui_fill(a, y + i, x, w, ROLE_DIALOG);
+	ui_text(a, y, x + 2, w - 4, ROLE_DIALOG, d->title);
+	/* the text wraps at spaces */
+	p = d->text;
+	while (*p && line < 4) {
+		int n = (int)strlen(p);
+		if (n > w - 4) {
+			n = w - 4;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0)
+				n = w - 4;
+		}
+		snprintf(buf, sizeof(buf), "%.*s", n, p);
+		ui_text(a, y + 2 + line++, x + 2, w - 4, ROLE_DIALOG, buf);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	switch (d->kind) {
+	case DLG_CONFIRM:
+		ui_text(a, y + 7, x + 2, w - 4, ROLE_DIALOG, "y yes · n or Esc no");
+		break;
+	case DLG_TYPE:
+		snprintf(buf, sizeof(buf), "type %s and Enter: %s_", d->expect, d->input);
+		ui_text(a, y + 7, x + 2, w - 4, ROLE_DIALOG, buf);
+		break;
+	case DLG_EXPORT:
+		ui_text(a, y + 7, x + 2, w - 4, ROLE_DIALOG,
+			"t text · m Markdown · c CSV · j JSON · h HTML · Esc cancel");
+		break;
+	case DLG_MESSAGE:
+		ui_text(a, y + 7, x + 2, w - 4, ROLE_DIALOG, "any key to close");
+		break;
+	case DLG_NONE:
+		break;
+	}
+}
+
+static void dialog_then(struct app *a, enum key_action then)
+{
+	switch (then) {
+	case ACT_QUIT:
+		a->quit = true;
+		break;
+	case ACT_ABORT:
+		run_model_abort(a->run);
+		ui_status(a, ROLE_WARNING, "aborting: the result keeps what was measured");
+		break;
+	case ACT_START:
+		presets_start(a);
+		break;
+	case ACT_DELETE:
+		results_delete(a);
+		break;
+	default:
+		break;
+	}
+}
+
+static void dialog_key(struct app *a, int key)
+{
+	struct dialog *d = &a->dlg;
+	enum key_action then = d->then;
+
+	switch (d->kind) {
+	case DLG_CONFIRM:
+		if (key == 'y' || key == 'Y') {
+			d->kind = DLG_NONE;
+			dialog_then(a, then);
+		} else if (key == 'n' || key == 'N' || key == 27 || key == 'q') {
+			d->kind = DLG_NONE;
+		}
+		break;
+	case DLG_TYPE:
+		if (key == 27) {
+			d->kind = DLG_NONE;
+			ui_status(a, ROLE_NORMAL, "cancelled");
+		} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			d->kind = DLG_NONE;
+			if (!strcmp(d->input, d->expect))
+				dialog_then(a, then);
+			else
+				ui_status(a, ROLE_ERROR, "'%s' is not %s: nothing was started",
+					  d->input, d->expect);
+		} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+			size_t n = strlen(d->input);
+			if (n)
+				d->input[n - 1] = '\0';
+		} else if (key >= 32 && key < 127) {
+			size_t n = strlen(d->input);
+			if (n + 1 < sizeof(d->input)) {
+				d->input[n] = (char)key;
+				d->input[n + 1] = '\0';
+			}
+		}
+		break;
+	case DLG_EXPORT: {
+		static const char fmt_keys[] = "tmcjh";
+		const char *k = key > 0 && key < 128 ? strchr(fmt_keys, key) : NULL;
+		if (k) {
+			d->kind = DLG_NONE;
+			results_export(a, (int)(k - fmt_keys));
+		} else if (key == 27 || key == 'q') {
+			d->kind = DLG_NONE;
+		}
+		break;
+	}
+	case DLG_MESSAGE:
+		d->kind = DLG_NONE;
+		break;
+	case DLG_NONE:
+		break;
+	}
+}
+
+/* ---- frame ---------------------------------------------------------------------- */
+
+static void draw_top(struct app *a)
+{
+	struct utsname u;
+	char host[160], buf[64];
+	int x = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	ui_fill(a, 0, 0, a->cols, ROLE_TITLE);
+	if (uname(&u) == 0)
+		snprintf(host, sizeof(host), " drivebench%shost %s%sLinux %s%s%ld CPUs ", a->g->dot,
+			 u.nodename, a->g->dot, u.release, a->g->dot, ncpu);
+	else
+		snprintf(host, sizeof(host), " drivebench ");
+	/* tabs on the right; the host line gets what is left */
+	int tabs_w = 0;
+	for (int s = 0; s < SCR_HELP; s++)
+		tabs_w += (int)strlen(screen_name[s]) + 5;
+	tabs_w += 9;
+	/* the host facts only when they fit whole */
+	if (ui_width(a, host) > a->cols - tabs_w)
+		snprintf(host, sizeof(host), " drivebench");
+	ui_text(a, 0, 0, a->cols - tabs_w, ROLE_TITLE, host);
+	x = a->cols - tabs_w;
+	for (int s = 0; s < SCR_HELP; s++) {
+		snprintf(buf, sizeof(buf), " %d %s ", s + 1, screen_name[s]);
+		x += ui_text(a, 0, x, a->cols - x,
+			     a->screen == (enum ui_screen)s ? ROLE_TAB_ACTIVE : ROLE_TAB, buf);
+		x += ui_text(a, 0, x, a->cols - x, ROLE_TAB, " ");
+	}
+	ui_text(a, 0, x, a->cols - x, a->screen == SCR_HELP ? ROLE_TAB_ACTIVE : ROLE_TAB,
+		" F1 help ");
+}
+
+static void draw_status(struct app *a)
+{
+	int y = a->rows - 1;
+
+	if (a->status_ticks && a->status[0]) {
+		ui_fill(a, y, 0, a->cols, ROLE_NORMAL);
+		ui_text(a, y, 1, a->cols - 2, (enum ui_role)a->status_role, a->status);
+	}
+}
+
+static void draw_too_small(struct app *a)
+{
+	char buf[160];
+	int y = a->rows / 2;
+
+	erase();
+	snprintf(buf, sizeof(buf), "terminal too small: %dx%d", a->cols, a->rows);
+	ui_text(a, y - 1 < 0 ? 0 : y - 1, 1, a->cols - 2, ROLE_WARNING, buf);
+	snprintf(buf, sizeof(buf), "drivebench needs at least %dx%d", UI_MIN_COLS, UI_MIN_ROWS);
+	ui_text(a, y, 1, a->cols - 2, ROLE_NORMAL, buf);
+	ui_text(a, y + 1, 1, a->cols - 2, ROLE_DIM, "enlarge the window, or q to quit");
+}
+
+static void draw(struct app *a)
+{
+	getmaxyx(stdscr, a->rows, a->cols);
+	if (a->cols < UI_MIN_COLS || a->rows < UI_MIN_ROWS) {
+		draw_too_small(a);
+		refresh();
+		return;
+	}
+	erase();
+	draw_top(a);
+	/* screens own rows 1 .. rows-1; the last row is their key hints */
+	switch (a->screen) {
+	case SCR_DRIVES:
+		drives_draw(a, 1, a->rows - 1);
+		break;
+	case SCR_PRESETS:
+		presets_draw(a, 1, a->rows - 1);
+		break;
+	case SCR_RUN:
+		run_draw(a, 1, a->rows - 1);
+		break;
+	case SCR_RESULTS:
+		results_draw(a, 1, a->rows - 1);
+		break;
+	case SCR_HELP:
+		help_draw(a, 1, a->rows - 1);
+		break;
+	case SCR_COUNT:
+		break;
+	}
+	draw_status(a);
+	if (a->dlg.kind != DLG_NONE)
+		dialog_draw(a);
+	refresh();
+}
+
+static void switch_screen(struct app *a, enum ui_screen s)
+{
+	if (s == SCR_HELP && a->screen != SCR_HELP)
+		a->back = a->screen;
+	a->screen = s;
+	if (s == SCR_RESULTS)
+		results_load(a);
+}
+
+static void handle_key(struct app *a, int key)
+{
+	if (a->dlg.kind != DLG_NONE) {
+		dialog_key(a, key);
+		return;
+	}
+	if (a->cols < UI_MIN_COLS || a->rows < UI_MIN_ROWS) {
+		if (key == 'q')
+			a->quit = true;
+		return;
+	}
+	enum key_action act = key_lookup(screen_scope[a->screen], screen_has_list[a->screen], key);
+
+	switch (act) {
+	case ACT_SCREEN_DRIVES:
+	case ACT_SCREEN_PRESETS:
+	case ACT_SCREEN_RUN:
+	case ACT_SCREEN_RESULTS:
+		switch_screen(a, (enum ui_screen)(SCR_DRIVES + (act - ACT_SCREEN_DRIVES)));
+		return;
+	case ACT_SCREEN_NEXT:
+		switch_screen(a, a->screen >= SCR_RESULTS ? SCR_DRIVES : a->screen + 1);
+		return;
+	case ACT_SCREEN_PREV:
+		switch_screen(a, a->screen == SCR_DRIVES || a->screen == SCR_HELP ? SCR_RESULTS
+										  : a->screen - 1);
+		return;
+	case ACT_HELP:
+		if (a->screen == SCR_HELP)
+			switch_screen(a, a->back);
+		else
+			switch_screen(a, SCR_HELP);
+		return;
+	case ACT_THEME:
+		cycle_theme(a);
+		return;
+	case ACT_REDRAW:
+		clear();
+		return;
+	case ACT_QUIT:
+		if (run_model_active(a->run))
+			ui_confirm(a, ACT_QUIT, "Quit drivebench?",
+				   "A run is active. Quitting aborts it; the result keeps what was "
+				   "measured so far.");
+		else
+			a->quit = true;
+		return;
+	default:
+		break;
+	}
+	switch (a->screen) {
+	case SCR_DRIVES:
+		drives_key(a, act);
+		break;
+	case SCR_PRESETS:
+		presets_key(a, act);
+		break;
+	case SCR_RUN:
+		run_key(a, act);
+		break;
+	case SCR_RESULTS:
+		results_key(a, act);
+		break;
+	case SCR_HELP:
+		help_key(a, act);
+		break;
+	case SCR_COUNT:
+		break;
+	}
+}
+
+static bool locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+}
+
+int ui_main(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct app *a;
+	const char *theme = NULL, *target = NULL;
+	char err[1024];
+	int key, ret = EXIT_OK;
+
+	cli_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
+			argv);
+	p.cmd = "(the TUI)";
+	while ((key = cli_next(&p)) > 0) {
+		switch (key) {
+		case 'h':
+			return EXIT_OK;
+		case O_THEME:
+			theme = p.arg;
+			break;
+		case O_TARGET:
+			target = p.arg;
+			break;
+		case O_LIST_KEYS:
+			key_print(stdout);
+			return EXIT_OK;
+		}
+	}
+	if (key < 0)
+		return EXIT_USAGE;
+	if (p.npos)
+		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
+
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		fprintf(stderr, "drivebench: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	a->chosen = -1;
+	a->scale_index = 0;
+	theme_builtin(&a->theme);
+	a->ntheme = theme_list(a->theme_names, 16);
+	if (theme && load_theme(a, theme, err, sizeof(err))) {
+		fprintf(stderr, "drivebench: --theme: %s\n", err);
+		ret = EXIT_USAGE;
+		goto free_app;
+	}
+	if (!theme && load_theme(a, "default", err, sizeof(err)))
+		theme_builtin(&a->theme); /* no theme files installed: the built-in roles */
+	if (target) {
+		if (access(target, F_OK)) {
+			fprintf(stderr, "drivebench: --target %s: %s\n", target, strerror(errno));
+			ret = EXIT_USAGE;
+			goto free_app;
+		}
+		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", target);
+	}
+	a->run = run_model_new();
+	a->series = calloc(RMM_COUNT, sizeof(*a->series));
+	if (!a->run || !a->series) {
+		fprintf(stderr, "drivebench: out of memory\n");
+		ret = EXIT_RUN_FAILED;
+		goto free_app;
+	}
+
+	setlocale(LC_ALL, "");
+	a->utf8 = locale_is_utf8();
+	a->g = a->utf8 ? &glyphs_utf8 : &glyphs_ascii;
+	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */
+	if (!getenv("ESCDELAY"))
+		setenv("ESCDELAY", "50", 1);
+	if (!initscr()) {
+		fprintf(stderr, "drivebench: cannot start the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		ret = EXIT_USAGE;
+		goto free_run;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(UI_TICK_MS);
+	/* COLORS is known only after start_color() */
+	a->colours = has_colors() && start_color() == OK && COLORS >= 8;
+	if (a->colours) {
+		use_default_colors();
+		ui_theme_apply(a);
+	} else {
+		/* the monochrome theme, or the chosen one stripped of its colours */
+		if (load_theme(a, "monochrome", err, sizeof(err)))
+			theme_strip_colours(&a->theme);
+	}
+	getmaxyx(stdscr, a->rows, a->cols);
+
+	drives_load(a);
+	presets_load(a);
+	results_load(a);
+	if (a->warning[0])
+		ui_status(a, ROLE_WARNING, "%s", a->warning);
+
+	while (!a->quit) {
+		drives_poll_hotplug(a);
+		draw(a);
+		key = getch();
+		if (a->status_ticks)
+			a->status_ticks--;
+		if (key == ERR)
+			continue;
+		if (key == KEY_RESIZE) {
+			clear();
+			continue;
+		}
+		handle_key(a, key);
+		/* take every key already typed before the next redraw */
+		timeout(0);
+		while (!a->quit && (key = getch()) != ERR)
+			if (key != KEY_RESIZE)
+				handle_key(a, key);
+			else
+				clear();
+		timeout(UI_TICK_MS);
+	}
+	endwin();
+	if (run_model_active(a->run))
+		fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
+				"measured\n");
+free_run:
+	run_model_free(a->run);
+	results_free(a);
+	plot_free(&a->grid);
+	free(a->series);
+	if (a->monitor)
+		drive_monitor_close(a->monitor);
+	free(a->targets);
+	free(a->presets);
+free_app:
+	free(a);
+	return ret;
+}

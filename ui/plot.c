@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Braille and ASCII time-series plots into a cell grid (see plot.h). */
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRAILLE_BASE 0x2800u
+
+/* Braille dot bit for column x (0, 1) and row y (0 top .. 3 bottom), Unicode's order. */
+static const uint8_t braille_bit[4][2] = {
+	{0x01, 0x08},
+	{0x02, 0x10},
+	{0x04, 0x20},
+	{0x40, 0x80},
+};
+
+static const char ascii_level[3] = {'_', '-', '`'};
+
+unsigned plot_capacity(unsigned w, bool braille)
+{
+	return braille ? 2 * w : w;
+}
+
+double plot_nice_max(double v)
+{
+	static const double steps[] = {1, 2, 2.5, 5, 10};
+
+	if (!(v > 0) || !isfinite(v))
+		return 1;
+	double p = pow(10, floor(log10(v)));
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] * p >= v * (1 - 1e-12))
+			return steps[i] * p;
+	return 10 * p;
+}
+
+void plot_free(struct plot_grid *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+	g->w = g->h = 0;
+}
+
+/* Level of v on a scale of nlevels steps, 0 at the bottom; -1 for a gap. */
+static int level_of(double v, double ymax, unsigned nlevels)
+{
+	if (isnan(v))
+		return -1;
+	if (v <= 0)
+		return 0;
+	double l = v / ymax * (nlevels - 1);
+	if (l >= nlevels - 1)
+		return (int)nlevels - 1;
+	return (int)lround(l);
+}
+
+static void set_dot(struct plot_grid *g, unsigned x, unsigned level, int role)
+{
+	unsigned row = g->h - 1 - level / 4, sub = 3 - level % 4;
+	struct plot_cell *c = &g->cells[row * g->w + x / 2];
+
+	if (c->ch == ' ')
+		c->ch = BRAILLE_BASE;
+	c->ch |= braille_bit[sub][x % 2];
+	c->role = role;
+}
+
+static void draw_braille(struct plot_grid *g, const struct plot_series *s)
+{
+	unsigned cap = 2 * g->w, nlevels = 4 * g->h;
+	unsigned shown = s->n < cap ? s->n : cap;
+	unsigned first = s->n - shown, x0 = cap - shown;
+	int prev = -1;
+
+	for (unsigned i = 0; i < shown; i++) {
+		int l = level_of(s->v[first + i], g->ymax, nlevels);
+		unsigned x = x0 + i;
+		if (l < 0) {
+			prev = -1;
+			continue;
+		}
+		int lo = l, hi = l;
+		if (s->fill)
+			lo = 0;
+		else if (prev >= 0) {
+			/* a vertical run joins this point to the previous one, so jumps stay a line
+			 */
+			if (prev < l)
+				lo = prev + 1 < l ? prev + 1 : l;
+			else if (prev > l)
+				hi = prev - 1 > l ? prev - 1 : l;
+		}
+		for (int y = lo; y <= hi; y++)
+			set_dot(g, x, (unsigned)y, s->role);
+		prev = l;
+	}
+}
+
+static void draw_ascii(struct plot_grid *g, const struct plot_series *s)
+{
+	unsigned cap = g->w, nlevels = 3 * g->h;
+	unsigned shown = s->n < cap ? s->n : cap;
+	unsigned first = s->n - shown, x0 = cap - shown;
+	int prev = -1;
+
+	for (unsigned i = 0; i < shown; i++) {
+		int l = level_of(s->v[first + i], g->ymax, nlevels);
+		unsigned x = x0 + i;
+		if (l < 0) {
+			prev = -1;
+			continue;
+		}
+		unsigned row = g->h - 1 - (unsigned)l / 3;
+		if (prev >= 0) {
+			unsigned prow = g->h - 1 - (unsigned)prev / 3;
+			unsigned a = prow < row ? prow + 1 : row + 1, b = prow < row ? row : prow;
+			/* rows strictly between the two points get a joining bar */
+			for (unsigned r = a; r < b; r++) {
+				if (r == row)
+					continue;
+				g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
+			}
+		}
+		g->cells[row * g->w + x] =
+			(struct plot_cell){(uint32_t)ascii_level[l % 3], s->role};
+		prev = l;
+	}
+}
+
+int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
+		const struct plot_series *s, unsigned ns, double ymax)
+{
+	if (w == 0 || h == 0)
+		return -EINVAL;
+	if (!g->cells || g->w * g->h < w * h) {
+		struct plot_cell *c = realloc(g->cells, (size_t)w * h * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		g->cells = c;
+	}
+	g->w = w;
+	g->h = h;
+	g->braille = braille;
+	for (unsigned i = 0; i < w * h; i++)
+		g->cells[i] = (struct plot_cell){' ', -1};
+	if (ymax <= 0) {
+		unsigned cap = plot_capacity(w, braille);
+		double m = 0;
+		for (unsigned k = 0; k < ns; k++)
+			for (unsigned i = s[k].n > cap ? s[k].n - cap : 0; i < s[k].n; i++)
+				if (s[k].v[i] > m)
+					m = s[k].v[i];
+		ymax = plot_nice_max(m);
+	}
+	g->ymax = ymax;
+	for (unsigned k = 0; k < ns; k++) {
+		if (!s[k].v || !s[k].n)
+			continue;
+		if (braille)
+			draw_braille(g, &s[k]);
+		else
+			draw_ascii(g, &s[k]);
+	}
+	return 0;
+}
+
+size_t plot_utf8(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		out[1] = '\0';
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		out[2] = '\0';
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		out[3] = '\0';
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	out[4] = '\0';
+	return 4;
+}
+
+char *plot_row_text(const struct plot_grid *g, unsigned row, char *buf, size_t len)
+{
+	size_t n = 0;
+	char u[5];
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned x = 0; row < g->h && x < g->w; x++) {
+		size_t l = plot_utf8(g->cells[row * g->w + x].ch, u);
+		if (n + l + 1 > len)
+			break;
+		memcpy(buf + n, u, l);
+		n += l;
+		buf[n] = '\0';
+	}
+	return buf;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_UI_PLOT_H
+#define DB_UI_PLOT_H
+/*
+ * Time-series plots rendered into a grid of character cells, away from curses so they
+ * can be tested: ui/draw.c copies a grid to the screen.
+ *
+ * Braille mode (UTF-8 terminals): each cell is a 2x4 dot matrix (U+2800..U+28FF), so a
+ * cell holds two samples and four levels. ASCII mode (any other locale): one sample per
+ * cell and three levels per cell ('_', '-', '`'), with '|' joining levels that jump.
+ * The newest sample is at the right edge; older ones scroll off to the left. Values are
+ * scaled from 0 (bottom) to ymax (top); a NaN is a gap.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct plot_series {
+	const double *v; /* oldest first */
+	unsigned n;
+	int role;  /* a ui_role, carried into the cells this series draws */
+	bool fill; /* braille: fill the area under the line */
+};
+
+struct plot_cell {
+	uint32_t ch; /* a Unicode code point; ' ' when empty */
+	int role;    /* the role of the last series drawn in the cell; -1 when empty */
+};
+
+struct plot_grid {
+	unsigned w, h; /* cells */
+	bool braille;
+	double ymax;		 /* the value at the top edge */
+	struct plot_cell *cells; /* h rows of w, top row first; malloc'd */
+};
+
+/* How many of the newest samples a plot w cells wide shows. */
+unsigned plot_capacity(unsigned w, bool braille);
+/* A round number >= v for the top of a scale: 1, 2, 2.5 or 5 times a power of ten. */
+double plot_nice_max(double v);
+/*
+ * Render series into g (allocating or reusing g->cells). ymax <= 0: scale to the largest
+ * visible value, rounded up by plot_nice_max(). 0 or -ENOMEM / -EINVAL.
+ */
+int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
+		const struct plot_series *s, unsigned ns, double ymax);
+void plot_free(struct plot_grid *g);
+/* UTF-8 of a code point into out (at least 5 bytes); returns the length. */
+size_t plot_utf8(uint32_t cp, char *out);
+/* One row of the grid as UTF-8 text (for tests and plain output); returns buf. */
+char *plot_row_text(const struct plot_grid *g, unsigned row, char *buf, size_t len);
+
+#endif

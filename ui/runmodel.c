@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The run worker and the model the Run screen draws from (see runmodel.h). */
+#include "runmodel.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "preset.h"
+#include "result_io.h"
+#include "runner.h"
+#include "steady.h"
+
+struct run_model {
+	pthread_mutex_t lock;
+	pthread_t thread;
+	bool thread_live; /* joined in run_model_free or the next start */
+	bool abort_queue; /* no further presets after the running one */
+	struct engine_ctl ctl;
+	struct run_job job;
+	struct run_snapshot s;
+	double series[RMM_COUNT][RML_COUNT][RM_HISTORY];
+	unsigned nseries;
+};
+
+struct run_model *run_model_new(void)
+{
+	struct run_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	return m;
+}
+
+static void join_worker(struct run_model *m)
+{
+	if (m->thread_live) {
+		pthread_join(m->thread, NULL);
+		m->thread_live = false;
+	}
+}
+
+void run_model_free(struct run_model *m)
+{
+	if (!m)
+		return;
+	run_model_abort(m);
+	join_worker(m);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+bool run_model_active(struct run_model *m)
+{
+	bool active;
+
+	pthread_mutex_lock(&m->lock);
+	active = m->s.active;
+	pthread_mutex_unlock(&m->lock);
+	return active;
+}
+
+void run_model_pause(struct run_model *m, bool pause)
+{
+	pthread_mutex_lock(&m->lock);
+	if (m->s.active && !m->s.stopping) {
+		atomic_store(&m->ctl.pause, pause ? 1 : 0);
+		m->s.paused = pause;
+		m->s.version++;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+void run_model_abort(struct run_model *m)
+{
+	pthread_mutex_lock(&m->lock);
+	if (m->s.active) {
+		m->abort_queue = true;
+		m->s.stopping = true;
+		m->s.paused = false;
+		/* a paused engine must wake to see the stop */
+		atomic_store(&m->ctl.stop, 1);
+		atomic_store(&m->ctl.pause, 0);
+		m->s.version++;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+unsigned run_model_snapshot(struct run_model *m, struct run_snapshot *out,
+			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY])
+{
+	unsigned n;
+
+	pthread_mutex_lock(&m->lock);
+	*out = m->s;
+	n = m->nseries;
+	if (series)
+		for (int k = 0; k < RMM_COUNT; k++)
+			for (int l = 0; l < RML_COUNT; l++)
+				memcpy(series[k][l], m->series[k][l], n * sizeof(double));
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+/* ---- events (worker side, under the lock) --------------------------------------- */
+
+static void push_sample(struct run_model *m, const struct sample *s)
+{
+	if (m->nseries == RM_HISTORY) {
+		/* drop the oldest quarter at once rather than shifting every sample */
+		unsigned drop = RM_HISTORY / 4;
+		for (int k = 0; k < RMM_COUNT; k++)
+			for (int l = 0; l < RML_COUNT; l++)
+				memmove(m->series[k][l], m->series[k][l] + drop,
+					(RM_HISTORY - drop) * sizeof(double));
+		m->nseries -= drop;
+	}
+	static const enum io_dir dir_of[RML_COUNT] = {
+		[RML_ALL] = DIR_ALL, [RML_READ] = DIR_READ, [RML_WRITE] = DIR_WRITE};
+	for (int l = 0; l < RML_COUNT; l++) {
+		const struct dir_stats *d = &s->d[dir_of[l]];
+		m->series[RMM_IOPS][l][m->nseries] = d->iops;
+		m->series[RMM_MEAN][l][m->nseries] = d->ios ? d->mean_ns : 0;
+		m->series[RMM_MAX][l][m->nseries] = (double)d->max_ns;
+		m->series[RMM_STD][l][m->nseries] = d->ios > 1 ? d->std_ns : 0;
+	}
+	m->nseries++;
+}
+
+static void on_event(void *arg, const struct runner_event *ev)
+{
+	struct run_model *m = arg;
+	struct run_snapshot *s = &m->s;
+	const struct result *res = ev->res;
+
+	pthread_mutex_lock(&m->lock);
+	s->elapsed_ns = ev->elapsed_ns;
+	s->eta_ns = ev->eta_ns;
+	s->phase_index = ev->phase_index;
+	s->step_global = ev->step_global;
+	s->steps_total = ev->steps_total;
+	switch (ev->kind) {
+	case RUN_EV_RUN_START:
+		s->phase[0] = s->step_label[0] = '\0';
+		s->have_sample = s->have_summary = s->have_steady = false;
+		s->nladder = s->nrounds = 0;
+		if (res) {
+			s->nphases = res->nphases;
+			if (res->preset_name[0])
+				snprintf(s->preset, sizeof(s->preset), "%s", res->preset_name);
+		}
+		break;
+	case RUN_EV_PHASE_START:
+		if (res && ev->phase_index < res->nphases) {
+			const struct result_phase *ph = &res->phases[ev->phase_index];
+			snprintf(s->phase, sizeof(s->phase), "%s", ph->name);
+			s->phase_kind = ph->kind;
+			if (res->nphases > s->nphases)
+				s->nphases = res->nphases;
+		}
+		s->phase_steps = ev->phase_steps;
+		/* the last verdict stays on screen until another steady phase starts */
+		if (s->phase_kind == PH_PRECONDITION)
+			s->nrounds = 0;
+		/* a measure phase of several steps is a ladder (or a curve): tabulate it */
+		if (s->phase_kind == PH_MEASURE || s->phase_kind == PH_RUN) {
+			s->nladder = ev->phase_steps < RM_LADDER ? ev->phase_steps : RM_LADDER;
+			memset(s->ladder, 0, sizeof(s->ladder));
+		}
+		break;
+	case RUN_EV_STEP_START:
+		s->step_index = ev->step_index;
+		s->phase_steps = ev->phase_steps;
+		s->step_start_ns = ev->elapsed_ns;
+		if (ev->step) {
+			snprintf(s->step_label, sizeof(s->step_label), "%s", ev->step->label);
+			s->mixed = ev->step->wl.read_pct > 0 && ev->step->wl.read_pct < 100;
+			s->step_time_ns = ev->step->wl.time_ns + ev->step->wl.ramp_ns;
+			if (ev->step_index < s->nladder && s->phase_kind != PH_PRECONDITION)
+				snprintf(s->ladder[ev->step_index].label,
+					 sizeof(s->ladder[0].label), "%s", ev->step->label);
+		}
+		break;
+	case RUN_EV_SAMPLE:
+		if (ev->sample) {
+			s->last = *ev->sample;
+			s->have_sample = true;
+			push_sample(m, ev->sample);
+		}
+		break;
+	case RUN_EV_ROUND_DONE:
+		if (ev->steady) {
+			s->steady = *ev->steady;
+			s->have_steady = true;
+			double v = 0;
+			if (ev->step &&
+			    steady_metric_value(ev->steady->tracked[0] ? ev->steady->tracked
+								       : "iops",
+						&ev->step->summary, &v) == 0) {
+				if (s->nrounds == sizeof(s->rounds) / sizeof(s->rounds[0])) {
+					memmove(s->rounds, s->rounds + 1,
+						(s->nrounds - 1) * sizeof(s->rounds[0]));
+					s->nrounds--;
+				}
+				s->rounds[s->nrounds++] = v;
+			}
+		}
+		break;
+	case RUN_EV_STEP_DONE:
+		if (ev->step) {
+			s->step_summary = ev->step->summary;
+			s->have_summary = true;
+			if (ev->step_index < s->nladder && s->phase_kind != PH_PRECONDITION) {
+				struct rm_step *c = &s->ladder[ev->step_index];
+				snprintf(c->label, sizeof(c->label), "%s", ev->step->label);
+				c->done = true;
+				c->status = ev->step->status;
+				c->iops = ev->step->summary.d[DIR_ALL].iops;
+				c->mean_ns = ev->step->summary.d[DIR_ALL].mean_ns;
+				c->p99_ns = (double)ev->step->summary.d[DIR_ALL].pct_ns[PCT_99];
+			}
+		}
+		break;
+	case RUN_EV_PHASE_DONE:
+		break;
+	case RUN_EV_RUN_DONE:
+		if (res)
+			s->status = res->status;
+		break;
+	case RUN_EV_LOG:
+	case RUN_EV_AUTOSAVE:
+		if (ev->msg)
+			snprintf(s->log, sizeof(s->log), "%s%s",
+				 ev->kind == RUN_EV_AUTOSAVE ? "autosaved " : "", ev->msg);
+		break;
+	case RUN_EV_ERROR:
+		if (ev->msg)
+			snprintf(s->error, sizeof(s->error), "%s", ev->msg);
+		break;
+	}
+	s->version++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- the worker ----------------------------------------------------------------- */
+
+static void set_error(struct run_model *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_error(struct run_model *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&m->lock);
+	va_start(ap, fmt);
+	vsnprintf(m->s.error, sizeof(m->s.error), fmt, ap);
+	va_end(ap);
+	m->s.status = RS_FAILED;
+	m->s.version++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* "quick" from ".../presets/quick.preset" */
+static void preset_short_name(const char *path, char *buf, size_t len)
+{
+	const char *b = base_name(path);
+	size_t n = strlen(b);
+
+	if (n > 7 && !strcmp(b + n - 7, ".preset"))
+		n -= 7;
+	snprintf(buf, len, "%.*s", (int)n, b);
+}
+
+/* Run one preset of the queue and save its result; 0, or -errno when it could not run. */
+static int run_one(struct run_model *m, unsigned qi)
+{
+	const struct run_job *job = &m->job;
+	char err[1024], path[4096], name[64];
+	struct target t = {.fd = -1};
+	struct plan *plan;
+	struct result res;
+	int ret, run_ret;
+
+	preset_short_name(job->presets[qi], name, sizeof(name));
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->s.preset, sizeof(m->s.preset), "%s", name);
+	m->s.queue_index = qi;
+	m->s.error[0] = '\0';
+	m->nseries = 0;
+	m->s.version++;
+	pthread_mutex_unlock(&m->lock);
+
+	plan = preset_load(job->presets[qi], job->scale, err, sizeof(err));
+	if (!plan) {
+		set_error(m, "%s", err);
+		return -EINVAL;
+	}
+	ret = target_open(&t, job->target_path, plan_writes(plan), err, sizeof(err));
+	if (ret < 0) {
+		set_error(m, "%s%s", err, ret == -EBUSY ? " (in use: refused)" : "");
+		goto free_plan;
+	}
+	ret = runner_check(plan, &t, err, sizeof(err));
+	if (ret < 0) {
+		set_error(m, "%s", err);
+		goto close_target;
+	}
+	ret = result_default_path(path, sizeof(path), job->results_dir, job->target_name, name);
+	if (ret < 0) {
+		set_error(m, "%s: %s", job->results_dir, strerror(-ret));
+		goto close_target;
+	}
+
+	result_init(&res);
+	res.target = target_to_json(&t);
+	/* autosaves go to the result's own file, marked incomplete until the end */
+	struct runner_opts opts = {
+		.ops = job->engine,
+		.ctl = &m->ctl,
+		.autosave_path = path,
+	};
+	run_ret = runner_run(plan, &t, &opts, &res, on_event, m);
+	ret = result_save(&res, path, err, sizeof(err));
+
+	pthread_mutex_lock(&m->lock);
+	m->s.status = res.status;
+	if (ret == 0) {
+		snprintf(m->s.saved, sizeof(m->s.saved), "%s", path);
+		m->s.nsaved++;
+	} else {
+		snprintf(m->s.error, sizeof(m->s.error), "the result was not saved: %s", err);
+	}
+	if (res.status == RS_FAILED && res.error[0])
+		snprintf(m->s.error, sizeof(m->s.error), "%s", res.error);
+	m->s.version++;
+	pthread_mutex_unlock(&m->lock);
+	result_free(&res);
+	if (run_ret < 0 && ret == 0)
+		ret = run_ret;
+close_target:
+	target_close(&t);
+free_plan:
+	plan_free(plan);
+	return ret;
+}
+
+static void *worker(void *arg)
+{
+	struct run_model *m = arg;
+
+	for (unsigned qi = 0; qi < m->job.npresets; qi++) {
+		pthread_mutex_lock(&m->lock);
+		bool stop = m->abort_queue;
+		pthread_mutex_unlock(&m->lock);
+		if (stop)
+			break;
+		if (run_one(m, qi) < 0)
+			break;
+	}
+	pthread_mutex_lock(&m->lock);
+	m->s.active = false;
+	m->s.paused = false;
+	m->s.stopping = false;
+	m->s.finished = true;
+	m->s.version++;
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen)
+{
+	int ret;
+
+	if (run_model_active(m)) {
+		snprintf(err, errlen, "a run is already active");
+		return -EBUSY;
+	}
+	join_worker(m);
+	m->job = *job;
+	m->abort_queue = false;
+	atomic_store(&m->ctl.stop, 0);
+	atomic_store(&m->ctl.pause, 0);
+	memset(&m->s, 0, sizeof(m->s));
+	m->nseries = 0;
+	m->s.active = true;
+	m->s.queue_len = job->npresets;
+	if (job->is_drive)
+		snprintf(m->s.target, sizeof(m->s.target), "%s %s", job->target_name,
+			 job->drive.model);
+	else
+		snprintf(m->s.target, sizeof(m->s.target), "%s", job->target_name);
+	ret = pthread_create(&m->thread, NULL, worker, m);
+	if (ret) {
+		m->s.active = false;
+		snprintf(err, errlen, "cannot start the run: %s", strerror(ret));
+		return -ret;
+	}
+	m->thread_live = true;
+	return 0;
+}

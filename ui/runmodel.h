@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_UI_RUNMODEL_H
+#define DB_UI_RUNMODEL_H
+/*
+ * The Run screen's model. A worker thread runs a queue of presets on one target through
+ * the runner; the runner's events are copied into this model under a mutex, and the UI
+ * takes a snapshot of it at its own steady rate. The lock is held only to copy a few
+ * kilobytes, once per sample interval on the worker side, so the engine never waits for
+ * the screen: its I/O threads do not touch the model at all.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drive.h"
+#include "engine.h"
+#include "result.h"
+
+#define RM_HISTORY   1024 /* samples kept for the plots */
+#define RM_LADDER    64	  /* steps shown in the ladder table */
+#define RM_QUEUE_MAX 16
+
+enum rm_metric { RMM_IOPS, RMM_MEAN, RMM_MAX, RMM_STD, RMM_COUNT };
+enum rm_line { RML_ALL, RML_READ, RML_WRITE, RML_COUNT };
+
+struct rm_step {
+	char label[64];
+	bool done;
+	enum result_status status;
+	double iops;
+	double mean_ns;
+	double p99_ns;
+};
+
+/* What the screen needs, copied out in one go. */
+struct run_snapshot {
+	unsigned version; /* bumped on every change */
+	bool active;	  /* the worker is running */
+	bool paused;
+	bool stopping;		   /* abort asked; the runner is winding down */
+	bool finished;		   /* the queue ended (complete, aborted or failed) */
+	enum result_status status; /* of the last finished run */
+	char target[128];	   /* "nvme0n1 Samsung SSD 970 EVO Plus" */
+	char preset[128];
+	unsigned queue_index, queue_len;
+	char phase[32];
+	enum phase_kind phase_kind;
+	unsigned phase_index, nphases;
+	char step_label[64];
+	unsigned step_index, phase_steps, step_global, steps_total;
+	uint64_t elapsed_ns, eta_ns;
+	uint64_t step_time_ns;	/* the running step's measured time */
+	uint64_t step_start_ns; /* elapsed_ns when the running step started */
+	bool mixed;		/* the running step both reads and writes */
+	bool have_sample;
+	struct sample last;	    /* the newest interval */
+	struct sample step_summary; /* the last finished step */
+	bool have_summary;
+	bool have_steady;
+	struct steady_info steady;
+	double rounds[32]; /* tracked value of the recent rounds (steady phases) */
+	unsigned nrounds;
+	struct rm_step ladder[RM_LADDER]; /* the steps of the current measure phase */
+	unsigned nladder;
+	char log[256]; /* the newest message from the runner */
+	char error[512];
+	char saved[4096]; /* the newest result file written */
+	unsigned nsaved;  /* results written by this queue */
+};
+
+struct run_job {
+	char target_path[4096];
+	char target_name[64];
+	bool is_drive;
+	struct drive drive;
+	char presets[RM_QUEUE_MAX][4096]; /* paths */
+	unsigned npresets;
+	double scale;
+	char results_dir[4096];
+	const struct engine_ops *engine;
+};
+
+struct run_model;
+
+struct run_model *run_model_new(void);
+/* Stop any run, wait for the worker, free. */
+void run_model_free(struct run_model *m);
+/* Start the job on a worker thread. 0, -EBUSY when one is running, or -errno. */
+int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen);
+bool run_model_active(struct run_model *m);
+/* Pause or resume the running step. */
+void run_model_pause(struct run_model *m, bool pause);
+/* Stop the run: the runner ends it as aborted and the result with what was measured is saved. */
+void run_model_abort(struct run_model *m);
+/*
+ * Copy the state, and the plot history of metric `metric` (RML_COUNT arrays of at most
+ * RM_HISTORY values, oldest first) into series; returns the number of values per line.
+ */
+unsigned run_model_snapshot(struct run_model *m, struct run_snapshot *out,
+			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY]);
+
+#endif

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Screen 1, Drives: every discovered disk, the scratch file, and a detail pane. */
+#include "ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scratch.h"
+#include "units.h"
+
+const struct ui_target *drives_chosen(const struct app *a)
+{
+	if (a->chosen < 0 || (unsigned)a->chosen >= a->ntargets)
+		return NULL;
+	return &a->targets[a->chosen];
+}
+
+static bool same_file(const char *x, const char *y)
+{
+	struct stat a, b;
+
+	if (stat(x, &a) || stat(y, &b))
+		return !strcmp(x, y);
+	if (S_ISBLK(a.st_mode) && S_ISBLK(b.st_mode))
+		return a.st_rdev == b.st_rdev;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static struct ui_target *add_target(struct app *a, unsigned *cap)
+{
+	if (a->ntargets == *cap) {
+		unsigned ncap = *cap ? *cap * 2 : 16;
+		struct ui_target *t = realloc(a->targets, ncap * sizeof(*t));
+		if (!t)
+			return NULL;
+		a->targets = t;
+		*cap = ncap;
+	}
+	struct ui_target *t = &a->targets[a->ntargets++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
+/* Discover the drives again; the chosen target stays chosen when it is still there. */
+void drives_load(struct app *a)
+{
+	struct drive_list dl = {0};
+	unsigned cap = 0;
+	char err[512], spath[4096];
+	uint64_t ssize = 0;
+	struct ui_target *t;
+
+	free(a->targets);
+	a->targets = NULL;
+	a->ntargets = 0;
+	a->scan_error[0] = '\0';
+	if (drive_scan(&dl, NULL, err, sizeof(err)) < 0)
+		snprintf(a->scan_error, sizeof(a->scan_error), "discovery: %s", err);
+	for (size_t i = 0; i < dl.count; i++) {
+		t = add_target(a, &cap);
+		if (!t)
+			break;
+		t->is_drive = true;
+		t->drive = dl.drives[i];
+		snprintf(t->name, sizeof(t->name), "%s", dl.drives[i].name);
+		snprintf(t->path, sizeof(t->path), "%s", dl.drives[i].node);
+		t->size_bytes = dl.drives[i].capacity_bytes;
+	}
+	drive_list_free(&dl);
+
+	/* --target naming a file (or a device discovery did not list) */
+	bool listed = false;
+	if (a->chosen_path[0]) {
+		for (unsigned i = 0; i < a->ntargets; i++)
+			listed |= same_file(a->targets[i].path, a->chosen_path);
+		if (!listed && scratch_path(spath, sizeof(spath)) == 0 &&
+		    !same_file(spath, a->chosen_path)) {
+			struct stat st;
+			t = add_target(a, &cap);
+			if (t) {
+				const char *b = strrchr(a->chosen_path, '/');
+				snprintf(t->name, sizeof(t->name), "%s",
+					 b ? b + 1 : a->chosen_path);
+				snprintf(t->path, sizeof(t->path), "%s", a->chosen_path);
+				if (stat(a->chosen_path, &st) == 0)
+					t->size_bytes = (uint64_t)st.st_size;
+				if (drive_probe_path(a->chosen_path, &t->drive, err, sizeof(err)) ==
+				    0)
+					t->is_drive = true;
+			}
+		}
+	}
+
+	/* the scratch file, always last and always there */
+	t = add_target(a, &cap);
+	if (t) {
+		t->is_scratch = true;
+		snprintf(t->name, sizeof(t->name), "scratch");
+		if (scratch_ensure(spath, sizeof(spath), &ssize, err, sizeof(err)) == 0) {
+			snprintf(t->path, sizeof(t->path), "%s", spath);
+			t->size_bytes = ssize;
+		} else {
+			snprintf(a->scan_error, sizeof(a->scan_error), "%s", err);
+			scratch_path(t->path, sizeof(t->path));
+		}
+	}
+
+	a->chosen = a->ntargets ? (int)a->ntargets - 1 : -1;
+	for (unsigned i = 0; a->chosen_path[0] && i < a->ntargets; i++)
+		if (same_file(a->targets[i].path, a->chosen_path)) {
+			a->chosen = (int)i;
+			break;
+		}
+	if (a->chosen >= 0) {
+		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", a->targets[a->chosen].path);
+		a->drive_sel = (unsigned)a->chosen;
+	}
+	if (a->drive_sel >= a->ntargets)
+		a->drive_sel = a->ntargets ? a->ntargets - 1 : 0;
+
+	if (!a->monitor && drive_monitor_open(&a->monitor, err, sizeof(err)) < 0)
+		a->monitor = NULL; /* no hotplug; r rescans by hand */
+}
+
+void drives_poll_hotplug(struct app *a)
+{
+	struct drive_event ev;
+	struct pollfd pfd;
+	bool changed = false;
+	char last[64] = "";
+
+	if (!a->monitor)
+		return;
+	pfd.fd = drive_monitor_fd(a->monitor);
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) <= 0)
+		return;
+	while (drive_monitor_read(a->monitor, &ev) > 0) {
+		changed = true;
+		/* arrivals and departures are news; a loop device's "change" is not */
+		if (ev.kind != DRIVE_EV_CHANGED)
+			snprintf(last, sizeof(last), "%s %s", ev.name,
+				 drive_event_kind_name[ev.kind]);
+	}
+	if (changed) {
+		drives_load(a);
+		if (last[0])
+			ui_status(a, ROLE_OK, "%s", last);
+	}
+}
+
+/* "free", or the first in-use reason */
+static const char *state_text(const struct ui_target *t, enum ui_role *role)
+{
+	*role = ROLE_OK;
+	if (!t->is_drive)
+		return "free";
+	if (!t->drive.inuse_known) {
+		*role = ROLE_DIM;
+		return "unknown";
+	}
+	if (inuse_busy(&t->drive.inuse) && t->drive.inuse.nreasons) {
+		*role = ROLE_ERROR;
+		return t->drive.inuse.reason[0].text;
+	}
+	return "free";
+}
+
+static const char *bus_text(const struct ui_target *t)
+{
+	if (!t->is_drive)
+		return "file";
+	return drive_transport_name(t->drive.transport);
+}
+
+static void link_text(const struct app *a, const struct ui_target *t, char *buf, size_t len,
+		      bool *degraded)
+{
+	char cur[32], max[32];
+
+	*degraded = false;
+	if (!t->is_drive || !t->drive.pci.present || !t->drive.pci.link_known) {
+		snprintf(buf, len, "%s", a->utf8 ? "\u2014" : "-");
+		return;
+	}
+	drive_link_fmt(cur, sizeof(cur), &t->drive.pci.link_cur);
+	if (t->drive.pci.link_degraded) {
+		*degraded = true;
+		drive_link_fmt(max, sizeof(max), &t->drive.pci.link_max);
+		snprintf(buf, len, "%s %s of %s", cur, a->g->degraded, max);
+	} else {
+		snprintf(buf, len, "%s", cur);
+	}
+}
+
+static void detail(struct app *a, int y, int bottom, const struct ui_target *t)
+{
+	char buf[1024], cap[32];
+	int lw = 10, x = 3, w = a->cols - x - lw - 1;
+
+	if (y >= bottom)
+		return;
+	if (!t->is_drive) {
+		units_fmt_capacity(cap, sizeof(cap), t->size_bytes);
+		ui_text(a, y, x, lw, ROLE_LABEL, "File");
+		ui_textf(a, y++, x + lw, w, ROLE_NORMAL, "%s  %s", t->path, cap);
+		if (y < bottom && t->is_scratch) {
+			ui_text(a, y, x, lw, ROLE_LABEL, "Scratch");
+			ui_text(a, y++, x + lw, w, ROLE_NORMAL,
+				"any preset runs here without a spare drive; it measures the file "
+				"system under the cache directory, not a drive");
+		}
+		return;
+	}
+	const struct drive *d = &t->drive;
+	bool degraded;
+
+	if (d->pci.present && y < bottom) {
+		link_text(a, t, buf, sizeof(buf), &degraded);
+		ui_text(a, y, x, lw, ROLE_LABEL, "Link");
+		if (degraded) {
+			char cur[32], max[32];
+			drive_link_fmt(cur, sizeof(cur), &d->pci.link_cur);
+			drive_link_fmt(max, sizeof(max), &d->pci.link_max);
+			ui_textf(a, y++, x + lw, w, ROLE_WARNING,
+				 "PCIe %s %s DEGRADED: the device can run %s (check slot, riser, "
+				 "BIOS link settings)",
+				 cur, a->utf8 ? "\u2014" : "-", max);
+		} else {
+			ui_textf(a, y++, x + lw, w, ROLE_NORMAL, "PCIe %s%s", buf,
+				 d->pci.link_known ? "" : " (link not readable)");
+		}
+		if (y < bottom) {
+			ui_text(a, y, x, lw, ROLE_LABEL, "PCI");
+			snprintf(buf, sizeof(buf), "%s  %s %s", d->pci.address, d->pci.vendor,
+				 d->pci.device);
+			if (d->pci.numa_node >= 0) {
+				size_t n = strlen(buf);
+				snprintf(buf + n, sizeof(buf) - n, "   NUMA node %d (CPUs %s)",
+					 d->pci.numa_node, d->pci.local_cpus);
+			}
+			ui_text(a, y++, x + lw, w, ROLE_NORMAL, buf);
+		}
+	}
+	if (y < bottom) {
+		ui_text(a, y, x, lw, ROLE_LABEL, "Blocks");
+		ui_textf(a, y++, x + lw, w, ROLE_NORMAL,
+			 "%u B logical / %u B physical%sscheduler %s%snr_requests %u%swrite cache: "
+			 "%s%sdiscard: %s%s",
+			 d->logical_block_bytes, d->physical_block_bytes, a->g->dot,
+			 d->scheduler[0] ? d->scheduler : "-", a->g->dot, d->nr_requests, a->g->dot,
+			 drive_wcache_name[d->write_cache], a->g->dot, d->discard ? "yes" : "no",
+			 d->read_only ? "  READ-ONLY" : "");
+	}
+	if (y < bottom) {
+		ui_text(a, y, x, lw, ROLE_LABEL, "Serial");
+		ui_textf(a, y++, x + lw, w, ROLE_NORMAL, "%s%sWWN %s%sfirmware %s",
+			 d->serial[0] ? d->serial : "-", a->g->dot, d->wwn[0] ? d->wwn : "-",
+			 a->g->dot, d->firmware[0] ? d->firmware : "-");
+	}
+	for (unsigned i = 0; i < d->inuse.nreasons && y < bottom; i++) {
+		ui_text(a, y, x, lw, ROLE_LABEL, i ? "" : "In use");
+		ui_text(a, y++, x + lw, w, ROLE_ERROR, d->inuse.reason[i].text);
+	}
+	if (d->rotational_unreliable && y < bottom) {
+		ui_text(a, y, x, lw, ROLE_LABEL, "Media");
+		ui_text(a, y++, x + lw, w, ROLE_DIM,
+			"the transport does not say whether this is a disk or flash");
+	}
+}
+
+void drives_draw(struct app *a, int top, int bottom)
+{
+	/* columns: device, model, capacity, bus, link, firmware, state */
+	int wdev = 11, wmodel = a->cols >= 120 ? 31 : 24, wcap = 10, wbus = 8,
+	    wlink = a->cols >= 120 ? 25 : 10, wfw = 10;
+	int xdev = 3, xmodel = xdev + wdev, xcap = xmodel + wmodel, xbus = xcap + wcap + 2,
+	    xlink = xbus + wbus, xfw = xlink + wlink, xstate = xfw + wfw;
+	int y = top;
+	unsigned list_rows;
+	char buf[256];
+
+	if (a->cols < 100) {
+		/* 80 columns: the link and firmware move to the detail pane */
+		wlink = 0;
+		wfw = 0;
+		xlink = xfw = xbus + wbus;
+		xstate = xlink;
+	}
+	ui_text(a, y, xdev, wdev, ROLE_HEADER, "DEVICE");
+	ui_text(a, y, xmodel, wmodel, ROLE_HEADER, "MODEL");
+	ui_text_right(a, y, xcap, wcap, ROLE_HEADER, "CAPACITY");
+	ui_text(a, y, xbus, wbus, ROLE_HEADER, "BUS");
+	if (wlink) {
+		ui_text(a, y, xlink, wlink, ROLE_HEADER, "LINK");
+		ui_text(a, y, xfw, wfw, ROLE_HEADER, "FIRMWARE");
+	}
+	ui_text(a, y, xstate, a->cols - xstate, ROLE_HEADER, "STATE");
+	y++;
+
+	/* the list gets what the detail pane (7 rows) leaves */
+	int room = bottom - y - 8;
+	list_rows = room < 3 ? 3 : (unsigned)room;
+	if (list_rows > a->ntargets)
+		list_rows = a->ntargets;
+	ui_list_scroll(a->drive_sel, &a->drive_top, list_rows);
+	for (unsigned i = a->drive_top; i < a->ntargets && i < a->drive_top + list_rows; i++, y++) {
+		const struct ui_target *t = &a->targets[i];
+		bool sel = i == a->drive_sel;
+		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL, srole;
+		bool degraded;
+
+		if (sel)
+			ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
+		if ((int)i == a->chosen)
+			ui_text(a, y, 1, 1, sel ? base : ROLE_MARKED, a->g->sel);
+		ui_text(a, y, xdev, wdev - 1, base, t->name);
+		ui_text(a, y, xmodel, wmodel - 1, base,
+			t->is_scratch ? "scratch file"
+			: t->is_drive ? (t->drive.model[0] ? t->drive.model : "-")
+				      : "file");
+		units_fmt_capacity(buf, sizeof(buf), t->size_bytes);
+		ui_text_right(a, y, xcap, wcap, base, buf);
+		ui_text(a, y, xbus, wbus - 1, base, bus_text(t));
+		if (wlink) {
+			link_text(a, t, buf, sizeof(buf), &degraded);
+			ui_text(a, y, xlink, wlink - 1,
+				sel	   ? base
+				: degraded ? ROLE_WARNING
+					   : base,
+				buf);
+			ui_text(a, y, xfw, wfw - 1, base,
+				t->is_drive && t->drive.firmware[0] ? t->drive.firmware
+								    : (a->utf8 ? "\u2014" : "-"));
+		}
+		const char *st = state_text(t, &srole);
+		ui_text(a, y, xstate, a->cols - xstate - 1, sel ? base : srole, st);
+	}
+	if (a->ntargets == 0)
+		ui_text(a, y++, xdev, a->cols - xdev, ROLE_DIM, "no drives found");
+	if (a->scan_error[0] && y < bottom - 1)
+		ui_text(a, y++, xdev, a->cols - xdev, ROLE_WARNING, a->scan_error);
+
+	if (a->drive_sel < a->ntargets) {
+		const struct ui_target *t = &a->targets[a->drive_sel];
+		snprintf(buf, sizeof(buf), "%s%s", t->name,
+			 (int)a->drive_sel == a->chosen ? " (chosen)" : "");
+		ui_rule(a, y++, buf);
+		detail(a, y, bottom - 1, t);
+	}
+	static const enum key_action acts[] = {ACT_DOWN,  ACT_CHOOSE, ACT_RESCAN,
+					       ACT_THEME, ACT_HELP,   ACT_QUIT};
+	static const char *const words[] = {"select", "choose", "rescan", "theme", "help", "quit"};
+	ui_hints(a, bottom, KS_DRIVES, acts, words, 6);
+}
+
+void drives_key(struct app *a, enum key_action act)
+{
+	switch (act) {
+	case ACT_CHOOSE:
+		if (a->drive_sel < a->ntargets) {
+			a->chosen = (int)a->drive_sel;
+			snprintf(a->chosen_path, sizeof(a->chosen_path), "%s",
+				 a->targets[a->chosen].path);
+			a->screen = SCR_PRESETS;
+		}
+		break;
+	case ACT_RESCAN:
+		drives_load(a);
+		ui_status(a, ROLE_OK, "%u targets", a->ntargets);
+		break;
+	default:
+		ui_list_move(act, &a->drive_sel, a->ntargets, 10);
+		break;
+	}
+}

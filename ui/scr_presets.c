@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Screen 2, Presets: the library, a queue for the chosen target, the scale, the time. */
+#include "ui.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "preset.h"
+#include "units.h"
+
+/* Duration multipliers, longest first: x1 is the real review, the rest rehearse it. */
+static const double scales[] = {1, 0.5, 0.25, 0.1, 0.01, 0.001};
+#define NSCALES (sizeof(scales) / sizeof(scales[0]))
+
+double presets_scale(const struct app *a)
+{
+	return scales[a->scale_index < NSCALES ? a->scale_index : 0];
+}
+
+static int cmp_preset(const void *x, const void *y)
+{
+	const struct ui_preset *a = x, *b = y;
+	/* quick first: it is where a newcomer starts */
+	bool qa = !strcmp(a->name, "quick"), qb = !strcmp(b->name, "quick");
+	if (qa != qb)
+		return qa ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void load_one(struct ui_preset *p, const char *path, const char *name)
+{
+	char err[512];
+	struct plan *plan;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	plan = preset_parse_file(path, 1.0, err, sizeof(err));
+	if (!plan) {
+		snprintf(p->error, sizeof(p->error), "%s", err);
+		snprintf(p->description, sizeof(p->description), "%s", err);
+		return;
+	}
+	snprintf(p->title, sizeof(p->title), "%s", plan->name);
+	snprintf(p->description, sizeof(p->description), "%s",
+		 plan->description ? plan->description : "");
+	for (char *c = p->description; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+	p->duration_ns = plan_duration_ns(plan);
+	p->writes = plan_writes(plan);
+	for (unsigned i = 0; i < plan->nphases; i++)
+		if (plan->phases[i].until == UNTIL_STEADY)
+			p->bounded = true;
+	plan_free(plan);
+}
+
+void presets_load(struct app *a)
+{
+	char dirs[4][4096], path[4400], name[64];
+	unsigned ndirs = preset_dirs(dirs, 4), n = 0, cap = 0;
+
+	free(a->presets);
+	a->presets = NULL;
+	a->npresets = 0;
+	a->nqueue = 0;
+	for (unsigned d = 0; d < ndirs; d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *de;
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			size_t l = strlen(de->d_name);
+			if (l <= 7 || strcmp(de->d_name + l - 7, ".preset") || de->d_name[0] == '.')
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)(l - 7), de->d_name);
+			bool dup = false;
+			for (unsigned i = 0; i < n; i++)
+				dup |= !strcmp(a->presets[i].name, name);
+			if (dup)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 32;
+				struct ui_preset *np = realloc(a->presets, cap * sizeof(*np));
+				if (!np)
+					break;
+				a->presets = np;
+			}
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], de->d_name);
+			load_one(&a->presets[n++], path, name);
+		}
+		closedir(dir);
+	}
+	a->npresets = n;
+	if (n)
+		qsort(a->presets, n, sizeof(a->presets[0]), cmp_preset);
+	if (a->preset_sel >= n)
+		a->preset_sel = 0;
+}
+
+static char *fmt_time(const struct app *a, char *buf, size_t len, uint64_t ns, bool bounded)
+{
+	char d[32];
+
+	/* "≤ 6h 32m": a preset that runs until steady state has a limit, not a length */
+	snprintf(buf, len, "%s%s%s", bounded ? a->g->le : "", bounded ? " " : "",
+		 units_fmt_duration(d, sizeof(d), ns));
+	return buf;
+}
+
+void presets_draw(struct app *a, int top, int bottom)
+{
+	const struct ui_target *t = drives_chosen(a);
+	int y = top, xname = 3, wname = 22, wtime = 11, xtime = xname + wname,
+	    xdesc = xtime + wtime + 3;
+	char buf[512], tb[32];
+	double scale = presets_scale(a);
+
+	ui_text(a, y, xname, wname, ROLE_HEADER, "PRESET");
+	ui_text_right(a, y, xtime, wtime, ROLE_HEADER, "TIME (x1)");
+	ui_text(a, y, xdesc, a->cols - xdesc, ROLE_HEADER, "DESCRIPTION");
+	y++;
+	int room = bottom - y - 5;
+	unsigned rows = room < 3 ? 3 : (unsigned)room;
+	ui_list_scroll(a->preset_sel, &a->preset_top, rows);
+	for (unsigned i = a->preset_top; i < a->npresets && i < a->preset_top + rows; i++, y++) {
+		const struct ui_preset *p = &a->presets[i];
+		bool sel = i == a->preset_sel;
+		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
+		unsigned queued = 0;
+
+		for (unsigned q = 0; q < a->nqueue; q++)
+			queued += a->queue[q] == i;
+		if (sel)
+			ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
+		if (sel)
+			ui_text(a, y, 1, 1, base, a->g->sel);
+		ui_text(a, y, xname, wname - 1, base, p->name);
+		if (queued) {
+			snprintf(buf, sizeof(buf), "%s%s", a->g->mark, queued > 1 ? "+" : "");
+			ui_text(a, y, xname + wname - 3, 2, sel ? base : ROLE_MARKED, buf);
+		}
+		if (p->error[0]) {
+			ui_text(a, y, xdesc, a->cols - xdesc - 1, sel ? base : ROLE_ERROR,
+				p->description);
+			continue;
+		}
+		ui_text_right(a, y, xtime, wtime, base,
+			      fmt_time(a, tb, sizeof(tb), p->duration_ns, p->bounded));
+		ui_text(a, y, xdesc, a->cols - xdesc - 1, sel ? base : ROLE_DIM, p->description);
+	}
+	if (a->npresets == 0) {
+		char dirs[4][4096];
+		unsigned nd = preset_dirs(dirs, 4);
+		ui_textf(a, y++, xname, a->cols - xname, ROLE_WARNING, "no presets found in %s",
+			 nd ? dirs[0] : "any preset directory");
+	}
+	/* the selected preset in full, between the list and the queue */
+	if (a->preset_sel < a->npresets && y + 2 < bottom - 4) {
+		const struct ui_preset *p = &a->presets[a->preset_sel];
+		const char *d = p->description;
+		int w = a->cols - 6, lines = 0, maxl = bottom - 4 - y - 2;
+		y++;
+		if (p->title[0])
+			ui_textf(a, y++, 3, w, ROLE_LABEL, "%s (%s)", p->title, p->name);
+		while (*d && lines < maxl && lines < 4) {
+			int n = (int)strlen(d);
+			if (n > w) {
+				n = w;
+				while (n > 0 && d[n] != ' ')
+					n--;
+				if (n == 0)
+					n = w;
+			}
+			snprintf(buf, sizeof(buf), "%.*s", n, d);
+			ui_text(a, y++, 3, w, ROLE_NORMAL, buf);
+			lines++;
+			d += n;
+			while (*d == ' ')
+				d++;
+		}
+	}
+	y = bottom - 4 > y ? bottom - 4 : y;
+
+	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)", t ? t->name : "no target", scale,
+		 scale < 1 ? ": rehearsal" : ": full length");
+	ui_rule(a, y++, buf);
+	int x = 3;
+	uint64_t total = 0;
+	bool bounded = false;
+	if (a->nqueue == 0)
+		ui_text(a, y, x, a->cols - x, ROLE_DIM,
+			"empty: Enter adds the selected preset, then s starts the queue");
+	for (unsigned q = 0; q < a->nqueue && x < a->cols - 30; q++) {
+		const struct ui_preset *p = &a->presets[a->queue[q]];
+		uint64_t ns = (uint64_t)((double)p->duration_ns * scale);
+		total += ns;
+		bounded |= p->bounded;
+		snprintf(buf, sizeof(buf), "%u. %s ~%s   ", q + 1, p->name,
+			 units_fmt_duration(tb, sizeof(tb), ns));
+		x += ui_text(a, y, x, a->cols - x - 28, ROLE_NORMAL, buf);
+	}
+	if (a->nqueue) {
+		snprintf(buf, sizeof(buf), "total %s%s", bounded ? a->g->le : "~",
+			 units_fmt_duration(tb, sizeof(tb), total));
+		ui_text_right(a, y, a->cols - 28, 26, ROLE_VALUE, buf);
+	}
+	y++;
+	if (t && y < bottom) {
+		bool writes = false;
+		for (unsigned q = 0; q < a->nqueue; q++)
+			writes |= a->presets[a->queue[q]].writes;
+		if (writes && t->is_drive)
+			ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
+				 "the queue writes to %s: its data will be destroyed; you will be "
+				 "asked to type its name",
+				 t->name);
+		else
+			ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "target %s (%s)", t->path,
+				 writes ? "written: a file, its content does not matter"
+					: "read only");
+	}
+	static const enum key_action acts[] = {ACT_DOWN,       ACT_QUEUE_ADD, ACT_QUEUE_REMOVE,
+					       ACT_SCALE_DOWN, ACT_SCALE_UP,  ACT_START};
+	static const char *const words[] = {"select",  "queue",	 "unqueue",
+					    "shorter", "longer", "start"};
+	ui_hints(a, bottom, KS_PRESETS, acts, words, 6);
+}
+
+/* Build the job for the queue on the chosen target and hand it to the run model. */
+void presets_start(struct app *a)
+{
+	const struct ui_target *t = drives_chosen(a);
+	struct run_job *job;
+	char err[512];
+
+	if (!t || a->nqueue == 0)
+		return;
+	job = calloc(1, sizeof(*job));
+	if (!job) {
+		ui_status(a, ROLE_ERROR, "out of memory");
+		return;
+	}
+	snprintf(job->target_path, sizeof(job->target_path), "%s", t->path);
+	snprintf(job->target_name, sizeof(job->target_name), "%s", t->name);
+	job->is_drive = t->is_drive;
+	if (t->is_drive)
+		job->drive = t->drive;
+	for (unsigned q = 0; q < a->nqueue && q < RM_QUEUE_MAX; q++)
+		snprintf(job->presets[job->npresets++], sizeof(job->presets[0]), "%s",
+			 a->presets[a->queue[q]].path);
+	job->scale = presets_scale(a);
+	job->engine = &engine_uring;
+	if (result_dir(job->results_dir, sizeof(job->results_dir)) < 0) {
+		ui_status(a, ROLE_ERROR, "cannot create the results directory");
+		free(job);
+		return;
+	}
+	if (run_model_start(a->run, job, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		free(job);
+		return;
+	}
+	free(job);
+	a->nqueue = 0;
+	a->screen = SCR_RUN;
+}
+
+static void start_asked(struct app *a)
+{
+	const struct ui_target *t = drives_chosen(a);
+	bool writes = false;
+	char text[512];
+
+	if (run_model_active(a->run)) {
+		ui_status(a, ROLE_WARNING, "a run is active: wait for it or abort it (3, then a)");
+		return;
+	}
+	if (!t) {
+		ui_status(a, ROLE_ERROR, "choose a target on the Drives screen first");
+		return;
+	}
+	if (a->nqueue == 0) {
+		ui_status(a, ROLE_WARNING, "the queue is empty: Enter adds the selected preset");
+		return;
+	}
+	for (unsigned q = 0; q < a->nqueue; q++)
+		writes |= a->presets[a->queue[q]].writes;
+	if (writes && t->is_drive) {
+		if (t->drive.inuse_known && inuse_busy(&t->drive.inuse)) {
+			ui_status(a, ROLE_ERROR, "refused: %s is in use (%s)", t->name,
+				  t->drive.inuse.reason[0].text);
+			return;
+		}
+		snprintf(text, sizeof(text),
+			 "The queue writes to %s (%s %s). Everything on it will be destroyed.",
+			 t->path, t->drive.model, "");
+		ui_type_confirm(a, ACT_START, "Destroy the data on this drive?", text, t->name);
+		return;
+	}
+	presets_start(a);
+}
+
+void presets_key(struct app *a, enum key_action act)
+{
+	switch (act) {
+	case ACT_QUEUE_ADD:
+		if (a->preset_sel >= a->npresets)
+			break;
+		if (a->presets[a->preset_sel].error[0]) {
+			ui_status(a, ROLE_ERROR, "%s", a->presets[a->preset_sel].error);
+			break;
+		}
+		if (a->nqueue >= UI_QUEUE_MAX) {
+			ui_status(a, ROLE_WARNING, "the queue is full");
+			break;
+		}
+		a->queue[a->nqueue++] = a->preset_sel;
+		break;
+	case ACT_QUEUE_REMOVE:
+		if (a->nqueue)
+			a->nqueue--;
+		break;
+	case ACT_SCALE_DOWN:
+		if (a->scale_index + 1 < NSCALES)
+			a->scale_index++;
+		break;
+	case ACT_SCALE_UP:
+		if (a->scale_index > 0)
+			a->scale_index--;
+		break;
+	case ACT_START:
+		start_asked(a);
+		break;
+	default:
+		ui_list_move(act, &a->preset_sel, a->npresets, 10);
+		break;
+	}
+}

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Screen 4, Results: the saved runs, newest first; marked runs side by side in the same
+ * comparison tables as `drivebench compare` (report_build/report_table), one metric at a
+ * time, exportable in every format the report renders.
+ */
+#include "ui.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "units.h"
+
+/* The comparison on screen: the loaded results and the report built over them. */
+struct compare_view {
+	struct result *res; /* [n] */
+	unsigned n;
+	struct report rep;
+	bool built;
+	char error[512];
+};
+
+static void compare_free(struct compare_view *c)
+{
+	if (!c)
+		return;
+	if (c->built)
+		report_free(&c->rep);
+	for (unsigned i = 0; i < c->n; i++)
+		result_free(&c->res[i]);
+	free(c->res);
+	free(c);
+}
+
+void results_free(struct app *a)
+{
+	compare_free(a->cmp);
+	a->cmp = NULL;
+	result_list_free(&a->results);
+	free(a->marked);
+	a->marked = NULL;
+}
+
+void results_load(struct app *a)
+{
+	char err[512], keep[4096] = "";
+	bool *marks_by_path = NULL;
+	struct result_list old = a->results;
+
+	if (a->result_sel < old.n)
+		snprintf(keep, sizeof(keep), "%s", old.entries[a->result_sel].path);
+	memset(&a->results, 0, sizeof(a->results));
+	if (result_dir(a->results_dir, sizeof(a->results_dir)) < 0 ||
+	    result_list_dir(a->results_dir, &a->results, err, sizeof(err)) < 0)
+		memset(&a->results, 0, sizeof(a->results));
+	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
+	/* marks and the selection follow their files across a reload */
+	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
+		for (size_t j = 0; j < old.n && a->marked; j++)
+			if (a->marked[j] &&
+			    !strcmp(old.entries[j].path, a->results.entries[i].path))
+				marks_by_path[i] = true;
+		if (keep[0] && !strcmp(keep, a->results.entries[i].path))
+			a->result_sel = (unsigned)i;
+	}
+	/* a run that just finished is what the reviewer comes here to see */
+	if (a->results.n > old.n && a->results.n)
+		a->result_sel = 0;
+	free(a->marked);
+	a->marked = marks_by_path;
+	result_list_free(&old);
+	if (a->result_sel >= a->results.n)
+		a->result_sel = a->results.n ? (unsigned)a->results.n - 1 : 0;
+	a->cmp_dirty = true;
+}
+
+/* The paths compared: the marked results, or the selected one when none is marked. */
+static unsigned compare_paths(const struct app *a, const char **paths, unsigned max)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < a->results.n && n < max; i++)
+		if (a->marked && a->marked[i] && !a->results.entries[i].error[0])
+			paths[n++] = a->results.entries[i].path;
+	if (n == 0 && a->result_sel < a->results.n && !a->results.entries[a->result_sel].error[0])
+		paths[n++] = a->results.entries[a->result_sel].path;
+	return n;
+}
+
+static void compare_build(struct app *a)
+{
+	const char *paths[32];
+	unsigned n = compare_paths(a, paths, 32);
+	struct compare_view *c;
+	char err[512];
+
+	compare_free(a->cmp);
+	a->cmp = NULL;
+	a->cmp_dirty = false;
+	if (n == 0)
+		return;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return;
+	a->cmp = c;
+	c->res = calloc(n, sizeof(*c->res));
+	if (!c->res) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		result_init(&c->res[i]);
+		c->n++;
+		if (result_load(&c->res[i], paths[i], err, sizeof(err)) < 0) {
+			snprintf(c->error, sizeof(c->error), "%s", err);
+			return;
+		}
+	}
+	const struct result *runs[32];
+	for (unsigned i = 0; i < n; i++)
+		runs[i] = &c->res[i];
+	struct report_opts opts = {0};
+	if (report_build(&c->rep, runs, n, &opts, err, sizeof(err)) < 0) {
+		snprintf(c->error, sizeof(c->error), "%s", err);
+		return;
+	}
+	c->built = true;
+}
+
+static unsigned nmarked(const struct app *a)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < a->results.n && a->marked; i++)
+		n += a->marked[i];
+	return n;
+}
+
+/* "2026-11-30 13:05" from "2026-11-30T13:05:21Z" */
+static void fmt_date(const char *iso, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.10s %.5s", iso, strlen(iso) > 11 ? iso + 11 : "");
+}
+
+/*
+ * A column heading that fits: the report labels runs by drive model, or by target path
+ * when there is no drive; a path shows as its file name, and runs that still look alike
+ * (two runs on the scratch file) get their start time.
+ */
+static void column_label(const struct report *rep, unsigned c, char *buf, size_t len)
+{
+	const char *label = rep->runs[c].label, *slash = strrchr(label, '/');
+	bool twin = false;
+
+	for (unsigned o = 0; o < rep->nruns; o++)
+		twin |= o != c && !strcmp(rep->runs[o].label, label);
+	if (twin)
+		snprintf(buf, len, "%s %.8s", slash ? slash + 1 : label,
+			 strlen(rep->runs[c].res->started) > 11 ? rep->runs[c].res->started + 11
+								: "");
+	else
+		snprintf(buf, len, "%s", slash ? slash + 1 : label);
+}
+
+static int draw_table(struct app *a, int y, int bottom, const struct report *rep,
+		      const struct report_table *t)
+{
+	int namew = 18, colw = t->ncols ? (a->cols - 3 - namew) / (int)t->ncols : 16;
+	char buf[200];
+
+	if (colw > 26)
+		colw = 26;
+	if (colw < 12)
+		colw = 12;
+
+	if (y >= bottom)
+		return y;
+	ui_text(a, y++, 3, a->cols - 4, ROLE_LABEL, t->title);
+	if (y >= bottom)
+		return y;
+	ui_text(a, y, 3, namew, ROLE_HEADER, "STEP");
+	int maxcols = (a->cols - 3 - namew) / colw;
+	for (unsigned c = 0; c < t->ncols && (int)c < maxcols; c++) {
+		column_label(rep, c, buf, sizeof(buf));
+		ui_text_right(a, y, 3 + namew + (int)c * colw, colw - 1, ROLE_HEADER, buf);
+	}
+	y++;
+	for (unsigned r = 0; r < t->nrows && y < bottom; r++, y++) {
+		ui_text(a, y, 3, namew - 1, ROLE_NORMAL, t->row_names[r]);
+		for (unsigned c = 0; c < t->ncols && (int)c < maxcols; c++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + c];
+			if (cell->present)
+				report_fmt_value(buf, sizeof(buf), t->metric, cell->value);
+			else
+				snprintf(buf, sizeof(buf), "%s", a->utf8 ? "\u2014" : "-");
+			ui_text_right(a, y, 3 + namew + (int)c * colw, colw - 1,
+				      cell->present ? ROLE_VALUE : ROLE_DIM, buf);
+		}
+	}
+	return y;
+}
+
+void results_draw(struct app *a, int top, int bottom)
+{
+	/* 80 columns: a narrower drive and preset; the file name only from 110 */
+	int wdrive = a->cols >= 110 ? 33 : 24, wpreset = a->cols >= 110 ? 15 : 12;
+	int y = top, xm = 1, xdate = 3, xdrive = 21, xpreset = xdrive + wdrive + 1,
+	    xstatus = xpreset + wpreset + 1, xsteps = xstatus + 10;
+	char buf[512], date[32], cap[32];
+	unsigned rows;
+
+	if (a->cmp_dirty)
+		compare_build(a);
+	ui_text(a, y, xdate, 17, ROLE_HEADER, "DATE (UTC)");
+	ui_text(a, y, xdrive, wdrive, ROLE_HEADER, "DRIVE");
+	ui_text(a, y, xpreset, wpreset, ROLE_HEADER, "PRESET");
+	ui_text(a, y, xstatus, 10, ROLE_HEADER, "STATUS");
+	ui_text_right(a, y, xsteps, 5, ROLE_HEADER, "STEPS");
+	if (a->cols >= 110)
+		ui_text(a, y, xsteps + 7, a->cols - xsteps - 8, ROLE_HEADER, "FILE");
+	y++;
+	int room = (bottom - y) / 3;
+	rows = room < 3 ? 3 : (unsigned)room;
+	if (rows > a->results.n)
+		rows = (unsigned)a->results.n;
+	ui_list_scroll(a->result_sel, &a->result_top, rows);
+	for (unsigned i = a->result_top; i < a->results.n && i < a->result_top + rows; i++, y++) {
+		const struct result_entry *e = &a->results.entries[i];
+		bool sel = i == a->result_sel;
+		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
+		const char *base_name = strrchr(e->path, '/');
+
+		if (sel)
+			ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
+		if (a->marked && a->marked[i])
+			ui_text(a, y, xm, 1, sel ? base : ROLE_MARKED, a->g->mark);
+		if (e->error[0]) {
+			ui_text(a, y, xdate, 17, base, "?");
+			ui_text(a, y, xdrive, a->cols - xdrive - 1, sel ? base : ROLE_ERROR,
+				e->error);
+			continue;
+		}
+		fmt_date(e->started, date, sizeof(date));
+		ui_text(a, y, xdate, 17, base, date);
+		if (e->model[0])
+			snprintf(buf, sizeof(buf), "%s %s", e->model,
+				 result_fmt_capacity(cap, sizeof(cap), e->capacity_bytes));
+		else if (strrchr(e->target, '/'))
+			snprintf(buf, sizeof(buf), "file %s", strrchr(e->target, '/') + 1);
+		else
+			snprintf(buf, sizeof(buf), "%s", e->target[0] ? e->target : "-");
+		ui_text(a, y, xdrive, wdrive, base, buf);
+		ui_text(a, y, xpreset, wpreset, base, e->preset[0] ? e->preset : "(ad hoc)");
+		ui_text(a, y, xstatus, 10,
+			sel			   ? base
+			: e->status == RS_COMPLETE ? ROLE_OK
+						   : ROLE_WARNING,
+			result_status_name[e->status]);
+		ui_textf(a, y, xsteps, 5, base, "%5u", e->nsteps);
+		if (a->cols >= 110)
+			ui_text(a, y, xsteps + 7, a->cols - xsteps - 8, sel ? base : ROLE_DIM,
+				base_name ? base_name + 1 : e->path);
+	}
+	if (a->results.n == 0)
+		ui_textf(a, y++, xdate, a->cols - xdate - 1, ROLE_DIM,
+			 "no results yet in %s: run a preset (2 Presets) and it appears here",
+			 a->results_dir);
+
+	unsigned nm = nmarked(a);
+	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
+	if (nm)
+		snprintf(buf, sizeof(buf), "compare (%u marked)%smetric: %s %s %s", nm, a->g->dot,
+			 a->g->left, report_metric_info[m].title, a->g->right);
+	else
+		snprintf(buf, sizeof(buf), "the selected run%smetric: %s %s %s", a->g->dot,
+			 a->g->left, report_metric_info[m].title, a->g->right);
+	ui_rule(a, y++, buf);
+	if (a->cmp && a->cmp->error[0]) {
+		ui_text(a, y++, 3, a->cols - 4, ROLE_ERROR, a->cmp->error);
+	} else if (a->cmp && a->cmp->built) {
+		const struct report *rep = &a->cmp->rep;
+		for (unsigned g = 0; g < rep->ngroups && y < bottom - 2; g++) {
+			struct report_table t;
+			if (report_table(rep, m, g, &t) < 0)
+				break;
+			y = draw_table(a, y, bottom - 1, rep, &t) + 1;
+			report_table_free(&t);
+		}
+		if (rep->ngroups == 0)
+			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
+				"nothing to compare: the runs share no measured step");
+		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
+			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
+	}
+	static const enum key_action acts[] = {ACT_MARK, ACT_METRIC_NEXT, ACT_EXPORT, ACT_DELETE,
+					       ACT_RELOAD};
+	static const char *const words[] = {"mark", "metric", "export", "delete", "reload"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 5);
+}
+
+/* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
+static int export_dir(const struct app *a, char *buf, size_t len)
+{
+	const char *slash = strrchr(a->results_dir, '/');
+
+	if (!slash)
+		return -ENOENT;
+	snprintf(buf, len, "%.*s/exports", (int)(slash - a->results_dir), a->results_dir);
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+void results_export(struct app *a, int format)
+{
+	static const char *const ext[RF_COUNT] = {[RF_TEXT] = "txt",
+						  [RF_MD] = "md",
+						  [RF_CSV] = "csv",
+						  [RF_JSON] = "json",
+						  [RF_HTML] = "html"};
+	char dir[4096], path[4300], stamp[32];
+	char *text = NULL;
+	size_t len = 0;
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int ret;
+
+	if (a->cmp_dirty)
+		compare_build(a);
+	if (!a->cmp || !a->cmp->built) {
+		ui_status(a, ROLE_WARNING, "nothing to export: mark results with Space");
+		return;
+	}
+	if (format < 0 || format >= RF_COUNT)
+		return;
+	ret = export_dir(a, dir, sizeof(dir));
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "cannot create the exports directory: %s", strerror(-ret));
+		return;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H-%M-%S", &tm);
+	snprintf(path, sizeof(path), "%s/compare-%s.%s", dir, stamp, ext[format]);
+	ret = report_render(&a->cmp->rep, (enum report_format)format, &text, &len);
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "export failed: %s", strerror(-ret));
+		return;
+	}
+	f = fopen(path, "w");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
+		if (f)
+			unlink(path);
+		free(text);
+		return;
+	}
+	free(text);
+	ui_status(a, ROLE_OK, "exported %s", path);
+}
+
+void results_delete(struct app *a)
+{
+	if (a->result_sel >= a->results.n)
+		return;
+	const char *path = a->results.entries[a->result_sel].path;
+	if (unlink(path) < 0) {
+		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
+		return;
+	}
+	ui_status(a, ROLE_OK, "deleted %s", path);
+	results_load(a);
+}
+
+void results_key(struct app *a, enum key_action act)
+{
+	char text[600];
+
+	switch (act) {
+	case ACT_MARK:
+		if (a->result_sel < a->results.n && a->marked) {
+			a->marked[a->result_sel] = !a->marked[a->result_sel];
+			a->cmp_dirty = true;
+			if (a->result_sel + 1 < a->results.n)
+				a->result_sel++;
+		}
+		break;
+	case ACT_METRIC_NEXT:
+		a->metric = (a->metric + 1) % RM_COUNT;
+		break;
+	case ACT_METRIC_PREV:
+		a->metric = (a->metric + RM_COUNT - 1) % RM_COUNT;
+		break;
+	case ACT_EXPORT:
+		memset(&a->dlg, 0, sizeof(a->dlg));
+		a->dlg.kind = DLG_EXPORT;
+		snprintf(a->dlg.title, sizeof(a->dlg.title), "Export the comparison");
+		snprintf(a->dlg.text, sizeof(a->dlg.text),
+			 "Choose a format; the file goes to the exports directory next to the "
+			 "results.");
+		break;
+	case ACT_DELETE:
+		if (a->result_sel < a->results.n) {
+			snprintf(text, sizeof(text), "Delete %s? The measurements in it are lost.",
+				 a->results.entries[a->result_sel].path);
+			ui_confirm(a, ACT_DELETE, "Delete this result?", text);
+		}
+		break;
+	case ACT_RELOAD:
+		results_load(a);
+		break;
+	default: {
+		unsigned before = a->result_sel;
+		ui_list_move(act, &a->result_sel, (unsigned)a->results.n, 10);
+		/* with nothing marked the table follows the selection */
+		if (before != a->result_sel && nmarked(a) == 0)
+			a->cmp_dirty = true;
+		break;
+	}
+	}
+}

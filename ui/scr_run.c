@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Screen 3, Run: where the run is (phase, step x/N, progress and ETA), four live plots
+ * (IOPS, average latency, max latency, latency standard deviation; read and write lines
+ * when the step mixes them), the current numbers with percentiles, the steady-state
+ * window against its limits, and the ladder filling in step by step.
+ */
+#include "ui.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+struct plot_def {
+	enum rm_metric metric;
+	const char *title;
+	bool latency; /* ns, formatted as a latency; else a count */
+};
+
+static const struct plot_def plots[RMM_COUNT] = {
+	[RMM_IOPS] = {RMM_IOPS, "IOPS", false},
+	[RMM_MEAN] = {RMM_MEAN, "avg latency", true},
+	[RMM_MAX] = {RMM_MAX, "max latency", true},
+	[RMM_STD] = {RMM_STD, "latency std dev", true},
+};
+
+static char *fmt_metric(char *buf, size_t len, bool latency, double v)
+{
+	if (latency)
+		return units_fmt_latency(buf, len, v);
+	return units_fmt_count(buf, len, v);
+}
+
+/* "21,204" */
+char *ui_fmt_int(char *buf, size_t len, double v)
+{
+	char tmp[32], *o = buf;
+	int n = snprintf(tmp, sizeof(tmp), "%.0f", v < 0 ? 0 : v);
+
+	for (int i = 0; i < n && (size_t)(o - buf) + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			*o++ = ',';
+		*o++ = tmp[i];
+	}
+	*o = '\0';
+	return buf;
+}
+
+static void draw_plot(struct app *a, int y, int x, int w, int h, const struct plot_def *pd,
+		      unsigned n)
+{
+	struct plot_series s[2];
+	unsigned ns = 0;
+	char cur[32], top[32], buf[96];
+	int label_w = 11, gw = w - label_w;
+	int tx = x;
+
+	if (gw < 8 || h < 2)
+		return;
+	tx += ui_text(a, y, tx, w, ROLE_LABEL, pd->title);
+	if (a->snap.mixed) {
+		tx += ui_text(a, y, tx, w - (tx - x), ROLE_DIM, "  ");
+		tx += ui_text(a, y, tx, w - (tx - x), ROLE_PLOT_READ, "read");
+		tx += ui_text(a, y, tx, w - (tx - x), ROLE_DIM, " ");
+		tx += ui_text(a, y, tx, w - (tx - x), ROLE_PLOT_WRITE, "write");
+		s[ns++] = (struct plot_series){a->series[pd->metric][RML_READ], n, ROLE_PLOT_READ,
+					       false};
+		s[ns++] = (struct plot_series){a->series[pd->metric][RML_WRITE], n, ROLE_PLOT_WRITE,
+					       false};
+	} else {
+		tx += ui_text(a, y, tx, w - (tx - x), ROLE_DIM,
+			      pd->metric == RMM_IOPS ? " (R+W)" : "");
+		s[ns++] = (struct plot_series){a->series[pd->metric][RML_ALL], n, ROLE_PLOT_ALL,
+					       true};
+	}
+	if (n) {
+		fmt_metric(cur, sizeof(cur), pd->latency, a->series[pd->metric][RML_ALL][n - 1]);
+		ui_text_right(a, y, x, w - 1, ROLE_VALUE, cur);
+	}
+	if (plot_render(&a->grid, (unsigned)gw, (unsigned)(h - 1), a->utf8, s, ns, 0) < 0)
+		return;
+	if (n == 0) {
+		ui_text(a, y + h / 2, x + 2, gw - 2, ROLE_DIM, "no samples yet");
+	} else {
+		ui_plot(a, y + 1, x, &a->grid);
+	}
+	/* the scale: the top of the plot, and zero at the bottom */
+	snprintf(buf, sizeof(buf), "%s %s", a->g->tick,
+		 fmt_metric(top, sizeof(top), pd->latency, a->grid.ymax));
+	ui_text(a, y + 1, x + gw, label_w, ROLE_AXIS, buf);
+	snprintf(buf, sizeof(buf), "%s 0", a->g->tick);
+	ui_text(a, y + h - 1, x + gw, label_w, ROLE_AXIS, buf);
+}
+
+static void draw_header(struct app *a, int y)
+{
+	char buf[512], el[32], eta[32];
+	int x = 1;
+	double pct = 0;
+	uint64_t total = a->snap.elapsed_ns + a->snap.eta_ns;
+
+	if (total)
+		pct = 100.0 * (double)a->snap.elapsed_ns / (double)total;
+	snprintf(buf, sizeof(buf), "%s%s%s", a->snap.preset[0] ? a->snap.preset : "-", a->g->dot,
+		 a->snap.target);
+	if (a->snap.queue_len > 1) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, sizeof(buf) - l, " (%u of %u)", a->snap.queue_index + 1,
+			 a->snap.queue_len);
+	}
+	x += ui_text(a, y, x, a->cols / 2, ROLE_VALUE, buf);
+	if (a->snap.phase[0]) {
+		if (a->snap.phase_kind == PH_PRECONDITION && a->snap.phase_steps > 1)
+			/* the runner labels rounds "round N": say it once */
+			snprintf(buf, sizeof(buf), "  %s%sround %u of %s%u", a->snap.phase,
+				 a->g->dot, a->snap.step_index + 1, a->g->le, a->snap.phase_steps);
+		else {
+			/* the runner shortens its plan when a phase ends early */
+			unsigned steps = a->snap.steps_total ? a->snap.steps_total : 1;
+			unsigned now =
+				a->snap.step_global + 1 < steps ? a->snap.step_global + 1 : steps;
+			snprintf(buf, sizeof(buf), "  %s %s%sstep %u/%u", a->snap.phase,
+				 a->snap.step_label, a->g->dot, now, steps);
+		}
+		x += ui_text(a, y, x, a->cols - x - 30, ROLE_NORMAL, buf);
+	}
+	units_fmt_duration(el, sizeof(el), a->snap.elapsed_ns);
+	units_fmt_duration(eta, sizeof(eta), a->snap.eta_ns);
+	if (a->snap.paused)
+		snprintf(buf, sizeof(buf), "PAUSED  %s", el);
+	else if (a->snap.active)
+		snprintf(buf, sizeof(buf), "%s  %.0f%%  ETA %s", el, pct, eta);
+	else
+		snprintf(buf, sizeof(buf), "%s", el);
+	ui_text_right(a, y, a->cols - 30, 29, a->snap.paused ? ROLE_WARNING : ROLE_NORMAL, buf);
+
+	/* the progress bar over the whole run */
+	int bw = a->cols - 2, filled = (int)(bw * pct / 100.0);
+	if (!a->snap.active && a->snap.finished && a->snap.status == RS_COMPLETE)
+		filled = bw;
+	ui_fill(a, y + 1, 1, filled, ROLE_PROGRESS);
+	ui_fill(a, y + 1, 1 + filled, bw - filled, ROLE_DIM);
+	for (int i = filled; i < bw; i++)
+		ui_text(a, y + 1, 1 + i, 1, ROLE_DIM, a->utf8 ? "\u2591" : ".");
+}
+
+/* Two lines: the newest interval's throughput and latency, then its percentiles. */
+static void draw_now(struct app *a, int y)
+{
+	const struct sample *s = &a->snap.last;
+	const struct dir_stats *d = &s->d[DIR_ALL];
+	char iops[32], r[32], w[32], avg[32], max[32], std[32], buf[512];
+	size_t n = 0;
+	bool wide = a->cols >= 110;
+
+	ui_text(a, y, 1, 6, ROLE_LABEL, "now");
+	ui_text(a, y + 1, 1, 6, ROLE_LABEL, "pct");
+	if (!a->snap.have_sample) {
+		ui_text(a, y, 7, a->cols - 8, ROLE_DIM, "waiting for the first interval");
+		return;
+	}
+	units_fmt_latency(avg, sizeof(avg), d->mean_ns);
+	units_fmt_latency(max, sizeof(max), (double)d->max_ns);
+	units_fmt_latency(std, sizeof(std), d->std_ns);
+	/* 80 columns get compact counts ("21.2K") */
+	if (wide) {
+		ui_fmt_int(iops, sizeof(iops), d->iops);
+		ui_fmt_int(r, sizeof(r), s->d[DIR_READ].iops);
+		ui_fmt_int(w, sizeof(w), s->d[DIR_WRITE].iops);
+	} else {
+		units_fmt_count(iops, sizeof(iops), d->iops);
+		units_fmt_count(r, sizeof(r), s->d[DIR_READ].iops);
+		units_fmt_count(w, sizeof(w), s->d[DIR_WRITE].iops);
+	}
+	if (a->snap.mixed) {
+		/* how reads and writes differ, which the combined numbers hide */
+		char ra[32], wa[32];
+		units_fmt_latency(ra, sizeof(ra), s->d[DIR_READ].mean_ns);
+		units_fmt_latency(wa, sizeof(wa), s->d[DIR_WRITE].mean_ns);
+		snprintf(buf, sizeof(buf),
+			 "%s IOPS%sR %s at %s%sW %s at %s%s%.1f MB/s%savg %s%smax %s%sstd %s", iops,
+			 a->g->dot, r, ra, a->g->dot, w, wa, a->g->dot, d->mbps, a->g->dot, avg,
+			 a->g->dot, max, a->g->dot, std);
+	} else {
+		snprintf(buf, sizeof(buf), "%s %s IOPS%s%.1f MB/s%savg %s%smax %s%sstd %s", iops,
+			 s->d[DIR_WRITE].ios ? "write" : "read", a->g->dot, d->mbps, a->g->dot, avg,
+			 a->g->dot, max, a->g->dot, std);
+	}
+	ui_text(a, y, 7, a->cols - 8, ROLE_VALUE, buf);
+
+	for (int i = 0; i < NPCT && n < sizeof(buf); i++) {
+		char v[32];
+		units_fmt_latency(v, sizeof(v), (double)d->pct_ns[i]);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? a->g->dot : "",
+				      stats_pct_name[i], v);
+	}
+	ui_text(a, y + 1, 7, a->cols - 8, ROLE_NORMAL, buf);
+}
+
+static void draw_steady(struct app *a, int y)
+{
+	const struct steady_info *st = &a->snap.steady;
+	char buf[512];
+	int x = 1;
+
+	ui_text(a, y, x, 7, ROLE_LABEL, "steady");
+	x = 8;
+	if (!a->snap.have_steady) {
+		ui_text(a, y, x, a->cols - x - 1, ROLE_DIM,
+			a->snap.phase_kind == PH_PRECONDITION
+				? "the window fills after the first rounds"
+				: "no steady-state phase running");
+		return;
+	}
+	unsigned first = st->round > st->window ? st->round - st->window + 1 : 1;
+	bool data_ok = st->data_excursion_pct <= st->data_limit_pct;
+	bool slope_ok = st->slope_excursion_pct <= st->slope_limit_pct;
+	bool full = st->round >= st->window;
+
+	/* 80 columns: "range 13.0% <= 20%" rather than "range 13.0% of avg (limit 20%)" */
+	bool wide = a->cols >= 110;
+	char lim[64];
+
+	snprintf(buf, sizeof(buf), "%s%u%s%u (%s): ", wide ? "window rounds " : "rounds ", first,
+		 a->utf8 ? "\u2013" : "-", st->round, st->tracked[0] ? st->tracked : "iops");
+	x += ui_text(a, y, x, a->cols - x - 1, ROLE_NORMAL, buf);
+	if (wide)
+		snprintf(lim, sizeof(lim), "of avg (limit %.0f%%)", st->data_limit_pct);
+	else
+		snprintf(lim, sizeof(lim), "%s %.0f%%", a->g->le, st->data_limit_pct);
+	snprintf(buf, sizeof(buf), "range %.1f%% %s ", st->data_excursion_pct, lim);
+	x += ui_text(a, y, x, a->cols - x - 1, ROLE_NORMAL, buf);
+	x += ui_text(a, y, x, a->cols - x - 1, data_ok ? ROLE_OK : ROLE_WARNING,
+		     data_ok ? a->g->ok : a->g->bad);
+	if (wide)
+		snprintf(lim, sizeof(lim), "(limit %.0f%%)", st->slope_limit_pct);
+	else
+		snprintf(lim, sizeof(lim), "%s %.0f%%", a->g->le, st->slope_limit_pct);
+	snprintf(buf, sizeof(buf), "%sslope %.1f%% %s ", a->g->dot, st->slope_excursion_pct, lim);
+	x += ui_text(a, y, x, a->cols - x - 1, ROLE_NORMAL, buf);
+	x += ui_text(a, y, x, a->cols - x - 1, slope_ok ? ROLE_OK : ROLE_WARNING,
+		     slope_ok ? a->g->ok : a->g->bad);
+	if (st->reached)
+		snprintf(buf, sizeof(buf), "  steady at round %u", st->round);
+	else if (!full)
+		snprintf(buf, sizeof(buf), "  (full in %u rounds)", st->window - st->round);
+	else
+		snprintf(buf, sizeof(buf), "  not steady yet (at most %u rounds)", st->max_rounds);
+	ui_text(a, y, x, a->cols - x - 1, st->reached ? ROLE_OK : ROLE_DIM, buf);
+}
+
+static void draw_ladder(struct app *a, int y)
+{
+	int cw = 10, x0 = 9, ncols = (a->cols - x0 - 1) / cw;
+	unsigned first = 0, running = a->snap.step_index;
+	char buf[32];
+
+	ui_text(a, y, 1, 8, ROLE_LABEL, "steps");
+	ui_text(a, y + 1, 1, 8, ROLE_LABEL, "IOPS");
+	if (a->snap.nladder == 0) {
+		ui_text(a, y, x0, a->cols - x0 - 1, ROLE_DIM,
+			"the measured steps fill in here as they finish");
+		return;
+	}
+	/* keep the running step in view */
+	if (ncols > 0 && running >= (unsigned)ncols)
+		first = running - (unsigned)ncols + 1;
+	for (unsigned i = first; i < a->snap.nladder && (int)(i - first) < ncols; i++) {
+		const struct rm_step *c = &a->snap.ladder[i];
+		int x = x0 + (int)(i - first) * cw;
+		bool now = a->snap.active && i == running && !c->done;
+		ui_text_right(a, y, x, cw - 1, now ? ROLE_VALUE : ROLE_HEADER,
+			      c->label[0] ? c->label : "?");
+		if (c->done) {
+			/* "1,247,310" does not fit a column: "1.25M" does */
+			if ((int)strlen(ui_fmt_int(buf, sizeof(buf), c->iops)) > cw - 1)
+				units_fmt_count(buf, sizeof(buf), c->iops);
+			ui_text_right(a, y + 1, x, cw - 1,
+				      c->status == RS_COMPLETE ? ROLE_VALUE : ROLE_WARNING, buf);
+		} else
+			ui_text_right(a, y + 1, x, cw - 1, ROLE_DIM,
+				      now	? "running"
+				      : a->utf8 ? "\u00b7"
+						: ".");
+	}
+}
+
+void run_draw(struct app *a, int top, int bottom)
+{
+	unsigned n = run_model_snapshot(a->run, &a->snap, a->series);
+	int y = top;
+
+	if (!a->snap.active && !a->snap.finished) {
+		const struct ui_target *t = drives_chosen(a);
+		ui_text(a, y + 1, 3, a->cols - 4, ROLE_NORMAL, "Nothing is running.");
+		ui_textf(a, y + 3, 3, a->cols - 4, ROLE_DIM, "1 Drives: choose a target (now: %s)",
+			 t ? t->name : "none");
+		ui_text(a, y + 4, 3, a->cols - 4, ROLE_DIM,
+			"2 Presets: Enter queues a preset, - and + set the scale, s starts");
+		ui_text(a, y + 5, 3, a->cols - 4, ROLE_DIM,
+			"the run draws here: IOPS and latency live, the steady-state window, the "
+			"ladder");
+		static const enum key_action acts[] = {ACT_SCREEN_DRIVES, ACT_SCREEN_PRESETS,
+						       ACT_HELP, ACT_QUIT};
+		static const char *const words[] = {"drives", "presets", "help", "quit"};
+		ui_hints(a, bottom, KS_RUN, acts, words, 4);
+		return;
+	}
+	draw_header(a, y);
+	y += 2;
+	/* 2x2 plots take what the five lines under them leave */
+	int fixed = 7, ph = (bottom - y - fixed) / 2;
+	int half = a->cols / 2, w = half - 2;
+	if (ph >= 3) {
+		draw_plot(a, y, 1, w, ph, &plots[RMM_IOPS], n);
+		draw_plot(a, y, half + 1, w, ph, &plots[RMM_MEAN], n);
+		draw_plot(a, y + ph, 1, w, ph, &plots[RMM_MAX], n);
+		draw_plot(a, y + ph, half + 1, w, ph, &plots[RMM_STD], n);
+		for (int i = 0; i < 2 * ph; i++)
+			ui_text(a, y + i, half - 1, 1, ROLE_BORDER, a->g->vline);
+		y += 2 * ph;
+	}
+	draw_now(a, y);
+	y += 2;
+	draw_steady(a, y++);
+	draw_ladder(a, y);
+	y += 2;
+	if (a->snap.error[0])
+		ui_text(a, y, 1, a->cols - 2, ROLE_ERROR, a->snap.error);
+	else if (a->snap.finished && !a->snap.active) {
+		/* the whole path when it fits, else the file name */
+		const char *saved = a->snap.saved[0] ? a->snap.saved : "nothing";
+		if ((int)strlen(saved) + 40 > a->cols && strrchr(saved, '/'))
+			saved = strrchr(saved, '/') + 1;
+		ui_textf(a, y, 1, a->cols - 2,
+			 a->snap.status == RS_COMPLETE ? ROLE_OK : ROLE_WARNING,
+			 "%s%ssaved %s (4 Results)", result_status_name[a->snap.status], a->g->dot,
+			 saved);
+	} else if (a->snap.stopping)
+		ui_text(a, y, 1, a->cols - 2, ROLE_WARNING,
+			"aborting: the step drains, then the result is saved");
+	else if (a->snap.log[0])
+		ui_text(a, y, 1, a->cols - 2, ROLE_DIM, a->snap.log);
+
+	if (a->snap.active) {
+		static const enum key_action acts[] = {ACT_PAUSE, ACT_ABORT, ACT_SCREEN_RESULTS,
+						       ACT_HELP};
+		const char *words[] = {a->snap.paused ? "resume" : "pause",
+				       "abort (saves what was measured)", "results", "help"};
+		ui_hints(a, bottom, KS_RUN, acts, words, 4);
+	} else {
+		static const enum key_action acts[] = {ACT_SCREEN_PRESETS, ACT_SCREEN_RESULTS,
+						       ACT_HELP, ACT_QUIT};
+		static const char *const words[] = {"presets", "results", "help", "quit"};
+		ui_hints(a, bottom, KS_RUN, acts, words, 4);
+	}
+}
+
+void run_key(struct app *a, enum key_action act)
+{
+	struct run_snapshot s;
+
+	run_model_snapshot(a->run, &s, NULL);
+	switch (act) {
+	case ACT_PAUSE:
+		if (!s.active)
+			break;
+		run_model_pause(a->run, !s.paused);
+		ui_status(a, ROLE_NORMAL, s.paused ? "resumed" : "paused: the clock stops too");
+		break;
+	case ACT_ABORT:
+		if (s.active && !s.stopping)
+			ui_confirm(a, ACT_ABORT, "Abort the run?",
+				   "The running step stops; the result is saved, marked aborted, "
+				   "with everything measured so far. Queued presets do not run.");
+		break;
+	default:
+		break;
+	}
+}

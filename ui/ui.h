@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_UI_UI_H
+#define DB_UI_UI_H
+/*
+ * The TUI's shared state and drawing helpers. One struct app holds everything the
+ * screens show; only the main thread touches it. The run worker talks to the screens
+ * through struct run_model (runmodel.h), which has its own lock.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drive.h"
+#include "keys.h"
+#include "plot.h"
+#include "result_io.h"
+#include "runmodel.h"
+#include "theme.h"
+
+#define UI_MIN_COLS 80
+#define UI_MIN_ROWS 24
+#define UI_TICK_MS  125 /* the screen refreshes at 8 Hz */
+
+enum ui_screen { SCR_DRIVES, SCR_PRESETS, SCR_RUN, SCR_RESULTS, SCR_HELP, SCR_COUNT };
+
+/* Characters that need UTF-8, with the ASCII a C locale gets instead. */
+struct glyphs {
+	const char *sel, *hline, *vline, *mark, *ok, *bad, *dot, *degraded, *left, *right, *bar,
+		*le, *ellipsis, *tick;
+};
+
+/* Something the user can run on: a discovered drive, the scratch file, a --target file. */
+struct ui_target {
+	char name[64]; /* "nvme0n1", "scratch", or the file's base name */
+	char path[4096];
+	bool is_drive;
+	bool is_scratch;
+	struct drive drive; /* is_drive */
+	uint64_t size_bytes;
+};
+
+struct ui_preset {
+	char name[64]; /* the file's base name: what `--preset` takes */
+	char path[4096];
+	char title[128]; /* its [preset] name */
+	char description[1024];
+	uint64_t duration_ns; /* at x1; an upper bound when bounded */
+	bool bounded;	      /* steady phases: the time is a limit, not a plan */
+	bool writes;
+	char error[512]; /* it failed to parse: shown instead of running it */
+};
+
+#define UI_QUEUE_MAX 16
+
+enum dialog_kind { DLG_NONE, DLG_CONFIRM, DLG_TYPE, DLG_EXPORT, DLG_MESSAGE };
+
+struct dialog {
+	enum dialog_kind kind;
+	enum key_action then; /* what confirming does */
+	char title[128];
+	char text[512];
+	char expect[64]; /* DLG_TYPE: what must be typed */
+	char input[64];
+};
+
+struct app {
+	/* look */
+	struct theme theme;
+	char theme_names[16][64];
+	unsigned ntheme;
+	int theme_index; /* into theme_names; -1 for a theme given by path */
+	bool colours;	 /* the terminal has colours */
+	bool utf8;	 /* braille and box drawing */
+	const struct glyphs *g;
+	char warning[512]; /* theme warnings, shown on the status line */
+
+	enum ui_screen screen, back; /* back: where help returns to */
+	int rows, cols;
+	bool quit;
+	char status[512]; /* a transient message on the bottom line */
+	int status_role;
+	unsigned status_ticks;
+	struct dialog dlg;
+
+	/* Drives */
+	struct ui_target *targets;
+	unsigned ntargets;
+	unsigned drive_sel, drive_top;
+	int chosen;		/* index into targets */
+	char chosen_path[4096]; /* kept across rescans */
+	struct drive_monitor *monitor;
+	char scan_error[256];
+
+	/* Presets */
+	struct ui_preset *presets;
+	unsigned npresets;
+	unsigned preset_sel, preset_top;
+	unsigned queue[UI_QUEUE_MAX];
+	unsigned nqueue;
+	unsigned scale_index;
+
+	/* Run: the screen's own copy of the model, so drawing never holds its lock */
+	struct run_model *run;
+	struct run_snapshot snap;
+	double (*series)[RML_COUNT][RM_HISTORY]; /* [RMM_COUNT], malloc'd */
+	struct plot_grid grid;
+
+	/* Results */
+	struct result_list results;
+	bool *marked;
+	unsigned result_sel, result_top;
+	unsigned metric;
+	char results_dir[4096];
+	struct compare_view *cmp; /* the comparison of the marked results, cached */
+	bool cmp_dirty;
+
+	/* Help */
+	unsigned help_top;
+};
+
+/* ---- draw.c ------------------------------------------------------------------- */
+void ui_theme_apply(struct app *a);
+int ui_attr(const struct app *a, enum ui_role role);
+/* Columns s takes on screen. */
+int ui_width(const struct app *a, const char *s);
+/* Print s at (y, x) in at most maxw columns; returns the columns used. */
+int ui_text(const struct app *a, int y, int x, int maxw, enum ui_role role, const char *s);
+int ui_textf(const struct app *a, int y, int x, int maxw, enum ui_role role, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Right-aligned in the maxw columns ending at x + maxw. */
+int ui_text_right(const struct app *a, int y, int x, int maxw, enum ui_role role, const char *s);
+/* Blank w columns in a role (its background). */
+void ui_fill(const struct app *a, int y, int x, int w, enum ui_role role);
+/* A horizontal rule across the screen with an optional title: " ─ title ─────". */
+void ui_rule(const struct app *a, int y, const char *title);
+/* A plot grid at (y, x). */
+void ui_plot(const struct app *a, int y, int x, const struct plot_grid *g);
+/* Set the status line message for a few seconds. */
+void ui_status(struct app *a, enum ui_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The bottom line of hints: pairs of (action in scope, words), drawn from the key table. */
+void ui_hints(const struct app *a, int y, enum key_scope scope, const enum key_action *acts,
+	      const char *const *words, unsigned n);
+
+/* ---- screens ------------------------------------------------------------------ */
+void drives_load(struct app *a);
+void drives_poll_hotplug(struct app *a);
+void drives_draw(struct app *a, int top, int bottom);
+void drives_key(struct app *a, enum key_action act);
+const struct ui_target *drives_chosen(const struct app *a);
+
+void presets_load(struct app *a);
+void presets_draw(struct app *a, int top, int bottom);
+void presets_key(struct app *a, enum key_action act);
+double presets_scale(const struct app *a);
+/* After the destructive-run confirmation: start the queue. */
+void presets_start(struct app *a);
+
+void run_draw(struct app *a, int top, int bottom);
+void run_key(struct app *a, enum key_action act);
+
+void results_load(struct app *a);
+void results_draw(struct app *a, int top, int bottom);
+void results_key(struct app *a, enum key_action act);
+void results_export(struct app *a, int format);
+void results_delete(struct app *a);
+void results_free(struct app *a);
+
+void help_draw(struct app *a, int top, int bottom);
+void help_key(struct app *a, enum key_action act);
+
+/* "21,204": a count with thousands separators. */
+char *ui_fmt_int(char *buf, size_t len, double v);
+
+/* List navigation shared by the screens: moves *sel within n rows, page of `page`. */
+void ui_list_move(enum key_action act, unsigned *sel, unsigned n, unsigned page);
+/* Keeps sel visible in a window of `rows` starting at *top. */
+void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows);
+
+/* Open a dialog. */
+void ui_confirm(struct app *a, enum key_action then, const char *title, const char *text);
+void ui_type_confirm(struct app *a, enum key_action then, const char *title, const char *text,
+		     const char *expect);
+
+#endif
