@@ -293,6 +293,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	for (;;) {
 		/* measured-clock time: since the start, less any time spent paused */
 		if (!stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
+				  atomic_load_explicit(&run->ctl->end_step, memory_order_relaxed) ||
 				  atomic_load_explicit(&run->failed, memory_order_relaxed) ||
 				  now >= meas_end))
 			stopping = true;
@@ -601,6 +602,7 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	run.t = t;
 	run.wl = wl;
 	run.ctl = ctl ? ctl : &local_ctl;
+	atomic_store(&run.ctl->end_step, 0);
 	run.ramp_ns = wl->ramp_ns;
 	run.time_ns = wl->time_ns;
 	run.interval_ns = wl->interval_ns;

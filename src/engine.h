@@ -91,6 +91,8 @@ const struct engine_ops *engine_find(const char *name);
 struct engine_ctl {
 	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
+	atomic_int end_step; /* set to 1: this step is done (the runner's byte budget); the
+				next engine_run() clears it. Not an abort: out->stopped stays false */
 };
 
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);

@@ -50,7 +50,7 @@ struct run {
 	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
 	uint64_t step_bytes;
 	unsigned samples_cap; /* of the step's live sample list */
-	bool self_stopped;    /* the runner, not the operator, stopped the step */
+	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
 };
 
 static uint64_t now_ns(void)
@@ -148,7 +148,7 @@ static void on_sample(void *arg, const struct sample *s)
 	r->step_bytes += s->d[DIR_ALL].bytes;
 	if (r->loops_bytes && r->step_bytes >= r->loops_bytes && !r->self_stopped) {
 		r->self_stopped = true;
-		atomic_store(&r->ctl->stop, 1);
+		atomic_store(&r->ctl->end_step, 1);
 	}
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
@@ -246,10 +246,6 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	memset(&sr, 0, sizeof(sr));
 	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
 	/* the step array is not reallocated while the engine runs; st is still good */
-	if (r->self_stopped) {
-		atomic_store(&r->ctl->stop, 0);
-		sr.stopped = false;
-	}
 	free(st->samples);
 	st->samples = sr.samples;
 	st->nsamples = sr.nsamples;
