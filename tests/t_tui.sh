@@ -291,3 +291,46 @@ else
 	fi
 fi
 
+
+# ---- F: Ctrl-C and SIGTERM during a run: result saved as aborted, terminal restored ----
+if [ $can_run = 1 ]; then
+	cat >"$T/wrap.sh" <<WRAP
+#!/bin/sh
+# Ctrl-C signals the whole foreground group: only drivebench may react to it
+trap '' INT
+"$DRIVEBENCH"
+echo "EXIT=\$?"
+stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '
+echo
+sleep 60
+WRAP
+	chmod +x "$T/wrap.sh"
+	for sig in INT TERM; do
+		n=sig$sig
+		before=$(ls "$RESULTS"/*quick.json 2>/dev/null | wc -l)
+		start $n 120 40 C.UTF-8 xterm-256color
+		tm respawn-pane -k -t $n "env LANG=C.UTF-8 TERM=xterm-256color ESCDELAY=25 \
+			XDG_CACHE_HOME=$XDG_CACHE_HOME XDG_DATA_HOME=$XDG_DATA_HOME \
+			XDG_CONFIG_HOME=$XDG_CONFIG_HOME $T/wrap.sh"
+		wait_for $n "scratch +scratch file" 5
+		keys $n 2
+		keys $n Enter
+		keys $n s
+		wait_for $n '^ now +[0-9]' 10
+		if [ $sig = INT ]; then
+			keys $n C-c
+		else
+			pkill -TERM -x drivebench -P "$(tm display-message -p -t $n '#{pane_pid}')"
+		fi
+		expect $n "SIG$sig during a run: exit status 1" "^EXIT=1$" 10
+		expect $n "SIG$sig during a run: terminal restored (icanon echo)" "^icanon echo ?$" 5
+		after=$(ls "$RESULTS"/*quick.json 2>/dev/null | wc -l)
+		res=$(ls -t "$RESULTS"/*quick.json 2>/dev/null | head -n 1)
+		if [ "$after" -gt "$before" ] && [ "$(json "$res" 'd["status"]')" = aborted ]; then
+			pass "SIG$sig during a run: the result is saved as aborted"
+		else
+			fail "SIG$sig during a run: the result is saved as aborted" "$(ls "$RESULTS")"
+		fi
+		tm kill-session -t $n
+	done
+fi

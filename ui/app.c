@@ -11,6 +11,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -192,6 +193,26 @@ static void dialog_draw(struct app *a)
 	case DLG_NONE:
 		break;
 	}
+}
+
+/*
+ * SIGINT (Ctrl-C: the terminal is in cbreak mode, so it still sends one), SIGTERM and
+ * SIGHUP end the TUI the way q does: the run stops and its result is saved as aborted,
+ * and the terminal is restored, instead of the process dying with both lost.
+ */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static void dialog_then(struct app *a, enum key_action then)
@@ -550,7 +571,8 @@ int ui_main(int argc, char **argv)
 	if (a->warning[0])
 		ui_status(a, ROLE_WARNING, "%s", a->warning);
 
-	while (!a->quit) {
+	catch_signals();
+	while (!a->quit && !got_signal) {
 		drives_poll_hotplug(a);
 		draw(a);
 		key = getch();
@@ -573,9 +595,12 @@ int ui_main(int argc, char **argv)
 		timeout(UI_TICK_MS);
 	}
 	endwin();
-	if (run_model_active(a->run))
+	if (run_model_active(a->run)) {
 		fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
 				"measured\n");
+		if (got_signal)
+			ret = EXIT_RUN_FAILED;
+	}
 free_run:
 	run_model_free(a->run);
 	results_free(a);
