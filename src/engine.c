@@ -30,6 +30,7 @@
 
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 #define REAP_MAX 256  /* completions taken per reap */
+#define SLOW_WAIT_NS 1000000ull /* a wait longer than this arms a timeout on the next */
 
 struct rec {
 	uint32_t first;          /* first interval this record covers */
@@ -254,6 +255,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	const uint64_t t0 = run->t0_ns, meas0 = run->ramp_ns, meas_end = run->ramp_ns + run->time_ns;
 	const uint64_t ivl_ns = run->interval_ns;
 	const unsigned wait_for = wait_target(wl->qdepth);
+	uint64_t last_wait_ns = 0;
 	struct wl_gen gen;
 	struct engine_cqe cqes[REAP_MAX];
 	unsigned *free_slots = NULL, nfree = 0, inflight = 0;
@@ -345,7 +347,16 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 		if (period_ns && nfree && next_due < (double)wake)
 			wake = (uint64_t)next_due;
 		unsigned want = inflight < wait_for ? inflight : wait_for;
-		int ret = ops->submit_wait(io, want, stopping || wake <= now ? 0 : wake - now);
+		/*
+		 * A timed wait arms a kernel timer each time it sleeps, which costs a device
+		 * that completes in microseconds; it is only needed to wake for a boundary or
+		 * a due I/O when completions are slow, so arm it only after a slow wait.
+		 */
+		uint64_t timeout = stopping || wake <= now ? 0 : wake - now;
+		if (!period_ns && now - last_wait_ns < SLOW_WAIT_NS)
+			timeout = 0;
+		last_wait_ns = now;
+		int ret = ops->submit_wait(io, want, timeout);
 		if (ret < 0) {
 			w->error = ret;
 			atomic_store(&run->failed, 1);

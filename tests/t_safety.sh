@@ -88,3 +88,27 @@ PY
 else
 	skip "ENOSPC" "cannot mount a tmpfs"
 fi
+
+# --- a block device whose writes start failing mid-run (a loop device over a file on a
+# tmpfs that fills): the run ends failed with the error and its offset, samples kept ---
+mkdir -p "$T/tfs2"
+if mount -t tmpfs -o size=8m tmpfs "$T/tfs2"; then
+	cleanup_add "umount $T/tfs2"
+	truncate -s 64M "$T/tfs2/backing"
+	mkloop eio "$T/tfs2/backing"
+	"$DRIVEBENCH" run --target "$eio" --yes-destroy="$eio" --rw randwrite --time 5s \
+		--interval 100ms --quiet --out "$T/eio.json" 2>"$T/e"
+	check "failing device: exit 1" test $? -eq 1
+	check "failing device: result says failed, with the error and offset" python3 - "$T/eio.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "failed", d["status"]
+assert "write error at offset" in d["error"], d["error"]
+st = d["phases"][0]["steps"][0]
+assert st["status"] == "failed", st["status"]
+assert st["summary"]["all"]["ios"] > 0
+assert sum(s["all"]["ios"] for s in st["samples"]) == st["summary"]["all"]["ios"]
+PY
+else
+	skip "failing device" "cannot mount a tmpfs"
+fi
