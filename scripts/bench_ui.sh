@@ -101,6 +101,13 @@ headless() { # N
 		>/dev/null 2>"$tmp/headless$1.err" && iops "$tmp/headless$1.json"
 }
 
+# cpu_snap PID: "main-thread-ticks process-ticks"; the process's count keeps the CPU of
+# threads that have already exited (the engine's, io_uring's workers)
+cpu_snap() {
+	local ticks='{sub(/^.*\) /, ""); print $12 + $13}'
+	echo "$(awk "$ticks" /proc/"$1"/task/"$1"/stat 2>/dev/null) $(awk "$ticks" /proc/"$1"/stat 2>/dev/null)"
+}
+
 # tui N: the TUI on the target, the preset queued and started by keys; prints its IOPS
 tui() {
 	local results=$XDG_DATA_HOME/drivebench/results res i
@@ -118,7 +125,18 @@ tui() {
 	keys Enter
 	wait_for "1\\. $PRESET " 5 || return 1
 	keys s
-	wait_for "complete · saved .*\\.json" $((TIME + 30)) || return 1
+	local pid
+	pid=$(tm display-message -p -t ui '#{pane_pid}' 2>/dev/null)
+	# the pane runs a shell (for the redirection) whose child is drivebench
+	pid=$(pgrep -P "$pid" -x drivebench || echo "$pid")
+	cpu_snap "$pid" >"$tmp/cpu0"
+	# no screen polling while it measures: each capture-pane is a tmux client and a
+	# server render, CPU taken from the workload that the headless run does not lose
+	sleep $((TIME + 1))
+	cpu_snap "$pid" >"$tmp/cpu1"
+	wait_for "complete · saved .*\\.json" 30 || return 1
+	# the drawing thread is the main thread (tid = pid); its share of the process's CPU
+	paste -d' ' "$tmp/cpu0" "$tmp/cpu1" | awk '{print $3 - $1, $4 - $2}' >>"$tmp/uicpu"
 	keys q
 	for ((i = 0; i < 30; i++)); do
 		[ "$(tm display-message -p -t ui '#{pane_dead}' 2>/dev/null)" != 0 ] && break
@@ -160,6 +178,11 @@ done
 
 hm=$(printf '%s\n' "${h[@]}" | median)
 um=$(printf '%s\n' "${u[@]}" | median)
+# the IOPS ratio is as noisy as the machine; the UI thread's own CPU is not
+awk '{ui += $1; all += $2} END {
+	if (all > 0)
+		printf "TUI drawing thread during the runs: %.0f ms of CPU of the %.0f ms the process used (%.2f%%)\n", ui * 10, all * 10, 100 * ui / all
+}' "$tmp/uicpu" 2>/dev/null
 awk -v u="$um" -v h="$hm" -v l="$LABEL" 'BEGIN {
 	r = u / h
 	printf "%s: tui %.0f  headless %.0f  ratio %.3f (UI cost %.1f%%, limit 1%%)\n", l, u, h, r, (1 - r) * 100
