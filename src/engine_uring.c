@@ -19,6 +19,7 @@ struct engine_io {
 	int fd;
 	bool fixed_file;
 	bool fixed_bufs;
+	bool ring_fd_registered;
 	char desc[128];
 };
 
@@ -68,12 +69,15 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	}
 	io->fd = fd;
 	io->bufs = bufs;
+	/* a registered ring fd saves a file lookup in every io_uring_enter */
+	io->ring_fd_registered = io_uring_register_ring_fd(&io->ring) == 1;
 	io->fixed_file = io_uring_register_files(&io->ring, &fd, 1) == 0;
 	/* registration pins memory: RLIMIT_MEMLOCK may refuse it for non-root users */
 	io->fixed_bufs = io_uring_register_buffers(&io->ring, bufs, depth) == 0;
-	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s", setups[i].name,
+	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s", setups[i].name,
 		 io->fixed_file ? ", registered file" : "",
-		 io->fixed_bufs ? ", registered buffers" : "");
+		 io->fixed_bufs ? ", registered buffers" : "",
+		 io->ring_fd_registered ? ", registered ring" : "");
 	*iop = io;
 	return 0;
 }
