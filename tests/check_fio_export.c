@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fio export: every built-in preset exports to a job file that fio --parse-only accepts. */
-#include <check.h>
+#include "testlib.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,10 +92,8 @@ int main(void)
 {
 	Suite *s = suite_create("fio_export");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
 	DIR *d = opendir(DB_SRCDIR "/presets");
 	struct dirent *e;
-	int failed;
 
 	while (d && (e = readdir(d)) && nfiles < 64) {
 		size_t l = strlen(e->d_name);
@@ -115,9 +113,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_export, 0, nfiles);
 	tcase_add_test(tc, test_rates);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -4,7 +4,7 @@
  * the good corpus and the built-in library round-tripping through plan_to_text, step
  * expansion order, scaling, ad-hoc plans, lookup, and the man page against the key table.
  */
-#include <check.h>
+#include "testlib.h"
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -482,8 +482,6 @@ int main(void)
 {
 	Suite *s = suite_create("preset");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	/* the built-in presets of this tree, wherever the test binary was built */
 	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
@@ -509,9 +507,5 @@ int main(void)
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_writes);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -3,7 +3,7 @@
  * Comparison reports: step matching, run labels, cells and tables, spec sheets, and the
  * shape of every renderer's output, on synthetic results built here.
  */
-#include <check.h>
+#include "testlib.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -627,9 +627,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(suite());
 }

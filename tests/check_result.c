@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Result files: save -> load round trips, version handling, atomic saves, error messages. */
-#include <check.h>
+#include "testlib.h"
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -643,9 +643,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(suite());
 }

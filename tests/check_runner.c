@@ -4,7 +4,7 @@
  * steady-state rounds (a rate-capped null engine is a perfectly stable device), rate
  * curves, `loops` steps, stop, autosave; and purge on files.
  */
-#include <check.h>
+#include "testlib.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -432,8 +432,6 @@ int main(void)
 {
 	Suite *s = suite_create("runner");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	/* the built-in presets of this tree, wherever the test binary was built */
 	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
@@ -450,9 +448,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_purge_file, 0, 2);
 	tcase_add_test(tc, test_purge_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Steady-state detection on synthetic series, with exact verdicts and excursions. */
-#include <check.h>
+#include "testlib.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +149,6 @@ int main(void)
 {
 	Suite *s = suite_create("steady");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_series, 0, sizeof(series) / sizeof(series[0]));
 	tcase_add_test(tc, test_limits);
@@ -158,9 +156,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_metric, 0, sizeof(metric_cases) / sizeof(metric_cases[0]));
 	tcase_add_test(tc, test_metric_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -5,7 +5,7 @@
  */
 #include "keys.c"
 
-#include <check.h>
+#include "testlib.h"
 #include <stdlib.h>
 
 static const struct {
@@ -120,17 +120,11 @@ int main(void)
 {
 	Suite *s = suite_create("ui_keys");
 	TCase *tc = tcase_create("keys");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_key_label, 0, N(names));
 	tcase_add_loop_test(tc, test_lookup, 0, N(lookups));
 	tcase_add_test(tc, test_no_conflicts);
 	tcase_add_test(tc, test_labels_and_print);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

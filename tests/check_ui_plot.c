@@ -5,19 +5,19 @@
  */
 #include "plot.c"
 
-#include <check.h>
+#include "testlib.h"
 #include <stdlib.h>
 
 static const struct {
 	double in, out;
-} nice[] = {
+} nice_cases[] = {
 	{0, 1}, {-3, 1}, {0.7, 1}, {1, 1},	   {1.01, 2},	{2, 2},		{2.2, 2.5},
 	{3, 5}, {7, 10}, {10, 10}, {21204, 25000}, {98e6, 1e8}, {0.003, 0.005},
 };
 
 START_TEST(test_nice_max)
 {
-	ck_assert_double_eq_tol(plot_nice_max(nice[_i].in), nice[_i].out, nice[_i].out * 1e-9);
+	ck_assert_double_eq_tol(plot_nice_max(nice_cases[_i].in), nice_cases[_i].out, nice_cases[_i].out * 1e-9);
 }
 END_TEST
 
@@ -131,18 +131,12 @@ int main(void)
 {
 	Suite *s = suite_create("ui_plot");
 	TCase *tc = tcase_create("plot");
-	SRunner *sr;
-	int failed;
 
-	tcase_add_loop_test(tc, test_nice_max, 0, N(nice));
+	tcase_add_loop_test(tc, test_nice_max, 0, N(nice_cases));
 	tcase_add_loop_test(tc, test_utf8, 0, N(utf8));
 	tcase_add_loop_test(tc, test_render, 0, N(cases));
 	tcase_add_test(tc, test_roles_and_two_series);
 	tcase_add_test(tc, test_capacity);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -5,7 +5,7 @@
  */
 #include "theme.c"
 
-#include <check.h>
+#include "testlib.h"
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -282,8 +282,6 @@ int main(void)
 {
 	Suite *s = suite_create("ui_theme");
 	TCase *tc = tcase_create("theme");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_style_good, 0, N(good_styles));
 	tcase_add_loop_test(tc, test_style_bad, 0, N(bad_styles));
@@ -296,9 +294,5 @@ int main(void)
 	tcase_add_test(tc, test_strip_colours);
 	tcase_add_loop_test(tc, test_man_page_roles, 0, ROLE_COUNT);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -17,14 +17,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Run a suite in Check's default (fork) mode; the exit status of the test program. */
+static inline int test_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 #define TEST_MAIN(suite_fn)                                                                        \
 	int main(void)                                                                             \
 	{                                                                                          \
-		SRunner *sr = srunner_create(suite_fn());                                          \
-		srunner_run_all(sr, CK_NORMAL);                                                    \
-		int failed = srunner_ntests_failed(sr);                                            \
-		srunner_free(sr);                                                                  \
-		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                                       \
+		return test_run_suite(suite_fn());                                                 \
 	}
 
 /* A sparse temp file of size bytes in dir (NULL: /var/tmp, on a disk file system). */
