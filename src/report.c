@@ -184,12 +184,7 @@ char *report_group_title(char *buf, size_t len, const struct workload *wl)
 	} else {
 		units_fmt_size(bs, sizeof(bs), wl->bs);
 	}
-	if (wl->read_pct == 100)
-		snprintf(mix, sizeof(mix), "read");
-	else if (wl->read_pct == 0)
-		snprintf(mix, sizeof(mix), "write");
-	else
-		snprintf(mix, sizeof(mix), "%u/%u", wl->read_pct, 100 - wl->read_pct);
+	workload_fmt_mix(wl, mix, sizeof(mix));
 	snprintf(buf, len, "%s %s %s", bs, mix, wl_pattern_name[wl->pattern]);
 	return buf;
 }

@@ -238,6 +238,17 @@ int workload_validate(const struct workload *wl, uint32_t lbs, uint64_t target_s
 	return 0;
 }
 
+char *workload_fmt_mix(const struct workload *wl, char *buf, size_t len)
+{
+	if (wl->read_pct == 100)
+		snprintf(buf, len, "read");
+	else if (wl->read_pct == 0)
+		snprintf(buf, len, "write");
+	else
+		snprintf(buf, len, "%u/%u", wl->read_pct, 100 - wl->read_pct);
+	return buf;
+}
+
 char *workload_tq(const struct workload *wl, char *buf, size_t len)
 {
 	snprintf(buf, len, "%uT%uQ", wl->threads, wl->qdepth);
@@ -252,12 +263,7 @@ char *workload_describe(const struct workload *wl, char *buf, size_t len)
 		snprintf(bs, sizeof(bs), "bssplit");
 	else
 		units_fmt_size(bs, sizeof(bs), wl->bs);
-	if (wl->read_pct == 100)
-		snprintf(mix, sizeof(mix), "read");
-	else if (wl->read_pct == 0)
-		snprintf(mix, sizeof(mix), "write");
-	else
-		snprintf(mix, sizeof(mix), "%u/%u", wl->read_pct, 100 - wl->read_pct);
+	workload_fmt_mix(wl, mix, sizeof(mix));
 	if (wl->rate_iops)
 		snprintf(rate, sizeof(rate), " @ %llu IOPS", (unsigned long long)wl->rate_iops);
 	snprintf(buf, len, "%s %s %s %s%s", bs, mix, wl_pattern_name[wl->pattern],

@@ -67,6 +67,8 @@ int workload_validate(const struct workload *wl, uint32_t lbs, uint64_t target_s
 		      size_t errlen);
 /* "8k 70/30 random 2T2Q", "bssplit 80/20 random 16T16Q @ 5000 IOPS". */
 char *workload_describe(const struct workload *wl, char *buf, size_t len);
+/* "read", "write" or "70/30" */
+char *workload_fmt_mix(const struct workload *wl, char *buf, size_t len);
 /* "2T2Q" */
 char *workload_tq(const struct workload *wl, char *buf, size_t len);
 
