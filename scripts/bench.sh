@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # make bench: drivebench against fio on the same device in the same run, as ratios.
 #
-# On zram (set up here and reset on exit; root only): 4K random read, 1 thread, at QD1,
-# QD32 and QD128, alternating drivebench and fio (io_uring, fixed buffers, registered
-# files) ROUNDS times each; prints the median IOPS of each and the ratio drivebench/fio.
-# Then 4K random write at QD32 with random data. The last line is the QD32 read ratio.
-# Then whatever other bench scripts exist (discovery, compare, UI overhead).
+# First whatever other bench scripts exist (discovery, compare, UI overhead). Then, on
+# zram (set up here and reset on exit; root only): 4K random read, 1 thread, at QD1,
+# QD128 and QD32, alternating drivebench and fio (io_uring, fixed buffers, registered
+# files) ROUNDS times each; prints the median IOPS of each, the CPUs each process kept
+# busy (user + system time over wall time, io_uring worker threads included), and the
+# ratio drivebench/fio. drivebench runs as it does by default (busy-polling for
+# completions when a CPU is free for it, see drivebench(1)) and, on the line before,
+# with --busy-poll=no. 4K random write at QD32 with random data is measured too. The
+# last line is the QD32 read ratio.
 #   BENCH_TIME=10 ROUNDS=3 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,36 +51,53 @@ dd if=/dev/urandom of=$DEV bs=1M count=2048 oflag=direct status=none
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-db_iops() { # rw qd
-	local extra=()
-	[ "$1" = randwrite ] && extra=(--yes-destroy=$DEV)
-	"$DB" run --target $DEV --rw "$1" --bs 4k --threads 1 --qdepth "$2" --time "${TIME}s" \
-		--quiet --out "$tmp/db.json" "${extra[@]}"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"])' "$tmp/db.json"
+# timed FILE CMD...: run CMD quietly; FILE gets the CPUs it kept busy, (user+sys)/wall
+timed() {
+	local f=$1 TIMEFORMAT='%U %S %R'
+	shift
+	{ time "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }; } 2>"$tmp/time"
+	awk '{printf "%.2f\n", ($1 + $2) / $3}' "$tmp/time" >"$f"
 }
 
-fio_iops() { # rw qd
-	fio --name=bench --filename=$DEV --ioengine=io_uring --fixedbufs=1 --registerfiles=1 \
-		--direct=1 --rw="$1" --bs=4k --iodepth="$2" --numjobs=1 --time_based \
-		--runtime="$TIME" --output-format=json --output="$tmp/fio.json" >/dev/null
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"]+j["write"]["iops"])' "$tmp/fio.json"
+db_iops() { # rw qd [drivebench options]: prints "IOPS CPUs"
+	local extra=("${@:3}")
+	[ "$1" = randwrite ] && extra+=(--yes-destroy=$DEV)
+	timed "$tmp/cpu" "$DB" run --target $DEV --rw "$1" --bs 4k --threads 1 --qdepth "$2" \
+		--time "${TIME}s" --quiet --out "$tmp/db.json" "${extra[@]}"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/db.json" "$tmp/cpu"
 }
 
-compare() { # rw qd label
-	local d=() f=() i
+fio_iops() { # rw qd: prints "IOPS CPUs"
+	timed "$tmp/cpu" fio --name=bench --filename=$DEV --ioengine=io_uring --fixedbufs=1 \
+		--registerfiles=1 --direct=1 --rw="$1" --bs=4k --iodepth="$2" --numjobs=1 \
+		--time_based --runtime="$TIME" --output-format=json --output="$tmp/fio.json"
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"]+j["write"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/fio.json" "$tmp/cpu"
+}
+
+line() { # label db-results fio-results: one output line from "IOPS CPUs" lists
+	local dm fm dc fc
+	dm=$(cut -d' ' -f1 <<<"$2" | median)
+	dc=$(cut -d' ' -f2 <<<"$2" | median)
+	fm=$(cut -d' ' -f1 <<<"$3" | median)
+	fc=$(cut -d' ' -f2 <<<"$3" | median)
+	printf '%-42s drivebench %8.0f  fio %8.0f IOPS  CPUs %.2f / %.2f  (median of %d x %ss)  ratio %.3f\n' \
+		"$1" "$dm" "$fm" "$dc" "$fc" "$ROUNDS" "$TIME" \
+		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
+}
+
+compare() { # rw qd label [nopoll]: alternate runs, print the medians and ratios
+	local d='' n='' f='' i
 	for ((i = 0; i < ROUNDS; i++)); do
-		d+=("$(db_iops "$1" "$2")")
-		f+=("$(fio_iops "$1" "$2")")
+		d+="$(db_iops "$1" "$2")"$'\n'
+		[ "${4:-}" = nopoll ] && n+="$(db_iops "$1" "$2" --busy-poll=no)"$'\n'
+		f+="$(fio_iops "$1" "$2")"$'\n'
 	done
-	local dm fm
-	dm=$(printf '%s\n' "${d[@]}" | median)
-	fm=$(printf '%s\n' "${f[@]}" | median)
-	printf '%-34s drivebench %8.0f  fio %8.0f IOPS (median of %d x %ss)  ratio %.3f\n' \
-		"$3" "$dm" "$fm" "$ROUNDS" "$TIME" "$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
+	[ "${4:-}" = nopoll ] && line "$3, --busy-poll=no" "${n%$'\n'}" "${f%$'\n'}"
+	line "$3" "${d%$'\n'}" "${f%$'\n'}"
 }
 
 echo "zram 4K random read, 1 thread, full latency timing, $(uname -r), $(nproc) CPUs"
-compare randread 1 "4K randread QD1"
-compare randread 128 "4K randread QD128"
+compare randread 1 "4K randread QD1" nopoll
+compare randread 128 "4K randread QD128" nopoll
 compare randwrite 32 "4K randwrite QD32 (random data)"
-compare randread 32 "4K randread QD32"
+compare randread 32 "4K randread QD32" nopoll

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* drivebench's main(): the command table, and the option parser every command uses. */
 #include "cli.h"
+#include "engine.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,6 +34,14 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	const char *poll = getenv("DRIVEBENCH_BUSY_POLL");
+	enum engine_poll mode;
+
+	if (poll && engine_poll_parse(poll, &mode)) {
+		fprintf(stderr, "drivebench: DRIVEBENCH_BUSY_POLL: '%s' is not auto, yes or no\n",
+			poll);
+		return EXIT_USAGE;
+	}
 	if (argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name))
@@ -76,6 +85,16 @@ void cli_help(const struct cli_parser *p, FILE *out)
 		fprintf(out, "  %-24s %s\n", left, o->help);
 	}
 	fprintf(out, "  %-24s %s\n", "--help", "this text");
+}
+
+int cli_busy_poll(const struct cli_parser *p)
+{
+	enum engine_poll mode;
+
+	if (engine_poll_parse(p->arg, &mode))
+		return cli_usage_error(p, "--busy-poll: '%s' is not auto, yes or no", p->arg);
+	engine_set_poll(mode);
+	return 0;
 }
 
 int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)

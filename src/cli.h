@@ -50,6 +50,8 @@ void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage,
 int cli_next(struct cli_parser *p);
 void cli_help(const struct cli_parser *p, FILE *out);
 /* "drivebench CMD: --opt: message" and exit status 2. */
+/* --busy-poll MODE: sets the engine's mode; nonzero (message printed) for a bad MODE. */
+int cli_busy_poll(const struct cli_parser *p);
 int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -12,7 +12,7 @@
 #include "preset.h"
 #include "result.h"
 
-enum { O_TARGET = 256, O_YES, O_OUT, O_QUIET, O_ENGINE };
+enum { O_TARGET = 256, O_YES, O_OUT, O_QUIET, O_ENGINE, O_BUSY_POLL };
 
 static const struct cli_opt replay_opts[] = {
 	{"target", O_TARGET, "PATH", "block device or file to run on (required)"},
@@ -20,6 +20,7 @@ static const struct cli_opt replay_opts[] = {
 	{"out", O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
 	{"quiet", O_QUIET, NULL, "no progress on stderr"},
 	{"engine", O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
+	{"busy-poll", O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -56,6 +57,10 @@ int cli_replay(int argc, char **argv)
 			if (!ro.ops)
 				return cli_usage_error(p, "--engine: no engine '%s' (uring, null)",
 						       p->arg);
+			break;
+		case O_BUSY_POLL:
+			if (cli_busy_poll(p))
+				return EXIT_USAGE;
 			break;
 		}
 	}

@@ -18,7 +18,7 @@
 enum {
 	O_TARGET = 256, O_PRESET, O_SCALE, O_OUT, O_YES, O_QUIET, O_RW, O_READ, O_BS, O_BSSPLIT,
 	O_THREADS, O_QDEPTH, O_TIME, O_RAMP, O_RANGE, O_RATE, O_ENGINE, O_INTERVAL, O_DATA,
-	O_SEED, O_AUTOSAVE,
+	O_SEED, O_AUTOSAVE, O_BUSY_POLL,
 };
 
 static const struct cli_opt run_opts[] = {
@@ -39,6 +39,7 @@ static const struct cli_opt run_opts[] = {
 	{"range", O_RANGE, "PCT", "use only the first PCT% of the target (default 100)"},
 	{"rate", O_RATE, "IOPS", "limit the total rate (default: as fast as it goes)"},
 	{"engine", O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
+	{"busy-poll", O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
 	{"interval", O_INTERVAL, "DUR", "sampling interval (default 1s)"},
 	{"data", O_DATA, "KIND", "write data: random (default), zero, or compress:PCT"},
 	{"seed", O_SEED, "N", "random seed for offsets and data (default: new each run)"},
@@ -351,6 +352,10 @@ int cli_run(int argc, char **argv)
 			if (!ro.ops)
 				return cli_usage_error(&p, "--engine: no engine '%s' (uring, null)",
 						       p.arg);
+			break;
+		case O_BUSY_POLL:
+			if (cli_busy_poll(&p))
+				return EXIT_USAGE;
 			break;
 		default:
 			workload_opt_name = p.name;

@@ -4,7 +4,8 @@
  * Q, and a collector thread that turns the workers' interval records into samples.
  *
  * Per-I/O path (worker_loop): generate (direction, offset, length), stage, submit and
- * wait for at least one completion, read the clock once, account every reaped completion
+ * wait for a few completions (wait_target(); spinning first when the step busy-polls,
+ * see engine_busy_poll() and the uring engine), read the clock once, account every reaped completion
  * against that time, and stage the freed slots again at once. One clock read serves as
  * the completion time of what was just reaped and as the submission time of what is
  * staged next, so timing every I/O costs one vDSO call per batch. Latency is therefore
@@ -23,10 +24,12 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 #define REAP_MAX 256  /* completions taken per reap */
@@ -76,6 +79,7 @@ struct run {
 	uint64_t seed;
 	uint32_t max_bs;
 	unsigned nworkers;
+	bool busy_poll;          /* workers spin for completions (engine_busy_poll) */
 	struct worker *w;
 };
 
@@ -223,7 +227,8 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 		fill_buffer(w->buf_mem, bs * wl->qdepth, wl, &s);
 	else
 		memset(w->buf_mem, 0, bs * wl->qdepth);
-	ret = run->ops->open(io, run->t->fd, wl->qdepth, w->bufs);
+	ret = run->ops->open(io, run->t->fd, wl->qdepth, w->bufs,
+			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
 	if (ret == 0)
 		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
 	return ret;
@@ -572,6 +577,66 @@ static int collect(struct collector *c)
 
 /* ---- engine_run ------------------------------------------------------------------- */
 
+const char *const engine_poll_name[] = {"auto", "yes", "no"};
+
+static atomic_int poll_mode = -1; /* -1: not yet read from the environment */
+
+int engine_poll_parse(const char *s, enum engine_poll *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = ENGINE_POLL_AUTO;
+	else if (!strcmp(s, "yes") || !strcmp(s, "on"))
+		*out = ENGINE_POLL_YES;
+	else if (!strcmp(s, "no") || !strcmp(s, "off"))
+		*out = ENGINE_POLL_NO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void engine_set_poll(enum engine_poll mode)
+{
+	atomic_store(&poll_mode, (int)mode);
+}
+
+enum engine_poll engine_get_poll(void)
+{
+	int m = atomic_load(&poll_mode);
+	enum engine_poll env = ENGINE_POLL_AUTO;
+	const char *s;
+
+	if (m >= 0)
+		return (enum engine_poll)m;
+	/* main() has refused a bad value already; a library user gets AUTO */
+	s = getenv("DRIVEBENCH_BUSY_POLL");
+	if (s && engine_poll_parse(s, &env))
+		env = ENGINE_POLL_AUTO;
+	return env;
+}
+
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+bool engine_busy_poll(unsigned threads)
+{
+	switch (engine_get_poll()) {
+	case ENGINE_POLL_YES:
+		return true;
+	case ENGINE_POLL_NO:
+		return false;
+	default:
+		return threads < usable_cpus();
+	}
+}
+
 const struct engine_ops *engine_find(const char *name)
 {
 	static const struct engine_ops *const all[] = {&engine_uring, &engine_null};
@@ -619,6 +684,7 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	run.interval_ns = wl->interval_ns;
 	run.max_bs = workload_max_bs(wl);
 	run.nworkers = wl->threads;
+	run.busy_poll = engine_busy_poll(wl->threads);
 	run.seed = wl->seed ? wl->seed : now_ns() * 0x9e3779b97f4a7c15ull;
 	out->seed = run.seed;
 	out->acc = calloc(2, sizeof(*out->acc));

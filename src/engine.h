@@ -62,10 +62,17 @@ struct engine_cqe {
 	int res;       /* bytes transferred or -errno */
 };
 
+/* Spin for completions before sleeping for them (see enum engine_poll). */
+#define ENGINE_OPEN_BUSY_POLL 1u
+
 struct engine_ops {
 	const char *name;
-	/* Set up one queue of depth slots over fd, with bufs[slot] as each slot's buffer. */
-	int (*open)(struct engine_io **io, int fd, unsigned depth, const struct iovec *bufs);
+	/*
+	 * Set up one queue of depth slots over fd, with bufs[slot] as each slot's buffer.
+	 * flags: ENGINE_OPEN_*.
+	 */
+	int (*open)(struct engine_io **io, int fd, unsigned depth, const struct iovec *bufs,
+		    unsigned flags);
 	void (*close)(struct engine_io *io);
 	/* Stage one I/O; it is sent with the next submit_wait(). */
 	void (*queue)(struct engine_io *io, unsigned slot, bool write, uint64_t off, uint32_t len);
@@ -84,6 +91,24 @@ extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_null;
 /* By name; NULL when there is no such engine. */
 const struct engine_ops *engine_find(const char *name);
+
+/*
+ * Whether workers busy-poll for their completions. AUTO does when every worker thread
+ * can have a CPU to itself with one left over (threads < CPUs this process may use):
+ * then no thread sleeps while its I/O is in flight, nothing has to wake it, and the
+ * latency measured is the device's and the kernel's, not the time an idle CPU takes
+ * to wake up. YES always does, NO never (the CPU stays idle while I/O is in flight,
+ * as with fio). Process-wide; it starts from $DRIVEBENCH_BUSY_POLL, else AUTO.
+ */
+enum engine_poll { ENGINE_POLL_AUTO, ENGINE_POLL_YES, ENGINE_POLL_NO };
+
+extern const char *const engine_poll_name[]; /* "auto", "yes", "no" */
+/* "auto", "yes"/"on", "no"/"off"; -EINVAL for anything else. */
+int engine_poll_parse(const char *s, enum engine_poll *out);
+void engine_set_poll(enum engine_poll mode);
+enum engine_poll engine_get_poll(void);
+/* Does a step with this many threads busy-poll under the current setting? */
+bool engine_busy_poll(unsigned threads);
 
 /* ---- running a step ------------------------------------------------------------- */
 

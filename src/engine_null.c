@@ -15,11 +15,12 @@ struct engine_io {
 	struct engine_cqe *done;
 };
 
-static int null_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs)
+static int null_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs,
+		     unsigned flags)
 {
 	struct engine_io *io = calloc(1, sizeof(*io));
 
-	(void)fd, (void)bufs;
+	(void)fd, (void)bufs, (void)flags;
 	if (!io)
 		return -ENOMEM;
 	io->done = calloc(depth, sizeof(*io->done));

@@ -4,6 +4,14 @@
  * SINGLE_ISSUER ring belongs to the task that made it), with the target file and the
  * slot buffers registered when the kernel allows. Ring flags are tried best first with
  * fallbacks, as fio does: PLATFORM.md lists which combinations this kernel refuses.
+ *
+ * Busy polling (ENGINE_OPEN_BUSY_POLL): after submitting, the worker spins on the
+ * completion queue for up to BUSY_POLL_NS before it sleeps in the kernel. A sleeping
+ * submitter must be woken for its completions, and that wake-up is paid by whoever
+ * completes the I/O (on zram, the one io_uring worker thread that does all the reads)
+ * and adds the time an idle CPU takes to wake to every latency. With TASKRUN_FLAG the
+ * kernel says in the SQ ring flags when completions are waiting as task work, so the
+ * spin needs a system call only when there is something to collect.
  */
 #include "engine.h"
 
@@ -12,6 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* How long a busy-polling worker spins for its completions before it sleeps. */
+#define BUSY_POLL_NS 100000ll
 
 struct engine_io {
 	struct io_uring ring;
@@ -20,6 +32,7 @@ struct engine_io {
 	bool fixed_file;
 	bool fixed_bufs;
 	bool ring_fd_registered;
+	bool busy_poll;
 	char desc[128];
 };
 
@@ -46,20 +59,44 @@ static unsigned first_setup(void)
 	return n < sizeof(setups) / sizeof(setups[0]) ? n : 0;
 }
 
-static int uring_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs)
+/*
+ * Set up the ring with flags, and TASKRUN_FLAG too where it applies and the kernel
+ * takes it. Returns 0 or -errno; *taskrun_flag says whether it was taken.
+ */
+static int ring_init(struct io_uring *ring, unsigned depth, unsigned flags, bool *taskrun_flag)
+{
+	int ret = -EINVAL;
+
+	*taskrun_flag = false;
+	for (int with = 1; with >= 0; with--) {
+		struct io_uring_params p;
+
+		if (with && !(flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.flags = flags | IORING_SETUP_CQSIZE | (with ? IORING_SETUP_TASKRUN_FLAG : 0);
+		p.cq_entries = depth * 2;
+		ret = io_uring_queue_init_params(depth, ring, &p);
+		if (ret == 0) {
+			*taskrun_flag = with;
+			break;
+		}
+	}
+	return ret;
+}
+
+static int uring_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs,
+		      unsigned flags)
 {
 	struct engine_io *io = calloc(1, sizeof(*io));
+	bool taskrun_flag = false;
 	int ret = -EINVAL;
 	size_t i;
 
 	if (!io)
 		return -ENOMEM;
 	for (i = first_setup(); i < sizeof(setups) / sizeof(setups[0]); i++) {
-		struct io_uring_params p;
-		memset(&p, 0, sizeof(p));
-		p.flags = setups[i].flags | IORING_SETUP_CQSIZE;
-		p.cq_entries = depth * 2;
-		ret = io_uring_queue_init_params(depth, &io->ring, &p);
+		ret = ring_init(&io->ring, depth, setups[i].flags, &taskrun_flag);
 		if (ret == 0)
 			break;
 	}
@@ -74,10 +111,20 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	io->fixed_file = io_uring_register_files(&io->ring, &fd, 1) == 0;
 	/* registration pins memory: RLIMIT_MEMLOCK may refuse it for non-root users */
 	io->fixed_bufs = io_uring_register_buffers(&io->ring, bufs, depth) == 0;
-	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s", setups[i].name,
+	/*
+	 * Only a ring with TASKRUN_FLAG busy-polls. Without it a DEFER_TASKRUN ring holds
+	 * its completions until the submitter asks in a system call, so a spin would not
+	 * see them, and a ring with neither COOP_TASKRUN nor DEFER_TASKRUN interrupts the
+	 * spinning thread for each completion's task work: on zram that ran at less than
+	 * half the rate of the same ring sleeping (123K against 281K IOPS at QD32).
+	 */
+	io->busy_poll = (flags & ENGINE_OPEN_BUSY_POLL) && taskrun_flag;
+	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s%s%s", setups[i].name,
+		 taskrun_flag ? "|TASKRUN_FLAG" : "",
 		 io->fixed_file ? ", registered file" : "",
 		 io->fixed_bufs ? ", registered buffers" : "",
-		 io->ring_fd_registered ? ", registered ring" : "");
+		 io->ring_fd_registered ? ", registered ring" : "",
+		 io->busy_poll ? ", busy-poll" : "");
 	*iop = io;
 	return 0;
 }
@@ -114,6 +161,51 @@ static void uring_queue(struct engine_io *io, unsigned slot, bool write, uint64_
 	io_uring_sqe_set_data64(sqe, slot);
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* Spin until want completions are in the CQ ring; false after BUSY_POLL_NS without. */
+static bool poll_completions(struct engine_io *io, unsigned want)
+{
+	long long t0 = 0;
+
+	for (unsigned k = 1;; k++) {
+		if (io_uring_cq_ready(&io->ring) >= want)
+			return true;
+		if (IO_URING_READ_ONCE(*io->ring.sq.kflags) & IORING_SQ_TASKRUN)
+			/* completions wait as task work: running it fills the CQ ring */
+			io_uring_get_events(&io->ring);
+		else
+			cpu_relax();
+		if (k % 32 == 0) {
+			long long t = mono_ns();
+			if (!t0)
+				t0 = t;
+			else if (t - t0 > BUSY_POLL_NS)
+				return false;
+		}
+	}
+}
+
+static bool transient(int ret)
+{
+	return ret == -ETIME || ret == -EINTR || ret == -EAGAIN || ret == -EBUSY;
+}
+
 static int uring_submit_wait(struct engine_io *io, unsigned min_complete, uint64_t timeout_ns)
 {
 	struct io_uring_cqe *cqe;
@@ -123,9 +215,16 @@ static int uring_submit_wait(struct engine_io *io, unsigned min_complete, uint64
 	};
 	int ret;
 
+	if (io->busy_poll) {
+		ret = io_uring_submit(&io->ring);
+		if (ret < 0 && !transient(ret))
+			return ret;
+		if (poll_completions(io, min_complete))
+			return 0;
+	}
 	ret = io_uring_submit_and_wait_timeout(&io->ring, &cqe, min_complete,
 					       timeout_ns ? &ts : NULL, NULL);
-	if (ret == -ETIME || ret == -EINTR || ret == -EAGAIN || ret == -EBUSY)
+	if (transient(ret))
 		return 0;
 	return ret < 0 ? ret : 0;
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "engine.h"
@@ -109,9 +110,11 @@ START_TEST(test_rate_limit)
 		const char *engine;
 		unsigned threads, qdepth;
 		uint64_t rate;
+		enum engine_poll poll;
 	} cases[] = {
-		{"null", 1, 4, 2000}, {"null", 4, 16, 5000}, {"uring", 1, 8, 1500},
-		{"uring", 3, 4, 3000},
+		{"null", 1, 4, 2000, ENGINE_POLL_AUTO}, {"null", 4, 16, 5000, ENGINE_POLL_AUTO},
+		{"uring", 1, 8, 1500, ENGINE_POLL_NO}, {"uring", 3, 4, 3000, ENGINE_POLL_NO},
+		{"uring", 1, 8, 1500, ENGINE_POLL_YES}, {"uring", 2, 4, 3000, ENGINE_POLL_YES},
 	};
 	struct target t;
 	char *path, err[256];
@@ -125,9 +128,13 @@ START_TEST(test_rate_limit)
 	wl.rate_iops = cases[_i].rate;
 	wl.time_ns = 1000 * MS;
 	wl.interval_ns = 250 * MS;
+	engine_set_poll(cases[_i].poll);
 	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, NULL, NULL, NULL, &r, err,
 				 sizeof(err)) == 0, "%s", err);
+	engine_set_poll(ENGINE_POLL_AUTO);
 	assert_sums(&r);
+	if (cases[_i].poll == ENGINE_POLL_NO)
+		ck_assert_ptr_null(strstr(r.engine_desc, "busy-poll"));
 	double iops = r.total.d[DIR_ALL].iops;
 	ck_assert_msg(fabs(iops - (double)cases[_i].rate) <= 0.05 * (double)cases[_i].rate,
 		      "%s: asked %llu IOPS, got %.1f", cases[_i].engine,
@@ -162,6 +169,87 @@ START_TEST(test_uring_file_mix)
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes, r.total.d[DIR_ALL].ios * 8192);
 	ck_assert(r.total.d[DIR_ALL].mean_ns > 0 && r.total.d[DIR_ALL].std_ns > 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* The CPUs this process may run on, as the engine counts them for busy-poll=auto. */
+static long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	return CPU_COUNT(&set);
+}
+
+START_TEST(test_poll_parse)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		enum engine_poll mode;
+	} cases[] = {
+		{"auto", 0, ENGINE_POLL_AUTO}, {"yes", 0, ENGINE_POLL_YES}, {"on", 0, ENGINE_POLL_YES},
+		{"no", 0, ENGINE_POLL_NO},     {"off", 0, ENGINE_POLL_NO},  {"", -EINVAL, 0},
+		{"Yes", -EINVAL, 0},           {"maybe", -EINVAL, 0},       {"autox", -EINVAL, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum engine_poll m = ENGINE_POLL_NO;
+		ck_assert_int_eq(engine_poll_parse(cases[i].s, &m), cases[i].ret);
+		if (!cases[i].ret)
+			ck_assert_int_eq(m, cases[i].mode);
+	}
+	/* the environment is the default; an explicit setting wins over it */
+	setenv("DRIVEBENCH_BUSY_POLL", "no", 1);
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_NO);
+	ck_assert(!engine_busy_poll(1));
+	engine_set_poll(ENGINE_POLL_YES);
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_YES);
+	ck_assert(engine_busy_poll(64));
+	engine_set_poll(ENGINE_POLL_AUTO);
+	unsetenv("DRIVEBENCH_BUSY_POLL");
+	/* auto: only while every worker thread can have a CPU, with one left over */
+	long ncpu = usable_cpus();
+	ck_assert(!engine_busy_poll((unsigned)ncpu));
+	ck_assert_int_eq(engine_busy_poll((unsigned)ncpu - 1), ncpu > 1);
+}
+END_TEST
+
+/*
+ * io_uring with each busy-poll setting on a file: the setting reaches the ring (the
+ * result's engine description says so), and the accounting is as exact as ever.
+ * Cases: yes, no, auto with one thread, auto with a thread per CPU.
+ */
+START_TEST(test_busy_poll)
+{
+	static const enum engine_poll modes[] = {ENGINE_POLL_YES, ENGINE_POLL_NO,
+						  ENGINE_POLL_AUTO, ENGINE_POLL_AUTO};
+	long ncpu = usable_cpus();
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	bool want;
+
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = _i == 3 ? (unsigned)ncpu : 1;
+	wl.qdepth = 4;
+	wl.time_ns = 400 * MS;
+	wl.interval_ns = 100 * MS;
+	engine_set_poll(modes[_i]);
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	engine_set_poll(ENGINE_POLL_AUTO);
+	assert_sums(&r);
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	want = modes[_i] == ENGINE_POLL_YES || (modes[_i] == ENGINE_POLL_AUTO && _i == 2 && ncpu > 1);
+	/* a kernel without TASKRUN_FLAG cannot busy-poll: the ring then says so by omission */
+	if (!strstr(r.engine_desc, "TASKRUN_FLAG"))
+		want = false;
+	ck_assert_msg((strstr(r.engine_desc, "busy-poll") != NULL) == want, "%s: %s",
+		      engine_poll_name[modes[_i]], r.engine_desc);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -323,7 +411,9 @@ static Suite *engine_suite(void)
 	TCase *tc = tcase_create("file");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_null_intervals, 0, 4);
-	tcase_add_loop_test(tc, test_rate_limit, 0, 4);
+	tcase_add_loop_test(tc, test_rate_limit, 0, 6);
+	tcase_add_test(tc, test_poll_parse);
+	tcase_add_loop_test(tc, test_busy_poll, 0, 4);
 	tcase_add_test(tc, test_uring_file_mix);
 	tcase_add_loop_test(tc, test_stop, 0, 2);
 	tcase_add_test(tc, test_bad_targets);

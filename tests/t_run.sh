@@ -56,6 +56,27 @@ check "usage: bssplit message says the sum" grep -q "70%" "$T/e"
 expect_exit "usage: missing target exits 2" 2 run --time 1s
 expect_exit "usage: missing file exits 2" 2 run --target "$T/nope" --time 1s
 expect_exit "usage: unknown command exits 2" 2 frobnicate
+expect_exit "usage: bad --busy-poll exits 2" 2 run --target "$f" --time 1s --busy-poll=maybe
+check "usage: --busy-poll message names the value" grep -q "'maybe' is not auto, yes or no" "$T/e"
+DRIVEBENCH_BUSY_POLL=sometimes expect_exit "usage: bad DRIVEBENCH_BUSY_POLL exits 2" 2 list
+check "usage: DRIVEBENCH_BUSY_POLL message names the variable" \
+	grep -q "DRIVEBENCH_BUSY_POLL: 'sometimes'" "$T/e"
+
+# --busy-poll reaches the ring, and the result records it (engine description)
+engine_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["phases"][0]["steps"][0]["engine"])' "$1"; }
+for mode in yes no; do
+	expect_exit "run: --busy-poll=$mode exits 0" 0 run --target "$f" --time 300ms --qdepth 4 \
+		--quiet --busy-poll=$mode --out "$T/bp-$mode.json"
+done
+if engine_of "$T/bp-yes.json" | grep -q TASKRUN_FLAG; then
+	check "run: --busy-poll=yes is recorded" grep -q busy-poll <(engine_of "$T/bp-yes.json")
+else
+	skip "run: --busy-poll=yes is recorded" "this kernel has no IORING_SETUP_TASKRUN_FLAG"
+fi
+check "run: --busy-poll=no is recorded" test -z "$(engine_of "$T/bp-no.json" | grep busy-poll)"
+DRIVEBENCH_BUSY_POLL=no expect_exit "run: DRIVEBENCH_BUSY_POLL=no exits 0" 0 run --target "$f" \
+	--time 300ms --qdepth 4 --quiet --out "$T/bp-env.json"
+check "run: DRIVEBENCH_BUSY_POLL=no is obeyed" test -z "$(engine_of "$T/bp-env.json" | grep busy-poll)"
 
 if is_root; then
 	img=$(mkfile 32M loop.img)
