@@ -5,8 +5,8 @@
 # zram (set up here and reset on exit; root only): 4K random read, 1 thread, at QD1,
 # QD128 and QD32, alternating drivebench and fio (io_uring, fixed buffers, registered
 # files) ROUNDS times each; prints the median IOPS of each, the CPUs each process kept
-# busy (user + system time over wall time, io_uring worker threads included), and the
-# ratio drivebench/fio. drivebench runs as it does by default (busy-polling for
+# busy (user + system time over wall time, io_uring worker threads included), the peak
+# resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default (busy-polling for
 # completions when a CPU is free for it, see drivebench(1)) and, on the line before,
 # with --busy-poll=no. 4K random write at QD32 with random data is measured too. The
 # last line is the QD32 read ratio.
@@ -51,37 +51,40 @@ dd if=/dev/urandom of=$DEV bs=1M count=2048 oflag=direct status=none
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# timed FILE CMD...: run CMD quietly; FILE gets the CPUs it kept busy, (user+sys)/wall
+# timed FILE CMD...: run CMD quietly; FILE gets "CPUs RSS": the CPUs it kept busy,
+# (user + system time) / wall time, and its peak resident set in MiB (scripts/rusage.py)
 timed() {
-	local f=$1 TIMEFORMAT='%U %S %R'
+	local f=$1
 	shift
-	{ time "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }; } 2>"$tmp/time"
-	awk '{printf "%.2f\n", ($1 + $2) / $3}' "$tmp/time" >"$f"
+	python3 scripts/rusage.py "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
+	awk '$1 == "rusage" {printf "%.2f %.1f\n", $2 / $3, $4 / 1024}' "$tmp/err" >"$f"
 }
 
-db_iops() { # rw qd [drivebench options]: prints "IOPS CPUs"
+db_iops() { # rw qd [drivebench options]: prints "IOPS CPUs MiB"
 	local extra=("${@:3}")
 	[ "$1" = randwrite ] && extra+=(--yes-destroy=$DEV)
-	timed "$tmp/cpu" "$DB" run --target $DEV --rw "$1" --bs 4k --threads 1 --qdepth "$2" \
+	timed "$tmp/usage" "$DB" run --target $DEV --rw "$1" --bs 4k --threads 1 --qdepth "$2" \
 		--time "${TIME}s" --quiet --out "$tmp/db.json" "${extra[@]}"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/db.json" "$tmp/cpu"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/db.json" "$tmp/usage"
 }
 
-fio_iops() { # rw qd: prints "IOPS CPUs"
-	timed "$tmp/cpu" fio --name=bench --filename=$DEV --ioengine=io_uring --fixedbufs=1 \
+fio_iops() { # rw qd: prints "IOPS CPUs MiB"
+	timed "$tmp/usage" fio --name=bench --filename=$DEV --ioengine=io_uring --fixedbufs=1 \
 		--registerfiles=1 --direct=1 --rw="$1" --bs=4k --iodepth="$2" --numjobs=1 \
 		--time_based --runtime="$TIME" --output-format=json --output="$tmp/fio.json"
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"]+j["write"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/fio.json" "$tmp/cpu"
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"]+j["write"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/fio.json" "$tmp/usage"
 }
 
-line() { # label db-results fio-results: one output line from "IOPS CPUs" lists
-	local dm fm dc fc
+line() { # label db-results fio-results: one output line from "IOPS CPUs RSS" lists
+	local dm fm dc fc dr fr
 	dm=$(cut -d' ' -f1 <<<"$2" | median)
 	dc=$(cut -d' ' -f2 <<<"$2" | median)
+	dr=$(cut -d' ' -f3 <<<"$2" | median)
 	fm=$(cut -d' ' -f1 <<<"$3" | median)
 	fc=$(cut -d' ' -f2 <<<"$3" | median)
-	printf '%-42s drivebench %8.0f  fio %8.0f IOPS  CPUs %.2f / %.2f  (median of %d x %ss)  ratio %.3f\n' \
-		"$1" "$dm" "$fm" "$dc" "$fc" "$ROUNDS" "$TIME" \
+	fr=$(cut -d' ' -f3 <<<"$3" | median)
+	printf '%-38s drivebench %7.0f  fio %7.0f IOPS  CPUs %.2f/%.2f  MiB %.0f/%.0f  ratio %.3f\n' \
+		"$1" "$dm" "$fm" "$dc" "$fc" "$dr" "$fr" \
 		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
 }
 
@@ -96,7 +99,8 @@ compare() { # rw qd label [nopoll]: alternate runs, print the medians and ratios
 	line "$3" "${d%$'\n'}" "${f%$'\n'}"
 }
 
-echo "zram 4K random read, 1 thread, full latency timing, $(uname -r), $(nproc) CPUs"
+echo "zram 4K, 1 thread, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
+echo "(CPUs: user+system time over wall time; MiB: peak resident set; drivebench/fio)"
 compare randread 1 "4K randread QD1" nopoll
 compare randread 128 "4K randread QD128" nopoll
 compare randwrite 32 "4K randwrite QD32 (random data)"

@@ -24,6 +24,8 @@
 
 /* How long a busy-polling worker spins for its completions before it sleeps. */
 #define BUSY_POLL_NS 100000ll
+/* Spins to let each further wanted completion arrive before collecting (see below). */
+#define BUSY_POLL_GATHER 16u
 
 struct engine_io {
 	struct io_uring ring;
@@ -178,19 +180,36 @@ static long long mono_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* Spin until want completions are in the CQ ring; false after BUSY_POLL_NS without. */
+/*
+ * Spin until want completions are in the CQ ring; false after BUSY_POLL_NS without.
+ * Completions wait as task work until this thread runs it (io_uring_get_events), which
+ * takes the pending list from under whoever is adding to it. When several are wanted,
+ * the spin lets them gather first, BUSY_POLL_GATHER spins per completion wanted after
+ * the first: on zram at QD128 (32 wanted) that was worth 2-4% of IOPS against
+ * collecting at once (3 runs of 4 s each, alternating, twice).
+ */
 static bool poll_completions(struct engine_io *io, unsigned want)
 {
+	const unsigned gather = want > 1 ? BUSY_POLL_GATHER * (want - 1) : 0;
+	unsigned pending_since = 0;
 	long long t0 = 0;
 
 	for (unsigned k = 1;; k++) {
 		if (io_uring_cq_ready(&io->ring) >= want)
 			return true;
-		if (IO_URING_READ_ONCE(*io->ring.sq.kflags) & IORING_SQ_TASKRUN)
-			/* completions wait as task work: running it fills the CQ ring */
-			io_uring_get_events(&io->ring);
-		else
+		if (IO_URING_READ_ONCE(*io->ring.sq.kflags) & IORING_SQ_TASKRUN) {
+			if (!pending_since)
+				pending_since = k;
+			if (k - pending_since >= gather) {
+				/* running the task work fills the CQ ring */
+				io_uring_get_events(&io->ring);
+				pending_since = 0;
+			} else {
+				cpu_relax();
+			}
+		} else {
 			cpu_relax();
+		}
 		if (k % 32 == 0) {
 			long long t = mono_ns();
 			if (!t0)

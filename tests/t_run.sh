@@ -62,6 +62,20 @@ DRIVEBENCH_BUSY_POLL=sometimes expect_exit "usage: bad DRIVEBENCH_BUSY_POLL exit
 check "usage: DRIVEBENCH_BUSY_POLL message names the variable" \
 	grep -q "DRIVEBENCH_BUSY_POLL: 'sometimes'" "$T/e"
 
+# Memory does not grow with run length: the longer run stores more interval samples
+# (a few hundred bytes each) and nothing else, so its peak RSS stays within 1 MiB.
+maxrss() { # prints the peak RSS in KiB of: drivebench run ARGS...
+	python3 scripts/rusage.py "$DRIVEBENCH" run "$@" --quiet --out "$T/mem.json" 2>&1 >/dev/null |
+		awk '$1 == "rusage" {print $4}'
+}
+for eng in null:1s:5s uring:500ms:3s; do
+	IFS=: read -r e short long <<<"$eng"
+	a=$(maxrss --engine "$e" --target "$f" --time "$short" --interval 100ms)
+	b=$(maxrss --engine "$e" --target "$f" --time "$long" --interval 100ms)
+	check "run: $e engine, $long peak RSS ${b} KiB within 1 MiB of $short's ${a} KiB" \
+		test -n "$a" -a -n "$b" -a "$((b - a))" -lt 1024
+done
+
 # --busy-poll reaches the ring, and the result records it (engine description)
 engine_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["phases"][0]["steps"][0]["engine"])' "$1"; }
 for mode in yes no; do
