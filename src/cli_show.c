@@ -2,7 +2,6 @@
 /* drivebench show: one result, readable (drive, preset, per-step table, steady state). */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +10,6 @@
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
-#include "units.h"
 
 enum { O_FORMAT = 256 };
 
@@ -19,147 +17,6 @@ static const struct cli_opt show_opts[] = {
 	{"format", O_FORMAT, "FMT", "text (default) or json (the result, as the current format)"},
 	{NULL, 0, NULL, NULL},
 };
-
-/* The per-step table's columns, declared once: heading and value. */
-enum col { C_IOPS, C_MBPS, C_AVG, C_MAX, C_STD, C_P50, C_P90, C_P99, C_P999, C_P9999, NCOLS };
-
-static const char *const col_head[NCOLS] = {
-	[C_IOPS] = "IOPS",     [C_MBPS] = "MB/s",	[C_AVG] = "avg ms", [C_MAX] = "max ms",
-	[C_STD] = "stddev ms", [C_P50] = "p50 ms",	[C_P90] = "p90 ms", [C_P99] = "p99 ms",
-	[C_P999] = "p99.9 ms", [C_P9999] = "p99.99 ms",
-};
-
-static void col_value(char *buf, size_t len, enum col c, const struct dir_stats *d)
-{
-	static const enum stats_pct pct[NCOLS] = {
-		[C_P50] = PCT_50,   [C_P90] = PCT_90,	  [C_P99] = PCT_99,
-		[C_P999] = PCT_999, [C_P9999] = PCT_9999,
-	};
-	switch (c) {
-	case C_IOPS:
-		report_fmt_value(buf, len, RM_IOPS, d->iops);
-		return;
-	case C_MBPS:
-		report_fmt_value(buf, len, RM_MBPS, d->mbps);
-		return;
-	case C_AVG:
-		report_fmt_value(buf, len, RM_LAT_AVG, d->mean_ns / 1e6);
-		return;
-	case C_MAX:
-		report_fmt_value(buf, len, RM_LAT_MAX, (double)d->max_ns / 1e6);
-		return;
-	case C_STD:
-		report_fmt_value(buf, len, RM_LAT_STD, d->std_ns / 1e6);
-		return;
-	default:
-		report_fmt_value(buf, len, RM_P99, (double)d->pct_ns[pct[c]] / 1e6);
-		return;
-	}
-}
-
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-	if (o && json_object_object_get_ex(o, key, &v) && !json_object_is_type(v, json_type_null))
-		return json_object_get_string(v);
-	return "";
-}
-
-static void print_header(const struct result *r)
-{
-	char label[256], cap[32] = "";
-	const char *serial = result_drive_serial(r), *fw = result_drive_firmware(r);
-
-	printf("Result   %s (format version %d, drivebench %s)\n", r->path, r->version,
-	       r->tool_version[0] ? r->tool_version : "?");
-	if (result_drive_model(r)[0]) {
-		printf("Drive    %s", result_label(r, false, label, sizeof(label)));
-		if (fw[0])
-			printf(", firmware %s", fw);
-		if (serial[0])
-			printf(", serial %s", serial);
-		printf("\n");
-	}
-	if (result_capacity_bytes(r))
-		result_fmt_capacity(cap, sizeof(cap), result_capacity_bytes(r));
-	printf("Target   %s%s%s%s\n", result_target_path(r)[0] ? result_target_path(r) : "?",
-	       jstr(r->target, "kind")[0] ? " (" : "", jstr(r->target, "kind"),
-	       jstr(r->target, "kind")[0] ? ")" : "");
-	if (cap[0])
-		printf("Size     %s\n", cap);
-	if (r->host && jstr(r->host, "hostname")[0])
-		printf("Host     %s, Linux %s, %s x %s\n", jstr(r->host, "hostname"),
-		       jstr(r->host, "kernel"), jstr(r->host, "cpu"), jstr(r->host, "cpus"));
-	if (r->preset_name[0])
-		printf("Preset   %s (%s)%s\n", r->preset_name,
-		       r->preset_source[0] ? r->preset_source : "?",
-		       r->scale != 1.0 ? ", durations scaled" : "");
-	else
-		printf("Preset   none (an ad-hoc workload)\n");
-	if (r->preset_name[0] && r->scale != 1.0)
-		printf("Scale    %g\n", r->scale);
-	printf("Run      %s%s%s: %s%s%s\n", r->started, r->ended[0] ? " to " : "", r->ended,
-	       result_status_name[r->status], r->error[0] ? ": " : "", r->error);
-}
-
-static void print_phase(const struct result_phase *ph)
-{
-	size_t w[NCOLS + 1] = {strlen("step")};
-	char summary[512];
-
-	printf("\n%s (%s): %s\n", ph->name, phase_kind_name[ph->kind],
-	       report_phase_summary(summary, sizeof(summary), ph));
-	if (!ph->nsteps)
-		return;
-
-	/* two passes: measure the columns, then print them */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			printf("  %-*s", (int)w[0], "step");
-			for (unsigned c = 0; c < NCOLS; c++)
-				printf("  %*s", (int)w[c + 1], col_head[c]);
-			printf("  status\n");
-		} else {
-			for (unsigned c = 0; c < NCOLS; c++)
-				w[c + 1] = strlen(col_head[c]);
-		}
-		for (unsigned s = 0; s < ph->nsteps; s++) {
-			const struct result_step *st = &ph->steps[s];
-			bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
-			static const enum io_dir dirs[] = {DIR_ALL, DIR_READ, DIR_WRITE};
-			for (unsigned k = 0; k < (mix ? 3u : 1u); k++) {
-				char name[96], v[32];
-				if (k == 0)
-					snprintf(name, sizeof(name), "%s", st->label);
-				else
-					snprintf(name, sizeof(name), "  %s",
-						 dirs[k] == DIR_READ ? "read" : "write");
-				if (!pass && strlen(name) > w[0])
-					w[0] = strlen(name);
-				if (pass)
-					printf("  %-*s", (int)w[0], name);
-				for (unsigned c = 0; c < NCOLS; c++) {
-					col_value(v, sizeof(v), (enum col)c,
-						  &st->summary.d[dirs[k]]);
-					if (!pass && strlen(v) > w[c + 1])
-						w[c + 1] = strlen(v);
-					if (pass)
-						printf("  %*s", (int)w[c + 1], v);
-				}
-				if (pass && k)
-					printf("\n");
-				else if (pass)
-					printf("  %s%s%s\n", result_status_name[st->status],
-					       st->error[0] ? ": " : "", st->error);
-			}
-		}
-	}
-	if (ph->steps[0].wl.nsplit) {
-		char split[WL_MAX_SPLIT * 24];
-		printf("  block sizes: %s\n",
-		       workload_fmt_bssplit(&ph->steps[0].wl, split, sizeof(split)));
-	}
-}
 
 int cli_show(int argc, char **argv)
 {
@@ -202,9 +59,15 @@ int cli_show(int argc, char **argv)
 							       JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
-		print_header(&r);
-		for (unsigned i = 0; i < r.nphases; i++)
-			print_phase(&r.phases[i]);
+		char *text = NULL;
+		size_t len = 0;
+		if (report_show(&r, &text, &len) < 0) {
+			fprintf(stderr, "drivebench show: out of memory\n");
+			result_free(&r);
+			return EXIT_USAGE;
+		}
+		fwrite(text, 1, len, stdout);
+		free(text);
 	}
 	result_free(&r);
 	return fflush(stdout) ? EXIT_USAGE : EXIT_OK;

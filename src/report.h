@@ -156,6 +156,13 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
  */
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph);
 
+/*
+ * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,
+ * Host, Preset, Run), then per phase its summary line and a table of its steps.
+ * *text is malloc'd, NUL-terminated, *len bytes. Returns 0 or -errno.
+ */
+int report_show(const struct result *r, char **text, size_t *len);
+
 /* ---- renderers ------------------------------------------------------------------ */
 
 #define REPORT_FORMATS(X)                                                                          \

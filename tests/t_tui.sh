@@ -164,6 +164,21 @@ else
 	keys a 4
 	expect a "Results lists the run" "Quick look +complete +4"
 	expect a "Results shows its steps" "1T32Q"
+	keys a Enter
+	expect a "Enter shows the result in full" "details · .*quick\.json"
+	expect a "details: how the run ended" "^ Run +.* complete"
+	expect a "details: the step table" "^ +step +IOPS +MB/s +avg ms"
+	keys a Escape
+	expect a "Esc goes back to the list" "DATE \(UTC\)"
+	keys a Enter
+	expect a "Enter again opens the details" "details · "
+	keys a Right
+	sleep 0.3
+	if cap a | grep -qE "^ Run +"; then fail "Right scrolls the details sideways" "$(cap a)"; else pass "Right scrolls the details sideways"; fi
+	keys a Left
+	expect a "Left scrolls back" "^ Run +.* complete"
+	keys a Enter
+	expect a "and Enter closes them" "DATE \(UTC\)"
 fi
 keys a q
 sleep 0.5

@@ -44,11 +44,16 @@ const struct key_binding key_table[] = {
 	{KS_RUN, {' ', 'p'}, ACT_PAUSE, "pause or resume the run"},
 	{KS_RUN, {'a'}, ACT_ABORT, "abort the run, after asking; what was measured is saved"},
 	{KS_RESULTS, {' '}, ACT_MARK, "mark or unmark the result for comparison"},
-	{KS_RESULTS, {KEY_LEFT, 'h'}, ACT_METRIC_PREV, "the previous metric"},
-	{KS_RESULTS, {KEY_RIGHT, 'l'}, ACT_METRIC_NEXT, "the next metric"},
+	{KS_RESULTS, {KEY_LEFT, 'h'}, ACT_METRIC_PREV, "the previous metric (details: scroll left)"},
+	{KS_RESULTS, {KEY_RIGHT, 'l'}, ACT_METRIC_NEXT, "the next metric (details: scroll right)"},
 	{KS_RESULTS, {'e'}, ACT_EXPORT, "export the comparison to a file"},
 	{KS_RESULTS, {'d', KEY_DC}, ACT_DELETE, "delete the result file, after asking"},
 	{KS_RESULTS, {'r'}, ACT_RELOAD, "read the results directory again"},
+	{KS_RESULTS,
+	 {KEY_ENTER, '\n', '\r'},
+	 ACT_DETAILS,
+	 "the selected result in full, as drivebench show prints it; again to close"},
+	{KS_RESULTS, {KEY_ESC}, ACT_BACK, "close the details"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

@@ -53,6 +53,8 @@ enum key_action {
 	ACT_EXPORT,
 	ACT_DELETE,
 	ACT_RELOAD,
+	ACT_DETAILS,
+	ACT_BACK,
 };
 
 #define KEY_MAX_CODES 4

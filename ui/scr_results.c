@@ -2,7 +2,8 @@
 /*
  * Screen 4, Results: the saved runs, newest first; marked runs side by side in the same
  * comparison tables as `drivebench compare` (report_build/report_table), one metric at a
- * time, exportable in every format the report renders.
+ * time, exportable in every format the report renders. Enter shows the selected result
+ * in full, as `drivebench show` prints it (report_show), scrolled in place of the list.
  */
 #include "ui.h"
 
@@ -38,8 +39,94 @@ static void compare_free(struct compare_view *c)
 	free(c);
 }
 
+static void details_close(struct app *a)
+{
+	free(a->details);
+	free(a->details_lines);
+	a->details = NULL;
+	a->details_lines = NULL;
+	a->details_n = a->details_top = a->details_left = a->details_width = 0;
+}
+
+static void details_open(struct app *a)
+{
+	const struct result_entry *e;
+	struct result r;
+	char err[600], *text = NULL;
+	size_t len = 0;
+	unsigned n = 0;
+
+	if (a->result_sel >= a->results.n)
+		return;
+	e = &a->results.entries[a->result_sel];
+	result_init(&r);
+	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	int ret = report_show(&r, &text, &len);
+	result_free(&r);
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "%s: %s", e->path, strerror(-ret));
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	details_close(a);
+	a->details_lines = calloc(n + 1, sizeof(*a->details_lines));
+	if (!a->details_lines) {
+		free(text);
+		ui_status(a, ROLE_ERROR, "out of memory");
+		return;
+	}
+	a->details = text;
+	/* split in place: every line ends at its newline */
+	for (char *p = text, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		a->details_lines[a->details_n++] = p;
+		if (nl - p > (long)a->details_width)
+			a->details_width = (unsigned)(nl - p);
+	}
+	const char *slash = strrchr(e->path, '/');
+	snprintf(a->details_name, sizeof(a->details_name), "%s", slash ? slash + 1 : e->path);
+}
+
+/* s after its first n characters (UTF-8), or its end. */
+static const char *skip_chars(const char *s, unsigned n)
+{
+	while (*s && n) {
+		s++;
+		while ((*s & 0xc0) == 0x80)
+			s++;
+		n--;
+	}
+	return s;
+}
+
+static void details_draw(struct app *a, int top, int bottom)
+{
+	char buf[400];
+	int y = top;
+	unsigned rows = bottom - top > 1 ? (unsigned)(bottom - top - 1) : 1;
+
+	snprintf(buf, sizeof(buf), "details%s%s", a->g->dot, a->details_name);
+	ui_rule(a, y++, buf);
+	/* the last screenful stops at the last line */
+	if (a->details_n > rows && a->details_top > a->details_n - rows)
+		a->details_top = a->details_n - rows;
+	if (a->details_n <= rows)
+		a->details_top = 0;
+	for (unsigned i = a->details_top; i < a->details_n && y < bottom; i++, y++)
+		ui_text(a, y, 1, a->cols - 2, ROLE_NORMAL,
+			skip_chars(a->details_lines[i], a->details_left));
+	static const enum key_action acts[] = {ACT_DOWN, ACT_METRIC_NEXT, ACT_DETAILS};
+	static const char *const words[] = {"scroll", "sideways", "back to the list"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 3);
+}
+
 void results_free(struct app *a)
 {
+	details_close(a);
 	compare_free(a->cmp);
 	a->cmp = NULL;
 	result_list_free(&a->results);
@@ -78,6 +165,7 @@ void results_load(struct app *a)
 	if (a->result_sel >= a->results.n)
 		a->result_sel = a->results.n ? (unsigned)a->results.n - 1 : 0;
 	a->cmp_dirty = true;
+	details_close(a);
 }
 
 /* The paths compared: the marked results, or the selected one when none is marked. */
@@ -214,6 +302,10 @@ void results_draw(struct app *a, int top, int bottom)
 	char buf[512], date[32], cap[32];
 	unsigned rows;
 
+	if (a->details) {
+		details_draw(a, top, bottom);
+		return;
+	}
 	if (a->cmp_dirty)
 		compare_build(a);
 	ui_text(a, y, xdate, 17, ROLE_HEADER, "DATE (UTC)");
@@ -298,9 +390,10 @@ void results_draw(struct app *a, int top, int bottom)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
 	}
 	static const enum key_action acts[] = {ACT_MARK, ACT_METRIC_NEXT, ACT_EXPORT, ACT_DELETE,
-					       ACT_RELOAD};
-	static const char *const words[] = {"mark", "metric", "export", "delete", "reload"};
-	ui_hints(a, bottom, KS_RESULTS, acts, words, 5);
+					       ACT_RELOAD, ACT_DETAILS};
+	static const char *const words[] = {"mark", "metric", "export", "delete", "reload",
+					    "details"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 6);
 }
 
 /* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
@@ -381,7 +474,40 @@ void results_key(struct app *a, enum key_action act)
 {
 	char text[600];
 
+	if (a->details) {
+		switch (act) {
+		case ACT_DETAILS:
+		case ACT_BACK:
+			details_close(a);
+			return;
+		case ACT_UP:
+		case ACT_DOWN:
+		case ACT_PAGE_UP:
+		case ACT_PAGE_DOWN:
+		case ACT_HOME:
+		case ACT_END:
+			ui_list_move(act, &a->details_top, a->details_n, 10);
+			return;
+		case ACT_METRIC_PREV:
+			a->details_left = a->details_left > 10 ? a->details_left - 10 : 0;
+			return;
+		case ACT_METRIC_NEXT:
+			/* the step tables are the widest lines: no further than their end */
+			if (a->details_left + 10 < a->details_width)
+				a->details_left += 10;
+			return;
+		default:
+			/* anything else acts on the list, which comes back */
+			details_close(a);
+			break;
+		}
+	}
 	switch (act) {
+	case ACT_DETAILS:
+		details_open(a);
+		break;
+	case ACT_BACK:
+		break;
 	case ACT_MARK:
 		if (a->result_sel < a->results.n && a->marked) {
 			a->marked[a->result_sel] = !a->marked[a->result_sel];

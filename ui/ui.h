@@ -112,6 +112,10 @@ struct app {
 	char results_dir[4096];
 	struct compare_view *cmp; /* the comparison of the marked results, cached */
 	bool cmp_dirty;
+	char *details;            /* the selected result in full (report_show), or NULL */
+	char **details_lines;     /* into details, one per line */
+	unsigned details_n, details_top, details_left, details_width; /* lines, columns */
+	char details_name[256];   /* the file's name, for the title */
 
 	/* Help */
 	unsigned help_top;
