@@ -3,14 +3,14 @@
  * Running one workload step: T worker threads, each with its own backend queue of depth
  * Q, and a collector thread that turns the workers' interval records into samples.
  *
- * Per-I/O path (worker_loop): generate (direction, offset, length), stage, submit and
- * wait for a few completions (wait_target(); spinning first when the step busy-polls,
- * see engine_busy_poll() and the uring engine), read the clock once, account every reaped completion
- * against that time, and stage the freed slots again at once. One clock read serves as
- * the completion time of what was just reaped and as the submission time of what is
- * staged next, so timing every I/O costs one vDSO call per batch. Latency is therefore
- * measured from just before the submitting system call to just after the reap that
- * found the completion: what an application sees.
+ * Per-I/O path (worker_loop): generate (direction, offset, length), stage, submit and wait
+ * for a few completions (wait_target(); spinning first when the step busy-polls, see
+ * engine_busy_poll() and the uring engine), read the clock once, account every reaped
+ * completion against that time, and stage the freed slots again at once. One clock read
+ * serves as the completion time of what was just reaped and as the submission time of what
+ * is staged next, so timing every I/O costs one vDSO call per batch. Latency is therefore
+ * measured from just before the submitting system call to just after the reap that found
+ * the completion: what an application sees.
  *
  * Intervals: interval k covers measured time [k*interval, (k+1)*interval). A worker
  * accumulates completions into its current record and, when it sees the clock pass the

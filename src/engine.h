@@ -93,12 +93,13 @@ extern const struct engine_ops engine_null;
 const struct engine_ops *engine_find(const char *name);
 
 /*
- * Whether workers busy-poll for their completions. AUTO does when every worker thread
- * can have a CPU to itself with one left over (threads < CPUs this process may use):
- * then no thread sleeps while its I/O is in flight, nothing has to wake it, and the
- * latency measured is the device's and the kernel's, not the time an idle CPU takes
- * to wake up. YES always does, NO never (the CPU stays idle while I/O is in flight,
- * as with fio). Process-wide; it starts from $DRIVEBENCH_BUSY_POLL, else AUTO.
+ * Whether workers busy-poll for their completions (spin up to 100 us after each
+ * submission, then sleep). AUTO does when every worker thread can have a CPU to itself
+ * with one left over (threads < CPUs this process may use): then a thread whose I/O
+ * completes within the spin never sleeps, nothing has to wake it, and the latency measured
+ * is the device's and the kernel's, not the time an idle CPU takes to wake up. YES always
+ * does, NO never (the CPU stays idle while I/O is in flight, as with fio). Process-wide;
+ * it starts from $DRIVEBENCH_BUSY_POLL, else AUTO.
  */
 enum engine_poll { ENGINE_POLL_AUTO, ENGINE_POLL_YES, ENGINE_POLL_NO };
 
