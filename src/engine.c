@@ -83,14 +83,6 @@ struct run {
 	struct worker *w;
 };
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void rec_reset(struct rec *r, uint32_t interval)
 {
 	r->first = r->last = interval;
@@ -306,11 +298,11 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			stopping = true;
 		if (!stopping && inflight == 0 &&
 		    atomic_load_explicit(&run->ctl->pause, memory_order_relaxed)) {
-			uint64_t p0 = now_ns();
+			uint64_t p0 = mono_now_ns();
 			while (atomic_load(&run->ctl->pause) && !atomic_load(&run->ctl->stop))
 				nanosleep(&(struct timespec){0, 20000000}, NULL);
-			paused_ns += now_ns() - p0;
-			now = now_ns() - t0 - paused_ns;
+			paused_ns += mono_now_ns() - p0;
+			now = mono_now_ns() - t0 - paused_ns;
 			continue;
 		}
 		while (!stopping && nfree && !atomic_load_explicit(&run->ctl->pause,
@@ -342,7 +334,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 			if (!atomic_load(&run->ctl->pause))
 				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			now = now_ns() - t0 - paused_ns;
+			now = mono_now_ns() - t0 - paused_ns;
 			continue;
 		}
 		/* wake at the next interval boundary or when the next rate-limited I/O is due */
@@ -368,7 +360,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			break;
 		}
 		unsigned n = ops->reap(io, cqes, REAP_MAX);
-		now = now_ns() - t0 - paused_ns;
+		now = mono_now_ns() - t0 - paused_ns;
 		bool counting = now >= meas0 && now < meas_end;
 		if (counting)
 			cur = roll(w, cur, (uint32_t)((now - meas0) / ivl_ns));
@@ -583,11 +575,15 @@ static atomic_int poll_mode = -1; /* -1: not yet read from the environment */
 
 int engine_poll_parse(const char *s, enum engine_poll *out)
 {
-	if (!strcmp(s, "auto"))
-		*out = ENGINE_POLL_AUTO;
-	else if (!strcmp(s, "yes") || !strcmp(s, "on"))
+	for (int i = ENGINE_POLL_AUTO; i <= ENGINE_POLL_NO; i++)
+		if (!strcmp(s, engine_poll_name[i])) {
+			*out = (enum engine_poll)i;
+			return 0;
+		}
+	/* the words people also type */
+	if (!strcmp(s, "on"))
 		*out = ENGINE_POLL_YES;
-	else if (!strcmp(s, "no") || !strcmp(s, "off"))
+	else if (!strcmp(s, "off"))
 		*out = ENGINE_POLL_NO;
 	else
 		return -EINVAL;
@@ -685,7 +681,7 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	run.max_bs = workload_max_bs(wl);
 	run.nworkers = wl->threads;
 	run.busy_poll = engine_busy_poll(wl->threads);
-	run.seed = wl->seed ? wl->seed : now_ns() * 0x9e3779b97f4a7c15ull;
+	run.seed = wl->seed ? wl->seed : mono_now_ns() * 0x9e3779b97f4a7c15ull;
 	out->seed = run.seed;
 	out->acc = calloc(2, sizeof(*out->acc));
 	c.tmp = calloc(2, sizeof(*c.tmp));
@@ -709,7 +705,7 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 		nanosleep(&(struct timespec){0, 200000}, NULL);
 	if (ret == 0)
 		ret = atomic_load(&run.setup_error);
-	run.t0_ns = now_ns();
+	run.t0_ns = mono_now_ns();
 	atomic_store(&run.go, ret == 0 ? 1 : -1);
 	if (ret == 0) {
 		c.run = &run;

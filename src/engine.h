@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 
 struct json_object;
 
@@ -52,6 +53,15 @@ void target_close(struct target *t);
  * device, its discovery record ("drive"), so a result always says what it measured.
  */
 struct json_object *target_to_json(const struct target *t);
+
+/* CLOCK_MONOTONIC in nanoseconds (vDSO): the clock every latency and interval is on. */
+static inline uint64_t mono_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* ---- backends ------------------------------------------------------------------- */
 

@@ -20,10 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* How long a busy-polling worker spins for its completions before it sleeps. */
-#define BUSY_POLL_NS 100000ll
+#define BUSY_POLL_NS 100000ull
 /* Spins to let each further wanted completion arrive before collecting (see below). */
 #define BUSY_POLL_GATHER 16u
 
@@ -172,14 +171,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 /*
  * Spin until want completions are in the CQ ring; false after BUSY_POLL_NS without.
  * Completions wait as task work until this thread runs it (io_uring_get_events), which
@@ -192,7 +183,7 @@ static bool poll_completions(struct engine_io *io, unsigned want)
 {
 	const unsigned gather = want > 1 ? BUSY_POLL_GATHER * (want - 1) : 0;
 	unsigned pending_since = 0;
-	long long t0 = 0;
+	uint64_t t0 = 0;
 
 	for (unsigned k = 1;; k++) {
 		if (io_uring_cq_ready(&io->ring) >= want)
@@ -211,7 +202,7 @@ static bool poll_completions(struct engine_io *io, unsigned want)
 			cpu_relax();
 		}
 		if (k % 32 == 0) {
-			long long t = mono_ns();
+			uint64_t t = mono_now_ns();
 			if (!t0)
 				t0 = t;
 			else if (t - t0 > BUSY_POLL_NS)

@@ -53,14 +53,6 @@ struct run {
 	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void iso_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -87,7 +79,7 @@ static void emit(struct run *r, enum runner_event_kind kind, const struct result
 		.sample = s,
 		.steady = steady,
 		.msg = msg,
-		.elapsed_ns = now_ns() - r->t0_ns,
+		.elapsed_ns = mono_now_ns() - r->t0_ns,
 		.eta_ns = eta_ns,
 	};
 
@@ -114,7 +106,7 @@ static uint64_t eta(const struct run *r, uint64_t step_done_ns, const struct sam
 
 static void autosave(struct run *r, bool force)
 {
-	uint64_t now = now_ns();
+	uint64_t now = mono_now_ns();
 	char err[512], msg[4200];
 
 	if (!r->autosave_path || (!force && now - r->last_save_ns < r->autosave_period_ns))
@@ -387,7 +379,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;
-	r.t0_ns = r.last_save_ns = now_ns();
+	r.t0_ns = r.last_save_ns = mono_now_ns();
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
 
