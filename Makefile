@@ -15,8 +15,12 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
 ifeq ($(CI),true)
 WARN += -Werror
 endif
-DB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) -Isrc -Iui \
-	-DDB_DATADIR='"$(DATADIR)"' -DDB_SRCDIR='"$(CURDIR)"' \
+# The core (src/) compiles with its own flags only: no -Iui, -Icli or curses, so an
+# include of the front end or of curses in the core does not build.
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) \
+	-DDB_DATADIR='"$(DATADIR)"' -DDB_SRCDIR='"$(CURDIR)"'
+CORE_CFLAGS := $(BASE_CFLAGS) -Isrc $(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) 2>/dev/null)
+DB_CFLAGS := $(BASE_CFLAGS) -Isrc -Icli -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) $(LIBS_UI) 2>/dev/null)
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
@@ -29,9 +33,10 @@ else
 Q := @
 endif
 
-# The core library: everything in src/ but the command-line front end (cli*.c).
-CORE_SRC := $(filter-out src/cli%.c,$(wildcard src/*.c))
-CLI_SRC  := $(wildcard src/cli*.c)
+# The core library is everything in src/; the front ends are cli/ (main() and the
+# headless commands) and ui/ (the TUI).
+CORE_SRC := $(wildcard src/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
 UI_SRC   := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -48,6 +53,11 @@ help:
 
 deps:
 	$(Q)scripts/deps.sh build
+
+$(BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CORE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -76,6 +86,7 @@ run:
 check:
 	$(Q)scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/layers.sh
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh
 
 bench:
@@ -110,7 +121,7 @@ print-libs:
 	@echo $(DB_LDLIBS)
 
 format:
-	clang-format -i src/*.[ch] ui/*.[ch] tests/*.[ch]
+	clang-format -i src/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -90,12 +90,12 @@ for cmd in "" list presets run replay show compare export-fio; do
 done
 
 # every exit status of cli.h is in EXIT STATUS
-for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' src/cli.h | awk '{print $3}'); do
+for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' cli/cli.h | awk '{print $3}'); do
 	if awk '/^\.SH EXIT STATUS/ { on = 1; next } /^\.SH / { on = 0 } on' "$MAN" |
 		grep -qx "\.B $code"; then
 		pass "exit-status-$code"
 	else
-		fail "exit-status-$code" "exit status $code (src/cli.h) is not in EXIT STATUS"
+		fail "exit-status-$code" "exit status $code (cli/cli.h) is not in EXIT STATUS"
 	fi
 done
 
