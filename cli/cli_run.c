@@ -11,45 +11,58 @@
 #include "preset.h"
 #include "result.h"
 #include "runner.h"
-#include "safety.h"
+#include "run.h"
 #include "units.h"
 #include "workload.h"
 
 enum {
-	O_TARGET = 256, O_PRESET, O_SCALE, O_OUT, O_YES, O_QUIET, O_RW, O_READ, O_BS, O_BSSPLIT,
-	O_THREADS, O_QDEPTH, O_TIME, O_RAMP, O_RANGE, O_RATE, O_ENGINE, O_INTERVAL, O_DATA,
-	O_SEED, O_AUTOSAVE, O_BUSY_POLL,
+	O_TARGET = 256, O_PRESET, O_SCALE, O_OUT, O_YES, O_QUIET, O_RW, O_ENGINE, O_AUTOSAVE,
+	O_BUSY_POLL,
+	O_KEY, /* O_KEY + i: preset_keys[i], a workload option generated from the key table */
 };
 
-static const struct cli_opt run_opts[] = {
+/* The options of a run itself; the workload options follow, made from preset_keys[]. */
+static const struct cli_opt run_own_opts[] = {
 	{"target", O_TARGET, "PATH", "block device or file to test (required)"},
 	{"preset", O_PRESET, "NAME|FILE", "run a review preset instead of one workload"},
 	{"scale", O_SCALE, "F", "multiply every duration by F (0.01: a rehearsal)"},
 	{"out", O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
 	{"yes-destroy", O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
 	{"quiet", O_QUIET, NULL, "no progress on stderr"},
-	{"rw", O_RW, "MODE", "randread randwrite randrw read write rw (default randread)"},
-	{"read", O_READ, "PCT", "read share of a mixed workload, 0..100"},
-	{"bs", O_BS, "SIZE", "block size (default 4k)"},
-	{"bssplit", O_BSSPLIT, "SPEC", "block size mix, fio syntax: 4k/60:8k/20:64k/20"},
-	{"threads", O_THREADS, "N", "worker threads, each with its own queue (default 1)"},
-	{"qdepth", O_QDEPTH, "N", "queue depth per thread (default 32)"},
-	{"time", O_TIME, "DUR", "measured time (default 10s)"},
-	{"ramp", O_RAMP, "DUR", "run this long first without recording (default 0)"},
-	{"range", O_RANGE, "PCT", "use only the first PCT% of the target (default 100)"},
-	{"rate", O_RATE, "IOPS", "limit the total rate (default: as fast as it goes)"},
 	{"engine", O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
 	{"busy-poll", O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
-	{"interval", O_INTERVAL, "DUR", "sampling interval (default 1s)"},
-	{"data", O_DATA, "KIND", "write data: random (default), zero, or compress:PCT"},
-	{"seed", O_SEED, "N", "random seed for offsets and data (default: new each run)"},
 	{"autosave", O_AUTOSAVE, "DUR", "save the result this often while running (default 30s)"},
-	{NULL, 0, NULL, NULL},
+	{"rw", O_RW, "MODE", "randread randwrite randrw read write rw: sets pattern and read"},
 };
+#define N_OWN (sizeof(run_own_opts) / sizeof(run_own_opts[0]))
 
 static const char run_usage[] =
 	"--target PATH (--preset NAME|FILE | WORKLOAD OPTIONS) [--scale F] [--out FILE]\n"
-	"       [--yes-destroy=PATH] [--quiet]";
+	"       [--yes-destroy=PATH] [--quiet]\n"
+	"The workload options are the preset keys of drivebench-preset(5); each takes what the\n"
+	"key takes, a list (\"2 4 8 16\") makes steps";
+
+/* The option table: the run's own options, then one per preset key marked .option. */
+static struct cli_opt *run_opts(void)
+{
+	struct cli_opt *o = calloc(N_OWN + preset_nkeys + 1, sizeof(*o));
+	unsigned n = N_OWN;
+
+	if (!o)
+		return NULL;
+	memcpy(o, run_own_opts, sizeof(run_own_opts));
+	static char help[64][256];
+
+	for (unsigned i = 0; i < preset_nkeys && i < 64; i++) {
+		const struct preset_key *k = &preset_keys[i];
+		if (!k->option)
+			continue;
+		snprintf(help[i], sizeof(help[i]), "%s%s%s%s", k->help, k->def ? " (default " : "",
+			 k->def ? k->def : "", k->def ? ")" : "");
+		o[n++] = (struct cli_opt){k->name, O_KEY + (int)i, k->value, help[i]};
+	}
+	return o;
+}
 
 static struct engine_ctl run_ctl;
 
@@ -138,141 +151,26 @@ static void on_event(void *arg, const struct runner_event *ev)
 	}
 }
 
-/* Parse one workload option into wl; returns 0 or a usage error's exit status. */
-static int workload_opt(struct cli_parser *p, int key, struct workload *wl, bool *rw_set)
-{
-	uint64_t v;
-	double d;
-	char err[256];
-
-	switch (key) {
-	case O_RW:
-		if (workload_set_rw(wl, p->arg) < 0)
-			return cli_usage_error(p, "--rw: unknown mode '%s'", p->arg);
-		*rw_set = true;
-		return 0;
-	case O_READ:
-		if (units_parse_uint(p->arg, 0, 100, &v))
-			return cli_usage_error(p, "--read: '%s' is not a percentage 0..100", p->arg);
-		wl->read_pct = (unsigned)v;
-		return 0;
-	case O_BS:
-		if (units_parse_size(p->arg, &v) || v == 0 || v > (64u << 20))
-			return cli_usage_error(p, "--bs: '%s' is not a block size", p->arg);
-		wl->bs = (uint32_t)v;
-		wl->nsplit = 0;
-		return 0;
-	case O_BSSPLIT:
-		if (workload_parse_bssplit(wl, p->arg, err, sizeof(err)) < 0)
-			return cli_usage_error(p, "--bssplit: %s", err);
-		return 0;
-	case O_THREADS:
-		if (units_parse_uint(p->arg, 1, 1024, &v))
-			return cli_usage_error(p, "--threads: '%s' is not 1..1024", p->arg);
-		wl->threads = (unsigned)v;
-		return 0;
-	case O_QDEPTH:
-		if (units_parse_uint(p->arg, 1, 4096, &v))
-			return cli_usage_error(p, "--qdepth: '%s' is not 1..4096", p->arg);
-		wl->qdepth = (unsigned)v;
-		return 0;
-	case O_TIME:
-	case O_RAMP:
-	case O_INTERVAL:
-		if (units_parse_duration(p->arg, &v))
-			return cli_usage_error(p, "--%s: '%s' is not a duration (10s, 2m, 1h)",
-					       p->name, p->arg);
-		*(key == O_TIME ? &wl->time_ns : key == O_RAMP ? &wl->ramp_ns : &wl->interval_ns) = v;
-		return 0;
-	case O_RANGE:
-		if (units_parse_double(p->arg, 0.000001, 100, &d))
-			return cli_usage_error(p, "--range: '%s' is not a percentage 0..100", p->arg);
-		wl->range_pct = d;
-		return 0;
-	case O_RATE:
-		if (units_parse_uint(p->arg, 1, UINT64_MAX, &v))
-			return cli_usage_error(p, "--rate: '%s' is not a number of IOPS", p->arg);
-		wl->rate_iops = v;
-		return 0;
-	case O_DATA:
-		if (!strcmp(p->arg, "random"))
-			wl->data = WL_DATA_RANDOM;
-		else if (!strcmp(p->arg, "zero"))
-			wl->data = WL_DATA_ZERO;
-		else if (!strncmp(p->arg, "compress:", 9) &&
-			 !units_parse_uint(p->arg + 9, 0, 100, &v)) {
-			wl->data = WL_DATA_COMPRESS;
-			wl->compress_pct = (unsigned)v;
-		} else
-			return cli_usage_error(p, "--data: '%s' is not random, zero or compress:PCT",
-					       p->arg);
-		return 0;
-	case O_SEED:
-		if (units_parse_uint(p->arg, 1, UINT64_MAX, &v))
-			return cli_usage_error(p, "--seed: '%s' is not a positive number", p->arg);
-		wl->seed = v;
-		return 0;
-	}
-	return cli_usage_error(p, "unexpected option");
-}
-
-/* Where the result goes: --out, or a new file in the results directory. */
-static int result_path(char *path, size_t len, const char *out, const char *target,
-		       const char *name)
-{
-	char dir[4096];
-	const char *base = strrchr(target, '/');
-	int ret;
-
-	if (out) {
-		snprintf(path, len, "%s", out);
-		return 0;
-	}
-	ret = result_dir(dir, sizeof(dir));
-	if (ret == 0)
-		ret = result_default_path(path, len, dir, base ? base + 1 : target, name);
-	if (ret < 0)
-		fprintf(stderr, "drivebench: cannot make the results directory: %s\n",
-			strerror(-ret));
-	return ret;
-}
-
 int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
 		 const struct run_options *ro)
 {
 	struct progress prog = {.quiet = ro->quiet};
-	struct target t = {.fd = -1};
-	struct result res;
-	char err[1024], path[4096];
+	struct run_request rq = {
+		.plan = plan,
+		.target_path = target_path,
+		.confirm = ro->yes_destroy,
+		.out_path = ro->out,
+		.ops = ro->ops,
+	};
+	struct run *run;
+	char err[1024];
 	int ret, status;
-	bool writes = plan_writes(plan);
 
-	if (writes && ro->ops != &engine_null) {
-		ret = safety_check_write(target_path, ro->yes_destroy, NULL, err, sizeof(err));
-		if (ret < 0) {
-			fprintf(stderr, "drivebench %s: %s\n", cmd, err);
-			return ret == -EPERM ? EXIT_REFUSED : EXIT_USAGE;
-		}
-	}
-	ret = target_open(&t, target_path, writes, err, sizeof(err));
+	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
-		return ret == -EBUSY ? EXIT_REFUSED : EXIT_USAGE;
+		return run_refused(ret) ? EXIT_REFUSED : EXIT_USAGE;
 	}
-	ret = runner_check(plan, &t, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "drivebench %s: %s (target %s)\n", cmd, err, target_path);
-		target_close(&t);
-		return EXIT_USAGE;
-	}
-	if (result_path(path, sizeof(path), ro->out, target_path,
-			plan->name[0] ? plan->name : "run") < 0) {
-		target_close(&t);
-		return EXIT_USAGE;
-	}
-
-	result_init(&res);
-	res.target = target_to_json(&t);
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -280,48 +178,95 @@ int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
 		char d[32];
 		fprintf(stderr, "drivebench %s: %s on %s, at most %s; result %s\n", cmd,
 			plan->name[0] ? plan->name : "run", target_path,
-			units_fmt_duration(d, sizeof(d), plan_duration_ns(plan)), path);
+			units_fmt_duration(d, sizeof(d), plan_duration_ns(plan)),
+			run_result_path(run));
 	}
-	struct runner_opts opts = {
-		.ops = ro->ops,
-		.ctl = &run_ctl,
-		.autosave_path = path,
-		.autosave_period_ns = ro->autosave_ns ? ro->autosave_ns : 30000000000ull,
-	};
-	ret = runner_run(plan, &t, &opts, &res, on_event, &prog);
-	target_close(&t);
+	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));
 	status = ret == 0 ? EXIT_OK : EXIT_RUN_FAILED;
-	if (ret == -ECANCELED)
+	if (run_result(run)->status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saving what was measured\n", cmd);
-
-	if (result_save(&res, path, err, sizeof(err)) < 0) {
+	if (ret == -EIO)
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
-		status = EXIT_RUN_FAILED;
-	} else if (!prog.quiet) {
-		fprintf(stderr, "%s: %s\n", result_status_name[res.status], path);
-	}
-	result_free(&res);
+	else if (!prog.quiet)
+		fprintf(stderr, "%s: %s\n", result_status_name[run_result(run)->status],
+			run_result_path(run));
+	run_close(run);
 	return status;
+}
+
+/* The workload options given, as settings of the preset keys: the last of each wins. */
+struct settings {
+	const char *value[128];	     /* by preset key index */
+	char origin[128][160];	     /* "--bs 1000" */
+	const char *rw;		     /* --rw MODE */
+	struct preset_setting set[130];
+	unsigned n;
+};
+
+static void setting_put(struct settings *st, unsigned key, const char *value, const char *opt)
+{
+	st->value[key] = value;
+	snprintf(st->origin[key], sizeof(st->origin[key]), "--%s %s", opt, value);
+}
+
+/* --rw MODE is the pattern and the read share that fio's rw= means. */
+static int settings_rw(struct settings *st, char *rd, size_t rdlen)
+{
+	struct workload wl;
+	char origin[160];
+
+	if (!st->rw)
+		return 0;
+	workload_defaults(&wl);
+	if (workload_set_rw(&wl, st->rw) < 0)
+		return -EINVAL;
+	snprintf(origin, sizeof(origin), "--rw %s", st->rw);
+	snprintf(rd, rdlen, "%u", wl.read_pct);
+	for (unsigned i = 0; i < preset_nkeys; i++) {
+		if (!strcmp(preset_keys[i].name, "pattern") && !st->value[i]) {
+			st->value[i] = wl_pattern_name[wl.pattern];
+			memcpy(st->origin[i], origin, sizeof(origin));
+		}
+		if (!strcmp(preset_keys[i].name, "read") && !st->value[i]) {
+			st->value[i] = rd;
+			memcpy(st->origin[i], origin, sizeof(origin));
+		}
+	}
+	return 0;
+}
+
+static struct plan *settings_plan(struct settings *st, char *err, size_t errlen)
+{
+	st->n = 0;
+	for (unsigned i = 0; i < preset_nkeys; i++)
+		if (st->value[i])
+			st->set[st->n++] = (struct preset_setting){preset_keys[i].name,
+								   st->value[i], st->origin[i]};
+	return plan_from_settings(st->set, st->n, "run", err, errlen);
 }
 
 int cli_run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct workload wl;
 	struct run_options ro = {.ops = &engine_uring};
 	const char *target_path = NULL, *preset = NULL, *workload_opt_name = NULL;
+	struct cli_opt *opts = run_opts();
+	struct settings *st = calloc(1, sizeof(*st));
 	double scale = 1.0;
-	bool rw_set = false;
-	struct plan *plan;
-	char err[1024];
-	int key, ret;
+	struct plan *plan = NULL;
+	char err[1024], rd[16];
+	int key, ret = EXIT_USAGE;
 
-	workload_defaults(&wl);
-	cli_parser_init(&p, "run", run_usage, run_opts, argc, argv);
+	if (!opts || !st || preset_nkeys > sizeof(st->value) / sizeof(st->value[0])) {
+		fprintf(stderr, "drivebench run: out of memory\n");
+		goto out;
+	}
+	cli_parser_init(&p, "run", run_usage, opts, argc, argv);
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
-			return EXIT_OK;
+			ret = EXIT_OK;
+			goto out;
 		case O_TARGET:
 			target_path = p.arg;
 			break;
@@ -338,53 +283,75 @@ int cli_run(int argc, char **argv)
 			ro.quiet = true;
 			break;
 		case O_SCALE:
-			if (units_parse_double(p.arg, 1e-6, 1e6, &scale))
-				return cli_usage_error(&p, "--scale: '%s' is not a positive factor",
-						       p.arg);
+			if (units_parse_double(p.arg, 1e-6, 1e6, &scale)) {
+				ret = cli_usage_error(&p, "--scale: '%s' is not a positive factor",
+						      p.arg);
+				goto out;
+			}
 			break;
 		case O_AUTOSAVE:
-			if (units_parse_duration(p.arg, &ro.autosave_ns) || ro.autosave_ns < 100000000ull)
-				return cli_usage_error(&p, "--autosave: '%s' is not a duration of "
-							   "at least 100ms", p.arg);
+			if (units_parse_duration(p.arg, &ro.autosave_ns) ||
+			    ro.autosave_ns < 100000000ull) {
+				ret = cli_usage_error(&p, "--autosave: '%s' is not a duration of "
+							  "at least 100ms", p.arg);
+				goto out;
+			}
 			break;
 		case O_ENGINE:
 			ro.ops = engine_find(p.arg);
-			if (!ro.ops)
-				return cli_usage_error(&p, "--engine: no engine '%s' (uring, null)",
-						       p.arg);
+			if (!ro.ops) {
+				ret = cli_usage_error(&p, "--engine: no engine '%s' (uring, null)",
+						      p.arg);
+				goto out;
+			}
 			break;
 		case O_BUSY_POLL:
 			if (cli_busy_poll(&p))
-				return EXIT_USAGE;
+				goto out;
+			break;
+		case O_RW:
+			workload_opt_name = p.name;
+			st->rw = p.arg;
 			break;
 		default:
 			workload_opt_name = p.name;
-			ret = workload_opt(&p, key, &wl, &rw_set);
-			if (ret)
-				return ret;
+			setting_put(st, (unsigned)(key - O_KEY), p.arg, p.name);
 		}
 	}
 	if (key < 0)
-		return EXIT_USAGE;
-	if (p.npos)
-		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
-	if (!target_path)
-		return cli_usage_error(&p, "--target is required");
-	if (preset && workload_opt_name)
-		return cli_usage_error(&p, "--%s: workload options are for runs without --preset",
-				       workload_opt_name);
-	if (!preset && scale != 1.0)
-		return cli_usage_error(&p, "--scale applies to presets");
-
-	if (preset)
-		plan = preset_load(preset, scale, err, sizeof(err));
-	else
-		plan = plan_from_workload(&wl, "run", err, sizeof(err));
+		goto out;
+	if (p.npos) {
+		ret = cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
+		goto out;
+	}
+	if (!target_path) {
+		ret = cli_usage_error(&p, "--target is required");
+		goto out;
+	}
+	if (preset && workload_opt_name) {
+		ret = cli_usage_error(&p, "--%s: workload options are for runs without --preset",
+				      workload_opt_name);
+		goto out;
+	}
+	if (!preset && scale != 1.0) {
+		ret = cli_usage_error(&p, "--scale applies to presets");
+		goto out;
+	}
+	if (settings_rw(st, rd, sizeof(rd)) < 0) {
+		ret = cli_usage_error(&p, "--rw: unknown mode '%s' (randread randwrite randrw "
+					  "read write rw)", st->rw);
+		goto out;
+	}
+	plan = preset ? preset_load(preset, scale, err, sizeof(err))
+		      : settings_plan(st, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench run: %s\n", err);
-		return EXIT_USAGE;
+		goto out;
 	}
 	ret = cli_run_plan("run", plan, target_path, &ro);
+out:
 	plan_free(plan);
+	free(st);
+	free(opts);
 	return ret;
 }

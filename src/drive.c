@@ -332,24 +332,14 @@ static int find_by_devnum(const char *sys, dev_t dev, char *name, size_t len)
 	return ret;
 }
 
-int drive_probe_path_opts(const char *path, const struct drive_scan_opts *opts,
-			  struct drive *out, char *err, size_t errlen)
+/* The record of the disk holding block device devnum; path names it in messages. */
+static int probe_devnum(dev_t devnum, const char *path, const struct drive_scan_opts *opts,
+			struct drive *out, char *err, size_t errlen)
 {
 	char name[64], disk[64], classpath[PATH_MAX], syspath[PATH_MAX];
-	dev_t devnum;
 	struct scan s;
 	int ret;
 
-	drive_init(out);
-	ret = probe_stat_node(opts && opts->dev_root ? opts->dev_root : "/dev", path, &devnum);
-	if (ret == -ENOTBLK) {
-		probe_fmt(err, errlen, "%s: not a block device", path);
-		return ret;
-	}
-	if (ret) {
-		probe_fmt(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
 	ret = scan_open(&s, opts, err, errlen);
 	if (ret)
 		return ret;
@@ -381,6 +371,34 @@ int drive_probe_path_opts(const char *path, const struct drive_scan_opts *opts,
 close_scan:
 	scan_close(&s);
 	return ret;
+}
+
+int drive_probe_path_opts(const char *path, const struct drive_scan_opts *opts,
+			  struct drive *out, char *err, size_t errlen)
+{
+	dev_t devnum;
+	int ret;
+
+	drive_init(out);
+	ret = probe_stat_node(opts && opts->dev_root ? opts->dev_root : "/dev", path, &devnum);
+	if (ret == -ENOTBLK) {
+		probe_fmt(err, errlen, "%s: not a block device", path);
+		return ret;
+	}
+	if (ret) {
+		probe_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	return probe_devnum(devnum, path, opts, out, err, errlen);
+}
+
+int drive_probe_devnum(dev_t devnum, struct drive *out, char *err, size_t errlen)
+{
+	char label[32];
+
+	drive_init(out);
+	probe_fmt(label, sizeof(label), "%u:%u", major(devnum), minor(devnum));
+	return probe_devnum(devnum, label, NULL, out, err, errlen);
 }
 
 int drive_probe_path(const char *path, struct drive *out, char *err, size_t errlen)

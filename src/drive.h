@@ -159,6 +159,8 @@ void drive_list_free(struct drive_list *l);
 int drive_probe_path(const char *path, struct drive *out, char *err, size_t errlen);
 int drive_probe_path_opts(const char *path, const struct drive_scan_opts *opts,
 			  struct drive *out, char *err, size_t errlen);
+/* The same for a device number (a device already opened), with no path looked up. */
+int drive_probe_devnum(dev_t devnum, struct drive *out, char *err, size_t errlen);
 
 /*
  * Transport from the kernel name and the device path (both from sysfs). Exposed so that

@@ -24,35 +24,9 @@
 #include <sys/uio.h>
 #include <time.h>
 
-struct json_object;
-
 #include "stats.h"
+#include "target.h"
 #include "workload.h"
-
-/* An opened target: a block device or a regular file, opened O_DIRECT. */
-struct target {
-	int fd;
-	char path[4096];
-	bool is_blockdev;
-	bool writable;
-	dev_t rdev;       /* block devices: the device number */
-	uint64_t size;    /* bytes */
-	uint32_t lbs;     /* logical block size, bytes (files: 512, or the fs's dio alignment) */
-	uint32_t pbs;     /* physical block size, bytes */
-};
-
-/*
- * Open path for I/O. write: open read-write; block devices then get O_EXCL, so the kernel
- * refuses a device that is mounted or otherwise claimed. Files are never created,
- * truncated or grown here. Returns 0 or -errno with a message in err.
- */
-int target_open(struct target *t, const char *path, bool write, char *err, size_t errlen);
-void target_close(struct target *t);
-/*
- * The "target" section of a result: path, kind, size, block sizes and, for a block
- * device, its discovery record ("drive"), so a result always says what it measured.
- */
-struct json_object *target_to_json(const struct target *t);
 
 /* CLOCK_MONOTONIC in nanoseconds (vDSO): the clock every latency and interval is on. */
 static inline uint64_t mono_now_ns(void)

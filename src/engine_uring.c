@@ -134,6 +134,14 @@ static void uring_close(struct engine_io *io)
 {
 	if (!io)
 		return;
+	/*
+	 * The ring's own teardown runs asynchronously after the ring fd is closed, and a
+	 * registered file keeps its reference (and a block device's exclusive claim) until
+	 * then: unregistering is synchronous, so the target is given back here, and a run
+	 * started right after this one can claim the device again.
+	 */
+	if (io->fixed_file)
+		io_uring_unregister_files(&io->ring);
 	io_uring_queue_exit(&io->ring);
 	free(io);
 }

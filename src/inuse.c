@@ -4,11 +4,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -24,6 +28,9 @@ struct blk_entry {
 	dev_t dev;
 	char parent[64]; /* the disk of a partition; "" for a disk */
 	dev_t backing;   /* a loop device over a block device: that device; else 0 */
+	bool backing_is_file; /* a loop device over a regular file: that file is */
+	dev_t file_dev;       /* ... this inode of this file system */
+	ino_t file_ino;
 };
 
 struct mount_ent {
@@ -34,11 +41,13 @@ struct mount_ent {
 struct swap_ent {
 	dev_t dev;
 	bool is_file; /* a swap file: dev is the device of the file system holding it */
+	ino_t ino;    /* a swap file's inode */
 	char *path;
 };
 
 struct inuse_snapshot {
 	char sys[PATH_MAX];
+	bool real_sys; /* sys is the running kernel's: its device nodes may be asked */
 	struct blk_entry *blk;
 	size_t nblk;
 	struct mount_ent *mounts;
@@ -97,12 +106,83 @@ static int read_dev(const char *dir, dev_t *out)
 	return 0;
 }
 
+/* A dev_t as the kernel encodes it in struct loop_info64 (new_encode_dev). */
+static dev_t kdev_decode(uint64_t d)
+{
+	return makedev((unsigned)((d & 0xfff00) >> 8),
+		       (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
+}
+
+/* What a loop device's backing object is, in e: a block device, or a file's inode. */
+static void set_backing(struct blk_entry *e, const struct stat *st)
+{
+	if (S_ISBLK(st->st_mode)) {
+		e->backing = st->st_rdev;
+	} else {
+		e->backing_is_file = true;
+		e->file_dev = st->st_dev;
+		e->file_ino = st->st_ino;
+	}
+}
+
+/*
+ * Ask the loop driver itself (LOOP_GET_STATUS64) what backs the loop device e: the
+ * device number and inode it holds, which stay right when the backing path was deleted
+ * or replaced. Only for the running kernel's sysfs, through a /dev node proven to be e;
+ * never for a device marked autoclear, which the last close of our descriptor would
+ * detach. false when it could not ask.
+ */
+static bool loop_status(const struct inuse_snapshot *s, const char *dir, struct blk_entry *e)
+{
+	char path[PATH_MAX], flag[8] = "";
+	struct loop_info64 li;
+	struct stat st;
+	bool ok;
+	FILE *f;
+	int fd;
+
+	if (!s->real_sys)
+		return false;
+	fmt_str(path, sizeof(path), "%s/loop/autoclear", dir);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(flag, sizeof(flag), f))
+			flag[0] = '\0';
+		fclose(f);
+	}
+	if (flag[0] != '0')
+		return false;
+	fmt_str(path, sizeof(path), "/dev/%s", e->name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == e->dev &&
+	     ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
+	close(fd);
+	if (!ok)
+		return false;
+	memset(&st, 0, sizeof(st));
+	if (li.lo_rdevice) {
+		st.st_mode = S_IFBLK;
+		st.st_rdev = kdev_decode(li.lo_rdevice);
+	} else {
+		st.st_mode = S_IFREG;
+		st.st_dev = kdev_decode(li.lo_device);
+		st.st_ino = (ino_t)li.lo_inode;
+	}
+	set_backing(e, &st);
+	return true;
+}
+
 /*
  * A loop device over a block device uses that device without any holders link and
- * without claiming it exclusively, so the kernel would let a write through: look at
- * every loop device's backing file and remember which block device it is.
+ * without claiming it exclusively, so the kernel would let a write through; one over a
+ * regular file makes writing that file writing the loop device. Remember what backs
+ * every bound loop device: from the driver when it can be asked, else from the backing
+ * path sysfs shows (which misses a deleted or replaced node).
  */
-static void read_loop_backing(const char *dir, struct blk_entry *e)
+static void read_loop_backing(const struct inuse_snapshot *s, const char *dir,
+			      struct blk_entry *e)
 {
 	char path[PATH_MAX], file[PATH_MAX];
 	struct stat st;
@@ -112,10 +192,10 @@ static void read_loop_backing(const char *dir, struct blk_entry *e)
 	f = fopen(path, "re");
 	if (!f)
 		return;
-	if (fgets(file, sizeof(file), f)) {
+	if (!loop_status(s, dir, e) && fgets(file, sizeof(file), f)) {
 		file[strcspn(file, "\n")] = '\0';
-		if (stat(file, &st) == 0 && S_ISBLK(st.st_mode))
-			e->backing = st.st_rdev;
+		if (stat(file, &st) == 0)
+			set_backing(e, &st);
 	}
 	fclose(f);
 }
@@ -162,7 +242,7 @@ static int load_block(struct inuse_snapshot *s)
 			if (!e.parent[0])
 				fmt_str(e.parent, sizeof(e.parent), "?");
 		}
-		read_loop_backing(path, &e);
+		read_loop_backing(s, path, &e);
 		if (s->nblk == cap) {
 			cap = cap ? cap * 2 : 64;
 			void *p = realloc(s->blk, cap * sizeof(*s->blk));
@@ -288,6 +368,7 @@ static int load_swaps(struct inuse_snapshot *s, const char *proc, char *err, siz
 		}
 		s->swaps[s->nswaps].is_file = !S_ISBLK(st.st_mode);
 		s->swaps[s->nswaps].dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+		s->swaps[s->nswaps].ino = st.st_ino;
 		s->swaps[s->nswaps].path = strdup(name);
 		if (!s->swaps[s->nswaps].path) {
 			ret = -ENOMEM;
@@ -381,6 +462,7 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 	if (!s)
 		return -ENOMEM;
 	fmt_str(s->sys, sizeof(s->sys), "%s", sys);
+	s->real_sys = !strcmp(sys, "/sys");
 	ret = load_block(s);
 	if (ret) {
 		fmt_str(err, errlen, "%s/class/block: %s", sys, strerror(-ret));
@@ -517,6 +599,34 @@ int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inus
 	}
 	free(set);
 	return 0;
+}
+
+int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
+			       struct inuse *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < s->nblk; i++)
+		if (s->blk[i].backing_is_file && s->blk[i].file_dev == dev &&
+		    s->blk[i].file_ino == ino)
+			add_reason(out, INUSE_HOLDER, "backs %s (a loop device)", s->blk[i].name);
+	for (size_t w = 0; w < s->nswaps; w++)
+		if (s->swaps[w].is_file && s->swaps[w].dev == dev && s->swaps[w].ino == ino)
+			add_reason(out, INUSE_SWAP, "swap: the file is active swap (%s)",
+				   s->swaps[w].path);
+	return 0;
+}
+
+int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,
+		     char *err, size_t errlen)
+{
+	struct inuse_snapshot *s;
+	int ret = inuse_snapshot_take(&s, roots, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = inuse_snapshot_check_file(s, dev, ino, out);
+	inuse_snapshot_free(s);
+	return ret;
 }
 
 int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, char *err,

@@ -11,11 +11,15 @@
  *     file counts for the disk holding its file system);
  *   - has holders (/sys/class/block/X/holders and those of its partitions): LVM, md, dm;
  *   - holds the root file system: the device mounted on "/", followed down through the
- *     slaves of dm/md devices to the disks underneath.
+ *     slaves of dm/md devices to the disks underneath;
+ *   - backs a loop device: what the loop driver itself reports (LOOP_GET_STATUS64: the
+ *     backing device number, or file system and inode), so a backing node that was
+ *     deleted or replaced still counts; the backing path in sysfs when the driver
+ *     cannot be asked (a fixture sysfs, or a device marked autoclear).
  * Each reason comes with a sentence for people ("mounted: loop3p1 on /mnt/x").
  *
  * The /proc and /sys roots are overridable so that tests can point them at fixtures.
- * Nothing here opens a block device.
+ * Nothing here opens a block device other than loop devices, read-only, to ask them.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,9 +78,18 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inuse *out);
 void inuse_snapshot_free(struct inuse_snapshot *s);
 
-/* The two above in one call, for the safety guard. 0 or -errno, message in err. */
+/*
+ * Is the regular file (dev, ino) in use: does it back a loop device (whatever its path
+ * now is), or is it active swap? Writing it would write under that device's feet.
+ */
+int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
+			      struct inuse *out);
+
+/* The snapshot and one check in one call, for the safety guard. 0 or -errno, message in err. */
 int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, char *err,
 		size_t errlen);
+int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,
+		     char *err, size_t errlen);
 
 /* Decode the octal escapes (\040 for space ...) that mountinfo and swaps use, in place. */
 void inuse_unescape(char *s);

@@ -475,6 +475,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_method,
 	 .help = "how the range is purged (files: discard punches a hole, zeroout writes zeroes)"},
 	{.name = "pattern",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "random",
@@ -482,6 +483,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_pattern,
 	 .help = "access pattern"},
 	{.name = "bs",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "4k",
@@ -490,6 +492,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_bs,
 	 .help = "block size"},
 	{.name = "bssplit",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .value = "SPLIT",
@@ -497,6 +500,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_bssplit,
 	 .help = "block-size mix in fio's syntax, 4k/60:8k/40; replaces bs"},
 	{.name = "read",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "100",
@@ -504,6 +508,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_read,
 	 .help = "share of I/Os that read; the rest write"},
 	{.name = "offset",
+	 .option = true,
 	 .sections = SEC_RANGE,
 	 .list = true,
 	 .def = "0",
@@ -511,6 +516,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_offset,
 	 .help = "where the tested range starts"},
 	{.name = "size",
+	 .option = true,
 	 .sections = SEC_RANGE,
 	 .list = true,
 	 .def = "0",
@@ -519,6 +525,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_size,
 	 .help = "length of the tested range, 0 to the end of the target"},
 	{.name = "range",
+	 .option = true,
 	 .sections = SEC_RANGE,
 	 .list = true,
 	 .value = "PCT",
@@ -526,6 +533,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_range,
 	 .help = "length of the tested range as a share of the target; replaces size"},
 	{.name = "threads",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "1",
@@ -533,6 +541,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_threads,
 	 .help = "worker threads, 1..1024"},
 	{.name = "qdepth",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "32",
@@ -540,6 +549,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_qdepth,
 	 .help = "queue depth per thread, 1..4096"},
 	{.name = "time",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "10s",
@@ -547,6 +557,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_time,
 	 .help = "measured time of each step"},
 	{.name = "ramp",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "0",
@@ -554,6 +565,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_ramp,
 	 .help = "time each step runs before measuring, left out of its numbers"},
 	{.name = "rate",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "max",
@@ -561,12 +573,14 @@ const struct preset_key preset_keys[] = {
 	 .set = set_rate,
 	 .help = "total IOPS cap; PCT% of the IOPS of the last uncapped step"},
 	{.name = "loops",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .def = "0",
 	 .value = "N",
 	 .set = set_loops,
 	 .help = "end each step after transferring the range N times (time still caps it)"},
 	{.name = "data",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "random",
@@ -574,6 +588,7 @@ const struct preset_key preset_keys[] = {
 	 .set = set_data,
 	 .help = "what writes carry"},
 	{.name = "compress",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .list = true,
 	 .def = "0",
@@ -581,12 +596,14 @@ const struct preset_key preset_keys[] = {
 	 .set = set_compress,
 	 .help = "data = compress: share of zeroes in each 4k"},
 	{.name = "interval",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .def = "1s",
 	 .value = "DURATION",
 	 .set = set_interval,
 	 .help = "sampling interval"},
 	{.name = "seed",
+	 .option = true,
 	 .sections = SEC_WL,
 	 .def = "0",
 	 .value = "N",
@@ -723,14 +740,24 @@ struct parser {
 	const char *file;
 	char *err;
 	size_t errlen;
+	/* settings given as options: origin[line] names the option, instead of file:line */
+	const char *const *origin;
+	unsigned norigin;
 };
+
+static const char *origin_of(const struct parser *p, unsigned line)
+{
+	return p->origin && line < p->norigin ? p->origin[line] : NULL;
+}
 
 static int perr(const struct parser *p, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int perr(const struct parser *p, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(p->err, p->errlen, "%s:%u: ", p->file, line);
+	const char *origin = origin_of(p, line);
+	int n = origin ? snprintf(p->err, p->errlen, "%s: ", origin)
+		       : snprintf(p->err, p->errlen, "%s:%u: ", p->file, line);
 
 	if (n < 0 || (size_t)n >= p->errlen)
 		return -EINVAL;
@@ -878,20 +905,26 @@ static int first_section(unsigned sections)
 	return 0;
 }
 
-static int entry_add(const struct parser *p, struct preset_doc *d, char *line, unsigned lineno)
+/* Where an earlier entry was given, for messages: "line 12", or its option. */
+static const char *place(const struct parser *p, unsigned line, char *buf, size_t len)
 {
-	char *eq = strchr(line, '=');
-	char *name, *val;
+	const char *origin = origin_of(p, line);
+
+	if (origin)
+		snprintf(buf, len, "%s", origin);
+	else
+		snprintf(buf, len, "line %u", line);
+	return buf;
+}
+
+/* One "key = value" into the document's last section. */
+static int entry_put(const struct parser *p, struct preset_doc *d, const char *name,
+		     const char *val, unsigned lineno)
+{
 	const struct preset_key *k;
 	struct preset_sec *sec;
+	char where[160];
 
-	if (!eq)
-		return perr(p, lineno, "expected 'key = value'");
-	*eq = '\0';
-	name = trim(line);
-	val = trim(eq + 1);
-	if (!*name)
-		return perr(p, lineno, "a value without a key");
 	if (d->n == 0)
 		return perr(p, lineno, "key '%s' before any [section]", name);
 	sec = &d->s[d->n - 1];
@@ -910,11 +943,12 @@ static int entry_add(const struct parser *p, struct preset_doc *d, char *line, u
 			    preset_section_name[first_section(k->sections)]);
 	for (unsigned i = 0; i < sec->n; i++) {
 		if (sec->e[i].key == k)
-			return perr(p, lineno, "duplicate key '%s' (first set on line %u)", name,
-				    sec->e[i].line);
+			return perr(p, lineno, "duplicate key '%s' (first set on %s)", name,
+				    place(p, sec->e[i].line, where, sizeof(where)));
 		if (key_group(k) != G_NONE && key_group(sec->e[i].key) == key_group(k))
-			return perr(p, lineno, "'%s' and '%s' (line %u) both set: give one", name,
-				    sec->e[i].key->name, sec->e[i].line);
+			return perr(p, lineno, "'%s' and '%s' (%s) both set: give one", name,
+				    sec->e[i].key->name,
+				    place(p, sec->e[i].line, where, sizeof(where)));
 	}
 	struct preset_entry *e = realloc(sec->e, (sec->n + 1) * sizeof(*e));
 	if (!e)
@@ -926,6 +960,20 @@ static int entry_add(const struct parser *p, struct preset_doc *d, char *line, u
 	e->line = lineno;
 	e->raw = strdup(val);
 	return e->raw ? 0 : -ENOMEM;
+}
+
+static int entry_add(const struct parser *p, struct preset_doc *d, char *line, unsigned lineno)
+{
+	char *eq = strchr(line, '=');
+	char *name;
+
+	if (!eq)
+		return perr(p, lineno, "expected 'key = value'");
+	*eq = '\0';
+	name = trim(line);
+	if (!*name)
+		return perr(p, lineno, "a value without a key");
+	return entry_put(p, d, name, trim(eq + 1), lineno);
 }
 
 /* The caller knows there is an entry to continue. */
@@ -984,8 +1032,21 @@ static int entry_finish(const struct parser *p, struct preset_entry *e)
 		build_defaults(&b);
 		b.line = e->line;
 		if (e->key->set(&b, e->vals[i], msg, sizeof(msg)))
-			return perr(p, e->line, "%s: %s", e->key->name, msg);
+			return origin_of(p, e->line)
+				       ? perr(p, e->line, "%s", msg)
+				       : perr(p, e->line, "%s: %s", e->key->name, msg);
 	}
+	return 0;
+}
+
+static int doc_finish(const struct parser *p, struct preset_doc *d)
+{
+	int ret;
+
+	for (unsigned i = 0; i < d->n; i++)
+		for (unsigned j = 0; j < d->s[i].n; j++)
+			if ((ret = entry_finish(p, &d->s[i].e[j])))
+				return ret;
 	return 0;
 }
 
@@ -1030,10 +1091,8 @@ static int doc_parse(const struct parser *p, const char *text, struct preset_doc
 		ret = perr(p, lineno ? lineno : 1, "no sections: not a drivebench preset");
 		goto fail;
 	}
-	for (unsigned i = 0; i < d->n; i++)
-		for (unsigned j = 0; j < d->s[i].n; j++)
-			if ((ret = entry_finish(p, &d->s[i].e[j])))
-				goto fail;
+	if ((ret = doc_finish(p, d)))
+		goto fail;
 	free(copy);
 	*out = d;
 	return 0;
@@ -1613,82 +1672,105 @@ char *plan_to_text(const struct plan *p)
 	return b.s;
 }
 
-/* The largest unit that says it exactly, so the text parses back to the same ns. */
-static char *fmt_duration_exact(char *buf, size_t len, uint64_t ns)
+/* A section header into d, as if read on line lineno. */
+static int doc_section(const struct parser *p, struct preset_doc *d, enum preset_section kind,
+		       unsigned lineno)
 {
-	static const struct {
-		const char *suffix;
-		uint64_t ns;
-	} u[] = {{"h", 3600000000000ull}, {"m", 60000000000ull}, {"s", 1000000000ull},
-		 {"ms", 1000000ull},	  {"us", 1000ull},	 {"ns", 1}};
+	char line[32];
 
-	if (ns == 0) {
-		snprintf(buf, len, "0");
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
-		if (ns % u[i].ns == 0) {
-			snprintf(buf, len, "%llu%s", (unsigned long long)(ns / u[i].ns),
-				 u[i].suffix);
-			break;
-		}
-	}
-	return buf;
+	snprintf(line, sizeof(line), "[%s]", preset_section_name[kind]);
+	return section_begin(p, d, line, lineno);
 }
 
-/* The shortest %g spelling that reads back as the same double. */
-static char *fmt_double_exact(char *buf, size_t len, double v)
+/*
+ * The document of an ad-hoc run: [preset] with its name, then [run] with every setting
+ * given, and the table's default of every option key not given (unless another key of
+ * its group was), so the canonical text records exactly what ran.
+ */
+static int settings_doc(const struct parser *p, const struct preset_setting *set, unsigned n,
+			const char *name, struct preset_doc *d)
 {
-	for (int prec = 6; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
+	unsigned given_groups = 0;
+	int ret;
+
+	if ((ret = doc_section(p, d, SEC_PRESET, 0)) || (ret = entry_put(p, d, "name", name, 0)) ||
+	    (ret = doc_section(p, d, SEC_RUN, 0)))
+		return ret;
+	for (unsigned i = 0; i < n; i++) {
+		const struct preset_key *k = key_find(set[i].key);
+		if (k && !k->option)
+			return perr(p, i + 1, "'%s' is not an option of a run", set[i].key);
+		if ((ret = entry_put(p, d, set[i].key, set[i].value, i + 1)))
+			return ret;
+		given_groups |= 1u << k->group;
 	}
-	return buf;
+	for (unsigned i = 0; i < preset_nkeys; i++) {
+		const struct preset_key *k = &preset_keys[i];
+		bool given = false;
+		for (unsigned j = 0; j < n && !given; j++)
+			given = !strcmp(set[j].key, k->name);
+		if (!k->option || !k->def || given ||
+		    (k->group != G_NONE && (given_groups & (1u << k->group))))
+			continue;
+		if ((ret = entry_put(p, d, k->name, k->def, 0)))
+			return ret;
+	}
+	return doc_finish(p, d);
 }
 
-struct plan *plan_from_workload(const struct workload *wl, const char *name, char *err,
-				size_t errlen)
+struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, const char *name,
+				char *err, size_t errlen)
 {
-	struct sbuf b = {0};
-	char v[256], desc[128];
-	struct plan *p;
+	const char **origin = calloc(n + 1, sizeof(*origin));
+	struct parser p = {.file = "<run options>", .err = err, .errlen = errlen};
+	struct plan *plan = calloc(1, sizeof(*plan));
+	char desc[256];
+	int ret = -ENOMEM;
 
-	workload_describe(wl, desc, sizeof(desc));
-	sb_add(&b, "[preset]\nname        = %s\ndescription = %s\n\n[run]\n",
-	       name && *name ? name : "ad-hoc", desc);
-	sb_add(&b, "pattern     = %s\n", wl_pattern_name[wl->pattern]);
-	if (wl->nsplit)
-		sb_add(&b, "bssplit     = %s\n", workload_fmt_bssplit(wl, v, sizeof(v)));
+	if (!origin || !plan || !(plan->doc = calloc(1, sizeof(*plan->doc))))
+		goto fail;
+	/* line 0 is what drivebench adds itself; line i + 1 is setting i */
+	origin[0] = "run options";
+	for (unsigned i = 0; i < n; i++)
+		origin[i + 1] = set[i].origin;
+	p.origin = origin;
+	p.norigin = n + 1;
+	snprintf(plan->file, sizeof(plan->file), "%s", p.file);
+	plan->scale = 1.0;
+	ret = settings_doc(&p, set, n, name && *name ? name : "ad-hoc", plan->doc);
+	if (!ret)
+		ret = expand(&p, plan->doc, plan);
+	if (ret)
+		goto fail;
+	/* one step: say what it does; a list of steps: how many */
+	if (plan->nphases == 1 && plan->phases[0].nsteps == 1)
+		workload_describe(&plan->phases[0].steps[0].wl, desc, sizeof(desc));
 	else
-		sb_add(&b, "bs          = %s\n", units_fmt_size(v, sizeof(v), wl->bs));
-	sb_add(&b, "read        = %u\n", wl->read_pct);
-	if (wl->range_start)
-		sb_add(&b, "offset      = %s\n", units_fmt_size(v, sizeof(v), wl->range_start));
-	if (wl->range_pct > 0)
-		sb_add(&b, "range       = %s%%\n", fmt_double_exact(v, sizeof(v), wl->range_pct));
-	else if (wl->range_size)
-		sb_add(&b, "size        = %s\n", units_fmt_size(v, sizeof(v), wl->range_size));
-	sb_add(&b, "threads     = %u\nqdepth      = %u\n", wl->threads, wl->qdepth);
-	sb_add(&b, "time        = %s\n", fmt_duration_exact(v, sizeof(v), wl->time_ns));
-	if (wl->ramp_ns)
-		sb_add(&b, "ramp        = %s\n", fmt_duration_exact(v, sizeof(v), wl->ramp_ns));
-	if (wl->rate_iops)
-		sb_add(&b, "rate        = %llu\n", (unsigned long long)wl->rate_iops);
-	sb_add(&b, "data        = %s\n", wl_data_name[wl->data]);
-	if (wl->data == WL_DATA_COMPRESS)
-		sb_add(&b, "compress    = %u\n", wl->compress_pct);
-	sb_add(&b, "interval    = %s\n", fmt_duration_exact(v, sizeof(v), wl->interval_ns));
-	if (wl->seed)
-		sb_add(&b, "seed        = %llu\n", (unsigned long long)wl->seed);
-	if (b.oom) {
-		free(b.s);
+		snprintf(desc, sizeof(desc), "%u steps", plan_steps(plan));
+	free(plan->description);
+	plan->description = strdup(desc);
+	ret = -ENOMEM;
+	if (!plan->description)
+		goto fail;
+	/* the description goes with the name ([preset] is the first section), in the text */
+	struct preset_doc head = {.s = &plan->doc->s[0], .n = 1};
+	ret = entry_put(&p, &head, "description", desc, 0);
+	if (!ret)
+		ret = entry_finish(&p, &head.s[0].e[head.s[0].n - 1]);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	plan->text = plan_to_text(plan);
+	if (!plan->text)
+		goto fail;
+	free(origin);
+	return plan;
+fail:
+	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	p = preset_parse(b.s, "<run options>", 1.0, err, errlen);
-	free(b.s);
-	return p;
+	free(origin);
+	plan_free(plan);
+	return NULL;
 }
 
 /* ---- questions about a plan ------------------------------------------------------ */

@@ -52,6 +52,7 @@ struct preset_key {
 	const char *value; /* what it takes, for listings: "SIZE", "random|sequential" */
 	const char *help;
 	bool text;	/* one value: the rest of the line, blanks and all */
+	bool option;	/* also an option of `drivebench run`: --NAME VALUE */
 	unsigned group; /* nonzero: keys of one group are alternatives (bs / bssplit) */
 	/* Apply one value; 0 or -EINVAL with a message (no file:line) in err. */
 	int (*set)(struct preset_build *b, const char *val, char *err, size_t errlen);
@@ -130,12 +131,21 @@ bool preset_dir_is_builtin(unsigned index);
 void plan_free(struct plan *p);
 /* Canonical preset text of the plan (no comments, one key per line); malloc'd or NULL. */
 char *plan_to_text(const struct plan *p);
+/* One setting of an ad-hoc run, given outside a preset file (a command-line option). */
+struct preset_setting {
+	const char *key;    /* the preset key it sets (an .option key) */
+	const char *value;  /* as a preset writes it: "8k", "70%", "2 4 8 16" */
+	const char *origin; /* what messages name in place of file:line: "--bs 1000" */
+};
+
 /*
- * A one-phase, one-step plan (phase "run", kind PH_RUN) for an ad-hoc workload. Its text
- * is a [run] preset, so a result of it can be replayed like any other.
+ * The plan of an ad-hoc run: one [run] phase built from settings by the preset parser
+ * itself, so an option takes exactly what the preset key takes (a list gives steps) and
+ * a bad one is reported as its origin ("--bs 1000: ..."). Option keys not given take the
+ * table's defaults, written out in the plan's text so a replay runs the same.
  */
-struct plan *plan_from_workload(const struct workload *wl, const char *name, char *err,
-				size_t errlen);
+struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, const char *name,
+				char *err, size_t errlen);
 
 /* true when running the plan writes to the target (purge, or any step that writes). */
 bool plan_writes(const struct plan *p);

@@ -346,6 +346,24 @@ out:
 	return ret;
 }
 
+int runner_begin_result(const struct plan *plan, struct result *res)
+{
+	if (!res->preset_text || strcmp(res->preset_text, plan->text)) {
+		free(res->preset_text);
+		res->preset_text = strdup(plan->text);
+	}
+	snprintf(res->preset_name, sizeof(res->preset_name), "%s", plan->name);
+	snprintf(res->preset_source, sizeof(res->preset_source), "%s", plan->file);
+	res->scale = plan->scale;
+	if (!res->host)
+		res->host = result_host_json();
+	if (!res->started[0])
+		iso_now(res->started, sizeof(res->started));
+	res->ended[0] = '\0';
+	res->status = RS_INCOMPLETE;
+	return res->preset_text && res->host ? 0 : -ENOMEM;
+}
+
 int runner_check(const struct plan *plan, const struct target *t, char *err, size_t errlen)
 {
 	if (plan_writes(plan) && !t->writable) {
@@ -383,20 +401,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
 
-	snprintf(res->preset_name, sizeof(res->preset_name), "%s", plan->name);
-	snprintf(res->preset_source, sizeof(res->preset_source), "%s", plan->file);
-	free(res->preset_text);
-	res->preset_text = strdup(plan->text);
-	res->scale = plan->scale;
-	if (!res->host)
-		res->host = result_host_json();
-	if (!res->target)
-		res->target = target_to_json(t);
-	if (!res->started[0])
-		iso_now(res->started, sizeof(res->started));
-	res->ended[0] = '\0';
-	res->status = RS_INCOMPLETE;
-	if (!res->preset_text)
+	if (runner_begin_result(plan, res))
 		return -ENOMEM;
 
 	ret = runner_check(plan, t, err, sizeof(err));

@@ -66,6 +66,13 @@ struct runner_opts {
 };
 
 /*
+ * The result's header for a run of plan that is about to start: preset name, source, text
+ * and scale, host, start time, status incomplete (target: the caller's). runner_run() does
+ * it too; calling it first lets a caller save the result before the run. 0 or -ENOMEM.
+ */
+int runner_begin_result(const struct plan *plan, struct result *res);
+
+/*
  * Can plan run on t? Every step fits the target (block sizes, range), and t is open
  * for writing when the plan writes. 0 or -EINVAL / -EBADF with "file:line: message".
  */
@@ -73,7 +80,8 @@ int runner_check(const struct plan *plan, const struct target *t, char *err, siz
 
 /*
  * Run plan on t: purge -> preconditions -> measure steps, in the plan's order, filling
- * res (result_init'ed by the caller; host and target are filled in when NULL) and
+ * res (result_init'ed by the caller; the host is filled in when NULL, the target section
+ * is the caller's) and
  * calling fn (may be NULL) with every event. Returns 0 when complete, -ECANCELED when
  * stopped through ctl->stop (res->status aborted, everything measured kept), or -errno
  * when it failed (res->status failed, res->error says why). The caller saves res.

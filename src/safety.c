@@ -13,7 +13,7 @@
 /* The whole disk a block device belongs to: itself, or a partition's parent. */
 static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
 {
-	char link[256], real[PATH_MAX], buf[64];
+	char link[256], real[PATH_MAX], part[PATH_MAX + 16];
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
 	unsigned maj, min;
 	FILE *f;
@@ -21,16 +21,14 @@ static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
 	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sys, major(dev), minor(dev));
 	if (!realpath(link, real))
 		return dev;
-	snprintf(buf, sizeof(buf), "/partition");
-	char part[PATH_MAX + 16];
-	snprintf(part, sizeof(part), "%s%s", real, buf);
+	snprintf(part, sizeof(part), "%s/partition", real);
 	if (access(part, F_OK) != 0)
 		return dev;
 	char *slash = strrchr(real, '/');
 	if (!slash)
 		return dev;
 	snprintf(slash, sizeof(real) - (size_t)(slash - real), "/dev");
-	f = fopen(real, "r");
+	f = fopen(real, "re");
 	if (!f)
 		return dev;
 	if (fscanf(f, "%u:%u", &maj, &min) == 2)
@@ -39,47 +37,58 @@ static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
 	return dev;
 }
 
-int safety_check_write(const char *path, const char *confirm, const struct inuse_roots *roots,
-		       char *err, size_t errlen)
+/* "refusing to write to PATH: it is in use (reason; reason)": -EPERM when u says so. */
+static int refuse_inuse(const struct inuse *u, const char *path, char *err, size_t errlen)
 {
-	struct stat st, cst;
+	size_t n;
+
+	if (!inuse_busy(u))
+		return 0;
+	n = (size_t)snprintf(err, errlen, "refusing to write to %s: it is in use (", path);
+	for (unsigned i = 0; i < u->nreasons && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? "; " : "",
+				      u->reason[i].text);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, ")");
+	return -EPERM;
+}
+
+int safety_explain_busy(dev_t rdev, const char *path, const struct inuse_roots *roots,
+			char *err, size_t errlen)
+{
 	struct inuse use;
+	int ret = inuse_check(whole_disk(rdev, roots), roots, &use, err, errlen);
+
+	return ret < 0 ? ret : refuse_inuse(&use, path, err, errlen);
+}
+
+int safety_check_target(const struct target *t, const char *confirm,
+			const struct inuse_roots *roots, char *err, size_t errlen)
+{
 	char cpath[PATH_MAX + 8];
+	struct inuse use;
+	struct stat cst;
 	int ret;
 
-	if (stat(path, &st) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
+	if (!t->is_blockdev) {
+		ret = inuse_check_file(t->dev, t->ino, roots, &use, err, errlen);
+		return ret < 0 ? ret : refuse_inuse(&use, t->path, err, errlen);
 	}
-	if (!S_ISBLK(st.st_mode))
-		return 0;
-
-	ret = inuse_check(whole_disk(st.st_rdev, roots), roots, &use, err, errlen);
+	ret = safety_explain_busy(t->rdev, t->path, roots, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (inuse_busy(&use)) {
-		size_t n = (size_t)snprintf(err, errlen, "refusing to write to %s: it is in use (",
-					    path);
-		for (unsigned i = 0; i < use.nreasons && n < errlen; i++)
-			n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? "; " : "",
-					      use.reason[i].text);
-		if (n < errlen)
-			snprintf(err + n, errlen - n, ")");
-		return -EPERM;
-	}
 	if (!confirm || !*confirm) {
 		snprintf(err, errlen,
 			 "refusing to write to block device %s without confirmation: this destroys "
 			 "its data (confirm with --yes-destroy=%s)",
-			 path, path);
+			 t->path, t->path);
 		return -EPERM;
 	}
 	snprintf(cpath, sizeof(cpath), "%s%s", strchr(confirm, '/') ? "" : "/dev/", confirm);
-	if (stat(cpath, &cst) < 0 || !S_ISBLK(cst.st_mode) || cst.st_rdev != st.st_rdev) {
+	if (stat(cpath, &cst) < 0 || !S_ISBLK(cst.st_mode) || cst.st_rdev != t->rdev) {
 		snprintf(err, errlen,
 			 "refusing to write to %s: the confirmation '%s' does not name that device",
-			 path, confirm);
+			 t->path, confirm);
 		return -EPERM;
 	}
 	return 0;

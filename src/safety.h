@@ -2,24 +2,40 @@
 #ifndef DB_SAFETY_H
 #define DB_SAFETY_H
 /*
- * The write guard: every path that writes or purges (drivebench run, replay, the TUI)
- * asks here first. A write to a block device is refused when the device, its whole disk
- * or any partition of it is mounted, is active swap, has holders (LVM, md, dm, a loop
- * device backed by it) or holds the root file system, all matched by device number so no
- * symlink or alias slips past; and it needs a confirmation naming the same device. File
- * targets need neither. Target opening then adds O_EXCL so the kernel enforces it too.
+ * The write guard. It looks at what a run opened (struct target: the device number or
+ * the file's inode from fstat of the descriptor), never at a path looked up again, and is
+ * asked by the run module (run.h) for every plan that writes, whatever the engine:
+ *
+ *   block device  refused when the device, its whole disk or any partition of that disk
+ *                 is mounted, is active swap, has holders (LVM, md, dm), backs a loop
+ *                 device, or holds the root file system, all matched by device number;
+ *                 then refused unless the confirmation names the same device;
+ *   regular file  refused when it backs a loop device or is active swap.
+ *
+ * The target was opened with O_EXCL, so the kernel refuses a claimed device as well, and
+ * keeps it from being mounted while the run holds it.
  */
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "inuse.h"
+#include "target.h"
 
 /*
- * May we write to path? confirm is what the operator named to confirm it
+ * May a run write to t? confirm is what the operator named to confirm it
  * (--yes-destroy=PATH, or a device name typed in the TUI: "nvme1n1" means /dev/nvme1n1),
  * or NULL. Returns 0 to go ahead, -EPERM when refused (reason in err), or -errno when the
- * path cannot be examined. roots: NULL for the real /proc and /sys.
+ * system could not be examined. roots: NULL for the real /proc and /sys.
  */
-int safety_check_write(const char *path, const char *confirm, const struct inuse_roots *roots,
-		       char *err, size_t errlen);
+int safety_check_target(const struct target *t, const char *confirm,
+			const struct inuse_roots *roots, char *err, size_t errlen);
+
+/*
+ * The kernel refused to open block device rdev (named path) exclusively: why? -EPERM with
+ * the reasons in err when something uses it, 0 when nothing was found (then the claim is
+ * someone else's, or one that is being released), -errno when it could not be examined.
+ */
+int safety_explain_busy(dev_t rdev, const char *path, const struct inuse_roots *roots,
+			char *err, size_t errlen);
 
 #endif

@@ -264,9 +264,28 @@ START_TEST(test_rate_curve)
 }
 END_TEST
 
-/* An ad-hoc workload becomes a [run] preset that parses back to the same workload. */
-START_TEST(test_from_workload)
+/*
+ * An ad-hoc run's settings become a [run] preset through the parser itself: every value
+ * means what the key means in a preset, the text parses back to the same plan, and the
+ * defaults of the keys not given are written out.
+ */
+START_TEST(test_from_settings)
 {
+	static const struct preset_setting set[] = {
+		{"bssplit", "4k/60:8k/30:64k/10", "--bssplit 4k/60:8k/30:64k/10"},
+		{"read", "65%", "--read 65%"},
+		{"offset", "1m", "--offset 1m"},
+		{"range", "33.333%", "--range 33.333%"},
+		{"threads", "3", "--threads 3"},
+		{"qdepth", "7", "--qdepth 7"},
+		{"time", "1.5s", "--time 1.5s"},
+		{"ramp", "250us", "--ramp 250us"},
+		{"rate", "1234", "--rate 1234"},
+		{"data", "compress", "--data compress"},
+		{"compress", "40", "--compress 40"},
+		{"interval", "20ms", "--interval 20ms"},
+		{"seed", "99", "--seed 99"},
+	};
 	struct workload wl;
 	char err[512];
 	struct plan *p, *q;
@@ -275,7 +294,7 @@ START_TEST(test_from_workload)
 	workload_defaults(&wl);
 	ck_assert_int_eq(workload_parse_bssplit(&wl, "4k/60:8k/30:64k/10", err, sizeof(err)), 0);
 	wl.read_pct = 65;
-	wl.range_pct = 100.0 / 3;
+	wl.range_pct = 33.333;
 	wl.range_start = 1 << 20;
 	wl.threads = 3;
 	wl.qdepth = 7;
@@ -286,30 +305,85 @@ START_TEST(test_from_workload)
 	wl.compress_pct = 40;
 	wl.interval_ns = 20000000ull;
 	wl.seed = 99;
-	p = plan_from_workload(&wl, "ad-hoc", err, sizeof(err));
+	p = plan_from_settings(set, sizeof(set) / sizeof(set[0]), "ad-hoc", err, sizeof(err));
 	ck_assert_msg(p != NULL, "%s", err);
 	ck_assert_uint_eq(p->nphases, 1);
 	ck_assert_str_eq(p->phases[0].name, "run");
 	ck_assert(p->phases[0].kind == PH_RUN);
 	ck_assert_uint_eq(p->phases[0].nsteps, 1);
 	assert_wl_eq(&p->phases[0].steps[0].wl, &wl, "ad-hoc");
-	/* the text it carries replays to the same plan */
+	ck_assert(plan_writes(p));
+	/* the text it carries replays to the same plan, and says what it does */
 	q = preset_parse(p->text, "replayed", 1.0, err, sizeof(err));
 	ck_assert_msg(q != NULL, "%s", err);
 	assert_plan_eq(p, q);
+	ck_assert_str_eq(q->description, p->description);
+	ck_assert_ptr_nonnull(strstr(p->description, "65"));
 	text = plan_to_text(q);
 	ck_assert_ptr_nonnull(strstr(text, "[run]\n"));
 	free(text);
 	plan_free(p);
 	plan_free(q);
-	/* and the plain defaults */
-	workload_defaults(&wl);
-	p = plan_from_workload(&wl, NULL, err, sizeof(err));
+	/* no settings: the defaults, written out */
+	p = plan_from_settings(NULL, 0, NULL, err, sizeof(err));
 	ck_assert_msg(p != NULL, "%s", err);
+	workload_defaults(&wl);
 	assert_wl_eq(&p->phases[0].steps[0].wl, &wl, "defaults");
 	ck_assert_str_eq(p->name, "ad-hoc");
 	ck_assert(!plan_writes(p));
+	ck_assert_ptr_nonnull(strstr(p->text, "qdepth"));
+	ck_assert_ptr_nonnull(strstr(p->text, "time"));
+	ck_assert_ptr_null(strstr(p->text, "bssplit"));
 	plan_free(p);
+}
+END_TEST
+
+/* A list in a setting makes steps, as it does in a preset: --threads "2 4" --qdepth "2 4". */
+START_TEST(test_settings_lists)
+{
+	static const struct preset_setting set[] = {
+		{"threads", "2 4", "--threads 2 4"},
+		{"qdepth", "2 4", "--qdepth 2 4"},
+		{"time", "1s", "--time 1s"},
+	};
+	char err[512];
+	struct plan *p = plan_from_settings(set, 3, "ladder", err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->phases[0].nsteps, 4);
+	ck_assert_uint_eq(p->phases[0].steps[1].wl.threads, 2);
+	ck_assert_uint_eq(p->phases[0].steps[1].wl.qdepth, 4);
+	ck_assert_str_eq(p->description, "4 steps");
+	plan_free(p);
+}
+END_TEST
+
+/* A bad setting is reported as the option it came from, never as a line of hidden text. */
+static const struct {
+	struct preset_setting set[2];
+	unsigned n;
+	const char *want; /* the whole message */
+} bad_settings[] = {
+	{{{"bs", "1000", "--bs 1000"}}, 1, "--bs 1000: "},
+	{{{"read", "170", "--read 170"}}, 1, "--read 170: "},
+	{{{"threads", "0", "--threads 0"}}, 1, "--threads 0: "},
+	{{{"bs", "4k", "--bs 4k"}, {"bssplit", "4k/50:8k/50", "--bssplit 4k/50:8k/50"}},
+	 2,
+	 "--bssplit 4k/50:8k/50: 'bssplit' and 'bs' (--bs 4k) both set: give one"},
+	{{{"until", "steady", "--until steady"}}, 1, "--until steady: 'until' is not an option"},
+	{{{"method", "discard", "--method discard"}}, 1, "--method discard: 'method' is not an "},
+};
+
+START_TEST(test_settings_errors)
+{
+	char err[512];
+	struct plan *p = plan_from_settings(bad_settings[_i].set, bad_settings[_i].n, "run", err,
+					    sizeof(err));
+
+	ck_assert_ptr_null(p);
+	ck_assert_msg(!strncmp(err, bad_settings[_i].want, strlen(bad_settings[_i].want)),
+		      "got '%s', want '%s...'", err, bad_settings[_i].want);
+	ck_assert_ptr_null(strstr(err, "<run options>"));
 }
 END_TEST
 
@@ -499,7 +573,10 @@ int main(void)
 	tcase_add_test(tc, test_snia_order);
 	tcase_add_test(tc, test_scale);
 	tcase_add_test(tc, test_rate_curve);
-	tcase_add_test(tc, test_from_workload);
+	tcase_add_test(tc, test_from_settings);
+	tcase_add_test(tc, test_settings_lists);
+	tcase_add_loop_test(tc, test_settings_errors, 0,
+			    sizeof(bad_settings) / sizeof(bad_settings[0]));
 	tcase_add_test(tc, test_key_defaults);
 	tcase_add_test(tc, test_manpage);
 	tcase_add_test(tc, test_check_target);

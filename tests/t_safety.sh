@@ -34,6 +34,13 @@ if [ -b "${dev}p1" ] && mkfs.ext4 -q "${dev}p1" 2>/dev/null && mkdir -p "$T/mnt"
 	refused "mounted partition: whole disk through a symlink" $(write_args) --target "$T/alias" --yes-destroy="$T/alias"
 	refused "mounted partition: the mounted partition itself" $(write_args) --target "${dev}p1" --yes-destroy="${dev}p1"
 	refused "mounted partition: its sibling partition" $(write_args) --target "${dev}p2" --yes-destroy="${dev}p2"
+	# whether a run writes is the plan's, not the engine's: a purge with the null engine
+	p2sum=$(head -c 1M "${dev}p2" | md5sum)
+	refused "null engine: a purging preset needs the guard too" run --preset 4k-random \
+		--scale 0.002 --engine null --quiet --out "$T/null.json" --target "${dev}p2"
+	check "null engine: the sibling partition was not purged" \
+		test "$(head -c 1M "${dev}p2" | md5sum)" = "$p2sum"
+	check "null engine: a refused run leaves no result" test ! -e "$T/null.json"
 	for link in /dev/disk/by-*/*; do
 		[ "$(readlink -f "$link")" = "$dev" ] || continue
 		refused "mounted partition: through $link" $(write_args) --target "$link" --yes-destroy="$link"
@@ -60,6 +67,121 @@ mkloop lower "$(mkfile 32M lower.img)"
 mkloop upper "$lower"
 refused "held: loop device backing another loop device" $(write_args) --target "$lower" --yes-destroy="$lower"
 check "held: the reason names the holder" grep -q "$(basename "$upper")" "$T/e"
+
+# --- a symlink flipped between a file and a mounted device while runs start: what is
+# checked is what is opened, so the mounted file system is never written. strace widens
+# the window after each stat() when it is there; the flips and the tries are bounded.
+img2=$(mkfile 64M race-fs.img)
+mkloop fsdev "$img2"
+mkdir -p "$T/mnt2"
+if mkfs.ext4 -q "$fsdev" 2>/dev/null && mount "$fsdev" "$T/mnt2"; then
+	cleanup_add "umount $T/mnt2"
+	head -c 4M /dev/urandom >"$T/mnt2/precious"
+	sync
+	sum0=$(md5sum <"$T/mnt2/precious")
+	mkfile 64M race-file.img >/dev/null
+	python3 - "$T/race-file.img" "$fsdev" "$T/race-link" "$T/race-stop" <<'PY' &
+import os, random, sys, time
+a, b, link, stop = sys.argv[1:]
+end = time.monotonic() + 120
+while not os.path.exists(stop) and time.monotonic() < end:
+    for target in (a, b):
+        os.symlink(target, link + ".new")
+        os.replace(link + ".new", link)
+        time.sleep(random.uniform(0, 0.002))  # no period for the runs to lock onto
+PY
+	flipper=$!
+	cleanup_add "touch $T/race-stop; kill $flipper"
+	widen=()
+	command -v strace >/dev/null &&
+		widen=(strace -f -qq -o /dev/null -e trace=newfstatat,statx -e inject=newfstatat:delay_exit=2000)
+	for ((i = 0; i < 50; i++)); do [ -L "$T/race-link" ] && break; sleep 0.1; done
+	wrote=0 refusals=0 other=""
+	for i in $(seq 30); do
+		"${widen[@]}" "$DRIVEBENCH" run --target "$T/race-link" --rw randwrite --time 0.1s \
+			--quiet --out "$T/race$i.json" 2>"$T/e"
+		rc=$?
+		case $rc in
+		0) [ "$(json "$T/race$i.json" 'd["target"].get("resolved")')" = "$T/race-file.img" ] &&
+			wrote=$((wrote + 1)) || other="$other wrote-elsewhere:$i" ;;
+		3) refusals=$((refusals + 1)) ;;
+		*) other="$other exit$rc:$i:$(head -c 200 "$T/e")" ;;
+		esac
+	done
+	touch "$T/race-stop"
+	wait $flipper 2>/dev/null
+	echo 3 >/proc/sys/vm/drop_caches
+	if [ -z "$other" ] && [ $wrote -gt 0 ] && [ $refusals -gt 0 ]; then
+		pass "symlink race: 30 runs wrote the file ($wrote) or were refused ($refusals)"
+	else
+		fail "symlink race" "wrote $wrote, refused $refusals, other:$other"
+	fi
+	check "symlink race: the mounted file is unchanged" test "$(md5sum <"$T/mnt2/precious")" = "$sum0"
+	check "symlink race: the file system is clean" bash -c "umount $T/mnt2 && e2fsck -fn $fsdev >/dev/null 2>&1"
+else
+	skip "symlink race" "could not make or mount a file system on a loop device"
+fi
+
+# --- a loop device over a block device node that was deleted: the loop driver still knows
+mkloop under "$(mkfile 32M under.img)"
+mknod "$T/node" b "$(stat -c '%t' "$under" | xargs printf '%d')" \
+	"$(stat -c '%T' "$under" | xargs printf '%d')"
+if mkloop over "$T/node"; then
+	rm -f "$T/node"
+	refused "held: loop device over a deleted node of the target" $(write_args) \
+		--target "$under" --yes-destroy="$under"
+	check "held: the reason names the loop device above" grep -q "held by $(basename "$over")" "$T/e"
+else
+	skip "held: deleted node" "losetup over a device node failed"
+fi
+
+# --- a file that backs a loop device is that device's data ------------------------------
+mkloop backed "$(mkfile 16M backed.img)"
+refused "file backing a loop device" $(write_args) --target "$T/backed.img"
+check "file backing a loop device: the reason names it" grep -q "backs $(basename "$backed")" "$T/e"
+
+# --- nothing that could block is opened: a FIFO is refused at once ------------------------
+mkfifo "$T/fifo"
+timeout 5 "$DRIVEBENCH" run --target "$T/fifo" --time 1s --quiet --out "$T/fifo.json" 2>"$T/e"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "not a block device or a regular file" "$T/e"; then
+	pass "FIFO target: exit 2 at once"
+else
+	fail "FIFO target" "exit $rc: $(cat "$T/e")"
+fi
+
+# --- a result that cannot be written is found before the run, not after it ---------------
+mkfile 16M out-target.img >/dev/null
+osum=$(md5sum <"$T/out-target.img")
+touch "$T/plainfile"
+mkdir -p "$T/ro"
+outs=("$T/plainfile/x.json" "$T/no/such/dir/x.json")
+if mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"; then
+	cleanup_add "umount $T/ro"
+	outs+=("$T/ro/x.json")
+fi
+for out in "${outs[@]}"; do
+	start=$(date +%s%N)
+	"$DRIVEBENCH" run --target "$T/out-target.img" --rw randwrite --time 5s --quiet \
+		--out "$out" 2>"$T/e"
+	rc=$? ms=$((($(date +%s%N) - start) / 1000000))
+	if [ $rc -eq 2 ] && [ $ms -lt 2500 ] && grep -qF "$out" "$T/e"; then
+		pass "unwritable --out ${out#"$T"/}: exit 2 before the run (${ms} ms)"
+	else
+		fail "unwritable --out ${out#"$T"/}" "exit $rc after ${ms} ms: $(cat "$T/e")"
+	fi
+done
+check "unwritable --out: the target was not written" test "$(md5sum <"$T/out-target.img")" = "$osum"
+
+# --- back-to-back runs on one device: the claim is given back before each run ends -------
+mkloop b2b "$(mkfile 32M b2b.img)"
+ok=0
+for i in 1 2 3 4 5 6; do
+	"$DRIVEBENCH" run --target "$b2b" --yes-destroy="$b2b" --rw randwrite --time 0.3s \
+		--quiet --out "$T/b2b$i.json" 2>>"$T/b2b.err" && ok=$((ok + 1))
+done
+if [ $ok -eq 6 ]; then pass "six back-to-back write runs on one device all run"; else
+	fail "back-to-back runs" "$ok of 6 ran: $(sort -u "$T/b2b.err")"; fi
 
 # --- and a free device still works, so the guard is not refusing everything ----------
 mkloop free "$(mkfile 32M free.img)"

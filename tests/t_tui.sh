@@ -306,6 +306,49 @@ else
 	fi
 fi
 
+# ---- E2: the guard is asked when the run starts, not when the drive was listed ---------
+# A disk with two partitions, none mounted when the TUI lists it; the run is to write the
+# second. The first is mounted before the run starts: the kernel's exclusive open of the
+# second would still succeed, so only the guard stands between the run and the disk. The
+# typed confirmation is right, and the run is refused, the partition and the mounted file
+# system untouched.
+if [ $can_run = 0 ] || ! is_root || ! command -v sfdisk >/dev/null; then
+	skip "guard at start" "needs runs, root, loop devices and sfdisk"
+elif ! mkloop gdev "$(mkfile 96M guard.img)" -P; then
+	skip "guard at start" "no loop device"
+else
+	printf 'label: dos\n,32M,L\n,,L\n' | sfdisk -q "$gdev" >/dev/null 2>&1
+	partx -a "$gdev" 2>/dev/null || true
+	if [ -b "${gdev}p2" ] && mkfs.ext4 -q "${gdev}p1" 2>/dev/null; then
+		gname=$(basename "${gdev}p2")
+		head -c 1M /dev/urandom >"$T/p2head"
+		dd if="$T/p2head" of="${gdev}p2" bs=1M conv=fsync status=none
+		start g 120 40 C.UTF-8 xterm-256color --target "${gdev}p2"
+		expect g "guard at start: the partition is listed free" "▶ $gname .* free"
+		mkdir -p "$T/gmnt"
+		mount "${gdev}p1" "$T/gmnt" && cleanup_add "umount $T/gmnt"
+		head -c 2M /dev/urandom >"$T/gmnt/precious"
+		sync
+		gsum=$(md5sum <"$T/gmnt/precious")
+		before=$(ls "$RESULTS" 2>/dev/null | wc -l)
+		keys g 2 Enter s
+		expect g "guard at start: the name is asked for" "type $gname and Enter"
+		tm send-keys -t g -l "$gname"
+		keys g Enter
+		expect g "guard at start: the run is refused, naming the mount" \
+			"refusing to write to ${gdev}p2: it is in use \\(mounted: ${gdev#/dev/}p1"
+		sleep 0.5
+		echo 3 >/proc/sys/vm/drop_caches
+		check "guard at start: the partition is unchanged" cmp -s -n 1048576 "$T/p2head" "${gdev}p2"
+		check "guard at start: the mounted file is unchanged" test "$(md5sum <"$T/gmnt/precious")" = "$gsum"
+		check "guard at start: no result was written" test "$(ls "$RESULTS" 2>/dev/null | wc -l)" -eq "$before"
+		keys g q
+		tm kill-session -t g 2>/dev/null
+		check "guard at start: the file system is clean" bash -c "umount $T/gmnt && e2fsck -fn ${gdev}p1 >/dev/null 2>&1"
+	else
+		skip "guard at start" "could not partition and format a loop device"
+	fi
+fi
 
 # ---- F: Ctrl-C and SIGTERM during a run: result saved as aborted, terminal restored ----
 if [ $can_run = 1 ]; then

@@ -226,7 +226,7 @@ static void dialog_then(struct app *a, enum key_action then)
 		ui_status(a, ROLE_WARNING, "aborting: the result keeps what was measured");
 		break;
 	case ACT_START:
-		presets_start(a);
+		presets_start(a, a->dlg.input);
 		break;
 	case ACT_DELETE:
 		results_delete(a);

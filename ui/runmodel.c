@@ -11,6 +11,7 @@
 
 #include "preset.h"
 #include "result_io.h"
+#include "run.h"
 #include "runner.h"
 #include "steady.h"
 
@@ -281,14 +282,17 @@ static void preset_short_name(const char *path, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, b);
 }
 
-/* Run one preset of the queue and save its result; 0, or -errno when it could not run. */
+/*
+ * Run one preset of the queue through the run module, the door every run takes, which
+ * checks the target and the operator's confirmation at this moment; 0, or -errno when it
+ * could not run (a refusal stops the queue).
+ */
 static int run_one(struct run_model *m, unsigned qi)
 {
 	const struct run_job *job = &m->job;
-	char err[1024], path[4096], name[64];
-	struct target t = {.fd = -1};
+	char err[1024], name[64];
 	struct plan *plan;
-	struct result res;
+	struct run *run;
 	int ret, run_ret;
 
 	preset_short_name(job->presets[qi], name, sizeof(name));
@@ -305,50 +309,38 @@ static int run_one(struct run_model *m, unsigned qi)
 		set_error(m, "%s", err);
 		return -EINVAL;
 	}
-	ret = target_open(&t, job->target_path, plan_writes(plan), err, sizeof(err));
-	if (ret < 0) {
-		set_error(m, "%s%s", err, ret == -EBUSY ? " (in use: refused)" : "");
-		goto free_plan;
-	}
-	ret = runner_check(plan, &t, err, sizeof(err));
+	struct run_request rq = {
+		.plan = plan,
+		.target_path = job->target_path,
+		.confirm = job->confirm[0] ? job->confirm : NULL,
+		.results_dir = job->results_dir,
+		.target_name = job->target_name,
+		.plan_label = name,
+		.ops = job->engine,
+	};
+	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		set_error(m, "%s", err);
-		goto close_target;
+		goto free_plan;
 	}
-	ret = result_default_path(path, sizeof(path), job->results_dir, job->target_name, name);
-	if (ret < 0) {
-		set_error(m, "%s: %s", job->results_dir, strerror(-ret));
-		goto close_target;
-	}
-
-	result_init(&res);
-	res.target = target_to_json(&t);
 	/* autosaves go to the result's own file, marked incomplete until the end */
-	struct runner_opts opts = {
-		.ops = job->engine,
-		.ctl = &m->ctl,
-		.autosave_path = path,
-	};
-	run_ret = runner_run(plan, &t, &opts, &res, on_event, m);
-	ret = result_save(&res, path, err, sizeof(err));
+	run_ret = run_execute(run, &m->ctl, 0, on_event, m, err, sizeof(err));
+	const struct result *res = run_result(run);
 
 	pthread_mutex_lock(&m->lock);
-	m->s.status = res.status;
-	if (ret == 0) {
-		snprintf(m->s.saved, sizeof(m->s.saved), "%s", path);
+	m->s.status = res->status;
+	if (run_ret != -EIO) {
+		snprintf(m->s.saved, sizeof(m->s.saved), "%s", run_result_path(run));
 		m->s.nsaved++;
 	} else {
 		snprintf(m->s.error, sizeof(m->s.error), "the result was not saved: %s", err);
 	}
-	if (res.status == RS_FAILED && res.error[0])
-		snprintf(m->s.error, sizeof(m->s.error), "%s", res.error);
+	if (res->status == RS_FAILED && res->error[0])
+		snprintf(m->s.error, sizeof(m->s.error), "%s", res->error);
 	m->s.version++;
 	pthread_mutex_unlock(&m->lock);
-	result_free(&res);
-	if (run_ret < 0 && ret == 0)
-		ret = run_ret;
-close_target:
-	target_close(&t);
+	ret = run_ret;
+	run_close(run);
 free_plan:
 	plan_free(plan);
 	return ret;

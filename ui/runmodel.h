@@ -71,6 +71,7 @@ struct run_snapshot {
 struct run_job {
 	char target_path[4096];
 	char target_name[64];
+	char confirm[64]; /* the device name the operator typed to confirm, or "" */
 	bool is_drive;
 	struct drive drive;
 	char presets[RM_QUEUE_MAX][4096]; /* paths */

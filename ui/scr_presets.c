@@ -112,6 +112,14 @@ static char *fmt_time(const struct app *a, char *buf, size_t len, uint64_t ns, b
 	return buf;
 }
 
+/* A block device: the discovery record says so, or the path is one now. */
+static bool is_block_device(const struct ui_target *t)
+{
+	struct stat st;
+
+	return t->is_drive || (stat(t->path, &st) == 0 && S_ISBLK(st.st_mode));
+}
+
 void presets_draw(struct app *a, int top, int bottom)
 {
 	const struct ui_target *t = drives_chosen(a);
@@ -214,7 +222,7 @@ void presets_draw(struct app *a, int top, int bottom)
 		bool writes = false;
 		for (unsigned q = 0; q < a->nqueue; q++)
 			writes |= a->presets[a->queue[q]].writes;
-		if (writes && t->is_drive)
+		if (writes && is_block_device(t))
 			ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
 				 "the queue writes to %s: its data will be destroyed; you will be "
 				 "asked to type its name",
@@ -231,8 +239,12 @@ void presets_draw(struct app *a, int top, int bottom)
 	ui_hints(a, bottom, KS_PRESETS, acts, words, 6);
 }
 
-/* Build the job for the queue on the chosen target and hand it to the run model. */
-void presets_start(struct app *a)
+/*
+ * Build the job for the queue on the chosen target and hand it to the run model, with the
+ * name the operator typed (or NULL): the run module checks the target and that name when
+ * each run starts, as it does for `drivebench run`.
+ */
+void presets_start(struct app *a, const char *confirm)
 {
 	const struct ui_target *t = drives_chosen(a);
 	struct run_job *job;
@@ -247,6 +259,7 @@ void presets_start(struct app *a)
 	}
 	snprintf(job->target_path, sizeof(job->target_path), "%s", t->path);
 	snprintf(job->target_name, sizeof(job->target_name), "%s", t->name);
+	snprintf(job->confirm, sizeof(job->confirm), "%s", confirm ? confirm : "");
 	job->is_drive = t->is_drive;
 	if (t->is_drive)
 		job->drive = t->drive;
@@ -290,19 +303,20 @@ static void start_asked(struct app *a)
 	}
 	for (unsigned q = 0; q < a->nqueue; q++)
 		writes |= a->presets[a->queue[q]].writes;
-	if (writes && t->is_drive) {
-		if (t->drive.inuse_known && inuse_busy(&t->drive.inuse)) {
+	if (writes && is_block_device(t)) {
+		/* a drive the last scan saw in use is refused at once; the run checks anew */
+		if (t->is_drive && t->drive.inuse_known && inuse_busy(&t->drive.inuse)) {
 			ui_status(a, ROLE_ERROR, "refused: %s is in use (%s)", t->name,
 				  t->drive.inuse.reason[0].text);
 			return;
 		}
 		snprintf(text, sizeof(text),
-			 "The queue writes to %s (%s %s). Everything on it will be destroyed.",
-			 t->path, t->drive.model, "");
+			 "The queue writes to %s (%s). Everything on it will be destroyed.",
+			 t->path, t->is_drive && t->drive.model[0] ? t->drive.model : "block device");
 		ui_type_confirm(a, ACT_START, "Destroy the data on this drive?", text, t->name);
 		return;
 	}
-	presets_start(a);
+	presets_start(a, NULL);
 }
 
 void presets_key(struct app *a, enum key_action act)

@@ -156,8 +156,8 @@ void presets_load(struct app *a);
 void presets_draw(struct app *a, int top, int bottom);
 void presets_key(struct app *a, enum key_action act);
 double presets_scale(const struct app *a);
-/* After the destructive-run confirmation: start the queue. */
-void presets_start(struct app *a);
+/* Start the queue; confirm: the device name the operator typed, or NULL. */
+void presets_start(struct app *a, const char *confirm);
 
 void run_draw(struct app *a, int top, int bottom);
 void run_key(struct app *a, enum key_action act);

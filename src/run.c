@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The one door every run goes through: output, target, guard, plan; then the run. */
+#include "run.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "drive.h"
+#include "preset.h"
+#include "safety.h"
+
+#define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
+#define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
+#define AUTOSAVE_NS	  30000000000ull
+
+struct run {
+	const struct plan *plan;
+	const struct engine_ops *ops;
+	struct target t;
+	struct result res;
+	char path[4096]; /* the result file */
+};
+
+bool run_refused(int ret)
+{
+	return ret == -EPERM || ret == -EBUSY;
+}
+
+const char *run_result_path(const struct run *r)
+{
+	return r->path;
+}
+
+const struct target *run_target(const struct run *r)
+{
+	return &r->t;
+}
+
+const struct result *run_result(const struct run *r)
+{
+	return &r->res;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The "target" section of a result: what was opened (path as named, the path it resolved
+ * to, kind, size, block sizes) and, for a block device, the discovery record of the disk
+ * behind the device number that was opened, so a result always says what it measured.
+ */
+static struct json_object *target_json(const struct target *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "path", json_object_new_string(t->path));
+	if (strcmp(t->path, t->resolved))
+		json_object_object_add(o, "resolved", json_object_new_string(t->resolved));
+	json_object_object_add(o, "kind", json_object_new_string(t->is_blockdev ? "block" : "file"));
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)t->size));
+	json_object_object_add(o, "lbs", json_object_new_int((int)t->lbs));
+	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
+	if (t->is_blockdev) {
+		struct drive d;
+		char err[256];
+		if (drive_probe_devnum(t->rdev, &d, err, sizeof(err)) == 0)
+			json_object_object_add(o, "drive", drive_to_json(&d));
+	}
+	return o;
+}
+
+/* Where the result goes: the request's --out, or a new file in the results directory. */
+static int output_path(struct run *r, const struct run_request *rq, char *err, size_t errlen)
+{
+	char dir[4096];
+	const char *name = rq->target_name, *base;
+	int ret;
+
+	if (rq->out_path) {
+		if (snprintf(r->path, sizeof(r->path), "%s", rq->out_path) >= (int)sizeof(r->path)) {
+			snprintf(err, errlen, "%.64s...: path too long", rq->out_path);
+			return -ENAMETOOLONG;
+		}
+		return 0;
+	}
+	if (rq->results_dir) {
+		snprintf(dir, sizeof(dir), "%s", rq->results_dir);
+	} else {
+		ret = result_dir(dir, sizeof(dir));
+		if (ret < 0) {
+			snprintf(err, errlen, "cannot make the results directory (%s): %s",
+				 getenv("XDG_DATA_HOME") ? "$XDG_DATA_HOME/drivebench/results"
+							 : "~/.local/share/drivebench/results",
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	if (!name) {
+		base = strrchr(rq->target_path, '/');
+		name = base ? base + 1 : rq->target_path;
+	}
+	ret = result_default_path(r->path, sizeof(r->path), dir, name,
+				  rq->plan_label		? rq->plan_label
+				  : rq->plan->name[0] ? rq->plan->name
+							: "run");
+	if (ret < 0)
+		snprintf(err, errlen, "%s: cannot name a result file there: %s", dir,
+			 strerror(-ret));
+	return ret;
+}
+
+/*
+ * Open the target. A writing plan's exclusive open that the kernel refuses is explained
+ * by what uses the device; when nothing does, the claim is one being released (io_uring
+ * tears down a ring that held the device after its process has gone), so it is tried
+ * again for a bounded time.
+ */
+static int open_target(struct run *r, const struct run_request *rq, bool writes, char *err,
+		       size_t errlen)
+{
+	uint64_t limit = rq->busy_retry_ns ? rq->busy_retry_ns : BUSY_RETRY_NS;
+	uint64_t t0 = now_ns();
+	int ret;
+
+	for (;;) {
+		ret = target_open(&r->t, rq->target_path, writes, err, errlen);
+		if (ret != -EBUSY)
+			return ret;
+		ret = safety_explain_busy(r->t.rdev, rq->target_path, rq->roots, err, errlen);
+		if (ret < 0)
+			return ret == -EPERM ? ret : -EBUSY;
+		if (now_ns() - t0 >= limit)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = BUSY_RETRY_GAP_NS}, NULL);
+	}
+	snprintf(err, errlen,
+		 "refusing to write to %s: the kernel will not open it exclusively, and no mount, "
+		 "swap or holder was found (another program has it open exclusively?); gave up "
+		 "after %.1f s",
+		 rq->target_path, (double)limit / 1e9);
+	return -EBUSY;
+}
+
+int run_open(struct run **out, const struct run_request *rq, char *err, size_t errlen)
+{
+	bool writes = plan_writes(rq->plan);
+	struct run *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->plan = rq->plan;
+	r->ops = rq->ops;
+	r->t.fd = -1;
+	result_init(&r->res);
+	ret = output_path(r, rq, err, errlen);
+	if (ret < 0)
+		goto fail;
+	ret = open_target(r, rq, writes, err, errlen);
+	if (ret < 0)
+		goto fail;
+	if (writes) {
+		ret = safety_check_target(&r->t, rq->confirm, rq->roots, err, errlen);
+		if (ret < 0)
+			goto fail;
+	}
+	ret = runner_check(rq->plan, &r->t, err, errlen);
+	if (ret < 0) {
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, " (target %s)", rq->target_path);
+		goto fail;
+	}
+	r->res.target = target_json(&r->t);
+	ret = r->res.target ? runner_begin_result(rq->plan, &r->res) : -ENOMEM;
+	if (ret < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	/* the result file is written before the first I/O: an output that fails fails now */
+	ret = result_save(&r->res, r->path, err, errlen);
+	if (ret < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	run_close(r);
+	return ret;
+}
+
+int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
+		void *arg, char *err, size_t errlen)
+{
+	struct runner_opts opts = {
+		.ops = r->ops,
+		.ctl = ctl,
+		.autosave_path = r->path,
+		.autosave_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
+	};
+	int ret = runner_run(r->plan, &r->t, &opts, &r->res, fn, arg);
+
+	/* the device is given back before the result is written and anyone told */
+	target_close(&r->t);
+	if (result_save(&r->res, r->path, err, errlen) < 0)
+		return -EIO;
+	return ret;
+}
+
+void run_close(struct run *r)
+{
+	if (!r)
+		return;
+	target_close(&r->t);
+	result_free(&r->res);
+	free(r);
+}

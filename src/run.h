@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_RUN_H
+#define DB_RUN_H
+/*
+ * The one door every run goes through: `drivebench run`, `drivebench replay` and the TUI's
+ * queue gather their inputs into a struct run_request and hand it here; none of them opens
+ * a target or starts I/O itself. run_open() decides, in this order:
+ *
+ *   1. the result file: --out, or a new name in the results directory; it is written once
+ *      (status "incomplete") before anything touches the target, so an output that
+ *      cannot be written is found before the run, not after it;
+ *   2. the target, resolved once and opened once (target.h), read-write with O_EXCL when
+ *      the plan writes (a purge, a fill, a precondition or any write step: a property of
+ *      the plan, never of the engine). An exclusive open the kernel refuses is explained
+ *      (safety_explain_busy); with nothing found to explain it, it is retried for a
+ *      bounded time, since a claim given up by a process that just ended can take a
+ *      moment to be released;
+ *   3. the write guard (safety.h) on what was opened, for every plan that writes;
+ *   4. the plan against the target (block sizes, range).
+ *
+ * run_execute() then runs the plan (runner.h) with autosave to the result file, releases
+ * the target and saves the result. The target's discovery record is attached here, so the
+ * engine's target stays a path and a descriptor.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "inuse.h"
+#include "result.h"
+#include "runner.h"
+#include "target.h"
+
+struct plan;
+
+struct run_request {
+	const struct plan *plan;
+	const char *target_path;
+	const char *confirm;      /* the device the operator confirmed, or NULL (safety.h) */
+	const char *out_path;     /* NULL: a new file in results_dir */
+	const char *results_dir;  /* NULL: result_dir() */
+	const char *target_name;  /* names the default file; NULL: the target's base name */
+	const char *plan_label;   /* names it too; NULL: the plan's name */
+	const struct engine_ops *ops;    /* NULL: uring */
+	const struct inuse_roots *roots; /* NULL: the real /proc and /sys */
+	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */
+};
+
+struct run;
+
+/*
+ * Check and open everything a run needs. 0 with *out set, or -errno with the reason in
+ * err: run_refused() tells a refusal for safety (exit 3) from bad input (exit 2).
+ */
+int run_open(struct run **out, const struct run_request *rq, char *err, size_t errlen);
+/* Was this run_open() error a refusal for safety (in use, unconfirmed, busy)? */
+bool run_refused(int ret);
+
+/* Where the result goes, the target as opened, and the result as it stands. */
+const char *run_result_path(const struct run *r);
+const struct target *run_target(const struct run *r);
+const struct result *run_result(const struct run *r);
+
+/*
+ * Run the plan; ctl, fn and arg as for runner_run(); autosave_ns 0: every 30 s. The
+ * result is saved at the end whatever happened. Returns the runner's status (0,
+ * -ECANCELED, -errno); a result that could not be saved makes it -EIO, reason in err.
+ */
+int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
+		void *arg, char *err, size_t errlen);
+void run_close(struct run *r);
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The run module, the one door: what it opens is what it checks and records, it never
+ * blocks on a target, and an output it cannot write is found before the first I/O.
+ * Targets are regular files in a directory of the test's own (block devices, mounts and
+ * the guard's refusals are in tests/t_safety.sh).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "preset.h"
+#include "result_io.h"
+#include "run.h"
+#include "rundir.h"
+#include "testlib.h"
+
+static struct plan *write_plan(void)
+{
+	static const struct preset_setting set[] = {
+		{"read", "0", "--read 0"},
+		{"time", "100ms", "--time 100ms"},
+		{"interval", "50ms", "--interval 50ms"},
+	};
+	char err[512];
+	struct plan *p = plan_from_settings(set, 3, "door", err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	return p;
+}
+
+static char *make_file(const char *name, uint64_t size)
+{
+	char *path = malloc(4096);
+	int fd;
+
+	snprintf(path, 4096, "%s/%s", tmpdir, name);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)size), 0);
+	close(fd);
+	return path;
+}
+
+static const char *target_str(const struct result *res, const char *key)
+{
+	struct json_object *v;
+
+	if (!res->target || !json_object_object_get_ex(res->target, key, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Through a symlink: the file it resolved to is opened, recorded, and written first. */
+START_TEST(test_open_records_what_was_opened)
+{
+	char *file = make_file("target.img", 8 << 20), link[4096], out[4096], err[1024];
+	struct plan *p = write_plan();
+	struct result saved;
+	struct run *r;
+
+	snprintf(link, sizeof(link), "%s/alias", tmpdir);
+	ck_assert_int_eq(symlink(file, link), 0);
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	struct run_request rq = {.plan = p, .target_path = link, .out_path = out,
+				 .ops = &engine_null};
+	ck_assert_msg(run_open(&r, &rq, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(!run_target(r)->is_blockdev);
+	ck_assert(run_target(r)->writable);
+	ck_assert_str_eq(run_target(r)->resolved, file);
+	ck_assert_str_eq(target_str(run_result(r), "path"), link);
+	ck_assert_str_eq(target_str(run_result(r), "resolved"), file);
+	/* the result file exists before the first I/O, marked incomplete */
+	result_init(&saved);
+	ck_assert_msg(result_load(&saved, out, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(saved.status, RS_INCOMPLETE);
+	ck_assert_uint_eq(saved.nphases, 0);
+	result_free(&saved);
+	/* the link now pointing elsewhere changes nothing about the run */
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(symlink("/dev/null", link), 0);
+	ck_assert_int_eq(run_execute(r, NULL, 0, NULL, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(run_result(r)->status, RS_COMPLETE);
+	ck_assert_int_eq(run_target(r)->fd, -1); /* given back before the result is saved */
+	run_close(r);
+	result_init(&saved);
+	ck_assert_msg(result_load(&saved, out, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(saved.status, RS_COMPLETE);
+	result_free(&saved);
+	plan_free(p);
+	free(file);
+}
+END_TEST
+
+/* Targets that are not opened: each fails at once, as bad input, with no result file. */
+static const struct {
+	const char *what;
+	int want;
+} bad_targets[] = {
+	{"fifo", -EINVAL},
+	{"directory", -EINVAL},
+	{"missing", -ENOENT},
+	{"dangling", -ENOENT},
+};
+
+START_TEST(test_bad_targets)
+{
+	char path[4096], out[4096], err[1024];
+	struct plan *p = write_plan();
+	struct run *r = NULL;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/t", tmpdir);
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	if (!strcmp(bad_targets[_i].what, "fifo"))
+		ck_assert_int_eq(mkfifo(path, 0600), 0);
+	else if (!strcmp(bad_targets[_i].what, "directory"))
+		ck_assert_int_eq(mkdir(path, 0700), 0);
+	else if (!strcmp(bad_targets[_i].what, "dangling"))
+		ck_assert_int_eq(symlink("/nonexistent/drivebench", path), 0);
+	struct run_request rq = {.plan = p, .target_path = path, .out_path = out,
+				 .ops = &engine_null};
+	/* a FIFO with no writer would block an open(): this returns at once */
+	alarm(5);
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), bad_targets[_i].want);
+	alarm(0);
+	ck_assert_ptr_null(r);
+	ck_assert(!run_refused(bad_targets[_i].want));
+	ck_assert_msg(strstr(err, path) != NULL, "%s", err);
+	ck_assert_int_ne(stat(out, &st), 0);
+	plan_free(p);
+}
+END_TEST
+
+/* An output that cannot be written: found before the run, naming the file; no I/O. */
+static const char *const bad_outputs[] = {"plain/r.json", "no/such/dir/r.json", "adir"};
+
+START_TEST(test_bad_outputs)
+{
+	char *file = make_file("target.img", 8 << 20), out[4096], err[1024], want[4096];
+	struct plan *p = write_plan();
+	struct run *r = NULL;
+	struct stat st0, st1;
+	int fd;
+
+	fd = open(file, O_WRONLY);
+	ck_assert_int_eq(pwrite(fd, "drivebench", 10, 0), 10);
+	close(fd);
+	ck_assert_int_eq(stat(file, &st0), 0);
+	free(make_file("plain", 0));
+	snprintf(out, sizeof(out), "%s/adir", tmpdir);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	snprintf(out, sizeof(out), "%s/%s", tmpdir, bad_outputs[_i]);
+	struct run_request rq = {.plan = p, .target_path = file, .out_path = out,
+				 .ops = &engine_uring};
+	ck_assert_int_lt(run_open(&r, &rq, err, sizeof(err)), 0);
+	ck_assert_ptr_null(r);
+	snprintf(want, sizeof(want), "%s", out);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	ck_assert_int_eq(stat(file, &st1), 0);
+	ck_assert_int_eq(st1.st_mtim.tv_sec, st0.st_mtim.tv_sec);
+	ck_assert_int_eq(st1.st_mtim.tv_nsec, st0.st_mtim.tv_nsec);
+	plan_free(p);
+	free(file);
+}
+END_TEST
+
+/* The default result file is named after the target and the plan, or the label given. */
+START_TEST(test_default_path)
+{
+	char *file = make_file("disk0.img", 8 << 20), dir[4096], err[1024];
+	struct plan *p = write_plan();
+	struct run *r;
+
+	snprintf(dir, sizeof(dir), "%s/results", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	struct run_request rq = {.plan = p, .target_path = file, .results_dir = dir,
+				 .plan_label = "quick", .ops = &engine_null};
+	ck_assert_msg(run_open(&r, &rq, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(strstr(run_result_path(r), "/results/") &&
+			      strstr(run_result_path(r), "_disk0.img_quick.json"),
+		      "%s", run_result_path(r));
+	run_close(r);
+	plan_free(p);
+	free(file);
+}
+END_TEST
+
+static Suite *run_suite(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_open_records_what_was_opened);
+	tcase_add_loop_test(tc, test_bad_targets, 0, sizeof(bad_targets) / sizeof(bad_targets[0]));
+	tcase_add_loop_test(tc, test_bad_outputs, 0, sizeof(bad_outputs) / sizeof(bad_outputs[0]));
+	tcase_add_test(tc, test_default_path);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(run_suite)
