@@ -53,6 +53,26 @@ check "usage: message names the option" grep -q -- "--bogus" "$T/e"
 expect_exit "usage: bad block size exits 2" 2 run --target "$f" --bs 4q
 expect_exit "usage: bad bssplit exits 2" 2 run --target "$f" --bssplit 4k/50:8k/20
 check "usage: bssplit message says the sum" grep -q "70%" "$T/e"
+# the workload options are the preset keys, parsed by the preset parser
+expect_exit "options: a bad value exits 2" 2 run --target "$f" --bs 1000 --time 1s
+check "options: the message names the option as given, not a hidden line" \
+	grep -q '^drivebench run: --bs 1000: block size 1000 is not a multiple of 512' "$T/e"
+expect_exit "options: --read takes a percentage as the preset key does" 0 \
+	run --target "$f" --engine null --read 70% --time 100ms --interval 50ms --quiet \
+	--out "$T/pct.json"
+check "options: --read 70% reads 70%" test "$(json "$T/pct.json" 'd["phases"][0]["steps"][0]["workload"]["read_pct"]')" = 70
+expect_exit "options: a list makes steps" 0 run --target "$f" --engine null --threads "1 2" \
+	--qdepth "4 8" --time 100ms --interval 50ms --quiet --out "$T/list.json"
+check "options: 2 x 2 values give 4 steps, labelled" test "$(json "$T/list.json" \
+	'" ".join(s["label"] for s in d["phases"][0]["steps"])')" = "1T4Q 1T8Q 2T4Q 2T8Q"
+expect_exit "options: replay of a list runs the same steps" 0 replay "$T/list.json" \
+	--target "$f" --engine null --quiet --out "$T/list2.json"
+check "options: the replayed steps" test "$(json "$T/list2.json" \
+	'" ".join(s["label"] for s in d["phases"][0]["steps"])')" = "1T4Q 1T8Q 2T4Q 2T8Q"
+expect_exit "options: the last of a repeated option counts" 0 run --target "$f" --engine null \
+	--bs 8k --bs 16k --time 100ms --interval 50ms --quiet --out "$T/last.json"
+check "options: --bs 8k --bs 16k runs 16k" test "$(json "$T/last.json" \
+	'd["phases"][0]["steps"][0]["workload"]["bs"]')" = 16384
 expect_exit "usage: missing target exits 2" 2 run --time 1s
 expect_exit "usage: missing file exits 2" 2 run --target "$T/nope" --time 1s
 expect_exit "usage: unknown command exits 2" 2 frobnicate
