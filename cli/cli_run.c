@@ -72,8 +72,11 @@ static void on_signal(int sig)
 	atomic_store(&run_ctl.stop, 1);
 }
 
+#define PROGRESS_GAP_NS 250000000ull /* sample lines: at most four a second */
+
 struct progress {
 	bool quiet;
+	uint64_t last_sample_ns; /* when the last sample line was printed */
 };
 
 static void print_sample(const struct runner_event *ev)
@@ -129,9 +132,15 @@ static void on_event(void *arg, const struct runner_event *ev)
 			units_fmt_duration(el, sizeof(el), ev->elapsed_ns),
 			units_fmt_duration(eta, sizeof(eta), ev->eta_ns));
 		break;
-	case RUN_EV_SAMPLE:
+	case RUN_EV_SAMPLE: {
+		/* short intervals would flood a terminal; every sample is in the result */
+		uint64_t now = mono_now_ns();
+		if (p->last_sample_ns && now - p->last_sample_ns < PROGRESS_GAP_NS)
+			break;
+		p->last_sample_ns = now;
 		print_sample(ev);
 		break;
+	}
 	case RUN_EV_STEP_DONE:
 		print_summary("  step", &ev->step->summary);
 		break;

@@ -35,6 +35,12 @@ for key in ("kernel", "cpus"):
     assert key in d["host"], key
 PY
 
+# short intervals are all in the result, but the terminal gets a few lines a second
+"$DRIVEBENCH" run --target "$f" --engine null --time 2s --interval 10ms --out "$T/fast.json" 2>"$T/err"
+n=$(grep -c 'IOPS (R' "$T/err")
+check "run: 10 ms samples print at most 4 lines a second ($n in 2 s)" test "$n" -ge 2 -a "$n" -le 12
+check "run: and every sample is in the result" test "$(json "$T/fast.json" 'len(d["phases"][0]["steps"][0]["samples"])')" -ge 150
+
 # the default results directory is $XDG_DATA_HOME/drivebench/results
 "$DRIVEBENCH" run --target "$f" --time 1s --quiet 2>"$T/err"
 n=$(ls "$XDG_DATA_HOME/drivebench/results/" 2>/dev/null | grep -c '\.json$')
