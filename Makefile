@@ -46,6 +46,8 @@ LIB      := $(BUILD)/libdrivebench.a
 BIN      := $(BUILD)/drivebench
 
 .PHONY: all deps run check test bench install asan fuzz clean help format print-cflags print-libs
+# keep the test programs' objects, so the next make relinks nothing that did not change
+.SECONDARY:
 all: $(BIN) $(TESTS)
 
 help:

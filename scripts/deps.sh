@@ -8,7 +8,7 @@ set -eu
 build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
 	libncurses-dev libjson-c-dev"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
-	libxml2-utils pciutils python3 groff-base"
+	libxml2-utils pciutils python3 groff-base strace"
 bench="fio util-linux"
 fuzz="clang libclang-rt-14-dev"
 
