@@ -43,6 +43,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 BIN_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdrivebench.a
+UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
 
 .PHONY: all deps run check test bench install asan fuzz clean help format print-cflags print-libs
@@ -73,6 +74,16 @@ $(LIB): $(CORE_OBJ)
 $(BIN): $(BIN_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJ) $(LIB) $(UI_LDLIBS) $(DB_LDLIBS)
+
+$(UI_LIB): $(UI_SRC:%.c=$(BUILD)/%.o)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# the TUI's unit tests link its modules through their headers, with curses
+$(BUILD)/tests/check_ui_%: $(BUILD)/tests/check_ui_%.o $(UI_LIB) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UI_LIB) $(LIB) $(CHECK_LDLIBS) $(UI_LDLIBS) \
+		$(DB_LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The key table (ui/keys.c): names, lookup precedence, and that no key means two things
- * on one screen. keys.c uses only curses' key code macros, so it is compiled in here.
+ * on one screen, through keys.h.
  */
-#include "keys.c"
+#include "keys.h"
+
+#include <curses.h>
+#include <string.h>
 
 #include "testlib.h"
 #include <stdlib.h>

@@ -3,7 +3,10 @@
  * Plot rendering (ui/plot.c): braille and ASCII cells for known series. The module does
  * not use curses and is not in the core library, so it is compiled in directly.
  */
-#include "plot.c"
+#include "plot.h"
+
+#include <math.h>
+#include <string.h>
 
 #include "testlib.h"
 #include <stdlib.h>

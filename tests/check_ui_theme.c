@@ -3,7 +3,10 @@
  * The theme parser (ui/theme.c). ui/ is not in the core library, and the parser does not
  * use curses, so the module is compiled into this test directly.
  */
-#include "theme.c"
+#include "theme.h"
+
+#include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
 #include <stdlib.h>

@@ -52,20 +52,19 @@ static const struct glyphs glyphs_ascii = {
 	.tick = "+",
 };
 
-static const char *const screen_name[SCR_COUNT] = {
-	[SCR_DRIVES] = "Drives",   [SCR_PRESETS] = "Presets", [SCR_RUN] = "Run",
-	[SCR_RESULTS] = "Results", [SCR_HELP] = "Help",
-};
-
-static const enum key_scope screen_scope[SCR_COUNT] = {
-	[SCR_DRIVES] = KS_DRIVES,   [SCR_PRESETS] = KS_PRESETS, [SCR_RUN] = KS_RUN,
-	[SCR_RESULTS] = KS_RESULTS, [SCR_HELP] = KS_GLOBAL,
-};
-static const bool screen_has_list[SCR_COUNT] = {
-	[SCR_DRIVES] = true,
-	[SCR_PRESETS] = true,
-	[SCR_RESULTS] = true,
-	[SCR_HELP] = true,
+/* The screens, declared once: tab name, key scope, whether it has a list, draw, keys. */
+static const struct screen {
+	const char *name;
+	enum key_scope scope;
+	bool has_list;
+	void (*draw)(struct app *a, int top, int bottom);
+	void (*key)(struct app *a, enum key_action act);
+} screens[SCR_COUNT] = {
+	[SCR_DRIVES] = {"Drives", KS_DRIVES, true, drives_draw, drives_key},
+	[SCR_PRESETS] = {"Presets", KS_PRESETS, true, presets_draw, presets_key},
+	[SCR_RUN] = {"Run", KS_RUN, false, run_draw, run_key},
+	[SCR_RESULTS] = {"Results", KS_RESULTS, true, results_draw, results_key},
+	[SCR_HELP] = {"Help", KS_GLOBAL, true, help_draw, help_key},
 };
 
 /* ---- options -------------------------------------------------------------------- */
@@ -310,7 +309,7 @@ static void draw_top(struct app *a)
 	/* tabs on the right; the host line gets what is left */
 	int tabs_w = 0;
 	for (int s = 0; s < SCR_HELP; s++)
-		tabs_w += (int)strlen(screen_name[s]) + 5;
+		tabs_w += (int)strlen(screens[s].name) + 5;
 	tabs_w += 9;
 	/* the host facts only when they fit whole */
 	if (ui_width(a, host) > a->cols - tabs_w)
@@ -318,7 +317,7 @@ static void draw_top(struct app *a)
 	ui_text(a, 0, 0, a->cols - tabs_w, ROLE_TITLE, host);
 	x = a->cols - tabs_w;
 	for (int s = 0; s < SCR_HELP; s++) {
-		snprintf(buf, sizeof(buf), " %d %s ", s + 1, screen_name[s]);
+		snprintf(buf, sizeof(buf), " %d %s ", s + 1, screens[s].name);
 		x += ui_text(a, 0, x, a->cols - x,
 			     a->screen == (enum ui_screen)s ? ROLE_TAB_ACTIVE : ROLE_TAB, buf);
 		x += ui_text(a, 0, x, a->cols - x, ROLE_TAB, " ");
@@ -361,25 +360,7 @@ static void draw(struct app *a)
 	erase();
 	draw_top(a);
 	/* screens own rows 1 .. rows-1; the last row is their key hints */
-	switch (a->screen) {
-	case SCR_DRIVES:
-		drives_draw(a, 1, a->rows - 1);
-		break;
-	case SCR_PRESETS:
-		presets_draw(a, 1, a->rows - 1);
-		break;
-	case SCR_RUN:
-		run_draw(a, 1, a->rows - 1);
-		break;
-	case SCR_RESULTS:
-		results_draw(a, 1, a->rows - 1);
-		break;
-	case SCR_HELP:
-		help_draw(a, 1, a->rows - 1);
-		break;
-	case SCR_COUNT:
-		break;
-	}
+	screens[a->screen].draw(a, 1, a->rows - 1);
 	draw_status(a);
 	if (a->dlg.kind != DLG_NONE)
 		dialog_draw(a);
@@ -406,7 +387,7 @@ static void handle_key(struct app *a, int key)
 			a->quit = true;
 		return;
 	}
-	enum key_action act = key_lookup(screen_scope[a->screen], screen_has_list[a->screen], key);
+	enum key_action act = key_lookup(screens[a->screen].scope, screens[a->screen].has_list, key);
 
 	switch (act) {
 	case ACT_SCREEN_DRIVES:
@@ -445,25 +426,7 @@ static void handle_key(struct app *a, int key)
 	default:
 		break;
 	}
-	switch (a->screen) {
-	case SCR_DRIVES:
-		drives_key(a, act);
-		break;
-	case SCR_PRESETS:
-		presets_key(a, act);
-		break;
-	case SCR_RUN:
-		run_key(a, act);
-		break;
-	case SCR_RESULTS:
-		results_key(a, act);
-		break;
-	case SCR_HELP:
-		help_key(a, act);
-		break;
-	case SCR_COUNT:
-		break;
-	}
+	screens[a->screen].key(a, act);
 }
 
 static bool locale_is_utf8(void)

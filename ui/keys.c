@@ -5,7 +5,6 @@
 #include <curses.h>
 #include <string.h>
 
-#define CTRL_KEY(c) ((c)&0x1f)
 #define KEY_ESC	    27
 #define KEY_TAB	    '\t'
 

@@ -58,6 +58,8 @@ enum key_action {
 };
 
 #define KEY_MAX_CODES 4
+/* The code a terminal sends for Ctrl and a letter. */
+#define CTRL_KEY(c) ((c)&0x1f)
 
 struct key_binding {
 	enum key_scope scope;
