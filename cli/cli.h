@@ -60,6 +60,7 @@ struct plan;
 
 /* How `run` and `replay` run a plan. */
 struct run_options {
+	const char *target;           /* --target PATH */
 	const struct engine_ops *ops; /* uring, or null for tests */
 	const char *out;              /* result file; NULL: the results directory */
 	const char *yes_destroy;      /* --yes-destroy=PATH */
@@ -68,12 +69,24 @@ struct run_options {
 };
 
 /*
- * Run plan on target_path: the write guard, the target checks, progress on stderr,
- * SIGINT/SIGTERM abort (the result is saved as aborted), autosave, the final save.
+ * The options every command that runs a plan takes (run, replay), declared once: their
+ * keys (from CLI_O_RUN up), their rows (cli_run_opts, NULL-terminated), and their handling.
+ */
+enum { CLI_O_RUN = 200, CLI_O_TARGET = CLI_O_RUN, CLI_O_YES, CLI_O_OUT, CLI_O_QUIET,
+       CLI_O_ENGINE, CLI_O_BUSY_POLL, CLI_O_RUN_END };
+extern const struct cli_opt cli_run_opts[];
+/* One of them into ro: 0, or an exit status after printing a usage error. */
+int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro);
+/* A command's option table: cli_run_opts, then own (NULL-terminated); malloc'd or NULL. */
+struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown);
+
+/*
+ * Run plan on ro->target through the run module (run.h): the write guard, the target
+ * checks, progress on stderr, SIGINT/SIGTERM abort (the result is saved as aborted),
+ * autosave, the final save.
  * Returns an exit status. cmd names the command in messages.
  */
-int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
-		 const struct run_options *ro);
+int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *ro);
 
 /* Commands: argc/argv start at the command name. Return an exit status. */
 int cli_run(int argc, char **argv);

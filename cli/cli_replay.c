@@ -12,63 +12,28 @@
 #include "preset.h"
 #include "result.h"
 
-enum { O_TARGET = 256, O_YES, O_OUT, O_QUIET, O_ENGINE, O_BUSY_POLL };
-
-static const struct cli_opt replay_opts[] = {
-	{"target", O_TARGET, "PATH", "block device or file to run on (required)"},
-	{"yes-destroy", O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
-	{"out", O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
-	{"quiet", O_QUIET, NULL, "no progress on stderr"},
-	{"engine", O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
-	{"busy-poll", O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
-	{NULL, 0, NULL, NULL},
-};
-
 int cli_replay(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
 	struct run_options ro = {.ops = &engine_uring};
-	const char *target = NULL;
 	struct result res;
 	struct plan *plan;
 	char err[1024];
 	int key, status;
 
 	cli_parser_init(p, "replay", "RESULT --target PATH [--yes-destroy=PATH] [--out FILE]",
-			replay_opts, argc, argv);
+			cli_run_opts, argc, argv);
 	while ((key = cli_next(p)) > 0) {
-		switch (key) {
-		case 'h':
+		if (key == 'h')
 			return EXIT_OK;
-		case O_TARGET:
-			target = p->arg;
-			break;
-		case O_YES:
-			ro.yes_destroy = p->arg;
-			break;
-		case O_OUT:
-			ro.out = p->arg;
-			break;
-		case O_QUIET:
-			ro.quiet = true;
-			break;
-		case O_ENGINE:
-			ro.ops = engine_find(p->arg);
-			if (!ro.ops)
-				return cli_usage_error(p, "--engine: no engine '%s' (uring, null)",
-						       p->arg);
-			break;
-		case O_BUSY_POLL:
-			if (cli_busy_poll(p))
-				return EXIT_USAGE;
-			break;
-		}
+		if ((status = cli_run_opt(p, key, &ro)))
+			return status;
 	}
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p->npos != 1)
 		return cli_usage_error(p, p->npos ? "one result at a time" : "which result?");
-	if (!target)
+	if (!ro.target)
 		return cli_usage_error(p, "--target is required");
 	result_init(&res);
 	if (result_load(&res, p->pos[0], err, sizeof(err)) < 0) {
@@ -91,7 +56,7 @@ int cli_replay(int argc, char **argv)
 		fprintf(stderr, "drivebench replay: %s: %s\n", p->pos[0], err);
 		return EXIT_USAGE;
 	}
-	status = cli_run_plan("replay", plan, target, &ro);
+	status = cli_run_plan("replay", plan, &ro);
 	plan_free(plan);
 	return status;
 }

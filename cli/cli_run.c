@@ -16,21 +16,14 @@
 #include "workload.h"
 
 enum {
-	O_TARGET = 256, O_PRESET, O_SCALE, O_OUT, O_YES, O_QUIET, O_RW, O_ENGINE, O_AUTOSAVE,
-	O_BUSY_POLL,
-	O_KEY, /* O_KEY + i: preset_keys[i], a workload option generated from the key table */
+	O_PRESET = CLI_O_RUN_END, O_SCALE, O_RW, O_AUTOSAVE,
+	O_KEY = 256, /* O_KEY + i: preset_keys[i], a workload option made from the key table */
 };
 
-/* The options of a run itself; the workload options follow, made from preset_keys[]. */
+/* The run's own options; the shared ones come first, the workload options last. */
 static const struct cli_opt run_own_opts[] = {
-	{"target", O_TARGET, "PATH", "block device or file to test (required)"},
 	{"preset", O_PRESET, "NAME|FILE", "run a review preset instead of one workload"},
 	{"scale", O_SCALE, "F", "multiply every duration by F (0.01: a rehearsal)"},
-	{"out", O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
-	{"yes-destroy", O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
-	{"quiet", O_QUIET, NULL, "no progress on stderr"},
-	{"engine", O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
-	{"busy-poll", O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
 	{"autosave", O_AUTOSAVE, "DUR", "save the result this often while running (default 30s)"},
 	{"rw", O_RW, "MODE", "randread randwrite randrw read write rw: sets pattern and read"},
 };
@@ -42,17 +35,16 @@ static const char run_usage[] =
 	"The workload options are the preset keys of drivebench-preset(5); each takes what the\n"
 	"key takes, a list (\"2 4 8 16\") makes steps";
 
-/* The option table: the run's own options, then one per preset key marked .option. */
+/* The option table: the shared and the run's own options, then one per .option key. */
 static struct cli_opt *run_opts(void)
 {
 	struct cli_opt *o = calloc(N_OWN + preset_nkeys + 1, sizeof(*o));
+	static char help[64][256];
 	unsigned n = N_OWN;
 
 	if (!o)
 		return NULL;
 	memcpy(o, run_own_opts, sizeof(run_own_opts));
-	static char help[64][256];
-
 	for (unsigned i = 0; i < preset_nkeys && i < 64; i++) {
 		const struct preset_key *k = &preset_keys[i];
 		if (!k->option)
@@ -61,7 +53,9 @@ static struct cli_opt *run_opts(void)
 			 k->def ? k->def : "", k->def ? ")" : "");
 		o[n++] = (struct cli_opt){k->name, O_KEY + (int)i, k->value, help[i]};
 	}
-	return o;
+	struct cli_opt *all = cli_run_opts_with(o, n);
+	free(o);
+	return all;
 }
 
 static struct engine_ctl run_ctl;
@@ -160,13 +154,60 @@ static void on_event(void *arg, const struct runner_event *ev)
 	}
 }
 
-int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
-		 const struct run_options *ro)
+const struct cli_opt cli_run_opts[] = {
+	{"target", CLI_O_TARGET, "PATH", "block device or file to run on (required)"},
+	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
+	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
+	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr"},
+	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
+	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
+	{NULL, 0, NULL, NULL},
+};
+
+struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown)
+{
+	size_t nrun = sizeof(cli_run_opts) / sizeof(cli_run_opts[0]) - 1;
+	struct cli_opt *o = calloc(nrun + nown + 1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	memcpy(o, cli_run_opts, nrun * sizeof(*o));
+	memcpy(o + nrun, own, nown * sizeof(*o));
+	return o;
+}
+
+int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro)
+{
+	switch (key) {
+	case CLI_O_TARGET:
+		ro->target = p->arg;
+		return 0;
+	case CLI_O_YES:
+		ro->yes_destroy = p->arg;
+		return 0;
+	case CLI_O_OUT:
+		ro->out = p->arg;
+		return 0;
+	case CLI_O_QUIET:
+		ro->quiet = true;
+		return 0;
+	case CLI_O_ENGINE:
+		ro->ops = engine_find(p->arg);
+		if (!ro->ops)
+			return cli_usage_error(p, "--engine: no engine '%s' (uring, null)", p->arg);
+		return 0;
+	case CLI_O_BUSY_POLL:
+		return cli_busy_poll(p) ? EXIT_USAGE : 0;
+	}
+	return cli_usage_error(p, "unexpected option");
+}
+
+int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *ro)
 {
 	struct progress prog = {.quiet = ro->quiet};
 	struct run_request rq = {
 		.plan = plan,
-		.target_path = target_path,
+		.target_path = ro->target,
 		.confirm = ro->yes_destroy,
 		.out_path = ro->out,
 		.ops = ro->ops,
@@ -186,7 +227,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const char *target_path,
 	if (!prog.quiet) {
 		char d[32];
 		fprintf(stderr, "drivebench %s: %s on %s, at most %s; result %s\n", cmd,
-			plan->name[0] ? plan->name : "run", target_path,
+			plan->name[0] ? plan->name : "run", ro->target,
 			units_fmt_duration(d, sizeof(d), plan_duration_ns(plan)),
 			run_result_path(run));
 	}
@@ -258,7 +299,7 @@ int cli_run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct run_options ro = {.ops = &engine_uring};
-	const char *target_path = NULL, *preset = NULL, *workload_opt_name = NULL;
+	const char *preset = NULL, *workload_opt_name = NULL;
 	struct cli_opt *opts = run_opts();
 	struct settings *st = calloc(1, sizeof(*st));
 	double scale = 1.0;
@@ -276,20 +317,8 @@ int cli_run(int argc, char **argv)
 		case 'h':
 			ret = EXIT_OK;
 			goto out;
-		case O_TARGET:
-			target_path = p.arg;
-			break;
 		case O_PRESET:
 			preset = p.arg;
-			break;
-		case O_OUT:
-			ro.out = p.arg;
-			break;
-		case O_YES:
-			ro.yes_destroy = p.arg;
-			break;
-		case O_QUIET:
-			ro.quiet = true;
 			break;
 		case O_SCALE:
 			if (units_parse_double(p.arg, 1e-6, 1e6, &scale)) {
@@ -306,25 +335,17 @@ int cli_run(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case O_ENGINE:
-			ro.ops = engine_find(p.arg);
-			if (!ro.ops) {
-				ret = cli_usage_error(&p, "--engine: no engine '%s' (uring, null)",
-						      p.arg);
-				goto out;
-			}
-			break;
-		case O_BUSY_POLL:
-			if (cli_busy_poll(&p))
-				goto out;
-			break;
 		case O_RW:
 			workload_opt_name = p.name;
 			st->rw = p.arg;
 			break;
 		default:
-			workload_opt_name = p.name;
-			setting_put(st, (unsigned)(key - O_KEY), p.arg, p.name);
+			if (key >= O_KEY) {
+				workload_opt_name = p.name;
+				setting_put(st, (unsigned)(key - O_KEY), p.arg, p.name);
+			} else if (cli_run_opt(&p, key, &ro)) {
+				goto out;
+			}
 		}
 	}
 	if (key < 0)
@@ -333,7 +354,7 @@ int cli_run(int argc, char **argv)
 		ret = cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 		goto out;
 	}
-	if (!target_path) {
+	if (!ro.target) {
 		ret = cli_usage_error(&p, "--target is required");
 		goto out;
 	}
@@ -357,7 +378,7 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: %s\n", err);
 		goto out;
 	}
-	ret = cli_run_plan("run", plan, target_path, &ro);
+	ret = cli_run_plan("run", plan, &ro);
 out:
 	plan_free(plan);
 	free(st);
