@@ -261,6 +261,31 @@ else
 fi
 keys d q
 
+# ---- C2: a ladder comparison scrolls to its last step, headers kept -----------------------
+ladder=$(mkfile 64M ladder.img)
+mkdir -p "$RESULTS"
+for i in 1 2; do
+	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.0002 --engine null --target "$ladder" \
+		--quiet --out "$RESULTS/ladder$i.json" 2>/dev/null
+done
+start c2 140 45 C.UTF-8 xterm-256color
+keys c2 4
+# the newest results come first: the two ladders
+keys c2 g Space Space
+expect c2 "compare scroll: two ladders compared" "compare \\(2 marked\\)"
+if cap c2 | grep -q "16T16Q "; then
+	skip "compare scroll" "the whole ladder fits at 140x45"
+else
+	for i in 1 2 3 4 5 6 7 8 9 10; do keys c2 J; done
+	expect c2 "compare scroll: J reaches 16T16Q" "^ +16T16Q write +[0-9,]+ +[0-9,]+"
+	expect c2 "compare scroll: the header stays" "^ +STEP +ladder.img \\(1\\) +ladder.img \\(2\\)"
+	for i in 1 2 3 4 5 6 7 8 9 10; do keys c2 K; done
+	expect c2 "compare scroll: K goes back to 2T2Q" "^ +2T2Q +[0-9,]+ +[0-9,]+"
+fi
+keys c2 q
+tm kill-session -t c2 2>/dev/null
+rm -f "$RESULTS"/ladder*.json
+
 # ---- E: a destructive run on a block device needs its name typed ----------------------
 if [ $can_run = 0 ]; then
 	skip "destroy confirmation" "runs do not work here"

@@ -212,10 +212,13 @@ void ui_hints(const struct app *a, int y, enum key_scope scope, const enum key_a
 			x += ui_text(a, y, x, a->cols - x, ROLE_KEYHINT, a->g->dot);
 		hint_key(scope, acts[i], key, sizeof(key));
 		/* a pair of directions is one hint: "Up/Down", "Left/Right" */
-		if (acts[i] == ACT_DOWN || acts[i] == ACT_METRIC_NEXT) {
+		if (acts[i] == ACT_DOWN || acts[i] == ACT_METRIC_NEXT || acts[i] == ACT_CMP_DOWN) {
 			char back[32], fwd[32];
-			hint_key(scope, acts[i] == ACT_DOWN ? ACT_UP : ACT_METRIC_PREV, back,
-				 sizeof(back));
+			hint_key(scope,
+				 acts[i] == ACT_DOWN	     ? ACT_UP
+				 : acts[i] == ACT_CMP_DOWN ? ACT_CMP_UP
+							   : ACT_METRIC_PREV,
+				 back, sizeof(back));
 			snprintf(fwd, sizeof(fwd), "%s", key);
 			snprintf(key, sizeof(key), "%s/%s", back, fwd);
 		}

@@ -53,6 +53,10 @@ const struct key_binding key_table[] = {
 	 ACT_DETAILS,
 	 "the selected result in full, as drivebench show prints it; again to close"},
 	{KS_RESULTS, {KEY_ESC}, ACT_BACK, "close the details"},
+	{KS_RESULTS, {'J'}, ACT_CMP_DOWN, "scroll the comparison down (its headers stay)"},
+	{KS_RESULTS, {'K'}, ACT_CMP_UP, "scroll the comparison up"},
+	{KS_RESULTS, {'L', '>'}, ACT_CMP_RIGHT, "scroll the comparison right: the next runs"},
+	{KS_RESULTS, {'H', '<'}, ACT_CMP_LEFT, "scroll the comparison left (the steps stay)"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

@@ -55,6 +55,10 @@ enum key_action {
 	ACT_RELOAD,
 	ACT_DETAILS,
 	ACT_BACK,
+	ACT_CMP_DOWN,
+	ACT_CMP_UP,
+	ACT_CMP_RIGHT,
+	ACT_CMP_LEFT,
 };
 
 #define KEY_MAX_CODES 4

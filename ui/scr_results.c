@@ -255,40 +255,96 @@ static void column_label(const struct report *rep, unsigned c, char *buf, size_t
 		snprintf(buf, len, "%s", slash ? slash + 1 : label);
 }
 
+/*
+ * One table of the comparison from row `skip` on, its title and header drawn whatever
+ * the scroll (they stay), the step column fixed and the run columns from a->cmp_left.
+ */
 static int draw_table(struct app *a, int y, int bottom, const struct report *rep,
-		      const struct report_table *t)
+		      const struct report_table *t, unsigned skip)
 {
 	int namew = 18, colw = t->ncols ? (a->cols - 3 - namew) / (int)t->ncols : 16;
+	unsigned left = a->cmp_left < t->ncols ? a->cmp_left : 0;
 	char buf[200];
 
 	if (colw > 26)
 		colw = 26;
 	if (colw < 12)
 		colw = 12;
+	int maxcols = (a->cols - 4 - namew) / colw;
 
 	if (y >= bottom)
 		return y;
-	ui_text(a, y++, 3, a->cols - 4, ROLE_LABEL, t->title);
-	if (y >= bottom)
+	ui_text(a, y, 3, a->cols - 4, ROLE_LABEL, t->title);
+	if (left > 0 || left + (unsigned)maxcols < t->ncols) {
+		snprintf(buf, sizeof(buf), "%s runs %u-%u of %u %s", left ? a->g->left : " ",
+			 left + 1, left + (unsigned)maxcols < t->ncols ? left + maxcols : t->ncols,
+			 t->ncols, left + (unsigned)maxcols < t->ncols ? a->g->right : " ");
+		ui_text_right(a, y, a->cols - 30, 29, ROLE_DIM, buf);
+	}
+	if (++y >= bottom)
 		return y;
 	ui_text(a, y, 3, namew, ROLE_HEADER, "STEP");
-	int maxcols = (a->cols - 3 - namew) / colw;
-	for (unsigned c = 0; c < t->ncols && (int)c < maxcols; c++) {
+	for (unsigned c = left; c < t->ncols && (int)(c - left) < maxcols; c++) {
 		column_label(rep, c, buf, sizeof(buf));
-		ui_text_right(a, y, 3 + namew + (int)c * colw, colw - 1, ROLE_HEADER, buf);
+		ui_text_right(a, y, 3 + namew + (int)(c - left) * colw, colw - 1, ROLE_HEADER, buf);
 	}
 	y++;
-	for (unsigned r = 0; r < t->nrows && y < bottom; r++, y++) {
+	for (unsigned r = skip; r < t->nrows && y < bottom; r++, y++) {
 		ui_text(a, y, 3, namew - 1, ROLE_NORMAL, t->row_names[r]);
-		for (unsigned c = 0; c < t->ncols && (int)c < maxcols; c++) {
+		for (unsigned c = left; c < t->ncols && (int)(c - left) < maxcols; c++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + c];
 			if (cell->present)
 				report_fmt_value(buf, sizeof(buf), t->metric, cell->value);
 			else
 				snprintf(buf, sizeof(buf), "%s", a->utf8 ? "\u2014" : "-");
-			ui_text_right(a, y, 3 + namew + (int)c * colw, colw - 1,
+			ui_text_right(a, y, 3 + namew + (int)(c - left) * colw, colw - 1,
 				      cell->present ? ROLE_VALUE : ROLE_DIM, buf);
 		}
+	}
+	return y;
+}
+
+/* Rows over every table of the comparison, and the most runs in one, for scrolling. */
+static void compare_extent(const struct report *rep, enum report_metric m, unsigned *rows,
+			   unsigned *cols)
+{
+	*rows = *cols = 0;
+	for (unsigned g = 0; g < rep->ngroups; g++) {
+		struct report_table t;
+		if (report_table(rep, m, g, &t) < 0)
+			break;
+		*rows += t.nrows;
+		if (t.ncols > *cols)
+			*cols = t.ncols;
+		report_table_free(&t);
+	}
+}
+
+/* The comparison, scrolled: tables whose rows are all above cmp_top are left out. */
+static int draw_compare(struct app *a, int y, int bottom, enum report_metric m)
+{
+	const struct report *rep = &a->cmp->rep;
+	unsigned rows, cols, skip;
+
+	compare_extent(rep, m, &rows, &cols);
+	/* no further than a full last page: the rows below the title and the header */
+	unsigned page = bottom - y > 4 ? (unsigned)(bottom - y - 4) : 1;
+	if (a->cmp_top + page > rows)
+		a->cmp_top = rows > page ? rows - page : 0;
+	if (a->cmp_left >= cols)
+		a->cmp_left = cols ? cols - 1 : 0;
+	skip = a->cmp_top;
+	for (unsigned g = 0; g < rep->ngroups && y < bottom - 2; g++) {
+		struct report_table t;
+		if (report_table(rep, m, g, &t) < 0)
+			break;
+		if (skip < t.nrows) {
+			y = draw_table(a, y, bottom - 1, rep, &t, skip) + 1;
+			skip = 0;
+		} else {
+			skip -= t.nrows;
+		}
+		report_table_free(&t);
 	}
 	return y;
 }
@@ -376,24 +432,18 @@ void results_draw(struct app *a, int top, int bottom)
 		ui_text(a, y++, 3, a->cols - 4, ROLE_ERROR, a->cmp->error);
 	} else if (a->cmp && a->cmp->built) {
 		const struct report *rep = &a->cmp->rep;
-		for (unsigned g = 0; g < rep->ngroups && y < bottom - 2; g++) {
-			struct report_table t;
-			if (report_table(rep, m, g, &t) < 0)
-				break;
-			y = draw_table(a, y, bottom - 1, rep, &t) + 1;
-			report_table_free(&t);
-		}
+		y = draw_compare(a, y, bottom, m);
 		if (rep->ngroups == 0)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
 				"nothing to compare: the runs share no measured step");
 		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
 	}
-	static const enum key_action acts[] = {ACT_MARK, ACT_METRIC_NEXT, ACT_EXPORT, ACT_DELETE,
-					       ACT_RELOAD, ACT_DETAILS};
-	static const char *const words[] = {"mark", "metric", "export", "delete", "reload",
-					    "details"};
-	ui_hints(a, bottom, KS_RESULTS, acts, words, 6);
+	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN, ACT_EXPORT,
+					       ACT_DELETE, ACT_RELOAD,	    ACT_DETAILS};
+	static const char *const words[] = {"mark",   "metric", "scroll",	"export",
+					    "delete", "reload", "details"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 7);
 }
 
 /* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
@@ -539,6 +589,18 @@ void results_key(struct app *a, enum key_action act)
 		break;
 	case ACT_RELOAD:
 		results_load(a);
+		break;
+	case ACT_CMP_DOWN:
+		a->cmp_top += 4; /* clamped to the last row when drawn */
+		break;
+	case ACT_CMP_UP:
+		a->cmp_top = a->cmp_top > 4 ? a->cmp_top - 4 : 0;
+		break;
+	case ACT_CMP_RIGHT:
+		a->cmp_left++;
+		break;
+	case ACT_CMP_LEFT:
+		a->cmp_left = a->cmp_left ? a->cmp_left - 1 : 0;
 		break;
 	default: {
 		unsigned before = a->result_sel;

@@ -112,6 +112,7 @@ struct app {
 	char results_dir[4096];
 	struct compare_view *cmp; /* the comparison of the marked results, cached */
 	bool cmp_dirty;
+	unsigned cmp_top, cmp_left; /* the comparison's first row (over all tables), column */
 	char *details;            /* the selected result in full (report_show), or NULL */
 	char **details_lines;     /* into details, one per line */
 	unsigned details_n, details_top, details_left, details_width; /* lines, columns */
