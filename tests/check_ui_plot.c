@@ -128,6 +128,63 @@ START_TEST(test_capacity)
 }
 END_TEST
 
+/*
+ * The whole-phase history: after any number of samples it covers all of them in at most
+ * PLOT_HIST_N buckets, and the one spike and the one dip survive every merge.
+ */
+static const unsigned hist_counts[] = {1, 7, 512, 513, 1000, 4096, 100000};
+
+START_TEST(test_hist)
+{
+	static struct plot_hist h;
+	unsigned n = hist_counts[_i], spike = n * 3 / 4, dip = n / 5;
+	double v[PLOT_HIST_SERIES], lo[300], hi[300], mn = 1e30, mx = -1e30;
+
+	plot_hist_reset(&h);
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned k = 0; k < PLOT_HIST_SERIES; k++)
+			v[k] = 100 + k + (i == spike ? 900 : 0) - (i == dip && dip != spike ? 90 : 0);
+		plot_hist_add(&h, v);
+	}
+	ck_assert_uint_eq(h.samples, n);
+	ck_assert_uint_le(h.n, PLOT_HIST_N);
+	/* every sample is in a bucket: full buckets, then the last one partly */
+	ck_assert_uint_eq((h.n - 1) * h.per + h.fill, n);
+	unsigned w = plot_hist_columns(&h, 3, 300, lo, hi);
+	ck_assert_uint_eq(w, h.n < 300 ? h.n : 300);
+	for (unsigned c = 0; c < w; c++) {
+		mn = lo[c] < mn ? lo[c] : mn;
+		mx = hi[c] > mx ? hi[c] : mx;
+		ck_assert(lo[c] <= hi[c]);
+	}
+	ck_assert_double_eq(mx, 103 + 900);
+	ck_assert_double_eq(mn, dip != spike ? 103 - 90 : 103 + 900);
+	/* the spike is where it happened: three quarters along */
+	for (unsigned c = 0; c < w && w > 10; c++)
+		if (hi[c] == mx)
+			ck_assert_msg(fabs((double)c / w - (double)spike / n) < 0.02,
+				      "spike in column %u of %u", c, w);
+}
+END_TEST
+
+/* A range is drawn from its low end to its high end, in both modes. */
+START_TEST(test_range_render)
+{
+	static const double hi[2] = {8, 8}, lo[2] = {2, 8};
+	struct plot_series s = {hi, 2, 1, false, lo};
+	struct plot_grid g = {0};
+	char row[64];
+
+	ck_assert_int_eq(plot_render(&g, 1, 2, true, &s, 1, 8), 0);
+	/* the first point (left dot column) reaches down into the bottom row */
+	ck_assert_uint_ne(g.cells[1 * g.w].ch, ' ');
+	ck_assert_int_eq(plot_render(&g, 2, 3, false, &s, 1, 8), 0);
+	plot_row_text(&g, 1, row, sizeof(row));
+	ck_assert_msg(row[0] == '|', "ascii middle row '%s'", row);
+	plot_free(&g);
+}
+END_TEST
+
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int main(void)
@@ -140,6 +197,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_render, 0, N(cases));
 	tcase_add_test(tc, test_roles_and_two_series);
 	tcase_add_test(tc, test_capacity);
+	tcase_add_loop_test(tc, test_hist, 0, N(hist_counts));
+	tcase_add_test(tc, test_range_render);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

@@ -286,6 +286,48 @@ keys c2 q
 tm kill-session -t c2 2>/dev/null
 rm -f "$RESULTS"/ladder*.json
 
+# ---- C3: the plots show the whole phase: a 20-minute phase at x0.01 ---------------------
+# Two steps of 10 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
+# phase keeps the fast start in view (its scale tops out far above 1000) and says how long
+# the phase has run; w switches to the last moments, where only the slow step is left.
+if [ $can_run = 1 ]; then
+	mkdir -p "$XDG_CONFIG_HOME/drivebench/presets"
+	cat >"$XDG_CONFIG_HOME/drivebench/presets/zz-long.preset" <<'PRESET'
+[preset]
+name = long phase
+[workload]
+qdepth = 4
+interval = 10ms
+[measure]
+rate = max 1000
+time = 10m
+PRESET
+	iops_top() { cap "$1" | grep -m1 -A1 '^ IOPS (R' | tail -n 1 | python3 -c '
+import re, sys
+m = re.search(r"\S\s+([0-9.]+)\s*([KM]?)\s*$", sys.stdin.read().split("\u2502")[0].rstrip())
+print(int(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[m.group(2)]) if m else -1)'; }
+	start whole 120 40 C.UTF-8 xterm-256color
+	wait_for whole "scratch +scratch file" 5
+	keys whole 2
+	wait_for whole "zz-long" 5
+	keys whole G Enter - - - - s
+	expect whole "whole phase: the run starts" "zz-long|long phase" 5
+	expect whole "whole phase: the slow step is reached" "1000 IOPS . step 2/2" 20
+	sleep 3
+	expect whole "whole phase: the time axis spans the phase" "─ [0-9.]+ s phase" 5
+	top=$(iops_top whole)
+	check "whole phase: the fast start is still on the scale ($top)" test "$top" -gt 5000
+	keys whole w
+	expect whole "w: the last moments" "now \\(w: whole phase\\)"
+	top2=$(iops_top whole)
+	check "w: only the slow step is left on the scale ($top2 < $top)" test "$top2" -lt "$top"
+	keys whole a y
+	expect whole "whole phase: aborted" "aborted" 10
+	keys whole q
+	tm kill-session -t whole 2>/dev/null
+	rm -f "$XDG_CONFIG_HOME/drivebench/presets/zz-long.preset"
+fi
+
 # ---- E: a destructive run on a block device needs its name typed ----------------------
 if [ $can_run = 0 ]; then
 	skip "destroy confirmation" "runs do not work here"

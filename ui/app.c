@@ -492,7 +492,8 @@ int ui_main(int argc, char **argv)
 	}
 	a->run = run_model_new();
 	a->series = calloc(RMM_COUNT, sizeof(*a->series));
-	if (!a->run || !a->series) {
+	a->whole = calloc(1, sizeof(*a->whole));
+	if (!a->run || !a->series || !a->whole) {
 		fprintf(stderr, "drivebench: out of memory\n");
 		ret = EXIT_RUN_FAILED;
 		goto free_app;
@@ -569,6 +570,7 @@ free_run:
 	results_free(a);
 	plot_free(&a->grid);
 	free(a->series);
+	free(a->whole);
 	if (a->monitor)
 		drive_monitor_close(a->monitor);
 	free(a->targets);

@@ -42,6 +42,7 @@ const struct key_binding key_table[] = {
 	{KS_PRESETS, {'s'}, ACT_START, "start the queue on the chosen drive"},
 	{KS_RUN, {' ', 'p'}, ACT_PAUSE, "pause or resume the run"},
 	{KS_RUN, {'a'}, ACT_ABORT, "abort the run, after asking; what was measured is saved"},
+	{KS_RUN, {'w'}, ACT_PLOT_SPAN, "plots: the whole phase, or the last minutes"},
 	{KS_RESULTS, {' '}, ACT_MARK, "mark or unmark the result for comparison"},
 	{KS_RESULTS, {KEY_LEFT, 'h'}, ACT_METRIC_PREV, "the previous metric (details: scroll left)"},
 	{KS_RESULTS, {KEY_RIGHT, 'l'}, ACT_METRIC_NEXT, "the next metric (details: scroll right)"},

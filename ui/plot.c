@@ -83,7 +83,15 @@ static void draw_braille(struct plot_grid *g, const struct plot_series *s)
 			continue;
 		}
 		int lo = l, hi = l;
-		if (s->fill)
+		if (s->lo) {
+			/* a range: from its low end, joined to the point before */
+			int b = level_of(s->lo[first + i], g->ymax, nlevels);
+			lo = s->fill ? 0 : b < 0 || b > l ? l : b;
+			if (prev >= 0 && prev < lo)
+				lo = prev + 1 < lo ? prev + 1 : lo;
+			else if (prev > hi)
+				hi = prev - 1 > hi ? prev - 1 : hi;
+		} else if (s->fill)
 			lo = 0;
 		else if (prev >= 0) {
 			/* a vertical run joins this point to the previous one, so jumps stay a line
@@ -114,6 +122,13 @@ static void draw_ascii(struct plot_grid *g, const struct plot_series *s)
 			continue;
 		}
 		unsigned row = g->h - 1 - (unsigned)l / 3;
+		if (s->lo) {
+			/* a range: a bar down to the row of its low end */
+			int b = level_of(s->lo[first + i], g->ymax, nlevels);
+			unsigned brow = b < 0 || b > l ? row : g->h - 1 - (unsigned)b / 3;
+			for (unsigned r = row + 1; r <= brow; r++)
+				g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
+		}
 		if (prev >= 0) {
 			unsigned prow = g->h - 1 - (unsigned)prev / 3;
 			unsigned a = prow < row ? prow + 1 : row + 1, b = prow < row ? row : prow;
@@ -165,6 +180,64 @@ int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
 			draw_ascii(g, &s[k]);
 	}
 	return 0;
+}
+
+void plot_hist_reset(struct plot_hist *h)
+{
+	h->n = h->fill = h->samples = 0;
+	h->per = 1;
+}
+
+void plot_hist_add(struct plot_hist *h, const double *v)
+{
+	if (h->per == 0)
+		plot_hist_reset(h);
+	if (h->n && h->fill < h->per) {
+		unsigned b = h->n - 1;
+		for (unsigned k = 0; k < PLOT_HIST_SERIES; k++) {
+			h->lo[k][b] = fmin(h->lo[k][b], v[k]);
+			h->hi[k][b] = fmax(h->hi[k][b], v[k]);
+		}
+		h->fill++;
+		h->samples++;
+		return;
+	}
+	if (h->n == PLOT_HIST_N) {
+		/* full: pairs merge, so every bucket now holds twice as many samples */
+		for (unsigned k = 0; k < PLOT_HIST_SERIES; k++)
+			for (unsigned i = 0; i < PLOT_HIST_N / 2; i++) {
+				h->lo[k][i] = fmin(h->lo[k][2 * i], h->lo[k][2 * i + 1]);
+				h->hi[k][i] = fmax(h->hi[k][2 * i], h->hi[k][2 * i + 1]);
+			}
+		h->n = PLOT_HIST_N / 2;
+		h->per *= 2;
+	}
+	for (unsigned k = 0; k < PLOT_HIST_SERIES; k++)
+		h->lo[k][h->n] = h->hi[k][h->n] = v[k];
+	h->n++;
+	h->fill = 1;
+	h->samples++;
+}
+
+unsigned plot_hist_columns(const struct plot_hist *h, unsigned k, unsigned w, double *lo,
+			   double *hi)
+{
+	unsigned cols = h->n < w ? h->n : w;
+
+	if (k >= PLOT_HIST_SERIES)
+		return 0;
+	for (unsigned c = 0; c < cols; c++) {
+		/* the buckets [a, b) fall under column c; at least one */
+		unsigned a = (unsigned)((uint64_t)c * h->n / cols);
+		unsigned b = (unsigned)((uint64_t)(c + 1) * h->n / cols);
+		lo[c] = h->lo[k][a];
+		hi[c] = h->hi[k][a];
+		for (unsigned i = a + 1; i < b; i++) {
+			lo[c] = fmin(lo[c], h->lo[k][i]);
+			hi[c] = fmax(hi[c], h->hi[k][i]);
+		}
+	}
+	return cols;
 }
 
 size_t plot_utf8(uint32_t cp, char *out)

@@ -20,7 +20,38 @@ struct plot_series {
 	unsigned n;
 	int role;  /* a ui_role, carried into the cells this series draws */
 	bool fill; /* braille: fill the area under the line */
+	const double *lo; /* NULL, or the low end of each point: v[i] is then its high end,
+			     and the point is drawn as the range lo[i]..v[i] */
 };
+
+/*
+ * A whole phase in bounded memory: up to PLOT_HIST_N buckets per series, each the minimum
+ * and maximum of `per` consecutive samples. When the buckets are full, neighbours merge
+ * and `per` doubles, so the history always covers everything since plot_hist_reset(),
+ * oldest first, and a one-sample spike survives any number of merges.
+ */
+#define PLOT_HIST_N	 512
+#define PLOT_HIST_SERIES 12
+
+struct plot_hist {
+	double lo[PLOT_HIST_SERIES][PLOT_HIST_N];
+	double hi[PLOT_HIST_SERIES][PLOT_HIST_N];
+	unsigned n;	  /* buckets used */
+	unsigned per;	  /* samples a full bucket holds */
+	unsigned fill;	  /* samples in the last bucket */
+	unsigned samples; /* samples since the reset */
+};
+
+void plot_hist_reset(struct plot_hist *h);
+/* One sample of every series (v[PLOT_HIST_SERIES]). */
+void plot_hist_add(struct plot_hist *h, const double *v);
+/*
+ * Series k resampled to w points spread over the whole history (w >= 1): lo[i] and hi[i]
+ * the minimum and maximum of the buckets under point i. Returns the points written (0
+ * while empty; fewer than w while there are fewer buckets than points).
+ */
+unsigned plot_hist_columns(const struct plot_hist *h, unsigned k, unsigned w, double *lo,
+			   double *hi);
 
 struct plot_cell {
 	uint32_t ch; /* a Unicode code point; ' ' when empty */

@@ -3,6 +3,7 @@
 #include "runmodel.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,11 @@ struct run_model {
 	struct run_snapshot s;
 	double series[RMM_COUNT][RML_COUNT][RM_HISTORY];
 	unsigned nseries;
+	struct plot_hist whole;	  /* the running phase, downsampled */
+	unsigned round_end[64]; /* whole.samples when each of the latest rounds ended */
 };
+
+_Static_assert(RMM_COUNT * RML_COUNT == PLOT_HIST_SERIES, "one history series per line");
 
 struct run_model *run_model_new(void)
 {
@@ -92,7 +97,8 @@ void run_model_abort(struct run_model *m)
 }
 
 unsigned run_model_snapshot(struct run_model *m, struct run_snapshot *out,
-			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY])
+			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY],
+			    struct plot_hist *whole)
 {
 	unsigned n;
 
@@ -103,6 +109,17 @@ unsigned run_model_snapshot(struct run_model *m, struct run_snapshot *out,
 		for (int k = 0; k < RMM_COUNT; k++)
 			for (int l = 0; l < RML_COUNT; l++)
 				memcpy(series[k][l], m->series[k][l], n * sizeof(double));
+	if (whole) {
+		/* the buckets in use only: a few kilobytes while a phase is young */
+		whole->n = m->whole.n;
+		whole->per = m->whole.per;
+		whole->fill = m->whole.fill;
+		whole->samples = m->whole.samples;
+		for (int k = 0; k < PLOT_HIST_SERIES; k++) {
+			memcpy(whole->lo[k], m->whole.lo[k], m->whole.n * sizeof(double));
+			memcpy(whole->hi[k], m->whole.hi[k], m->whole.n * sizeof(double));
+		}
+	}
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }
@@ -122,14 +139,18 @@ static void push_sample(struct run_model *m, const struct sample *s)
 	}
 	static const enum io_dir dir_of[RML_COUNT] = {
 		[RML_ALL] = DIR_ALL, [RML_READ] = DIR_READ, [RML_WRITE] = DIR_WRITE};
+	double v[PLOT_HIST_SERIES];
 	for (int l = 0; l < RML_COUNT; l++) {
 		const struct dir_stats *d = &s->d[dir_of[l]];
 		m->series[RMM_IOPS][l][m->nseries] = d->iops;
 		m->series[RMM_MEAN][l][m->nseries] = d->ios ? d->mean_ns : 0;
 		m->series[RMM_MAX][l][m->nseries] = (double)d->max_ns;
 		m->series[RMM_STD][l][m->nseries] = d->ios > 1 ? d->std_ns : 0;
+		for (int k = 0; k < RMM_COUNT; k++)
+			v[RM_WHOLE_SERIES(k, l)] = m->series[k][l][m->nseries];
 	}
 	m->nseries++;
+	plot_hist_add(&m->whole, v);
 }
 
 static void on_event(void *arg, const struct runner_event *ev)
@@ -164,6 +185,9 @@ static void on_event(void *arg, const struct runner_event *ev)
 				s->nphases = res->nphases;
 		}
 		s->phase_steps = ev->phase_steps;
+		s->phase_start_ns = ev->elapsed_ns;
+		s->window_from = UINT_MAX;
+		plot_hist_reset(&m->whole);
 		/* the last verdict stays on screen until another steady phase starts */
 		if (s->phase_kind == PH_PRECONDITION)
 			s->nrounds = 0;
@@ -197,6 +221,11 @@ static void on_event(void *arg, const struct runner_event *ev)
 		if (ev->steady) {
 			s->steady = *ev->steady;
 			s->have_steady = true;
+			/* the window: the last `window` rounds, from where the one before ended */
+			unsigned r = ev->steady->round, w = ev->steady->window;
+			m->round_end[r % 64] = m->whole.samples;
+			if (w && r >= w && w < 64)
+				s->window_from = r == w ? 0 : m->round_end[(r - w) % 64];
 			double v = 0;
 			if (ev->step &&
 			    steady_metric_value(ev->steady->tracked[0] ? ev->steady->tracked

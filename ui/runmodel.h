@@ -14,6 +14,7 @@
 
 #include "drive.h"
 #include "engine.h"
+#include "plot.h"
 #include "result.h"
 
 #define RM_HISTORY   1024 /* samples kept for the plots */
@@ -62,6 +63,9 @@ struct run_snapshot {
 	unsigned nrounds;
 	struct rm_step ladder[RM_LADDER]; /* the steps of the current measure phase */
 	unsigned nladder;
+	uint64_t phase_start_ns; /* elapsed_ns when the running phase started */
+	unsigned window_from;	 /* steady phases: the whole-phase sample the steady window
+				    starts at; UINT_MAX when there is none yet */
 	char log[256]; /* the newest message from the runner */
 	char error[512];
 	char saved[4096]; /* the newest result file written */
@@ -94,10 +98,14 @@ void run_model_pause(struct run_model *m, bool pause);
 /* Stop the run: the runner ends it as aborted and the result with what was measured is saved. */
 void run_model_abort(struct run_model *m);
 /*
- * Copy the state, and the plot history of metric `metric` (RML_COUNT arrays of at most
- * RM_HISTORY values, oldest first) into series; returns the number of values per line.
+ * Copy the state, the recent plot history (RMM_COUNT x RML_COUNT arrays of at most
+ * RM_HISTORY values, oldest first) into series, and the whole running phase, downsampled
+ * (series RM_WHOLE_SERIES(metric, line)), into whole; either may be NULL. Returns the
+ * number of recent values per line.
  */
 unsigned run_model_snapshot(struct run_model *m, struct run_snapshot *out,
-			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY]);
+			    double series[RMM_COUNT][RML_COUNT][RM_HISTORY],
+			    struct plot_hist *whole);
+#define RM_WHOLE_SERIES(metric, line) ((metric) * RML_COUNT + (line))
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "ui.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +50,32 @@ char *ui_fmt_int(char *buf, size_t len, double v)
 	return buf;
 }
 
+#define PLOT_LABEL_W 11 /* the scale's labels, right of each plot */
+#define WHOLE_COLS   1024 /* the most points a whole-phase plot draws */
+
+/*
+ * Whole-phase mode: line l of the plot's metric as min..max ranges over the phase, one
+ * point per dot column; the points go into lo/hi. Returns how many.
+ */
+static unsigned whole_points(const struct app *a, const struct plot_def *pd, enum rm_line l,
+			     unsigned gw, double *lo, double *hi)
+{
+	unsigned cap = plot_capacity(gw, a->utf8);
+
+	return plot_hist_columns(a->whole, RM_WHOLE_SERIES(pd->metric, l),
+				 cap < WHOLE_COLS ? cap : WHOLE_COLS, lo, hi);
+}
+
 static void draw_plot(struct app *a, int y, int x, int w, int h, const struct plot_def *pd,
 		      unsigned n)
 {
+	static double lo[2][WHOLE_COLS], hi[2][WHOLE_COLS];
 	struct plot_series s[2];
 	unsigned ns = 0;
 	char cur[32], top[32], buf[96];
-	int label_w = 11, gw = w - label_w;
+	int label_w = PLOT_LABEL_W, gw = w - label_w;
 	int tx = x;
+	bool whole = !a->plot_recent;
 
 	if (gw < 8 || h < 2)
 		return;
@@ -66,15 +85,28 @@ static void draw_plot(struct app *a, int y, int x, int w, int h, const struct pl
 		tx += ui_text(a, y, tx, w - (tx - x), ROLE_PLOT_READ, "read");
 		tx += ui_text(a, y, tx, w - (tx - x), ROLE_DIM, " ");
 		tx += ui_text(a, y, tx, w - (tx - x), ROLE_PLOT_WRITE, "write");
-		s[ns++] = (struct plot_series){a->series[pd->metric][RML_READ], n, ROLE_PLOT_READ,
-					       false};
-		s[ns++] = (struct plot_series){a->series[pd->metric][RML_WRITE], n, ROLE_PLOT_WRITE,
-					       false};
+		if (whole) {
+			unsigned k = whole_points(a, pd, RML_READ, (unsigned)gw, lo[0], hi[0]);
+			s[ns++] = (struct plot_series){hi[0], k, ROLE_PLOT_READ, false, lo[0]};
+			k = whole_points(a, pd, RML_WRITE, (unsigned)gw, lo[1], hi[1]);
+			s[ns++] = (struct plot_series){hi[1], k, ROLE_PLOT_WRITE, false, lo[1]};
+		} else {
+			s[ns++] = (struct plot_series){a->series[pd->metric][RML_READ], n,
+						       ROLE_PLOT_READ, false};
+			s[ns++] = (struct plot_series){a->series[pd->metric][RML_WRITE], n,
+						       ROLE_PLOT_WRITE, false};
+		}
 	} else {
 		tx += ui_text(a, y, tx, w - (tx - x), ROLE_DIM,
 			      pd->metric == RMM_IOPS ? " (R+W)" : "");
-		s[ns++] = (struct plot_series){a->series[pd->metric][RML_ALL], n, ROLE_PLOT_ALL,
-					       true};
+		if (whole) {
+			/* ranges, not a filled area: a dip must show as well as a spike */
+			unsigned k = whole_points(a, pd, RML_ALL, (unsigned)gw, lo[0], hi[0]);
+			s[ns++] = (struct plot_series){hi[0], k, ROLE_PLOT_ALL, false, lo[0]};
+		} else {
+			s[ns++] = (struct plot_series){a->series[pd->metric][RML_ALL], n,
+						       ROLE_PLOT_ALL, true};
+		}
 	}
 	if (n) {
 		fmt_metric(cur, sizeof(cur), pd->latency, a->series[pd->metric][RML_ALL][n - 1]);
@@ -93,6 +125,51 @@ static void draw_plot(struct app *a, int y, int x, int w, int h, const struct pl
 	ui_text(a, y + 1, x + gw, label_w, ROLE_AXIS, buf);
 	snprintf(buf, sizeof(buf), "%s 0", a->g->tick);
 	ui_text(a, y + h - 1, x + gw, label_w, ROLE_AXIS, buf);
+}
+
+/*
+ * The plots' time axis, under one column of plots (x, w as for draw_plot): in whole-phase
+ * mode from the phase's start to now, with the steady-state window marked under the
+ * rounds it covers; in recent mode how far back the plot reaches.
+ */
+static void draw_axis(struct app *a, int y, int x, int w)
+{
+	int gw = w - PLOT_LABEL_W;
+	char l[32], r[48], mid[32];
+	uint64_t span = a->snap.elapsed_ns > a->snap.phase_start_ns
+				? a->snap.elapsed_ns - a->snap.phase_start_ns
+				: 0;
+
+	if (gw < 16)
+		return;
+	for (int i = 0; i < gw; i++)
+		ui_text(a, y, x + i, 1, ROLE_AXIS, a->g->hline);
+	if (a->plot_recent) {
+		unsigned cap = plot_capacity((unsigned)gw, a->utf8);
+		uint64_t back = (uint64_t)cap * a->snap.last.dur_ns;
+		snprintf(l, sizeof(l), "%s-%s ", a->g->tick, units_fmt_duration(mid, sizeof(mid), back));
+		ui_text(a, y, x, gw, ROLE_AXIS, l);
+		ui_text_right(a, y, x, gw, ROLE_AXIS, " now (w: whole phase)");
+		return;
+	}
+	/* the steady window: under the columns of its rounds */
+	if (a->snap.window_from != UINT_MAX && a->whole->samples > a->snap.window_from) {
+		int c0 = (int)((uint64_t)a->snap.window_from * (unsigned)gw / a->whole->samples);
+		for (int i = c0; i < gw; i++)
+			ui_text(a, y, x + i, 1, a->snap.steady.reached ? ROLE_OK : ROLE_WARNING,
+				a->utf8 ? "\u2550" : "=");
+		if (gw - c0 > 16)
+			ui_text(a, y, x + c0 + 1, gw - c0 - 1,
+				a->snap.steady.reached ? ROLE_OK : ROLE_WARNING, " steady window ");
+	}
+	snprintf(l, sizeof(l), "%s0 ", a->g->tick);
+	ui_text(a, y, x, gw, ROLE_AXIS, l);
+	units_fmt_duration(mid, sizeof(mid), span / 2);
+	snprintf(r, sizeof(r), " %s ", mid);
+	ui_text(a, y, x + gw / 2 - (int)strlen(r) / 2, (int)strlen(r), ROLE_AXIS, r);
+	snprintf(r, sizeof(r), " %s phase %s", units_fmt_duration(mid, sizeof(mid), span),
+		 a->g->tick);
+	ui_text_right(a, y, x, gw, ROLE_AXIS, r);
 }
 
 static void draw_header(struct app *a, int y)
@@ -290,7 +367,7 @@ static void draw_ladder(struct app *a, int y)
 
 void run_draw(struct app *a, int top, int bottom)
 {
-	unsigned n = run_model_snapshot(a->run, &a->snap, a->series);
+	unsigned n = run_model_snapshot(a->run, &a->snap, a->series, a->whole);
 	int y = top;
 
 	if (!a->snap.active && !a->snap.finished) {
@@ -311,8 +388,8 @@ void run_draw(struct app *a, int top, int bottom)
 	}
 	draw_header(a, y);
 	y += 2;
-	/* 2x2 plots take what the five lines under them leave */
-	int fixed = 7, ph = (bottom - y - fixed) / 2;
+	/* 2x2 plots and their time axis take what the seven lines under them leave */
+	int fixed = 8, ph = (bottom - y - fixed) / 2;
 	int half = a->cols / 2, w = half - 2;
 	if (ph >= 3) {
 		draw_plot(a, y, 1, w, ph, &plots[RMM_IOPS], n);
@@ -322,6 +399,9 @@ void run_draw(struct app *a, int top, int bottom)
 		for (int i = 0; i < 2 * ph; i++)
 			ui_text(a, y + i, half - 1, 1, ROLE_BORDER, a->g->vline);
 		y += 2 * ph;
+		draw_axis(a, y, 1, w);
+		draw_axis(a, y, half + 1, w);
+		y++;
 	}
 	draw_now(a, y);
 	y += 2;
@@ -346,11 +426,13 @@ void run_draw(struct app *a, int top, int bottom)
 		ui_text(a, y, 1, a->cols - 2, ROLE_DIM, a->snap.log);
 
 	if (a->snap.active) {
-		static const enum key_action acts[] = {ACT_PAUSE, ACT_ABORT, ACT_SCREEN_RESULTS,
-						       ACT_HELP};
+		static const enum key_action acts[] = {ACT_PAUSE, ACT_ABORT, ACT_PLOT_SPAN,
+						       ACT_SCREEN_RESULTS, ACT_HELP};
 		const char *words[] = {a->snap.paused ? "resume" : "pause",
-				       "abort (saves what was measured)", "results", "help"};
-		ui_hints(a, bottom, KS_RUN, acts, words, 4);
+				       "abort (saves what was measured)",
+				       a->plot_recent ? "whole phase" : "last minutes", "results",
+				       "help"};
+		ui_hints(a, bottom, KS_RUN, acts, words, 5);
 	} else {
 		static const enum key_action acts[] = {ACT_SCREEN_PRESETS, ACT_SCREEN_RESULTS,
 						       ACT_HELP, ACT_QUIT};
@@ -363,8 +445,13 @@ void run_key(struct app *a, enum key_action act)
 {
 	struct run_snapshot s;
 
-	run_model_snapshot(a->run, &s, NULL);
+	run_model_snapshot(a->run, &s, NULL, NULL);
 	switch (act) {
+	case ACT_PLOT_SPAN:
+		a->plot_recent = !a->plot_recent;
+		ui_status(a, ROLE_NORMAL, a->plot_recent ? "plots: the last minutes"
+							 : "plots: the whole phase");
+		break;
 	case ACT_PAUSE:
 		if (!s.active)
 			break;

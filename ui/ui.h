@@ -102,6 +102,8 @@ struct app {
 	struct run_model *run;
 	struct run_snapshot snap;
 	double (*series)[RML_COUNT][RM_HISTORY]; /* [RMM_COUNT], malloc'd */
+	struct plot_hist *whole;                 /* the running phase, malloc'd */
+	bool plot_recent;                        /* plots show the last minutes, not the phase */
 	struct plot_grid grid;
 
 	/* Results */
