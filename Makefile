@@ -8,7 +8,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
-LIBS_CORE := liburing libudev libpci json-c
+LIBS_CORE := liburing libudev libpci json-c libnvme
 LIBS_UI   := ncursesw
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wno-missing-field-initializers -Wno-format-truncation -Wno-unknown-warning-option
