@@ -25,6 +25,10 @@ DB_CFLAGS := $(BASE_CFLAGS) -Isrc -Icli -Iui \
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
 CHECK_LDLIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# the tests that fake an NVMe controller behind umockdev's ioctl handlers
+UMOCKDEV_TESTS := check_health check_erase
+UMOCKDEV_CFLAGS := $(shell $(PKG_CONFIG) --cflags umockdev-1.0 2>/dev/null)
+UMOCKDEV_LIBS := $(shell $(PKG_CONFIG) --libs umockdev-1.0 2>/dev/null)
 
 BUILD ?= build
 ifeq ($(V),1)
@@ -73,6 +77,9 @@ $(LIB): $(CORE_OBJ)
 $(BIN): $(BIN_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJ) $(LIB) $(UI_LDLIBS) $(DB_LDLIBS)
+
+$(UMOCKDEV_TESTS:%=$(BUILD)/tests/%.o): DB_CFLAGS += $(UMOCKDEV_CFLAGS)
+$(UMOCKDEV_TESTS:%=$(BUILD)/tests/%): CHECK_LDLIBS += $(UMOCKDEV_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")

@@ -11,6 +11,7 @@
 
 #include "drive.h"
 #include "preset.h"
+#include "purge.h"
 #include "safety.h"
 
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
@@ -152,6 +153,34 @@ static int open_target(struct run *r, const struct run_request *rq, bool writes,
 	return -EBUSY;
 }
 
+/*
+ * A secure erase in the plan: can it run on this drive at all (bad input otherwise, found
+ * before anything is written), and when it erases every namespace of the controller, is
+ * any of them in use (refused for safety)?
+ */
+static int check_erase(struct run *r, const struct run_request *rq, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < rq->plan->nphases; i++) {
+		const struct plan_phase *ph = &rq->plan->phases[i];
+		struct purge_outcome out;
+		bool all = false;
+		int ret;
+
+		if (ph->kind != PH_PURGE || !purge_method_erases_device(ph->purge))
+			continue;
+		ret = purge_resolve(&r->t, ph->purge, NULL, &out, &all, err, errlen);
+		if (ret < 0)
+			return ret == -ENOTSUP ? -EINVAL : ret;
+		if (all) {
+			ret = safety_check_namespaces(&r->t, purge_method_name[out.used], rq->roots,
+						      err, errlen);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 int run_open(struct run **out, const struct run_request *rq, char *err, size_t errlen)
 {
 	bool writes = plan_writes(rq->plan);
@@ -175,6 +204,9 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 		goto fail;
 	if (writes) {
 		ret = safety_check_target(&r->t, rq->confirm, rq->roots, err, errlen);
+		if (ret < 0)
+			goto fail;
+		ret = check_erase(r, rq, err, errlen);
 		if (ret < 0)
 			goto fail;
 	}
