@@ -371,6 +371,22 @@ int health_read_nvme_fd(int fd, unsigned nsid, struct health *h, char *err, size
 	return 0;
 }
 
+int health_read_smart_fd(int fd, struct health *h, char *err, size_t errlen)
+{
+	struct nvme_smart_log smart;
+	int ret;
+
+	errno = 0;
+	ret = nvme_get_log_smart(fd, NVME_NSID_ALL, false, &smart);
+	if (ret) {
+		nvme_status_msg(err, errlen, "SMART / health log", ret);
+		return ret > 0 ? -EIO : -(errno ? errno : EIO);
+	}
+	h->source = HEALTH_SRC_NVME;
+	health_decode_smart_log(&smart, h);
+	return 0;
+}
+
 static int read_nvme(const struct drive *d, const struct health_opts *o, struct health *h,
 		     char *err, size_t errlen)
 {

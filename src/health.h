@@ -195,6 +195,9 @@ int health_read(const struct drive *d, const struct health_opts *o, struct healt
  */
 int health_read_nvme_fd(int fd, unsigned nsid, struct health *h, char *err, size_t errlen);
 
+/* Only the SMART / health log (what changes during a run), on an open controller node. */
+int health_read_smart_fd(int fd, struct health *h, char *err, size_t errlen);
+
 /*
  * Fill h from `smartctl -j` output (ATA or SCSI). 0, or -EINVAL when it is not smartctl
  * JSON, with the reason (smartctl's own error message when it gave one) in err.

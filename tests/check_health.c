@@ -12,10 +12,12 @@
 
 #include <json-c/json.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 
 #include "child.h"
 #include "drive.h"
 #include "health.h"
+#include "health_watch.h"
 
 #define FIX DB_SRCDIR "/tests/fixtures/health"
 
@@ -277,6 +279,86 @@ START_TEST(test_cli_json)
 	ck_assert(json_object_get_boolean(v));
 	json_object_put(doc);
 	free(out);
+}
+END_TEST
+
+/* ---- around a run: snapshots per phase, counters per step, temperature samples ------ */
+
+START_TEST(test_watch)
+{
+	struct drive d;
+	struct health_watch *w;
+	struct json_object *j, *v, *arr;
+	char msg[128] = "";
+	bool throttled;
+
+	drive_init(&d);
+	snprintf(d.name, sizeof(d.name), "nvme0n1");
+	d.transport = DRIVE_TR_NVME;
+	snprintf(d.nvme.controller, sizeof(d.nvme.controller), "nvme0");
+	d.nvme.nsid = 1;
+	w = health_watch_start(&d, NULL, 20000000); /* every 20 ms */
+	ck_assert_ptr_nonnull(w);
+	health_watch_phase_begin(w, "measure");
+	health_watch_step_begin(w);
+	fake.tmt_rise = _i; /* 1: the controller throttles during the step */
+	throttled = health_watch_step_end(w, "16T16Q", msg, sizeof(msg));
+	ck_assert_int_eq(throttled, _i == 1);
+	if (_i == 1)
+		ck_assert_str_eq(msg, "thermally throttled during 16T16Q");
+	fake.tmt_rise = 0;
+	nanosleep(&(struct timespec){.tv_nsec = 150000000}, NULL);
+	health_watch_finish(w);
+	j = health_watch_json(w);
+	health_watch_free(w);
+
+	ck_assert(json_object_object_get_ex(j, "before", &v));
+	ck_assert(json_object_object_get_ex(v, "source", &v));
+	ck_assert_str_eq(json_object_get_string(v), "nvme");
+	ck_assert(json_object_object_get_ex(j, "after", &v) && v);
+	ck_assert(json_object_object_get_ex(j, "delta", &v));
+	ck_assert(json_object_object_get_ex(v, "thermal_mgmt1_transitions", &v));
+	ck_assert_int_eq(json_object_get_int(v), (int)_i);
+	ck_assert(json_object_object_get_ex(j, "phases", &arr));
+	ck_assert_int_eq(json_object_array_length(arr), 1);
+	v = json_object_array_get_idx(arr, 0);
+	ck_assert(json_object_object_get_ex(v, "name", &v));
+	ck_assert_str_eq(json_object_get_string(v), "measure");
+	ck_assert(json_object_object_get_ex(j, "temperature", &v));
+	ck_assert(json_object_object_get_ex(v, "samples", &arr));
+	/* the start, the phase, the step's end and the sampler's every 20 ms */
+	ck_assert_int_ge(json_object_array_length(arr), 5);
+	ck_assert(json_object_object_get_ex(v, "max_c", &v));
+	ck_assert_int_eq(json_object_get_int(v), 45);
+	ck_assert(json_object_object_get_ex(j, "warnings", &arr));
+	ck_assert_int_eq(json_object_array_length(arr), (int)_i);
+	json_object_put(j);
+}
+END_TEST
+
+/* A drive with no health data: one record with the note, no sampler. */
+START_TEST(test_watch_no_data)
+{
+	struct drive d;
+	struct health_watch *w;
+	struct json_object *j, *v;
+
+	drive_init(&d);
+	snprintf(d.name, sizeof(d.name), "loop3");
+	d.transport = DRIVE_TR_LOOP;
+	w = health_watch_start(&d, NULL, 1000000);
+	health_watch_phase_begin(w, "run");
+	health_watch_step_begin(w);
+	char msg[64];
+	ck_assert(!health_watch_step_end(w, "x", msg, sizeof(msg)));
+	health_watch_finish(w);
+	j = health_watch_json(w);
+	health_watch_free(w);
+	ck_assert(json_object_object_get_ex(j, "before", &v));
+	ck_assert(json_object_object_get_ex(v, "note", &v));
+	ck_assert_str_eq(json_object_get_string(v), "no health data for this transport (loop)");
+	ck_assert(!json_object_object_get_ex(j, "temperature", &v));
+	json_object_put(j);
 }
 END_TEST
 
@@ -570,6 +652,8 @@ static Suite *health_suite(void)
 	tcase_add_test(tc, test_nvme_identify_fails);
 	tcase_add_test(tc, test_nvme_hostile_strings);
 	tcase_add_test(tc, test_cli_json);
+	tcase_add_loop_test(tc, test_watch, 0, 2);
+	tcase_add_test(tc, test_watch_no_data);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("smartctl");

@@ -49,3 +49,11 @@ if [ $rc -eq 2 ] && [ ! -e "$T/l2.json" ] && grep -q "secure-erase: $loop: no se
 else
 	fail loop-secure-erase-refused "rc=$rc: $(cat "$T/l2.err")"
 fi
+
+# the drive's health around the run: a loop device has none, and the result says so
+preset auto-loop auto
+"$DRIVEBENCH" run --engine null --target "$loop" --preset "$T/auto-loop.preset" --out "$T/l3.json" \
+	--yes-destroy="$loop" --quiet 2>"$T/l3.err"
+check loop-auto-exit test $? -eq 0
+check loop-health-note test "$(json "$T/l3.json" 'd["target"]["health"]["before"]["note"]')" = "no health data for this transport (loop)"
+check loop-auto-label test "$(json "$T/l3.json" 'd["phases"][0]["steps"][0]["label"]')" = "auto: discard"

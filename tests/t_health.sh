@@ -78,3 +78,51 @@ check fails-message grep -q 'sda: smartctl: Smartctl open device: /dev/sda faile
 # not a drive: usage
 health "$PATH" /nonexistent-disk >/dev/null 2>&1
 check bad-path test $? -eq 2
+
+# a result that carries the drive's health: drivebench show gives the range of
+# temperatures, what the host wrote, and every step warning
+python3 - "$PWD/tests/fixtures/results/p400m.json" "$T/hot.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rec = lambda t: {"source": "nvme", "note": None, "values": {"temperature_c": t}}
+d["target"]["health"] = {
+    "before": rec(41), "after": rec(63),
+    "delta": {"data_written_bytes": 1200000000000, "percentage_used": 1, "throttled": True},
+    "phases": [],
+    "temperature": {"interval_s": 10, "min_c": 41, "max_c": 71, "samples": [[0, 41], [10, 71]]},
+    "warnings": [{"phase": "measure", "step": "16T16Q", "text": "thermally throttled during 16T16Q"}],
+}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DRIVEBENCH" show "$T/hot.json" >"$T/show" 2>&1
+check show-exit test $? -eq 0
+check show-health grep -qxF 'Health   41..71 C during the run; 1.20 TB written by the host; wear +1 %; THROTTLED' "$T/show"
+check show-warning grep -qxF 'Warning  thermally throttled during 16T16Q (measure)' "$T/show"
+
+# the TUI's Drives screen: the detail pane of the SATA drive shows its health
+cp "$FIX/health/sata-ssd.json" "$tools/sda.json"
+if command -v tmux >/dev/null; then
+	sock=$T/tmux
+	tmux -S "$sock" new-session -d -x 120 -y 40 "env DRIVEBENCH_FAKE_TOOLS=$tools PATH=$FIX/health/bin:$PATH LANG=C.UTF-8 ESCDELAY=25 umockdev-run ${beds[*]} -- $DRIVEBENCH"
+	cleanup_add "tmux -S $sock kill-server"
+	got=""
+	for _ in $(seq 50); do
+		sleep 0.1
+		tmux -S "$sock" capture-pane -p | grep -q 'scratch file' && break
+	done
+	for _ in $(seq 10); do # up the list to sda
+		tmux -S "$sock" send-keys Up
+		sleep 0.3
+		tmux -S "$sock" capture-pane -p | grep -q '── sda ─' && break
+	done
+	for _ in $(seq 50); do
+		got=$(tmux -S "$sock" capture-pane -p | grep -E '^ +Health ' || true)
+		[ -n "$got" ] && break
+		sleep 0.1
+	done
+	want='   Health    38 C · 3 % used · 25.00 TB written · 1234 h on'
+	if [ "$got" = "$want" ]; then pass tui-health; else fail tui-health "got '$got', want '$want'"; fi
+	tmux -S "$sock" send-keys q
+else
+	skip tui-health "tmux is not installed"
+fi

@@ -608,7 +608,7 @@ free_run:
 	free(a->series);
 	if (a->monitor)
 		drive_monitor_close(a->monitor);
-	free(a->targets);
+	drives_free(a);
 	free(a->presets);
 free_app:
 	free(a);
