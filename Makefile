@@ -8,7 +8,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
-LIBS_CORE := liburing libudev libpci json-c
+LIBS_CORE := liburing libudev libpci json-c libnvme
 LIBS_UI   := ncursesw
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wno-missing-field-initializers -Wno-format-truncation -Wno-unknown-warning-option
@@ -25,6 +25,10 @@ DB_CFLAGS := $(BASE_CFLAGS) -Isrc -Icli -Iui \
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
 CHECK_LDLIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# the tests that fake an NVMe controller behind umockdev's ioctl handlers
+UMOCKDEV_TESTS := check_health check_erase
+UMOCKDEV_CFLAGS := $(shell $(PKG_CONFIG) --cflags umockdev-1.0 2>/dev/null)
+UMOCKDEV_LIBS := $(shell $(PKG_CONFIG) --libs umockdev-1.0 2>/dev/null)
 
 BUILD ?= build
 ifeq ($(V),1)
@@ -84,6 +88,9 @@ $(BUILD)/tests/check_ui_%: $(BUILD)/tests/check_ui_%.o $(UI_LIB) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UI_LIB) $(LIB) $(CHECK_LDLIBS) $(UI_LDLIBS) \
 		$(DB_LDLIBS)
+
+$(UMOCKDEV_TESTS:%=$(BUILD)/tests/%.o): DB_CFLAGS += $(UMOCKDEV_CFLAGS)
+$(UMOCKDEV_TESTS:%=$(BUILD)/tests/%): CHECK_LDLIBS += $(UMOCKDEV_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")

@@ -15,6 +15,7 @@ struct cli_command {
 
 static const struct cli_command commands[] = {
 	{"list", cli_list, "list [--json] [--all] [PATH...]  discovered drives and their in-use state"},
+	{"health", cli_health, "health [DEVICE...] [--json]    the drives' own health: SMART, temperature, wear"},
 	{"presets", cli_presets, "presets [--json]              the preset library"},
 	{"run", cli_run, "run --target PATH (--preset NAME|FILE | WORKLOAD OPTIONS) ..."},
 	{"replay", cli_replay, "replay RESULT --target PATH    re-run what a saved result ran"},

@@ -92,6 +92,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 int cli_run(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_list(int argc, char **argv);
+int cli_health(int argc, char **argv);
 int cli_presets(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_compare(int argc, char **argv);

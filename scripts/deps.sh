@@ -5,8 +5,10 @@
 #   scripts/deps.sh [build|check|bench|fuzz]...   (default: build)
 set -eu
 
+# build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
+# and hdparm (ATA secure erase)
 build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
-	libncurses-dev libjson-c-dev"
+	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
 	libxml2-utils pciutils python3 groff-base strace"
 bench="fio util-linux"

@@ -137,15 +137,16 @@ static int set_source(struct preset_build *b, const char *v, char *err, size_t e
 
 static int set_method(struct preset_build *b, const char *v, char *err, size_t errlen)
 {
-	int r = purge_method_parse(v, &b->method);
+	char names[256];
+	size_t n = 0;
 
-	if (r == -ENOTSUP)
-		return set_err(err, errlen,
-			       "secure-erase is not implemented in drivebench; use discard or "
-			       "zeroout, or erase the drive with nvme-cli or hdparm first");
-	if (r)
-		return set_err(err, errlen, "'%s' is not one of none, discard, zeroout", v);
-	return 0;
+	if (purge_method_parse(v, &b->method) == 0)
+		return 0;
+	names[0] = '\0';
+	for (int i = 0; i < PURGE_NMETHODS && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      purge_method_name[i]);
+	return set_err(err, errlen, "'%s' is not one of %s", v, names);
 }
 
 static int set_pattern(struct preset_build *b, const char *v, char *err, size_t errlen)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "purge.h"
+#include "purge_erase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PURGE_NAME(id, name) [id] = name,
@@ -25,7 +27,13 @@ int purge_method_parse(const char *s, enum purge_method *m)
 			return 0;
 		}
 	}
-	return strcmp(s, "secure-erase") ? -EINVAL : -ENOTSUP;
+	return -EINVAL;
+}
+
+bool purge_method_erases_device(enum purge_method m)
+{
+	return m == PURGE_NVME_FORMAT || m == PURGE_NVME_SANITIZE || m == PURGE_ATA_ERASE ||
+	       m == PURGE_SECURE_ERASE || m == PURGE_AUTO;
 }
 
 static int blk_range_ioctl(const struct target *t, unsigned long req, const char *what,
@@ -80,16 +88,10 @@ out_free:
 	return ret;
 }
 
-int purge_run(const struct target *t, enum purge_method m, uint64_t start, uint64_t len,
-	      atomic_int *stop, char *err, size_t errlen)
+/* The plain methods on a range; the secure erases live in purge_erase.c. */
+int purge_range(const struct target *t, enum purge_method m, uint64_t start, uint64_t len,
+		       atomic_int *stop, char *err, size_t errlen)
 {
-	if (m == PURGE_NONE)
-		return 0;
-	if (!t->writable) {
-		snprintf(err, errlen, "%s: %s needs the target open for writing", t->path,
-			 purge_method_name[m]);
-		return -EBADF;
-	}
 	/* never past the end: a file is not grown, a device ioctl would fail */
 	if (start >= t->size)
 		return 0;
@@ -112,4 +114,42 @@ int purge_run(const struct target *t, enum purge_method m, uint64_t start, uint6
 		return 0;
 	}
 	return file_zero(t, start, len, stop, err, errlen);
+}
+
+uint64_t purge_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int purge_run(const struct target *t, enum purge_method m, uint64_t start, uint64_t len,
+	      const struct purge_opts *o, struct purge_outcome *out, char *err, size_t errlen)
+{
+	static const struct purge_opts no_opts;
+	struct purge_outcome own;
+	uint64_t t0 = purge_now_ns();
+	int ret;
+
+	if (!o)
+		o = &no_opts;
+	if (!out)
+		out = &own;
+	memset(out, 0, sizeof(*out));
+	out->used = m;
+	if (m == PURGE_NONE)
+		return 0;
+	if (!t->writable) {
+		snprintf(err, errlen, "%s: %s needs the target open for writing", t->path,
+			 purge_method_name[m]);
+		return -EBADF;
+	}
+	if (purge_method_erases_device(m)) {
+		ret = purge_erase(t, m, start, len, o, out, err, errlen);
+	} else {
+		ret = purge_range(t, m, start, len, o->stop, err, errlen);
+	}
+	out->elapsed_ns = purge_now_ns() - t0;
+	return ret;
 }

@@ -99,6 +99,41 @@ static void show_header(FILE *out, const struct result *r)
 	       result_status_name[r->status], r->error[0] ? ": " : "", r->error);
 }
 
+/* The drive's own view around the run (target.health, health_watch.h), and its warnings. */
+static void show_health(FILE *out, const struct result *r)
+{
+	struct json_object *h, *v, *t, *arr;
+	char cap[32];
+
+	if (!r->target || !json_object_object_get_ex(r->target, "health", &h))
+		return;
+	if (json_object_object_get_ex(h, "before", &v) && jstr(v, "note")[0] &&
+	    !json_object_object_get_ex(h, "after", &t)) {
+		fprintf(out, "Health   %s\n", jstr(v, "note"));
+		return;
+	}
+	fprintf(out, "Health  ");
+	if (json_object_object_get_ex(h, "temperature", &t) && jstr(t, "max_c")[0])
+		fprintf(out, " %s..%s C during the run;", jstr(t, "min_c"), jstr(t, "max_c"));
+	if (json_object_object_get_ex(h, "delta", &v) && v) {
+		if (jstr(v, "data_written_bytes")[0]) {
+			units_fmt_capacity(cap, sizeof(cap),
+					   (uint64_t)strtoull(jstr(v, "data_written_bytes"), NULL, 10));
+			fprintf(out, " %s written by the host;", cap);
+		}
+		if (jstr(v, "percentage_used")[0])
+			fprintf(out, " wear +%s %%;", jstr(v, "percentage_used"));
+		fprintf(out, " %s", !strcmp(jstr(v, "throttled"), "true") ? "THROTTLED" : "no throttling");
+	}
+	fprintf(out, "\n");
+	if (json_object_object_get_ex(h, "warnings", &arr) &&
+	    json_object_is_type(arr, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *w = json_object_array_get_idx(arr, i);
+			fprintf(out, "Warning  %s (%s)\n", jstr(w, "text"), jstr(w, "phase"));
+		}
+}
+
 static void show_phase(FILE *out, const struct result_phase *ph)
 {
 	size_t w[NCOLS + 1] = {strlen("step")};
@@ -165,6 +200,7 @@ int report_show(const struct result *r, char **text, size_t *len)
 	if (!out)
 		return -errno;
 	show_header(out, r);
+	show_health(out, r);
 	for (unsigned i = 0; i < r->nphases; i++)
 		show_phase(out, &r->phases[i]);
 	if (fclose(out) != 0) {

@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "drive.h"
+#include "health_watch.h"
 #include "preset.h"
+#include "purge.h"
 #include "safety.h"
 
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
@@ -152,6 +154,34 @@ static int open_target(struct run *r, const struct run_request *rq, bool writes,
 	return -EBUSY;
 }
 
+/*
+ * A secure erase in the plan: can it run on this drive at all (bad input otherwise, found
+ * before anything is written), and when it erases every namespace of the controller, is
+ * any of them in use (refused for safety)?
+ */
+static int check_erase(struct run *r, const struct run_request *rq, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < rq->plan->nphases; i++) {
+		const struct plan_phase *ph = &rq->plan->phases[i];
+		struct purge_outcome out;
+		bool all = false;
+		int ret;
+
+		if (ph->kind != PH_PURGE || !purge_method_erases_device(ph->purge))
+			continue;
+		ret = purge_resolve(&r->t, ph->purge, NULL, &out, &all, err, errlen);
+		if (ret < 0)
+			return ret == -ENOTSUP ? -EINVAL : ret;
+		if (all) {
+			ret = safety_check_namespaces(&r->t, purge_method_name[out.used], rq->roots,
+						      err, errlen);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 int run_open(struct run **out, const struct run_request *rq, char *err, size_t errlen)
 {
 	bool writes = plan_writes(rq->plan);
@@ -175,6 +205,9 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 		goto fail;
 	if (writes) {
 		ret = safety_check_target(&r->t, rq->confirm, rq->roots, err, errlen);
+		if (ret < 0)
+			goto fail;
+		ret = check_erase(r, rq, err, errlen);
 		if (ret < 0)
 			goto fail;
 	}
@@ -201,6 +234,54 @@ fail:
 	return ret;
 }
 
+/* The runner's events pass through here on their way to the front end: health around them. */
+struct watched {
+	struct run *r;
+	struct health_watch *w;
+	runner_event_fn fn;
+	void *arg;
+};
+
+static void attach_health(struct run *r, struct health_watch *w)
+{
+	struct json_object *h = health_watch_json(w);
+
+	if (h && r->res.target)
+		json_object_object_add(r->res.target, "health", h);
+}
+
+static void on_event(void *arg, const struct runner_event *ev)
+{
+	struct watched *x = arg;
+	char msg[128];
+
+	switch (ev->kind) {
+	case RUN_EV_PHASE_START:
+		health_watch_phase_begin(x->w, ev->res->phases[ev->phase_index].name);
+		attach_health(x->r, x->w);
+		break;
+	case RUN_EV_STEP_START:
+		health_watch_step_begin(x->w);
+		break;
+	case RUN_EV_STEP_DONE:
+		if (health_watch_step_end(x->w, ev->step->label, msg, sizeof(msg)) && x->fn) {
+			struct runner_event warn = *ev;
+			warn.kind = RUN_EV_LOG;
+			warn.msg = msg;
+			x->fn(x->arg, &warn);
+		}
+		break;
+	case RUN_EV_PHASE_DONE:
+		health_watch_phase_end(x->w);
+		attach_health(x->r, x->w);
+		break;
+	default:
+		break;
+	}
+	if (x->fn)
+		x->fn(x->arg, ev);
+}
+
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
 		void *arg, char *err, size_t errlen)
 {
@@ -210,7 +291,22 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		.autosave_path = r->path,
 		.autosave_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
 	};
-	int ret = runner_run(r->plan, &r->t, &opts, &r->res, fn, arg);
+	struct watched x = {.r = r, .fn = fn, .arg = arg};
+	struct drive *d = NULL;
+	char perr[256];
+	int ret;
+
+	/* the drive's own view around the run: block devices only, never a file */
+	if (r->t.is_blockdev && (d = malloc(sizeof(*d))) &&
+	    drive_probe_devnum(r->t.rdev, d, perr, sizeof(perr)) == 0)
+		x.w = health_watch_start(d, NULL, 0);
+	free(d);
+	ret = runner_run(r->plan, &r->t, &opts, &r->res, x.w ? on_event : fn, x.w ? (void *)&x : arg);
+	if (x.w) {
+		health_watch_finish(x.w);
+		attach_health(r, x.w);
+		health_watch_free(x.w);
+	}
 
 	/* the device is given back before the result is written and anyone told */
 	target_close(&r->t);

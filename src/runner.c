@@ -161,12 +161,31 @@ static void fail_run(struct run *r, struct result_phase *rp, struct result_step 
 	emit(r, RUN_EV_ERROR, st, NULL, NULL, r->res->error, 0);
 }
 
+/* A secure erase's progress, told as a log line whenever it moves by a percent. */
+struct purge_watch {
+	struct run *r;
+	int last_pct;
+};
+
+static void on_purge_progress(void *arg, double pct, const char *what)
+{
+	struct purge_watch *w = arg;
+
+	if (pct >= 0 && (int)pct == w->last_pct)
+		return;
+	w->last_pct = pct >= 0 ? (int)pct : w->last_pct;
+	emit(w->r, RUN_EV_LOG, NULL, NULL, NULL, what, 0);
+}
+
 static int run_purge(struct run *r, const struct plan_phase *ph)
 {
 	struct result_phase *rp = r->rp;
+	struct purge_watch watch = {.r = r, .last_pct = -1};
+	struct purge_opts po = {.stop = &r->ctl->stop, .progress = on_purge_progress, .arg = &watch};
+	struct purge_outcome out;
 	struct result_step *st;
 	uint64_t start, len;
-	char err[512];
+	char err[512] = "", msg[640];
 	int ret;
 
 	st = result_add_step(rp, purge_method_name[ph->purge], &ph->steps[0].wl);
@@ -176,9 +195,25 @@ static int run_purge(struct run *r, const struct plan_phase *ph)
 	r->step_planned_ns = 0;
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	workload_range(&ph->steps[0].wl, r->t->size, &start, &len);
-	ret = purge_run(r->t, ph->purge, start, len, &r->ctl->stop, err, sizeof(err));
+	ret = purge_run(r->t, ph->purge, start, len, &po, &out, err, sizeof(err));
+	/* what ran (auto and secure-erase pick one) and how long it took */
+	if (out.used != ph->purge || out.detail[0])
+		snprintf(st->label, sizeof(st->label), "%s%s%s%s%.40s%s",
+			 out.used != ph->purge ? purge_method_name[ph->purge] : "",
+			 out.used != ph->purge ? ": " : "", purge_method_name[out.used],
+			 out.detail[0] ? " (" : "", out.detail, out.detail[0] ? ")" : "");
+	st->summary.dur_ns = out.elapsed_ns;
+	if (out.fallback[0]) {
+		snprintf(msg, sizeof(msg), "purge: %s", out.fallback);
+		emit(r, RUN_EV_LOG, NULL, NULL, NULL, msg, 0);
+	}
 	if (ret == -ECANCELED || (!ret && atomic_load(&r->ctl->stop))) {
+		/* an erase the operator interrupted is never complete */
 		st->status = RS_ABORTED;
+		if (ret == -ECANCELED && err[0]) {
+			snprintf(st->error, sizeof(st->error), "%s", err);
+			emit(r, RUN_EV_LOG, NULL, NULL, NULL, err, 0);
+		}
 		return -ECANCELED;
 	}
 	if (ret) {

@@ -31,6 +31,17 @@ int safety_check_target(const struct target *t, const char *confirm,
 			const struct inuse_roots *roots, char *err, size_t errlen);
 
 /*
+ * For a command that erases every namespace of an NVMe controller (a sanitize, or a
+ * format the controller applies to all): is any namespace of the controller behind t in
+ * use? Namespaces are the controller's block devices in sysfs (nvmeXnY beside the one
+ * opened, under the controller or, with native multipathing, the subsystem). 0 to go
+ * ahead, -EPERM naming the namespace and what uses it, -errno when sysfs could not be
+ * read. what names the command in the message ("nvme-sanitize").
+ */
+int safety_check_namespaces(const struct target *t, const char *what,
+			    const struct inuse_roots *roots, char *err, size_t errlen);
+
+/*
  * The kernel refused to open block device rdev (named path) exclusively: why? -EPERM with
  * the reasons in err when something uses it, 0 when nothing was found (then the claim is
  * someone else's, or one that is being released), -errno when it could not be examined.

@@ -392,9 +392,9 @@ START_TEST(test_purge_file)
 	close(fd);
 	ck_assert_int_eq(target_open(&t, target_path, true, err, sizeof(err)), 0);
 	/* purge 64 KiB .. 576 KiB and the rest past the end stays untouched */
-	ck_assert_msg(purge_run(&t, m, 65536, 512 << 10, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(purge_run(&t, m, 65536, 512 << 10, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
 	/* a range past the end is clipped, not grown */
-	ck_assert_int_eq(purge_run(&t, m, TARGET_BYTES - 4096, 1 << 20, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(purge_run(&t, m, TARGET_BYTES - 4096, 1 << 20, NULL, NULL, err, sizeof(err)), 0);
 	target_close(&t);
 	ck_assert_int_eq(stat(target_path, &st), 0);
 	ck_assert_int_eq(st.st_size, TARGET_BYTES);
@@ -410,7 +410,7 @@ START_TEST(test_purge_file)
 	close(fd);
 	/* read-only targets are refused */
 	ck_assert_int_eq(target_open(&t, target_path, false, err, sizeof(err)), 0);
-	ck_assert_int_eq(purge_run(&t, m, 0, 4096, NULL, err, sizeof(err)), -EBADF);
+	ck_assert_int_eq(purge_run(&t, m, 0, 4096, NULL, NULL, err, sizeof(err)), -EBADF);
 	target_close(&t);
 }
 END_TEST
@@ -425,7 +425,10 @@ START_TEST(test_purge_names)
 	ck_assert_int_eq(m, PURGE_ZEROOUT);
 	ck_assert_int_eq(purge_method_parse("none", &m), 0);
 	ck_assert_int_eq(m, PURGE_NONE);
-	ck_assert_int_eq(purge_method_parse("secure-erase", &m), -ENOTSUP);
+	ck_assert_int_eq(purge_method_parse("secure-erase", &m), 0);
+	ck_assert_int_eq(m, PURGE_SECURE_ERASE);
+	ck_assert_int_eq(purge_method_parse("nvme-sanitize", &m), 0);
+	ck_assert_int_eq(m, PURGE_NVME_SANITIZE);
 	ck_assert_int_eq(purge_method_parse("trim", &m), -EINVAL);
 }
 END_TEST

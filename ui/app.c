@@ -573,7 +573,7 @@ free_run:
 	free(a->whole);
 	if (a->monitor)
 		drive_monitor_close(a->monitor);
-	free(a->targets);
+	drives_free(a);
 	free(a->presets);
 free_app:
 	free(a);

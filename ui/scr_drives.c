@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "scratch.h"
+#include "health.h"
 #include "units.h"
 
 const struct ui_target *drives_chosen(const struct app *a)
@@ -46,6 +47,15 @@ static struct ui_target *add_target(struct app *a, unsigned *cap)
 	return t;
 }
 
+void drives_free(struct app *a)
+{
+	for (unsigned i = 0; i < a->ntargets; i++)
+		free(a->targets[i].health);
+	free(a->targets);
+	a->targets = NULL;
+	a->ntargets = 0;
+}
+
 /* Discover the drives again; the chosen target stays chosen when it is still there. */
 void drives_load(struct app *a)
 {
@@ -55,7 +65,7 @@ void drives_load(struct app *a)
 	uint64_t ssize = 0;
 	struct ui_target *t;
 
-	free(a->targets);
+	drives_free(a);
 	a->targets = NULL;
 	a->ntargets = 0;
 	a->scan_error[0] = '\0';
@@ -198,7 +208,76 @@ static void link_text(const struct app *a, const struct ui_target *t, char *buf,
 	}
 }
 
-static void detail(struct app *a, int y, int bottom, const struct ui_target *t)
+/*
+ * One line of what the drive says about itself, read the first time its detail pane is
+ * shown (NVMe: a few admin commands; SATA/SAS: smartctl, at most 5 s).
+ */
+static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_target *t)
+{
+	const struct health *h;
+	char buf[512], cap[32];
+	size_t n = 0;
+	enum ui_role role = ROLE_NORMAL;
+
+	if (!t->health) {
+		struct health_opts o = {.timeout_ms = 5000};
+		char err[256];
+		t->health = malloc(sizeof(*t->health));
+		if (!t->health)
+			return;
+		health_read(&t->drive, &o, t->health, err, sizeof(err));
+	}
+	h = t->health;
+	ui_text(a, y, x, lw, ROLE_LABEL, "Health");
+	if (h->source == HEALTH_SRC_NONE || !h->known) {
+		ui_text(a, y, x + lw, w, ROLE_DIM, h->note[0] ? h->note : "no health data");
+		return;
+	}
+#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
+	if (health_has(h, HF_CRITICAL_WARNING) && h->v[HF_CRITICAL_WARNING]) {
+		ADD("CRITICAL WARNING 0x%02llx%s", (long long)h->v[HF_CRITICAL_WARNING], a->g->dot);
+		role = ROLE_ERROR;
+	}
+	if (h->smart_passed_known && !h->smart_passed) {
+		ADD("SMART FAILED%s", a->g->dot);
+		role = ROLE_ERROR;
+	}
+	if (health_has(h, HF_TEMP_C))
+		ADD("%lld C", (long long)h->v[HF_TEMP_C]);
+	if (health_has(h, HF_PCT_USED))
+		ADD("%s%lld %% used", n ? a->g->dot : "", (long long)h->v[HF_PCT_USED]);
+	if (health_has(h, HF_DATA_WRITTEN_BYTES)) {
+		units_fmt_capacity(cap, sizeof(cap), (uint64_t)h->v[HF_DATA_WRITTEN_BYTES]);
+		ADD("%s%s written", n ? a->g->dot : "", cap);
+	}
+	if (health_has(h, HF_POWER_ON_HOURS))
+		ADD("%s%lld h on", n ? a->g->dot : "", (long long)h->v[HF_POWER_ON_HOURS]);
+	if (health_has(h, HF_TMT1_COUNT) && health_has(h, HF_TMT2_COUNT) &&
+	    h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT] > 0)
+		ADD("%sthrottled %lld times", n ? a->g->dot : "",
+		    (long long)(h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT]));
+	if (health_has(h, HF_REALLOCATED) && h->v[HF_REALLOCATED] > 0) {
+		ADD("%s%lld reallocated", n ? a->g->dot : "", (long long)h->v[HF_REALLOCATED]);
+		if (role == ROLE_NORMAL)
+			role = ROLE_WARNING;
+	}
+	if (health_has(h, HF_MEDIA_ERRORS) && h->v[HF_MEDIA_ERRORS] > 0) {
+		ADD("%s%lld media errors", n ? a->g->dot : "", (long long)h->v[HF_MEDIA_ERRORS]);
+		if (role == ROLE_NORMAL)
+			role = ROLE_WARNING;
+	}
+	if (h->source == HEALTH_SRC_NVME)
+		ADD("%serase: %s%s%s%s", n ? a->g->dot : "",
+		    h->nvme.sanitize_block || h->nvme.sanitize_crypto || h->nvme.sanitize_overwrite
+			    ? "sanitize "
+			    : "",
+		    h->nvme.format_supported ? "format" : "", h->nvme.format_crypto ? "+crypto" : "",
+		    !h->nvme.format_supported && !(h->nvme.sanicap & 7) ? "none" : "");
+#undef ADD
+	ui_text(a, y, x + lw, w, role, buf);
+}
+
+static void detail(struct app *a, int y, int bottom, struct ui_target *t)
 {
 	char buf[1024], cap[32];
 	int lw = 10, x = 3, w = a->cols - x - lw - 1;
@@ -263,6 +342,8 @@ static void detail(struct app *a, int y, int bottom, const struct ui_target *t)
 			 d->serial[0] ? d->serial : "-", a->g->dot, d->wwn[0] ? d->wwn : "-",
 			 a->g->dot, d->firmware[0] ? d->firmware : "-");
 	}
+	if (y < bottom)
+		health_row(a, y++, x, lw, w, t);
 	for (unsigned i = 0; i < d->inuse.nreasons && y < bottom; i++) {
 		ui_text(a, y, x, lw, ROLE_LABEL, i ? "" : "In use");
 		ui_text(a, y++, x + lw, w, ROLE_ERROR, d->inuse.reason[i].text);
@@ -303,8 +384,8 @@ void drives_draw(struct app *a, int top, int bottom)
 	ui_text(a, y, xstate, a->cols - xstate, ROLE_HEADER, "STATE");
 	y++;
 
-	/* the list gets what the detail pane (7 rows) leaves */
-	int room = bottom - y - 8;
+	/* the list gets what the detail pane (8 rows) leaves */
+	int room = bottom - y - 9;
 	list_rows = room < 3 ? 3 : (unsigned)room;
 	if (list_rows > a->ntargets)
 		list_rows = a->ntargets;
@@ -347,7 +428,7 @@ void drives_draw(struct app *a, int top, int bottom)
 		ui_text(a, y++, xdev, a->cols - xdev, ROLE_WARNING, a->scan_error);
 
 	if (a->drive_sel < a->ntargets) {
-		const struct ui_target *t = &a->targets[a->drive_sel];
+		struct ui_target *t = &a->targets[a->drive_sel];
 		snprintf(buf, sizeof(buf), "%s%s", t->name,
 			 (int)a->drive_sel == a->chosen ? " (chosen)" : "");
 		ui_rule(a, y++, buf);

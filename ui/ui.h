@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "drive.h"
+#include "health.h"
 #include "keys.h"
 #include "plot.h"
 #include "result_io.h"
@@ -36,6 +37,7 @@ struct ui_target {
 	bool is_scratch;
 	struct drive drive; /* is_drive */
 	uint64_t size_bytes;
+	struct health *health; /* is_drive: read when the detail pane first shows it; malloc'd */
 };
 
 struct ui_preset {
@@ -150,6 +152,8 @@ void ui_hints(const struct app *a, int y, enum key_scope scope, const enum key_a
 
 /* ---- screens ------------------------------------------------------------------ */
 void drives_load(struct app *a);
+/* Release the target list and what was read for it (health). */
+void drives_free(struct app *a);
 void drives_poll_hotplug(struct app *a);
 void drives_draw(struct app *a, int top, int bottom);
 void drives_key(struct app *a, enum key_action act);

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "child.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void child_output_free(struct child_output *o)
+{
+	free(o->out);
+	o->out = NULL;
+	o->out_len = 0;
+}
+
+/* Keep the first non-empty line of what the tool said on stderr. */
+static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, const char *buf,
+			  size_t n, size_t cap)
+{
+	if (o->err_line[0])
+		return;
+	for (size_t i = 0; i < n && *acc_len + 1 < cap; i++)
+		acc[(*acc_len)++] = buf[i];
+	acc[*acc_len] = '\0';
+	for (char *line = acc, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (line[strspn(line, " \t\r")]) {
+			snprintf(o->err_line, sizeof(o->err_line), "%s", line);
+			return;
+		}
+	}
+}
+
+int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
+	      char *err, size_t errlen)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, ret, wstatus;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	char erracc[1024];
+	size_t erracc_len = 0, cap = max_out + 1;
+	int64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+	bool timed_out = false;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	o->out = malloc(cap);
+	if (!o->out)
+		return -ENOMEM;
+	o->out[0] = '\0';
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
+		goto fail;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+	posix_spawnattr_init(&attr);
+	/* its own process group, so that a timeout kills whatever it started too */
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	ret = -posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close(outp[1]);
+	close(errp[1]);
+	outp[1] = errp[1] = -1;
+	if (ret < 0) {
+		if (ret == -ENOENT)
+			snprintf(err, errlen, "%s not installed", argv[0]);
+		else
+			snprintf(err, errlen, "%s: cannot run it: %s", argv[0], strerror(-ret));
+		goto fail;
+	}
+
+	struct pollfd pfd[2] = {{.fd = outp[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		int wait_ms = -1;
+		char buf[4096];
+
+		if (deadline) {
+			int64_t left = deadline - now_ms();
+			if (left <= 0) {
+				timed_out = true;
+				break;
+			}
+			wait_ms = (int)left;
+		}
+		if (poll(pfd, 2, wait_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				pfd[i].fd = -1;
+				continue;
+			}
+			if (i == 1) {
+				keep_err_line(o, erracc, &erracc_len, buf, (size_t)n, sizeof(erracc));
+				continue;
+			}
+			size_t keep = (size_t)n;
+			if (o->out_len + keep > max_out) {
+				keep = max_out - o->out_len;
+				o->truncated = 1;
+			}
+			memcpy(o->out + o->out_len, buf, keep);
+			o->out_len += keep;
+			o->out[o->out_len] = '\0';
+		}
+	}
+	if (timed_out)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	close(outp[0]);
+	close(errp[0]);
+	if (!o->err_line[0] && erracc_len)
+		snprintf(o->err_line, sizeof(o->err_line), "%.*s", (int)strcspn(erracc, "\n"),
+			 erracc);
+	if (timed_out) {
+		snprintf(err, errlen, "%s did not finish within %u s; it was stopped", argv[0],
+			 (timeout_ms + 999) / 1000);
+		child_output_free(o);
+		return -ETIMEDOUT;
+	}
+	if (WIFEXITED(wstatus)) {
+		o->status = WEXITSTATUS(wstatus);
+	} else {
+		o->status = -1;
+		o->signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	}
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	child_output_free(o);
+	return ret;
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "health_watch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drive.h"
+
+#define SAMPLE_NS	   10000000000ull /* temperature: every 10 s */
+#define SMARTCTL_SAMPLE_NS 60000000000ull /* a smartctl process at most once a minute */
+#define MAX_SAMPLES	   100000u
+#define MAX_PHASES	   64u
+#define MAX_WARNINGS	   256u
+
+struct temp_sample {
+	double elapsed_s;
+	int temp_c;
+};
+
+struct phase_snap {
+	char name[32];
+	struct health before, after;
+	bool done;
+};
+
+struct health_watch {
+	struct drive d;
+	struct health_opts o;
+	bool has_data;              /* the first snapshot found health data */
+	int nvme_fd;                /* the controller, for the cheap reads; -1 */
+	struct health start, end, step_before;
+	bool ended, step_open;
+	char phase[32];
+	struct phase_snap *phases;
+	unsigned nphases;
+	struct json_object *warnings;
+
+	pthread_mutex_t lock;       /* the fd, samples and min / max */
+	pthread_cond_t wake;
+	pthread_t sampler;
+	bool sampler_running, stop;
+	uint64_t sample_ns, t0_ns;
+	struct temp_sample *samples;
+	unsigned nsamples;
+	int min_c, max_c;
+	bool have_temp;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A full record; under the lock when it uses the shared fd. */
+static void snapshot(struct health_watch *w, struct health *h)
+{
+	char err[256];
+
+	pthread_mutex_lock(&w->lock);
+	if (w->nvme_fd >= 0) {
+		health_init(h);
+		health_read_nvme_fd(w->nvme_fd, w->d.nvme.nsid, h, err, sizeof(err));
+		snprintf(h->device, sizeof(h->device), "%s/%s",
+			 w->o.dev_root ? w->o.dev_root : "/dev", w->d.nvme.controller);
+	} else {
+		health_read(&w->d, &w->o, h, err, sizeof(err));
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Only what changes during a run (NVMe: the SMART / health log). */
+static void quick(struct health_watch *w, struct health *h)
+{
+	char err[256];
+
+	if (w->nvme_fd < 0) {
+		snapshot(w, h);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	health_init(h);
+	h->source = HEALTH_SRC_NVME;
+	health_read_smart_fd(w->nvme_fd, h, err, sizeof(err));
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void note_temp(struct health_watch *w, const struct health *h)
+{
+	if (!health_has(h, HF_TEMP_C))
+		return;
+	pthread_mutex_lock(&w->lock);
+	int c = (int)h->v[HF_TEMP_C];
+	if (!w->have_temp || c < w->min_c)
+		w->min_c = c;
+	if (!w->have_temp || c > w->max_c)
+		w->max_c = c;
+	w->have_temp = true;
+	if (w->nsamples < MAX_SAMPLES) {
+		w->samples[w->nsamples].elapsed_s = (double)(mono_ns() - w->t0_ns) / 1e9;
+		w->samples[w->nsamples++].temp_c = c;
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void *sampler_main(void *arg)
+{
+	struct health_watch *w = arg;
+	struct health *h = malloc(sizeof(*h));
+
+	if (!h)
+		return NULL;
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop) {
+		struct timespec until;
+		uint64_t at;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		at = (uint64_t)until.tv_sec * 1000000000ull + (uint64_t)until.tv_nsec + w->sample_ns;
+		until.tv_sec = (time_t)(at / 1000000000ull);
+		until.tv_nsec = (long)(at % 1000000000ull);
+		while (!w->stop && pthread_cond_timedwait(&w->wake, &w->lock, &until) != ETIMEDOUT)
+			;
+		if (w->stop)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		quick(w, h);
+		note_temp(w, h);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	free(h);
+	return NULL;
+}
+
+struct health_watch *health_watch_start(const struct drive *d, const struct health_opts *o,
+					uint64_t sample_ns)
+{
+	struct health_watch *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
+	char path[256];
+
+	if (!w)
+		return NULL;
+	w->d = *d;
+	if (o)
+		w->o = *o;
+	w->nvme_fd = -1;
+	w->t0_ns = mono_ns();
+	w->samples = calloc(MAX_SAMPLES, sizeof(*w->samples));
+	w->phases = calloc(MAX_PHASES, sizeof(*w->phases));
+	w->warnings = json_object_new_array();
+	if (!w->samples || !w->phases || !w->warnings) {
+		health_watch_free(w);
+		return NULL;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if (d->transport == DRIVE_TR_NVME && d->nvme.controller[0]) {
+		snprintf(path, sizeof(path), "%s/%s", w->o.dev_root ? w->o.dev_root : "/dev",
+			 d->nvme.controller);
+		w->nvme_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	snapshot(w, &w->start);
+	w->has_data = w->start.source != HEALTH_SRC_NONE && w->start.known;
+	note_temp(w, &w->start);
+	if (w->has_data) {
+		w->sample_ns = sample_ns ? sample_ns : SAMPLE_NS;
+		if (w->nvme_fd < 0 && w->sample_ns < SMARTCTL_SAMPLE_NS && !sample_ns)
+			w->sample_ns = SMARTCTL_SAMPLE_NS;
+		w->sampler_running = pthread_create(&w->sampler, NULL, sampler_main, w) == 0;
+	}
+	return w;
+}
+
+void health_watch_phase_begin(struct health_watch *w, const char *phase)
+{
+	struct phase_snap *p;
+
+	snprintf(w->phase, sizeof(w->phase), "%s", phase);
+	if (!w->has_data || w->nphases >= MAX_PHASES)
+		return;
+	p = &w->phases[w->nphases++];
+	snprintf(p->name, sizeof(p->name), "%s", phase);
+	snapshot(w, &p->before);
+	note_temp(w, &p->before);
+}
+
+void health_watch_phase_end(struct health_watch *w)
+{
+	struct phase_snap *p;
+
+	if (!w->has_data || !w->nphases || w->phases[w->nphases - 1].done)
+		return;
+	p = &w->phases[w->nphases - 1];
+	snapshot(w, &p->after);
+	note_temp(w, &p->after);
+	p->done = true;
+}
+
+void health_watch_step_begin(struct health_watch *w)
+{
+	if (!w->has_data || w->nvme_fd < 0)
+		return; /* smartctl has no thermal counters, and a process per step is too much */
+	quick(w, &w->step_before);
+	w->step_open = true;
+}
+
+bool health_watch_step_end(struct health_watch *w, const char *label, char *msg, size_t len)
+{
+	struct health *after;
+	bool throttled;
+
+	if (!w->step_open)
+		return false;
+	w->step_open = false;
+	after = malloc(sizeof(*after));
+	if (!after)
+		return false;
+	quick(w, after);
+	note_temp(w, after);
+	throttled = health_throttled(&w->step_before, after);
+	free(after);
+	if (!throttled)
+		return false;
+	snprintf(msg, len, "thermally throttled during %s", label);
+	if (json_object_array_length(w->warnings) < MAX_WARNINGS) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "phase", json_object_new_string(w->phase));
+		json_object_object_add(o, "step", json_object_new_string(label));
+		json_object_object_add(o, "text", json_object_new_string(msg));
+		json_object_array_add(w->warnings, o);
+	}
+	return true;
+}
+
+void health_watch_finish(struct health_watch *w)
+{
+	if (w->sampler_running) {
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_signal(&w->wake);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->sampler, NULL);
+		w->sampler_running = false;
+	}
+	if (w->has_data && !w->ended) {
+		health_watch_phase_end(w);
+		snapshot(w, &w->end);
+		note_temp(w, &w->end);
+		w->ended = true;
+	}
+}
+
+struct json_object *health_watch_json(struct health_watch *w)
+{
+	struct json_object *o = json_object_new_object(), *arr, *t, *s;
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "before", health_to_json(&w->start));
+	if (!w->has_data)
+		return o;
+	json_object_object_add(o, "after", w->ended ? health_to_json(&w->end) : NULL);
+	json_object_object_add(o, "delta", w->ended ? health_delta_json(&w->start, &w->end) : NULL);
+	arr = json_object_new_array();
+	for (unsigned i = 0; i < w->nphases; i++) {
+		const struct phase_snap *p = &w->phases[i];
+		struct json_object *ph = json_object_new_object();
+		json_object_object_add(ph, "name", json_object_new_string(p->name));
+		json_object_object_add(ph, "before", health_to_json(&p->before));
+		json_object_object_add(ph, "after", p->done ? health_to_json(&p->after) : NULL);
+		json_object_object_add(ph, "delta",
+				       p->done ? health_delta_json(&p->before, &p->after) : NULL);
+		json_object_array_add(arr, ph);
+	}
+	json_object_object_add(o, "phases", arr);
+	t = json_object_new_object();
+	pthread_mutex_lock(&w->lock);
+	json_object_object_add(t, "interval_s", json_object_new_double((double)w->sample_ns / 1e9));
+	json_object_object_add(t, "min_c", w->have_temp ? json_object_new_int(w->min_c) : NULL);
+	json_object_object_add(t, "max_c", w->have_temp ? json_object_new_int(w->max_c) : NULL);
+	s = json_object_new_array();
+	for (unsigned i = 0; i < w->nsamples; i++) {
+		struct json_object *pair = json_object_new_array();
+		json_object_array_add(pair, json_object_new_double(
+						    (double)(int64_t)(w->samples[i].elapsed_s * 10) / 10));
+		json_object_array_add(pair, json_object_new_int(w->samples[i].temp_c));
+		json_object_array_add(s, pair);
+	}
+	pthread_mutex_unlock(&w->lock);
+	json_object_object_add(t, "samples", s);
+	json_object_object_add(o, "temperature", t);
+	json_object_object_add(o, "warnings", json_object_get(w->warnings));
+	return o;
+}
+
+void health_watch_free(struct health_watch *w)
+{
+	if (!w)
+		return;
+	if (w->samples && w->phases && w->warnings) {
+		health_watch_finish(w);
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->wake);
+	}
+	if (w->nvme_fd >= 0)
+		close(w->nvme_fd);
+	json_object_put(w->warnings);
+	free(w->samples);
+	free(w->phases);
+	free(w);
+}
