@@ -601,6 +601,56 @@ START_TEST(xml_escaping)
 }
 END_TEST
 
+
+/*
+ * Chart axes over hostile numbers: samples at 1e18 ns and 1e18 + 256 ns (a tick step
+ * below what a double can add at that value), values of 1e300, a single point. Each
+ * renders, bounded, into well-formed numbers (no "nan", no "inf" in the SVG).
+ */
+static const struct {
+	uint64_t start0, start1;
+	double iops;
+} axis_cases[] = {
+	{1000000000000000000ull, 1000000000000000256ull, 5000},
+	{0, 1, 1e300},
+	{18446744073709551000ull, 18446744073709551000ull, 1},
+	{5, 5, 0},
+};
+
+START_TEST(html_axes_bounded)
+{
+	struct result runs[1];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	new_run(&runs[0], "A", "1", "p");
+	workload_defaults(&wl);
+	struct result_phase *pre = result_add_phase(&runs[0], "precondition", PH_PRECONDITION);
+	struct result_step *s = result_add_step(pre, "round", &wl);
+	set_summary(s, 1000);
+	s->nsamples = 2;
+	s->samples = calloc(2, sizeof(*s->samples));
+	for (unsigned k = 0; k < 2; k++) {
+		s->samples[k].index = k;
+		s->samples[k].start_ns = k ? axis_cases[_i].start1 : axis_cases[_i].start0;
+		s->samples[k].dur_ns = 1;
+		fill(&s->samples[k].d[DIR_ALL], axis_cases[_i].iops, 1);
+	}
+	four_k(&runs[0], 1000, 500);
+	build(&rep, runs, 1, NULL);
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<svg "), RM_COUNT + 2 * RM_COUNT);
+	ck_assert_ptr_null(strstr(out, "nan"));
+	ck_assert_ptr_null(strstr(out, "inf"));
+	ck_assert_uint_lt(len, 4u << 20);
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -622,6 +672,15 @@ static Suite *suite(void)
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);
+
+	/* hostile input: a loop that does not end fails here instead of hanging the suite */
+	TCase *hostile = tcase_create("hostile");
+	tcase_set_timeout(hostile, 20);
+	tcase_add_unchecked_fixture(hostile, setup_run, teardown_run);
+	tcase_add_checked_fixture(hostile, setup, teardown);
+	tcase_add_loop_test(hostile, html_axes_bounded, 0,
+			    (int)(sizeof(axis_cases) / sizeof(axis_cases[0])));
+	suite_add_tcase(s, hostile);
 	return s;
 }
 
