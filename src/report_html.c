@@ -411,9 +411,24 @@ static void section_runs(FILE *out, const struct report *rep)
 	}
 }
 
-/* Points of a run's preconditioning: every interval sample, on one time line. */
-static unsigned precondition_points(const struct result *r, enum report_metric m, double *t_s,
-				    double *v, unsigned max)
+/* How many chart points a run's preconditioning has: a sample each, or a round's summary. */
+static unsigned precondition_count(const struct result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0; r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps;
+		     s++)
+			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
+	return n;
+}
+
+/*
+ * Points of a run's preconditioning, every interval sample on one time line: t_s[] in
+ * seconds and, for each metric in mask, v[m][]. One pass over the (packed) samples.
+ */
+static void precondition_points(const struct result *r, unsigned mask, double *t_s,
+				double *v[RM_COUNT], unsigned max)
 {
 	uint64_t offset_ns = 0;
 	unsigned n = 0;
@@ -422,34 +437,37 @@ static unsigned precondition_points(const struct result *r, enum report_metric m
 		const struct result_phase *ph = &r->phases[p];
 		if (ph->kind != PH_PRECONDITION)
 			continue;
-		for (unsigned s = 0; s < ph->nsteps; s++) {
+		for (unsigned s = 0; s < ph->nsteps && n < max; s++) {
 			const struct result_step *st = &ph->steps[s];
 			uint64_t end_ns = st->summary.dur_ns;
-			for (unsigned i = 0; i < st->nsamples; i++) {
-				const struct sample *sm = &st->samples[i];
-				if (t_s && n < max) {
-					t_s[n] = (double)(offset_ns + sm->start_ns + sm->dur_ns) /
-						 1e9;
-					v[n] = sm->d[DIR_ALL].ios
-						       ? report_metric_value(m, &sm->d[DIR_ALL])
-						       : NAN;
-				}
+			struct sample_iter it;
+			struct sample sm;
+			sample_iter_init(&it, st);
+			while (n < max && sample_iter_next(&it, &sm)) {
+				t_s[n] = (double)(offset_ns + sm.start_ns + sm.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = sm.d[DIR_ALL].ios
+								  ? report_metric_value(
+									    (enum report_metric)m,
+									    &sm.d[DIR_ALL])
+								  : NAN;
 				n++;
-				if (sm->start_ns + sm->dur_ns > end_ns)
-					end_ns = sm->start_ns + sm->dur_ns;
+				if (sm.start_ns + sm.dur_ns > end_ns)
+					end_ns = sm.start_ns + sm.dur_ns;
 			}
-			if (!st->nsamples) {
+			if (!st->nsamples && n < max) {
 				/* a round without interval samples: its summary as one point */
-				if (t_s && n < max) {
-					t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
-					v[n] = report_metric_value(m, &st->summary.d[DIR_ALL]);
-				}
+				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = report_metric_value((enum report_metric)m,
+									      &st->summary.d[DIR_ALL]);
 				n++;
 			}
 			offset_ns += end_ns;
 		}
 	}
-	return n;
 }
 
 /*
@@ -468,7 +486,7 @@ static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
 		double sum = 0, best = NAN;
 		unsigned cnt = 0;
 		for (unsigned i = lo; i < hi; i++) {
-			if (isnan(y[i]))
+			if (!isfinite(y[i]))
 				continue;
 			sum += y[i];
 			cnt++;
@@ -481,12 +499,56 @@ static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
 	return out;
 }
 
+#define CHART_POINTS 600 /* a series is thinned to this many points */
+
+/* Each run's points, every metric thinned: series[run * RM_COUNT + metric]. */
+static int precondition_series(const struct report *rep, struct series *series)
+{
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		unsigned n = precondition_count(r);
+		double *t, *v[RM_COUNT] = {0};
+		int ret = 0;
+
+		if (!n)
+			continue;
+		t = malloc(n * sizeof(*t));
+		for (unsigned m = 0; m < RM_COUNT; m++)
+			if (rep->metric_mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
+				ret = -ENOMEM;
+		if (t && !ret) {
+			precondition_points(r, rep->metric_mask, t, v, n);
+			for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
+				struct series *se = &series[i * RM_COUNT + m];
+				if (!(rep->metric_mask & (1u << m)))
+					continue;
+				ret = series_alloc(se, rep->runs[i].label, n);
+				if (ret)
+					break;
+				memcpy(se->x, t, n * sizeof(*t));
+				memcpy(se->y, v[m], n * sizeof(double));
+				se->n = thin(se->x, se->y, n, CHART_POINTS, m == RM_LAT_MAX);
+			}
+		} else {
+			ret = -ENOMEM;
+		}
+		free(t);
+		for (unsigned m = 0; m < RM_COUNT; m++)
+			free(v[m]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int section_precondition(FILE *out, const struct report *rep)
 {
 	unsigned with = 0;
+	struct series *all;
+	int ret = 0;
 
 	for (unsigned i = 0; i < rep->nruns; i++)
-		with += precondition_points(rep->runs[i].res, RM_IOPS, NULL, NULL, 0) > 0;
+		with += precondition_count(rep->runs[i].res) > 0;
 	if (!with)
 		return 0;
 	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);
@@ -505,33 +567,29 @@ static int section_precondition(FILE *out, const struct report *rep)
 	}
 	fputs("</ul>\n", out);
 
-	for (unsigned m = 0; m < RM_COUNT; m++) {
+	all = calloc((size_t)rep->nruns * RM_COUNT, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	ret = precondition_series(rep, all);
+	for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;
 		struct chart c = {.markers = false};
 		double tmax = 0;
-		int ret = 0;
 
 		c.series = calloc(rep->nruns, sizeof(*c.series));
-		if (!c.series)
-			return -ENOMEM;
-		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-			const struct result *r = rep->runs[i].res;
-			unsigned n = precondition_points(r, (enum report_metric)m, NULL, NULL, 0);
-			if (!n)
+		if (!c.series) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* the runs' series, lent to the chart (and freed with `all`) */
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct series *se = &all[i * RM_COUNT + m];
+			if (!se->x)
 				continue;
-			struct series *se = &c.series[c.nseries++];
-			ret = series_alloc(se, rep->runs[i].label, n);
-			if (ret)
-				break;
-			se->n = precondition_points(r, (enum report_metric)m, se->x, se->y, n);
-			se->n = thin(se->x, se->y, se->n, 600, m == RM_LAT_MAX);
+			c.series[c.nseries++] = *se;
 			for (unsigned k = 0; k < se->n; k++)
 				tmax = fmax(tmax, se->x[k]);
-		}
-		if (ret) {
-			series_free(c.series, c.nseries);
-			return ret;
 		}
 		/* time in the unit that keeps tick labels short */
 		double div = tmax >= 7200 ? 3600 : tmax >= 120 ? 60 : 1;
@@ -549,9 +607,10 @@ static int section_precondition(FILE *out, const struct report *rep)
 		fputs("<figure>\n", out);
 		svg_chart(out, &c);
 		fputs("</figure>\n", out);
-		series_free(c.series, c.nseries);
+		free(c.series);
 	}
-	return 0;
+	series_free(all, rep->nruns * RM_COUNT);
+	return ret;
 }
 
 /* A ladder: per metric, one line per drive over the group's combined rows, and the table. */

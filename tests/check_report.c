@@ -79,13 +79,12 @@ static void ladder(struct result *r, double peak, int skip)
 	for (unsigned i = 0; i < 3; i++) {
 		struct result_step *s = result_add_step(pre, "round", &wl);
 		set_summary(s, peak * (1.5 - 0.2 * i));
-		s->nsamples = 4;
-		s->samples = calloc(4, sizeof(*s->samples));
 		for (unsigned k = 0; k < 4; k++) {
-			s->samples[k].index = k;
-			s->samples[k].start_ns = k * 2500000000ull;
-			s->samples[k].dur_ns = 2500000000ull;
-			fill(&s->samples[k].d[DIR_ALL], peak * (1.5 - 0.05 * (4 * i + k)), 12);
+			struct sample sm = {.index = k,
+					    .start_ns = k * 2500000000ull,
+					    .dur_ns = 2500000000ull};
+			fill(&sm.d[DIR_ALL], peak * (1.5 - 0.05 * (4 * i + k)), 12);
+			ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
 		}
 	}
 	struct result_phase *m = result_add_phase(r, "measure", PH_MEASURE);
@@ -630,13 +629,12 @@ START_TEST(html_axes_bounded)
 	struct result_phase *pre = result_add_phase(&runs[0], "precondition", PH_PRECONDITION);
 	struct result_step *s = result_add_step(pre, "round", &wl);
 	set_summary(s, 1000);
-	s->nsamples = 2;
-	s->samples = calloc(2, sizeof(*s->samples));
 	for (unsigned k = 0; k < 2; k++) {
-		s->samples[k].index = k;
-		s->samples[k].start_ns = k ? axis_cases[_i].start1 : axis_cases[_i].start0;
-		s->samples[k].dur_ns = 1;
-		fill(&s->samples[k].d[DIR_ALL], axis_cases[_i].iops, 1);
+		struct sample sm = {.index = k,
+				    .start_ns = k ? axis_cases[_i].start1 : axis_cases[_i].start0,
+				    .dur_ns = 1};
+		fill(&sm.d[DIR_ALL], axis_cases[_i].iops, 1);
+		ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
 	}
 	four_k(&runs[0], 1000, 500);
 	build(&rep, runs, 1, NULL);
