@@ -232,7 +232,7 @@ static int result_path(char *path, size_t len, const char *out, const char *targ
 	if (ret == 0)
 		ret = result_default_path(path, len, dir, base ? base + 1 : target, name);
 	if (ret < 0)
-		fprintf(stderr, "drivebench: cannot make the results directory: %s\n",
+		fprintf(stderr, "drivebench: %s: cannot make the results directory: %s\n", dir,
 			strerror(-ret));
 	return ret;
 }
