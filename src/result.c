@@ -926,6 +926,8 @@ static int nomem(struct loader *L)
 /* A value that should be `what` but is not: the error (unless a syntax error came first). */
 static void wrong_type(struct loader *L, const char *key, const char *what)
 {
+	if (jread_peek(&L->j) == JR_BAD) /* not a value at all: NaN, Infinity, garbage */
+		jread_skip(&L->j);
 	if (!L->j.ret)
 		bad(L, "\"%s\" should be %s", key, what);
 }
@@ -1536,6 +1538,56 @@ static void load_phase(struct loader *L, struct result_phase *ph)
  */
 #define RESULT_OLDEST_VERSION 1
 
+/*
+ * json-c keeps an escaped NUL ("\u0000") inside a string, where C code would stop
+ * reading: such strings are repaired as the reader repairs its own (U+FFFD).
+ */
+static int repair_tree(struct json_object *o, unsigned depth)
+{
+	if (depth > JREAD_MAX_DEPTH)
+		return 0;
+	if (json_object_is_type(o, json_type_string)) {
+		const char *s = json_object_get_string(o);
+		size_t n = (size_t)json_object_get_string_len(o);
+		if (strlen(s) == n && text_utf8_valid(s, n))
+			return 0;
+		char *fixed = malloc(3 * n + 1);
+		size_t k = 0;
+		if (!fixed)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			if (s[i]) {
+				fixed[k++] = s[i];
+			} else {
+				memcpy(fixed + k, TEXT_REPLACEMENT, 3);
+				k += 3;
+			}
+		}
+		fixed[k] = '\0';
+		char *clean = text_utf8_repair(fixed, k, &n);
+		free(fixed);
+		if (!clean)
+			return -ENOMEM;
+		json_object_set_string_len(o, clean, (int)n);
+		free(clean);
+		return 0;
+	}
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, val)
+		{
+			(void)key;
+			if (repair_tree(val, depth + 1))
+				return -ENOMEM;
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+		for (size_t i = 0; i < n; i++)
+			if (repair_tree(json_object_array_get_idx(o, i), depth + 1))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
 /* "host", "target": small records kept as json-c objects, for what names a run. */
 static struct json_object *load_record(struct loader *L, const char *key)
 {
@@ -1565,6 +1617,8 @@ static struct json_object *load_record(struct loader *L, const char *key)
 	o = json_tokener_parse_ex(tok, start, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success)
 		bad(L, "\"%s\": %s", key, json_tokener_error_desc(json_tokener_get_error(tok)));
+	else if (repair_tree(o, 0))
+		nomem(L);
 	json_tokener_free(tok);
 	if (L->j.ret && o) {
 		json_object_put(o);
