@@ -334,73 +334,66 @@ void text_fput_xml(FILE *out, const char *src)
 }
 
 /*
- * Markdown: the characters that can start or end an inline construct anywhere are
- * escaped everywhere; those that start a block only at the start of a line (a list item,
- * a heading, a block quote, a numbered list) are escaped at the start of the text.
+ * Markdown: the characters that can open or close an inline construct (emphasis, code,
+ * links, strike-through, raw HTML, a table cell) are escaped everywhere. At the start of
+ * a line (line_start: a list item, a line of its own) so are those that would make it a
+ * block: a heading ("# "), a list item ("- ", "+ ", "12. ", "7) "), a thematic break.
  */
-static void md_char(FILE *out, char c, bool *start, bool *digits)
+void text_fput_md(FILE *out, const char *src, bool line_start)
 {
-	switch (c) {
-	case '&':
-		fputs("&amp;", out);
-		break;
-	case '<':
-		fputs("&lt;", out);
-		break;
-	case '>':
-		fputs("&gt;", out);
-		break;
-	case '\\':
-	case '`':
-	case '*':
-	case '_':
-	case '[':
-	case ']':
-	case '|':
-	case '~':
-		fputc('\\', out);
-		fputc(c, out);
-		break;
-	case '-':
-	case '+':
-	case '=':
-	case '#':
-		if (*start)
-			fputc('\\', out);
-		fputc(c, out);
-		break;
-	case '.':
-	case ')':
-		if (*digits)
-			fputc('\\', out);
-		fputc(c, out);
-		break;
-	default:
-		fputc(c, out);
-	}
-	*digits = (*start || *digits) && c >= '0' && c <= '9';
-	/* blanks before a list marker still make it one */
-	*start = *start && c == ' ';
-}
+	char *v = text_visible_dup(src);
+	size_t i = 0, n;
 
-void text_fput_md(FILE *out, const char *src)
-{
-	size_t n = src ? strlen(src) : 0;
-	bool start = true, digits = false;
-
-	for (size_t i = 0; i < n;) {
-		char c[4];
-		size_t used, l = visible_char(src + i, n - i, c, &used);
-		i += used;
-		if ((unsigned char)c[0] >= 0x80) {
-			fwrite(c, 1, l, out);
-			start = digits = false;
-			continue;
+	if (!v)
+		return;
+	n = strlen(v);
+	if (line_start) {
+		while (i < n && v[i] == ' ')
+			fputc(v[i++], out);
+		size_t d = i;
+		while (d < n && d - i < 9 && v[d] >= '0' && v[d] <= '9')
+			d++;
+		char next = i + 1 < n ? v[i + 1] : ' ';
+		bool ends = next == ' ' || next == '\t';
+		if (i < n && ((v[i] == '#' && (ends || next == '#')) ||
+			      ((v[i] == '-' || v[i] == '+') && (ends || next == v[i])))) {
+			fputc('\\', out);
+			fputc(v[i++], out);
+		} else if (d > i && d < n && (v[d] == '.' || v[d] == ')') &&
+			   (d + 1 == n || v[d + 1] == ' ')) {
+			fwrite(v + i, 1, d - i, out);
+			fputc('\\', out);
+			fputc(v[d], out);
+			i = d + 1;
 		}
-		/* one ASCII character, or the two of a caret form ("^[" must not open a link) */
-		for (size_t k = 0; k < l; k++)
-			md_char(out, c[k], &start, &digits);
 	}
+	for (; i < n; i++) {
+		switch (v[i]) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '\\':
+		case '`':
+		case '*':
+		case '_':
+		case '[':
+		case ']':
+		case '|':
+		case '~':
+			fputc('\\', out);
+			fputc(v[i], out);
+			break;
+		default:
+			fputc(v[i], out);
+		}
+	}
+	free(v);
 }
 
 /* ---- a filtering stream for terminals ------------------------------------------- */

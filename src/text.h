@@ -13,8 +13,8 @@
  *             non-characters as U+FFFD. Everything else passes unchanged.
  *   xml       HTML and SVG: the visible form, with & < > " ' as entities.
  *   md        Markdown table cells and list items: the visible form, with < > & as
- *             entities and Markdown's punctuation backslash-escaped, so no cell starts a
- *             heading, list, link, image, emphasis or HTML block.
+ *             entities and Markdown's punctuation backslash-escaped, so no string starts
+ *             a heading, a list, a link, emphasis or an HTML block, or ends a table cell.
  *
  * Nothing here allocates except the *_dup and *_repair functions, which return NULL when
  * out of memory.
@@ -68,7 +68,8 @@ size_t text_visible(char *dst, size_t size, const char *src);
 char *text_visible_dup(const char *src);
 void text_fput_visible(FILE *out, const char *src);
 void text_fput_xml(FILE *out, const char *src);
-void text_fput_md(FILE *out, const char *src);
+/* line_start: the text begins a line or list item, where block syntax counts too. */
+void text_fput_md(FILE *out, const char *src, bool line_start);
 
 /*
  * A filter for a terminal stream: text written through it reaches fd in its visible

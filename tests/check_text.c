@@ -115,6 +115,10 @@ static const struct {
 	{"12. item", "12. item", "12. item", "12\\. item"},
 	{"7) item", "7) item", "7) item", "7\\) item"},
 	{"16T16Q - 1.5 ms", "16T16Q - 1.5 ms", "16T16Q - 1.5 ms", "16T16Q - 1.5 ms"},
+	{"101.7", "101.7", "101.7", "101.7"},
+	{"#", "#", "#", "\\#"},
+	{"#5 run", "#5 run", "#5 run", "#5 run"},
+	{"--- x", "--- x", "--- x", "\\--- x"},
 	{"Tom & Jerry", "Tom & Jerry", "Tom &amp; Jerry", "Tom &amp; Jerry"},
 };
 
@@ -127,6 +131,11 @@ static char *captured(void (*fn)(FILE *, const char *), const char *in)
 	fn(f, in);
 	fclose(f);
 	return buf;
+}
+
+static void md_line(FILE *out, const char *s)
+{
+	text_fput_md(out, s, true);
 }
 
 START_TEST(escaping)
@@ -144,7 +153,7 @@ START_TEST(escaping)
 	s = captured(text_fput_xml, escape_cases[_i].in);
 	ck_assert_str_eq(s, escape_cases[_i].xml);
 	free(s);
-	s = captured(text_fput_md, escape_cases[_i].in);
+	s = captured(md_line, escape_cases[_i].in);
 	ck_assert_str_eq(s, escape_cases[_i].md);
 	free(s);
 }
