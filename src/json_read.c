@@ -419,10 +419,11 @@ int jread_number(struct jread *j, struct jread_num *n)
 	if (*p == '0' && p + 1 < j->end && p[1] >= '0' && p[1] <= '9')
 		goto bad; /* no leading zeros */
 	for (; p < j->end && *p >= '0' && *p <= '9'; p++) {
-		if (mant > (UINT64_MAX - 9) / 10)
+		unsigned dg = (unsigned)(*p - '0');
+		if (mant > UINT64_MAX / 10 || (mant == UINT64_MAX / 10 && dg > UINT64_MAX % 10))
 			overflow = true;
-		else
-			mant = mant * 10 + (uint64_t)(*p - '0');
+		else if (!overflow)
+			mant = mant * 10 + dg;
 		if (mant || digits)
 			digits++;
 	}

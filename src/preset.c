@@ -1074,15 +1074,10 @@ static uint64_t scaled(uint64_t ns, double scale, uint64_t min)
 	return v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
 }
 
-/* Copy as much of src as fits, always terminated. */
+/* Copy as much of src as fits, always terminated, never cutting a character in two. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
-	size_t n = strlen(src);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
+	text_copy(dst, len, src);
 }
 
 static void label_part(char *label, size_t len, const char *part)
