@@ -6,6 +6,7 @@
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -394,31 +395,68 @@ static bool delimiter(const struct jread *j, const char *p)
 	       *p == '\t' || *p == '\r';
 }
 
-int jread_number(struct jread *j, struct jread_num *n)
+/*
+ * The number at p (JSON's grammar: no leading zeros, no NaN, no hex) into *n: where it
+ * ends, or NULL when malformed (*bad then says where).
+ */
+static const char *scan_number(const char *p, const char *end, struct jread_num *n,
+			       const char **bad)
 {
 	static const double pow10[] = {1e0,  1e1,  1e2,	 1e3,  1e4,  1e5,  1e6,	 1e7,
 				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	const char *p, *start;
+	const char *start = p;
 	uint64_t mant = 0;
 	int digits = 0, frac = 0, exp10 = 0;
 	bool overflow = false, plain = true;
 
-	if (j->ret)
-		return j->ret;
-	if (jread_peek(j) != JR_NUMBER)
-		return -EINVAL;
-	memset(n, 0, sizeof(*n));
-	start = p = j->p;
-	if (*p == '-') {
+	/*
+	 * The common case first, what a result's tables are made of: an integer, or a
+	 * decimal fraction, of at most 15 digits in all (exact in a double).
+	 */
+	{
+		const char *q = p, *d0;
+		bool neg = q < end && *q == '-';
+		uint64_t m = 0;
+		q += neg;
+		d0 = q;
+		while (q < end && (unsigned char)(*q - '0') < 10 && q - d0 < 16)
+			m = m * 10 + (uint64_t)(*q++ - '0');
+		size_t nint = (size_t)(q - d0);
+		if (nint && nint < 16 && !(*d0 == '0' && nint > 1) &&
+		    (q >= end || (*q != 'e' && *q != 'E' && (unsigned char)(*q - '0') >= 10))) {
+			if (q >= end || *q != '.') {
+				n->negative = neg;
+				n->integer = true;
+				n->u = m;
+				n->d = neg ? -(double)m : (double)m;
+				return q;
+			}
+			const char *f0 = ++q;
+			while (q < end && (unsigned char)(*q - '0') < 10 &&
+			       nint + (size_t)(q - f0) < 15)
+				m = m * 10 + (uint64_t)(*q++ - '0');
+			if (q > f0 && (q >= end || (*q != 'e' && *q != 'E' &&
+						    (unsigned char)(*q - '0') >= 10))) {
+				double d = (double)m / pow10[q - f0];
+				n->negative = neg;
+				n->integer = false;
+				n->u = m;
+				n->d = neg ? -d : d;
+				return q;
+			}
+		}
+	}
+	n->negative = false;
+	if (p < end && *p == '-') {
 		n->negative = true;
 		p++;
 	}
-	if (p >= j->end || *p < '0' || *p > '9')
+	if (p >= end || *p < '0' || *p > '9')
 		goto bad;
-	if (*p == '0' && p + 1 < j->end && p[1] >= '0' && p[1] <= '9')
+	if (*p == '0' && p + 1 < end && p[1] >= '0' && p[1] <= '9')
 		goto bad; /* no leading zeros */
-	for (; p < j->end && *p >= '0' && *p <= '9'; p++) {
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		unsigned dg = (unsigned)(*p - '0');
 		if (mant > UINT64_MAX / 10 || (mant == UINT64_MAX / 10 && dg > UINT64_MAX % 10))
 			overflow = true;
@@ -427,36 +465,35 @@ int jread_number(struct jread *j, struct jread_num *n)
 		if (mant || digits)
 			digits++;
 	}
-	if (p < j->end && *p == '.') {
+	if (p < end && *p == '.') {
 		plain = false;
 		p++;
-		if (p >= j->end || *p < '0' || *p > '9')
+		if (p >= end || *p < '0' || *p > '9')
 			goto bad;
-		for (; p < j->end && *p >= '0' && *p <= '9'; p++) {
+		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (!overflow && mant <= (UINT64_MAX - 9) / 10) {
 				mant = mant * 10 + (uint64_t)(*p - '0');
 				frac++;
 				if (mant || digits)
 					digits++;
+			} else {
+				digits = 99; /* digits dropped: strtod reads it exactly */
 			}
 		}
 	}
-	if (p < j->end && (*p == 'e' || *p == 'E')) {
+	if (p < end && (*p == 'e' || *p == 'E')) {
 		int sign = 1, e = 0;
 		plain = false;
 		p++;
-		if (p < j->end && (*p == '+' || *p == '-'))
+		if (p < end && (*p == '+' || *p == '-'))
 			sign = *p++ == '-' ? -1 : 1;
-		if (p >= j->end || *p < '0' || *p > '9')
+		if (p >= end || *p < '0' || *p > '9')
 			goto bad;
-		for (; p < j->end && *p >= '0' && *p <= '9'; p++)
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
 			if (e < 100000)
 				e = e * 10 + (*p - '0');
 		exp10 = sign * e;
 	}
-	if (!delimiter(j, p))
-		goto bad;
-	j->p = p;
 	n->integer = plain && !overflow;
 	n->u = mant;
 	exp10 -= frac;
@@ -465,14 +502,80 @@ int jread_number(struct jread *j, struct jread_num *n)
 		double d = (double)mant;
 		d = exp10 < 0 ? d / pow10[-exp10] : d * pow10[exp10];
 		n->d = n->negative ? -d : d;
-		return 0;
+	} else {
+		pthread_once(&c_locale_once, make_c_locale);
+		n->d = c_locale ? strtod_l(start, NULL, c_locale) : strtod(start, NULL);
 	}
-	pthread_once(&c_locale_once, make_c_locale);
-	n->d = c_locale ? strtod_l(start, NULL, c_locale) : strtod(start, NULL);
-	return 0;
+	return p;
 bad:
+	*bad = p;
+	return NULL;
+}
+
+int jread_number(struct jread *j, struct jread_num *n)
+{
+	const char *p, *bad;
+
+	if (j->ret)
+		return j->ret;
+	if (jread_peek(j) != JR_NUMBER)
+		return -EINVAL;
+	p = scan_number(j->p, j->end, n, &bad);
+	if (!p || !delimiter(j, p)) {
+		j->p = p ? p : bad;
+		return syntax(j, "a malformed number");
+	}
 	j->p = p;
-	return syntax(j, "a malformed number");
+	return 0;
+}
+
+int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned max, unsigned *n)
+{
+	const char *p, *end = j->end, *bad;
+
+	*n = 0;
+	if (j->ret)
+		return j->ret;
+	if (jread_peek(j) != JR_ARRAY)
+		return -EINVAL;
+	p = j->p + 1;
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < end && *p == ']' && *n == 0)
+			break;
+		if (*n == max) {
+			j->p = p;
+			return jread_fail(j, "more than %u values", max);
+		}
+		if (p + 4 <= end && !memcmp(p, "null", 4)) {
+			null[*n] = true;
+			out[*n].d = 0;
+			p += 4;
+		} else {
+			null[*n] = false;
+			const char *q = scan_number(p, end, &out[*n], &bad);
+			if (!q) {
+				j->p = bad;
+				return syntax(j, "expected a number or null");
+			}
+			p = q;
+		}
+		(*n)++;
+		while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == ']')
+			break;
+		j->p = p;
+		return syntax(j, "expected ',' or ']'");
+	}
+	j->p = p + 1;
+	j->first = false;
+	return 0;
 }
 
 static bool literal(struct jread *j, const char *word)
@@ -511,28 +614,23 @@ bool jread_null(struct jread *j)
 	return true;
 }
 
+/*
+ * A container is skipped at the speed of a scan: its brackets must nest and match and
+ * its strings end, but the numbers and literals inside are not read (a value skipped is
+ * a value not used). A lone scalar is read as usual. The text must end with a NUL.
+ */
 int jread_skip(struct jread *j)
 {
 	struct jread_num n;
+	uint64_t arrays = 0; /* bit 0: the innermost open container is an array */
+	unsigned depth = 0;
+	const char *p, *end = j->end;
 	bool b;
 
 	switch (jread_peek(j)) {
-	case JR_OBJECT: {
-		char key[8];
-		if (!jread_object(j))
-			return j->ret;
-		while (jread_member(j, key, sizeof(key)))
-			if (jread_skip(j))
-				break;
-		return j->ret;
-	}
+	case JR_OBJECT:
 	case JR_ARRAY:
-		if (!jread_array(j))
-			return j->ret;
-		while (jread_element(j))
-			if (jread_skip(j))
-				break;
-		return j->ret;
+		break;
 	case JR_STRING:
 		return decode_string(j, NULL, 0, NULL);
 	case JR_NUMBER:
@@ -543,9 +641,58 @@ int jread_skip(struct jread *j)
 		return jread_null(j) ? 0 : j->ret;
 	case JR_END:
 	case JR_BAD:
-		break;
+		return j->ret ? j->ret : syntax(j, "expected a value");
 	}
-	return j->ret ? j->ret : syntax(j, "expected a value");
+	p = j->p;
+	do {
+		/* the text is NUL-terminated (fileio.h): strcspn scans a vector at a time */
+		p += strcspn(p, "{}[]\"");
+		if (p >= end)
+			break;
+		char c = *p;
+		if (!c) {
+			j->p = p;
+			return syntax(j, "a NUL byte");
+		}
+		if (c == '"') {
+			for (p++;;) {
+				const char *q = memchr(p, '"', (size_t)(end - p));
+				if (!q) {
+					j->p = end;
+					return syntax(j, "a string does not end");
+				}
+				/* escaped when an odd number of backslashes comes before it */
+				size_t bs = 0;
+				while (q - bs > p && q[-1 - (ptrdiff_t)bs] == '\\')
+					bs++;
+				p = q + 1;
+				if (!(bs & 1))
+					break;
+			}
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			if (j->depth + depth >= JREAD_MAX_DEPTH) {
+				j->p = p;
+				return jread_fail(j, "nested deeper than %d levels",
+						  JREAD_MAX_DEPTH);
+			}
+			arrays = (arrays << 1) | (c == '[');
+			depth++;
+		} else {
+			if ((arrays & 1) != (c == ']')) {
+				j->p = p;
+				return syntax(j, "a bracket that does not match");
+			}
+			arrays >>= 1;
+			depth--;
+		}
+		p++;
+	} while (depth);
+	j->p = p;
+	if (depth)
+		return syntax(j, "");
+	return 0;
 }
 
 int jread_raw(struct jread *j, const char **start, size_t *len)

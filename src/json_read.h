@@ -45,6 +45,7 @@ struct jread_num {
 	double d;   /* the value (may be inf when out of range) */
 };
 
+/* buf[len] must be a NUL (as fileio_read() leaves it): scans stop there. */
 void jread_init(struct jread *j, const char *buf, size_t len, const char *file, char *err,
 		size_t errlen);
 /* Record an error "file:line: message" (the line of the current position); returns it. */
@@ -61,7 +62,10 @@ bool jread_array(struct jread *j);
 bool jread_member(struct jread *j, char *key, size_t keylen);
 /* Whether another element follows; false at the closing bracket or on error. */
 bool jread_element(struct jread *j);
-/* Skip one value of any type. 0 or the error. */
+/*
+ * Skip one value of any type. 0 or the error. A container is only checked for structure
+ * (brackets that nest and match, strings that end): what is skipped is not read.
+ */
 int jread_skip(struct jread *j);
 /* Skip one value and give the text it spans. */
 int jread_raw(struct jread *j, const char **start, size_t *len);
@@ -70,6 +74,11 @@ bool jread_null(struct jread *j);
 
 /* Read a value of one type; -EINVAL without an error recorded when the type differs. */
 int jread_number(struct jread *j, struct jread_num *n);
+/*
+ * An array of numbers or nulls (a row of a table), at most max, into out[] and null[]:
+ * *n values. -EINVAL without an error when the next value is no array.
+ */
+int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned max, unsigned *n);
 int jread_bool(struct jread *j, bool *v);
 int jread_string(struct jread *j, char *buf, size_t len);
 /*

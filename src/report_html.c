@@ -417,8 +417,8 @@ static unsigned precondition_count(const struct result *r)
 	unsigned n = 0;
 
 	for (unsigned p = 0; p < r->nphases; p++)
-		for (unsigned s = 0; r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps;
-		     s++)
+		for (unsigned s = 0;
+		     r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps; s++)
 			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
 	return n;
 }
@@ -461,8 +461,9 @@ static void precondition_points(const struct result *r, unsigned mask, double *t
 				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
 				for (unsigned m = 0; m < RM_COUNT; m++)
 					if (mask & (1u << m))
-						v[m][n] = report_metric_value((enum report_metric)m,
-									      &st->summary.d[DIR_ALL]);
+						v[m][n] = report_metric_value(
+							(enum report_metric)m,
+							&st->summary.d[DIR_ALL]);
 				n++;
 			}
 			offset_ns += end_ns;
@@ -472,13 +473,17 @@ static void precondition_points(const struct result *r, unsigned mask, double *t
 
 /*
  * Long preconditioning (6 h at 1 s) has far more points than a chart has pixels: merge
- * neighbours into at most `keep` points, keeping the peak for max latency (the spikes
- * are the point of that chart) and the mean otherwise.
+ * neighbours into at most `keep` points of ox[], oy[], keeping the peak for max latency
+ * (the spikes are the point of that chart) and the mean otherwise.
  */
-static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
+static unsigned thin(double *ox, double *oy, const double *x, const double *y, unsigned n,
+		     unsigned keep, bool peak)
 {
-	if (n <= keep)
+	if (n <= keep) {
+		memcpy(ox, x, n * sizeof(*x));
+		memcpy(oy, y, n * sizeof(*y));
 		return n;
+	}
 	unsigned out = 0;
 	for (unsigned b = 0; b < keep; b++) {
 		unsigned lo = (unsigned)((uint64_t)b * n / keep),
@@ -492,8 +497,8 @@ static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
 			cnt++;
 			best = isnan(best) || y[i] > best ? y[i] : best;
 		}
-		x[out] = x[hi - 1];
-		y[out] = cnt ? (peak ? best : sum / cnt) : NAN;
+		ox[out] = x[hi - 1];
+		oy[out] = cnt ? (peak ? best : sum / cnt) : NAN;
 		out++;
 	}
 	return out;
@@ -522,12 +527,13 @@ static int precondition_series(const struct report *rep, struct series *series)
 				struct series *se = &series[i * RM_COUNT + m];
 				if (!(rep->metric_mask & (1u << m)))
 					continue;
-				ret = series_alloc(se, rep->runs[i].label, n);
+				/* a chart's worth of points is all a series keeps */
+				ret = series_alloc(se, rep->runs[i].label,
+						   n < CHART_POINTS ? n : CHART_POINTS);
 				if (ret)
 					break;
-				memcpy(se->x, t, n * sizeof(*t));
-				memcpy(se->y, v[m], n * sizeof(double));
-				se->n = thin(se->x, se->y, n, CHART_POINTS, m == RM_LAT_MAX);
+				se->n = thin(se->x, se->y, t, v[m], n, CHART_POINTS,
+					     m == RM_LAT_MAX);
 			}
 		} else {
 			ret = -ENOMEM;

@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -537,7 +538,6 @@ struct json_object *result_host_json(void)
 	return h;
 }
 
-
 /* ---- writing --------------------------------------------------------------------- */
 
 static void write_dir(struct jwrite *w, const struct dir_stats *d)
@@ -596,14 +596,48 @@ static void write_workload(struct jwrite *w, const struct workload *wl)
 enum { COL_INDEX, COL_START, COL_DUR, COL_DIRS };
 #define NCOLS (COL_DIRS + NDIR * NDF)
 
-static void col_name(char *buf, size_t len, unsigned c)
+static char col_names[NCOLS][24];
+static pthread_once_t col_names_once = PTHREAD_ONCE_INIT;
+
+static void make_col_names(void)
 {
 	static const char *const fixed[] = {"index", "start_ns", "dur_ns"};
-	if (c < COL_DIRS)
-		snprintf(buf, len, "%s", fixed[c]);
-	else
-		snprintf(buf, len, "%s.%s", dir_key[(c - COL_DIRS) / NDF],
-			 dfield[(c - COL_DIRS) % NDF].key);
+	for (unsigned c = 0; c < NCOLS; c++)
+		if (c < COL_DIRS)
+			snprintf(col_names[c], sizeof(col_names[c]), "%s", fixed[c]);
+		else
+			snprintf(col_names[c], sizeof(col_names[c]), "%s.%s",
+				 dir_key[(c - COL_DIRS) / NDF], dfield[(c - COL_DIRS) % NDF].key);
+}
+
+/* A column by its name; NCOLS when there is none. */
+static unsigned col_find(const char *name)
+{
+	static const char *const fixed[] = {"index", "start_ns", "dur_ns"};
+	const char *dot = strchr(name, '.');
+
+	if (!dot) {
+		for (unsigned c = 0; c < COL_DIRS; c++)
+			if (!strcmp(name, fixed[c]))
+				return c;
+		return NCOLS;
+	}
+	for (unsigned d = 0; d < NDIR; d++) {
+		if (strlen(dir_key[d]) != (size_t)(dot - name) ||
+		    strncmp(name, dir_key[d], (size_t)(dot - name)))
+			continue;
+		for (unsigned f = 0; f < NDF; f++)
+			if (!strcmp(dot + 1, dfield[f].key))
+				return COL_DIRS + d * NDF + f;
+	}
+	return NCOLS;
+}
+
+/* "index", "read.ios", ...: a column's name in "fields". */
+static const char *col_name(unsigned c)
+{
+	pthread_once(&col_names_once, make_col_names);
+	return col_names[c];
 }
 
 /*
@@ -617,7 +651,6 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 	uint64_t next_start = 0;
 	struct sample_iter it;
 	struct sample s;
-	char name[40];
 
 	sample_iter_init(&it, st);
 	while (sample_iter_next(&it, &s)) {
@@ -629,10 +662,11 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 			bool *col = need + COL_DIRS + d * NDF;
 			for (unsigned f = 0; f < NDF; f++) {
 				if (f == DF_IOPS)
-					col[f] |= !same_bits(ds->iops, stats_per_sec(ds->ios, s.dur_ns));
+					col[f] |= !same_bits(ds->iops,
+							     stats_per_sec(ds->ios, s.dur_ns));
 				else if (f == DF_MBPS)
-					col[f] |= !same_bits(ds->mbps,
-							     stats_per_sec(ds->bytes, s.dur_ns) / 1e6);
+					col[f] |= !same_bits(
+						ds->mbps, stats_per_sec(ds->bytes, s.dur_ns) / 1e6);
 				else if (dfield[f].is_double)
 					col[f] |= !same_bits(df_get_dbl(ds, (enum dfield)f), 0);
 				else
@@ -642,7 +676,7 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 		for (unsigned d = DIR_READ; d <= DIR_WRITE; d++)
 			all_is[d] = all_is[d] && !memcmp(&s.d[DIR_ALL], &s.d[d], sizeof(s.d[0]));
 	}
-	int all_from = st->nsamples && all_is[DIR_READ]    ? DIR_READ
+	int all_from = st->nsamples && all_is[DIR_READ]	   ? DIR_READ
 		       : st->nsamples && all_is[DIR_WRITE] ? DIR_WRITE
 							   : -1;
 	if (all_from >= 0)
@@ -655,10 +689,8 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 	jwrite_key(w, "fields");
 	jwrite_begin_array_inline(w);
 	for (unsigned c = 0; c < NCOLS; c++)
-		if (need[c]) {
-			col_name(name, sizeof(name), c);
-			jwrite_string(w, name);
-		}
+		if (need[c])
+			jwrite_string(w, col_name(c));
 	jwrite_end_array(w);
 	jwrite_key(w, "rows");
 	jwrite_begin_array(w);
@@ -897,10 +929,11 @@ fail:
 
 struct loader {
 	struct jread j;
-	unsigned what;	 /* RESULT_LOAD_* */
-	int version;	 /* of the file */
-	unsigned nsteps; /* over all phases so far */
-	char where[256]; /* "phases[1].steps[3]": where in the file a bad value sits */
+	unsigned what;	     /* RESULT_LOAD_* */
+	int version;	     /* of the file */
+	unsigned nsteps;     /* over all phases so far */
+	char where[256];     /* "phases[1].steps[3]": where in the file a bad value sits */
+	const unsigned *row; /* in a samples table: the row being read (its number) */
 };
 
 __attribute__((format(printf, 2, 3))) static int bad(struct loader *L, const char *fmt, ...)
@@ -913,6 +946,8 @@ __attribute__((format(printf, 2, 3))) static int bad(struct loader *L, const cha
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (L->row)
+		return jread_fail(&L->j, "%s: samples.rows[%u]: %s", L->where, *L->row, msg);
 	return jread_fail(&L->j, "%s%s%s", L->where, L->where[0] ? ": " : "", msg);
 }
 
@@ -1032,8 +1067,7 @@ static bool get_bool(struct loader *L, const char *key)
 }
 
 /* The index of a name in a table of names; dflt (with an error) when it is not there. */
-static int get_enum(struct loader *L, const char *key, const char *const *names, size_t n,
-		    int dflt)
+static int get_enum(struct loader *L, const char *key, const char *const *names, size_t n, int dflt)
 {
 	char s[64];
 
@@ -1127,7 +1161,8 @@ static void load_workload(struct loader *L, struct workload *wl)
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "pattern")) {
-			wl->pattern = (enum wl_pattern)get_enum(L, k, wl_pattern_name, 2, WL_RANDOM);
+			wl->pattern =
+				(enum wl_pattern)get_enum(L, k, wl_pattern_name, 2, WL_RANDOM);
 		} else if (!strcmp(k, "bssplit")) {
 			char split[WL_MAX_SPLIT * 24], msg[256];
 			get_str(L, k, split, sizeof(split));
@@ -1214,7 +1249,7 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 	unsigned nfields = 0;
 	bool have[NCOLS] = {0}, fields_seen = false;
 	int all_from = -1;
-	char k[16], name[40];
+	char k[16], field[40];
 	size_t base = strlen(L->where);
 
 	if (!enter_object(L, "samples"))
@@ -1239,18 +1274,13 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 					bad(L, "samples.fields: more than %u fields", NCOLS);
 					break;
 				}
-				if (jread_string(&L->j, name, sizeof(name))) {
+				if (jread_string(&L->j, field, sizeof(field))) {
 					wrong_type(L, "samples.fields", "an array of strings");
 					break;
 				}
-				for (c = 0; c < NCOLS; c++) {
-					char cn[40];
-					col_name(cn, sizeof(cn), c);
-					if (!strcmp(cn, name))
-						break;
-				}
+				c = col_find(field);
 				if (c < NCOLS && have[c]) {
-					bad(L, "samples.fields: \"%s\" twice", name);
+					bad(L, "samples.fields: \"%s\" twice", field);
 					break;
 				}
 				if (c < NCOLS)
@@ -1269,49 +1299,62 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 			if (!enter_array(L, "samples.rows"))
 				break;
 			uint64_t next_start = 0;
+			/* a row's place in messages, formatted only when there is one */
+			L->row = &st->nsamples;
 			while (jread_element(&L->j)) {
+				struct jread_num num[NCOLS + 1];
+				bool null[NCOLS + 1];
 				struct sample s;
 				unsigned n = 0;
 				memset(&s, 0, sizeof(s));
-				snprintf(L->where + base, sizeof(L->where) - base, ": samples.rows[%u]",
-					 st->nsamples);
-				if (!enter_array(L, "row"))
+				int rc = jread_numbers(&L->j, num, null, nfields + 1, &n);
+				if (rc == -EINVAL && !L->j.ret)
+					wrong_type(L, "row", "an array");
+				if (L->j.ret)
 					break;
-				while (jread_element(&L->j)) {
-					struct jread_num num;
-					if (n == nfields) {
-						bad(L, "more values than the %u fields", nfields);
-						break;
+				if (n > nfields) {
+					bad(L, "more values than the %u fields", nfields);
+					break;
+				}
+				for (unsigned i = 0; i < n && !L->j.ret; i++) {
+					int c = col[i];
+					if (c < 0 || null[i])
+						continue; /* unknown field; null: 0, as in version 1
+							   */
+					/* the common case, a count or a rate as it should be, at
+					 * once */
+					if (c >= COL_DIRS) {
+						struct dir_stats *d = &s.d[(c - COL_DIRS) / NDF];
+						enum dfield f = (enum dfield)((c - COL_DIRS) % NDF);
+						if (!dfield[f].is_double && num[i].integer &&
+						    !num[i].negative) {
+							*df_u64(d, f) = num[i].u;
+							continue;
+						}
+						if (dfield[f].is_double && num[i].d >= 0 &&
+						    num[i].d <= DBL_MAX) {
+							*df_dbl(d, f) = num[i].d + 0.0;
+							continue;
+						}
 					}
-					int c = col[n];
-					if (c >= 0)
-						col_name(name, sizeof(name), (unsigned)c);
-					if (c < 0) {
-						jread_skip(&L->j);
-					} else if (jread_null(&L->j)) {
-						/* null: 0, as in version 1 */
-					} else if (jread_number(&L->j, &num)) {
-						wrong_type(L, name, "a number");
-					} else if (c == COL_INDEX) {
+					const char *name = col_name((unsigned)c);
+					if (c == COL_INDEX) {
 						uint64_t v;
-						if (num_u64(L, name, &num, &v) && v > UINT32_MAX)
+						if (num_u64(L, name, &num[i], &v) && v > UINT32_MAX)
 							bad(L, "\"index\" is out of range");
 						s.index = (uint32_t)v;
 					} else if (c == COL_START) {
-						num_u64(L, name, &num, &s.start_ns);
+						num_u64(L, name, &num[i], &s.start_ns);
 					} else if (c == COL_DUR) {
-						num_u64(L, name, &num, &s.dur_ns);
+						num_u64(L, name, &num[i], &s.dur_ns);
 					} else {
 						struct dir_stats *d = &s.d[(c - COL_DIRS) / NDF];
 						enum dfield f = (enum dfield)((c - COL_DIRS) % NDF);
 						if (dfield[f].is_double)
-							num_dbl(L, name, &num, df_dbl(d, f));
+							num_dbl(L, name, &num[i], df_dbl(d, f));
 						else
-							num_u64(L, name, &num, df_u64(d, f));
+							num_u64(L, name, &num[i], df_u64(d, f));
 					}
-					n++;
-					if (L->j.ret)
-						break;
 				}
 				if (L->j.ret)
 					break;
@@ -1329,7 +1372,8 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 					if (!have[COL_DIRS + d * NDF + DF_IOPS])
 						s.d[d].iops = stats_per_sec(s.d[d].ios, s.dur_ns);
 					if (!have[COL_DIRS + d * NDF + DF_MBPS])
-						s.d[d].mbps = stats_per_sec(s.d[d].bytes, s.dur_ns) / 1e6;
+						s.d[d].mbps =
+							stats_per_sec(s.d[d].bytes, s.dur_ns) / 1e6;
 				}
 				if (all_from >= 0)
 					s.d[DIR_ALL] = s.d[all_from];
@@ -1337,7 +1381,7 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 				if (L->j.ret)
 					break;
 			}
-			L->where[base] = '\0';
+			L->row = NULL;
 		} else {
 			jread_skip(&L->j);
 		}
@@ -1381,12 +1425,14 @@ static void load_hist(struct loader *L, struct result_step *st)
 			    jread_number(&L->j, &b) || !jread_element(&L->j) ||
 			    jread_number(&L->j, &c) || jread_element(&L->j)) {
 				if (!L->j.ret)
-					bad(L, "hist.%s[%u] should be a [bucket, count] pair", k, i);
+					bad(L, "hist.%s[%u] should be a [bucket, count] pair", k,
+					    i);
 				return;
 			}
 			if (!b.integer || (b.negative && b.u) || b.u >= HIST_NBUCKETS) {
 				bad(L, "hist.%s[%u]: bucket %s%llu is outside 0..%u", k, i,
-				    b.negative ? "-" : "", (unsigned long long)b.u, HIST_NBUCKETS - 1);
+				    b.negative ? "-" : "", (unsigned long long)b.u,
+				    HIST_NBUCKETS - 1);
 				return;
 			}
 			if (seen[b.u / 64] & (1ull << (b.u % 64))) {
@@ -1670,8 +1716,8 @@ static void load_root(struct loader *L, struct result *r)
 				return;
 			}
 			if (strcmp(fmt, RESULT_FORMAT)) {
-				bad(L, "not a drivebench result (format \"%s\", expected \"%s\")", fmt,
-				    RESULT_FORMAT);
+				bad(L, "not a drivebench result (format \"%s\", expected \"%s\")",
+				    fmt, RESULT_FORMAT);
 				return;
 			}
 			have_format = true;
@@ -1690,8 +1736,8 @@ static void load_root(struct loader *L, struct result *r)
 			}
 			if (n.negative || n.u < RESULT_OLDEST_VERSION) {
 				bad(L,
-				    "format version %s%llu is older than this drivebench " DB_VERSION
-				    " reads (versions %d to %d)",
+				    "format version %s%llu is older than this "
+				    "drivebench " DB_VERSION " reads (versions %d to %d)",
 				    n.negative ? "-" : "", (unsigned long long)n.u,
 				    RESULT_OLDEST_VERSION, RESULT_VERSION);
 				return;
