@@ -9,7 +9,7 @@ build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
 	libncurses-dev libjson-c-dev"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
 	libxml2-utils pciutils python3 groff-base"
-bench="fio util-linux"
+bench="fio util-linux time"
 fuzz="clang libclang-rt-14-dev"
 
 want=""
