@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drive.h"
@@ -288,6 +289,10 @@ int cli_list(int argc, char **argv)
 		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
 		return ret;
 	}
+	/* libpci reads the dump itself, and would wait forever on a FIFO */
+	struct stat st;
+	if (opts.pci_dump && (stat(opts.pci_dump, &st) || !S_ISREG(st.st_mode)))
+		return cli_usage_error(&p, "--pci-dump: %s: not a regular file", opts.pci_dump);
 	if (p.npos == 0) {
 		ret = drive_scan(&list, &opts, err, sizeof(err));
 		if (ret) {

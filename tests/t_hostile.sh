@@ -151,6 +151,8 @@ refused "run --preset FIFO" "fifo.preset: a FIFO, not a preset" \
 	"$DRIVEBENCH" run --preset "$T/fifo.preset" --target "$img" --engine null
 refused "export-fio FIFO" "fifo.preset: a FIFO" "$DRIVEBENCH" export-fio "$T/fifo.preset"
 refused "--theme FIFO" "fifo.theme: a FIFO, not a theme" "$DRIVEBENCH" --theme "$T/fifo.theme"
+refused "list --pci-dump FIFO" "--pci-dump: $T/fifo.json: not a regular file" \
+	"$DRIVEBENCH" list --pci-dump "$T/fifo.json"
 refused "show /dev/zero" "/dev/zero: a character device, not a result file" \
 	"$DRIVEBENCH" show /dev/zero
 refused "show a directory" "a directory, not a result file" "$DRIVEBENCH" show "$T"

@@ -60,7 +60,8 @@ static void details_open(struct app *a)
 		return;
 	e = &a->results.entries[a->result_sel];
 	result_init(&r);
-	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
+	/* the details are the step summaries, as show prints them */
+	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -211,7 +212,9 @@ static void compare_build(struct app *a)
 	for (unsigned i = 0; i < n; i++) {
 		result_init(&c->res[i]);
 		c->n++;
-		if (result_load(&c->res[i], paths[i], err, sizeof(err)) < 0) {
+		/* samples for an HTML export's charts; histograms are never shown */
+		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_SAMPLES, err, sizeof(err)) <
+		    0) {
 			snprintf(c->error, sizeof(c->error), "%s", err);
 			return;
 		}
