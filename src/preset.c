@@ -1297,7 +1297,9 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		    (ret = check_scaled(x, ps, (unsigned)s, "ramp", st->wl.ramp_ns)) ||
 		    (ret = check_scaled(x, ps, (unsigned)s, "interval", st->wl.interval_ns)))
 			goto out;
-		if (ps->kind != SEC_PURGE && st->wl.interval_ns &&
+		/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range
+		 * is written, and past the limit a result keeps the first samples */
+		if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
 		    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
 			char a[32], iv[32];
 			ret = perr(x->p, ps->line,
