@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "text.h"
 
 struct cli_command {
 	const char *name;
@@ -37,6 +40,15 @@ int main(int argc, char **argv)
 {
 	const char *poll = getenv("DRIVEBENCH_BUSY_POLL");
 	enum engine_poll mode;
+	FILE *err;
+
+	/*
+	 * Messages quote what came from outside (paths, names from result files and presets,
+	 * drive strings): whatever prints to standard error reaches the terminal with control
+	 * characters made visible and ill-formed UTF-8 repaired (text.h), newlines kept.
+	 */
+	if ((err = text_filter_stream(STDERR_FILENO)))
+		stderr = err;
 
 	if (poll && engine_poll_parse(poll, &mode)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_BUSY_POLL: '%s' is not auto, yes or no\n",

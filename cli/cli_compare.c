@@ -125,7 +125,9 @@ int cli_compare(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (result_load_many(res, (const char *const *)p.pos, (unsigned)p.npos, err, sizeof(err))) {
+	/* tables need the step summaries only; the HTML report charts the samples too */
+	if (result_load_many(res, (const char *const *)p.pos, (unsigned)p.npos,
+			     fmt == RF_HTML ? RESULT_LOAD_SAMPLES : 0, err, sizeof(err))) {
 		fprintf(stderr, "drivebench compare: %s\n", err);
 		rc = EXIT_USAGE;
 		goto out;

@@ -35,9 +35,9 @@ int cli_export_fio(int argc, char **argv)
 		case 'h':
 			return EXIT_OK;
 		case O_SCALE:
-			if (units_parse_double(p->arg, 1e-9, 1e6, &scale) || !(scale > 0))
-				return cli_usage_error(p, "--scale: '%s' is not a number above 0",
-						       p->arg);
+			if (units_parse_double(p->arg, PRESET_SCALE_MIN, PRESET_SCALE_MAX, &scale))
+				return cli_usage_error(p, "--scale: '%s' is not a factor from %g to %g",
+						       p->arg, PRESET_SCALE_MIN, PRESET_SCALE_MAX);
 			break;
 		case 'o':
 			out = p->arg;

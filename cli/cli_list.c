@@ -10,9 +10,12 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "drive.h"
+#include "json_write.h"
+#include "text.h"
 #include "units.h"
 
 enum {
@@ -116,27 +119,53 @@ static const struct column {
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
-static void fit(char *cell, int max_width)
+/*
+ * A cell as printed: the visible form of what the drive reports (firmware strings can
+ * hold control characters), cut to max_width characters with "~", never inside one.
+ */
+static void fit(char *cell, size_t len, int max_width)
 {
-	if ((int)strlen(cell) > max_width) {
-		cell[max_width - 1] = '~';
-		cell[max_width] = '\0';
+	char vis[512];
+	size_t chars = 0, i;
+
+	text_visible(vis, sizeof(vis), cell);
+	for (i = 0; vis[i]; i++) {
+		if (((unsigned char)vis[i] & 0xc0) == 0x80)
+			continue;
+		if ((int)chars == max_width - 1 && (int)text_width(vis + i) > 1) {
+			vis[i] = '\0';
+			text_fmt(cell, len, "%s~", vis);
+			return;
+		}
+		chars++;
 	}
+	text_copy(cell, len, vis);
+}
+
+/* s padded with blanks to width characters (printf pads bytes). */
+static void pad(const char *s, int width, bool right)
+{
+	int n = width - (int)text_width(s);
+
+	if (right)
+		printf("%*s%s", n > 0 ? n : 0, "", s);
+	else
+		printf("%s%*s", s, n > 0 ? n : 0, "");
 }
 
 static void print_table(const struct drive_list *l)
 {
 	int width[NCOLUMNS];
-	char cell[128];
+	char cell[512];
 
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		width[c] = (int)strlen(columns[c].heading);
 	for (size_t i = 0; i < l->count; i++)
 		for (size_t c = 0; c < NCOLUMNS; c++) {
 			columns[c].fill(&l->drives[i], cell, sizeof(cell));
-			fit(cell, columns[c].max_width);
-			if ((int)strlen(cell) > width[c])
-				width[c] = (int)strlen(cell);
+			fit(cell, sizeof(cell), columns[c].max_width);
+			if ((int)text_width(cell) > width[c])
+				width[c] = (int)text_width(cell);
 		}
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		if (c + 1 < NCOLUMNS)
@@ -146,12 +175,20 @@ static void print_table(const struct drive_list *l)
 	for (size_t i = 0; i < l->count; i++)
 		for (size_t c = 0; c < NCOLUMNS; c++) {
 			columns[c].fill(&l->drives[i], cell, sizeof(cell));
-			fit(cell, columns[c].max_width);
-			if (c + 1 == NCOLUMNS)
+			fit(cell, sizeof(cell), columns[c].max_width);
+			if (c + 1 == NCOLUMNS) {
 				printf("%s\n", cell);
-			else
-				printf(columns[c].right ? "%*s  " : "%-*s  ", width[c], cell);
+			} else {
+				pad(cell, width[c], columns[c].right);
+				fputs("  ", stdout);
+			}
 		}
+}
+
+/* A string from the drive or the system, with its control characters made visible. */
+static void V(const char *s)
+{
+	text_fput_visible(stdout, s);
 }
 
 static void print_notes(const struct drive_list *l)
@@ -163,23 +200,35 @@ static void print_notes(const struct drive_list *l)
 		char cur[32], max[32];
 
 		if (d->partition[0]) {
-			printf("%s%s: %s is a partition of this disk\n", first ? "\n" : "",
-			       d->name, d->partition);
+			fputs(first ? "\n" : "", stdout);
+			V(d->name);
+			fputs(": ", stdout);
+			V(d->partition);
+			fputs(" is a partition of this disk\n", stdout);
 			first = false;
 		}
 		if (d->pci.link_degraded) {
-			printf("%s%s: PCIe link degraded: trained at %s, capable of %s (%s)\n",
-			       first ? "\n" : "", d->name,
+			fputs(first ? "\n" : "", stdout);
+			V(d->name);
+			printf(": PCIe link degraded: trained at %s, capable of %s (",
 			       drive_link_fmt(cur, sizeof(cur), &d->pci.link_cur),
-			       drive_link_fmt(max, sizeof(max), &d->pci.link_max), d->pci.address);
+			       drive_link_fmt(max, sizeof(max), &d->pci.link_max));
+			V(d->pci.address);
+			fputs(")\n", stdout);
 			first = false;
 		}
 		for (unsigned r = 0; r < d->inuse.nreasons; r++) {
-			printf("%s%s: %s\n", first ? "\n" : "", d->name, d->inuse.reason[r].text);
+			fputs(first ? "\n" : "", stdout);
+			V(d->name);
+			fputs(": ", stdout);
+			V(d->inuse.reason[r].text);
+			fputs("\n", stdout);
 			first = false;
 		}
-		if (d->inuse.dropped)
-			printf("%s: and %u more\n", d->name, d->inuse.dropped);
+		if (d->inuse.dropped) {
+			V(d->name);
+			printf(": and %u more\n", d->inuse.dropped);
+		}
 	}
 }
 
@@ -191,10 +240,11 @@ static int print_json(const struct drive_list *l)
 		fprintf(stderr, "drivebench list: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE));
+	struct jwrite w;
+	jwrite_init(&w, stdout, "  ");
+	jwrite_json(&w, doc);
 	json_object_put(doc);
-	return EXIT_OK;
+	return jwrite_finish(&w) ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
 int cli_list(int argc, char **argv)
@@ -239,6 +289,10 @@ int cli_list(int argc, char **argv)
 		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
 		return ret;
 	}
+	/* libpci reads the dump itself, and would wait forever on a FIFO */
+	struct stat st;
+	if (opts.pci_dump && (stat(opts.pci_dump, &st) || !S_ISREG(st.st_mode)))
+		return cli_usage_error(&p, "--pci-dump: %s: not a regular file", opts.pci_dump);
 	if (p.npos == 0) {
 		ret = drive_scan(&list, &opts, err, sizeof(err));
 		if (ret) {

@@ -8,7 +8,9 @@
 
 #include <json-c/json.h>
 
+#include "json_write.h"
 #include "preset.h"
+#include "text.h"
 #include "units.h"
 
 enum { O_JSON = 256, O_KEYS };
@@ -53,9 +55,11 @@ static unsigned list_dir(const char *dir, char ***out)
 	return n;
 }
 
-/* Wrap text at width columns, each line indented. */
-static void print_wrapped(const char *text, int indent, int width)
+/* Wrap text at width columns, each line indented; the text shown in its visible form. */
+static void print_wrapped(const char *raw, int indent, int width)
 {
+	char *vis = text_visible_dup(raw);
+	const char *text = vis ? vis : "";
 	int col = 0;
 
 	while (*text) {
@@ -79,6 +83,17 @@ static void print_wrapped(const char *text, int indent, int width)
 	}
 	if (col)
 		putchar('\n');
+	free(vis);
+}
+
+/* s in its visible form, padded with blanks to width characters. */
+static void cell(const char *s, int width)
+{
+	char vis[512];
+	int n = (int)text_visible(vis, sizeof(vis), s);
+
+	n = width - (int)text_width(vis);
+	printf("%s%*s", vis, n > 0 ? n : 0, "");
 }
 
 static void print_keys(void)
@@ -131,9 +146,12 @@ int cli_presets(int argc, char **argv)
 		char **names;
 		unsigned n = list_dir(dirs[d], &names);
 
-		if (!json && n)
-			printf("%s%s presets (%s)\n", d ? "\n" : "",
-			       preset_dir_is_builtin(d) ? "built-in" : "your", dirs[d]);
+		if (!json && n) {
+			printf("%s%s presets (", d ? "\n" : "",
+			       preset_dir_is_builtin(d) ? "built-in" : "your");
+			text_fput_visible(stdout, dirs[d]);
+			printf(")\n");
+		}
 		for (unsigned i = 0; i < n; i++) {
 			char path[4096 + 256 + 8];
 			struct plan *pl;
@@ -177,13 +195,18 @@ int cli_presets(int argc, char **argv)
 				}
 				json_object_array_add(arr, o);
 			} else if (pl) {
-				printf("  %-16s %-24s %5u steps  up to %-8s %s\n", names[i],
-				       pl->name, plan_steps(pl),
+				fputs("  ", stdout);
+				cell(names[i], 16);
+				fputs(" ", stdout);
+				cell(pl->name, 24);
+				printf(" %5u steps  up to %-8s %s\n", plan_steps(pl),
 				       units_fmt_duration(dur, sizeof(dur), plan_duration_ns(pl)),
 				       plan_writes(pl) ? "writes" : "read-only");
 				print_wrapped(pl->description, 4, 92);
 			} else {
-				printf("  %-16s (broken: see the message above)\n", names[i]);
+				fputs("  ", stdout);
+				cell(names[i], 16);
+				printf(" (broken: see the message above)\n");
 			}
 			plan_free(pl);
 			free(names[i]);
@@ -196,10 +219,12 @@ int cli_presets(int argc, char **argv)
 				       json_object_new_string("drivebench-presets"));
 		json_object_object_add(root, "version", json_object_new_int(1));
 		json_object_object_add(root, "presets", arr);
-		printf("%s\n",
-		       json_object_to_json_string_ext(
-			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		struct jwrite w;
+		jwrite_init(&w, stdout, "  ");
+		jwrite_json(&w, root);
 		json_object_put(root);
+		if (jwrite_finish(&w))
+			broken = true;
 	}
 	return broken ? EXIT_USAGE : EXIT_OK;
 }

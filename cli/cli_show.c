@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
@@ -48,16 +46,16 @@ int cli_show(int argc, char **argv)
 							  : "no result file given");
 		return rc;
 	}
-	if (result_load(&r, p.pos[0], err, sizeof(err))) {
+	/* the text is the step summaries; the JSON is all of it */
+	if (result_load_opts(&r, p.pos[0], json ? RESULT_LOAD_ALL : 0, err, sizeof(err))) {
 		fprintf(stderr, "drivebench show: %s\n", err);
 		return EXIT_USAGE;
 	}
 	if (json) {
-		struct json_object *o = result_to_json(&r);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_PRETTY_TAB |
-							       JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
+		if (result_write(&r, stdout)) {
+			result_free(&r);
+			return EXIT_USAGE;
+		}
 	} else {
 		char *text = NULL;
 		size_t len = 0;

@@ -11,7 +11,7 @@ build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
 	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
 	libxml2-utils pciutils python3 groff-base strace"
-bench="fio util-linux"
+bench="fio util-linux time"
 fuzz="clang libclang-rt-14-dev"
 
 want=""

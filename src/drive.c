@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "drive_probe.h"
+#include "text.h"
 
 static const struct {
 	const char *name;
@@ -181,6 +182,38 @@ static int cmp_by_id(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+/*
+ * Firmware strings can hold any bytes (0xff padding, control characters, a character cut
+ * by a fixed-size field): every string of the record is repaired to well-formed UTF-8 and
+ * cut on a character boundary, once, here, before anything prints or saves it.
+ */
+static void drive_fix_strings(struct drive *d)
+{
+#define FIX(field) text_fix(field, sizeof(field))
+	FIX(d->name);
+	FIX(d->node);
+	for (unsigned i = 0; i < d->nby_id && i < DRIVE_MAX_BYID; i++)
+		FIX(d->by_id[i]);
+	FIX(d->partition);
+	FIX(d->model);
+	FIX(d->serial);
+	FIX(d->firmware);
+	FIX(d->vendor);
+	FIX(d->wwn);
+	FIX(d->scheduler);
+	FIX(d->pci.address);
+	FIX(d->pci.vendor);
+	FIX(d->pci.device);
+	FIX(d->pci.link_source);
+	FIX(d->pci.local_cpus);
+	FIX(d->nvme.controller);
+	FIX(d->nvme.model);
+	FIX(d->nvme.serial);
+	FIX(d->nvme.firmware);
+	FIX(d->syspath);
+#undef FIX
+}
+
 static int probe_disk(struct scan *s, const char *name, struct drive *d)
 {
 	char classpath[PATH_MAX], devname[64] = "";
@@ -204,11 +237,16 @@ static int probe_disk(struct scan *s, const char *name, struct drive *d)
 
 	/* directory order is arbitrary; records are compared across runs */
 	qsort(d->by_id, d->nby_id, sizeof(d->by_id[0]), cmp_by_id);
+	drive_fix_strings(d);
 	if (p->link_known)
 		p->link_degraded = p->link_cur.speed_mts < p->link_max.speed_mts ||
 				   p->link_cur.width < p->link_max.width;
-	if (s->inuse && !inuse_snapshot_check(s->inuse, d->devnum, &d->inuse))
+	if (s->inuse && !inuse_snapshot_check(s->inuse, d->devnum, &d->inuse)) {
 		d->inuse_known = true;
+		/* reasons quote mount points and paths: any bytes */
+		for (unsigned r = 0; r < d->inuse.nreasons; r++)
+			text_fix(d->inuse.reason[r].text, sizeof(d->inuse.reason[r].text));
+	}
 	return 0;
 }
 
@@ -366,8 +404,10 @@ static int probe_devnum(dev_t devnum, const char *path, const struct drive_scan_
 		probe_fmt(err, errlen, "%s: cannot read %s in sysfs", path, disk);
 		goto close_scan;
 	}
-	if (strcmp(disk, name))
+	if (strcmp(disk, name)) {
 		probe_fmt(out->partition, sizeof(out->partition), "%s", name);
+		text_fix(out->partition, sizeof(out->partition));
+	}
 close_scan:
 	scan_close(&s);
 	return ret;

@@ -9,7 +9,15 @@
 #include <string.h>
 
 #include "preset.h"
+#include "text.h"
 #include "units.h"
+
+/* text_visible() into buf, returning buf, for printf arguments. */
+static const char *text_visible_buf(char *buf, size_t len, const char *s)
+{
+	text_visible(buf, len, s);
+	return buf;
+}
 
 struct out {
 	char *s;
@@ -156,7 +164,9 @@ static void purge(struct out *o, const struct plan_phase *ph)
 	const struct workload *wl = &ph->steps[0].wl;
 	char a[32], b[32];
 
-	put(o, "; ---- %s: %s ----\n", ph->name, purge_method_name[ph->purge]);
+	char name[128];
+	put(o, "; ---- %s: %s ----\n", text_visible_buf(name, sizeof(name), ph->name),
+	    purge_method_name[ph->purge]);
 	if (ph->purge == PURGE_NONE) {
 		put(o, "; nothing to do\n\n");
 		return;
@@ -179,11 +189,13 @@ static void purge(struct out *o, const struct plan_phase *ph)
 char *fio_export(const struct plan *p)
 {
 	struct out o = {0};
-	char a[32];
+	char a[32], name[512], file[4096];
 	unsigned n = 0;
 
+	/* names are the preset's (and the file's): shown, not passed through, in comments */
 	put(&o, "; fio job file exported by drivebench from the preset \"%s\" (%s), scale %g\n",
-	    p->name, p->file, p->scale);
+	    text_visible_buf(name, sizeof(name), p->name),
+	    text_visible_buf(file, sizeof(file), p->file), p->scale);
 	put(&o, "; Run it with the target in the environment (fio refuses the file without it):\n"
 		";   DRIVEBENCH_TARGET=/dev/nvme0n1 fio THIS_FILE\n"
 		"; One job per drivebench step, in drivebench's order; stonewall makes each wait\n"
@@ -197,8 +209,8 @@ char *fio_export(const struct plan *p)
 			purge(&o, ph);
 			continue;
 		}
-		put(&o, "; ---- %s: %u step%s ----\n", ph->name, ph->nsteps,
-		    ph->nsteps == 1 ? "" : "s");
+		put(&o, "; ---- %s: %u step%s ----\n", text_visible_buf(name, sizeof(name), ph->name),
+		    ph->nsteps, ph->nsteps == 1 ? "" : "s");
 		if (ph->until == UNTIL_STEADY) {
 			put(&o,
 			    "; drivebench repeats this phase in rounds until %s of step %u is "

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
+#include "text.h"
 #include "units.h"
 
 #define PRESET_SEC_NAME(id, name) [id] = name,
@@ -29,7 +31,6 @@ const char *const preset_section_name[PRESET_NSECTIONS] = {PRESET_SECTIONS(PRESE
 
 #define MIN_SCALED_NS 10000000ull		     /* scaled times and intervals: >= 10 ms */
 #define LOOPS_CAP_NS  (24ull * 3600 * 1000000000ull) /* a `loops` step without `time` */
-#define MAX_STEPS     100000u			     /* per phase: a typo, not a review */
 #define RENDER_WIDTH  92
 
 /* ---- what setters fill ----------------------------------------------------------- */
@@ -99,9 +100,13 @@ static int get_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out, ch
 
 static int get_duration(const char *v, uint64_t *ns, char *err, size_t errlen)
 {
-	if (units_parse_duration(v, ns))
+	if (units_parse_duration(v, ns) == -EINVAL)
 		return set_err(err, errlen, "'%s' is not a duration (use ns, us, ms, s, m or h)",
 			       v);
+	/* refused, not saturated: a duration this long is a typo, and would overflow sums */
+	if (*ns > PRESET_MAX_DURATION_NS || units_parse_duration(v, ns))
+		return set_err(err, errlen, "'%s' is over the limit of %lluh (30 days)", v,
+			       PRESET_MAX_DURATION_NS / 3600000000000ull);
 	return 0;
 }
 
@@ -342,8 +347,10 @@ static int set_until(struct preset_build *b, const char *v, char *err, size_t er
 		return 0;
 	}
 	/* a duration: shorthand for `time`, the phase runs each step once for it */
-	if (units_parse_duration(v, &b->wl.time_ns) || b->wl.time_ns == 0)
+	if (units_parse_duration(v, &b->wl.time_ns) == -EINVAL || b->wl.time_ns == 0)
 		return set_err(err, errlen, "'%s' is neither steady nor a duration", v);
+	if (get_duration(v, &b->wl.time_ns, err, errlen))
+		return -EINVAL;
 	b->until = UNTIL_TIME;
 	b->time_set = true;
 	return 0;
@@ -1127,15 +1134,10 @@ static uint64_t scaled(uint64_t ns, double scale, uint64_t min)
 	return v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
 }
 
-/* Copy as much of src as fits, always terminated. */
+/* Copy as much of src as fits, always terminated, never cutting a character in two. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
-	size_t n = strlen(src);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
+	text_copy(dst, len, src);
 }
 
 static void label_part(char *label, size_t len, const char *part)
@@ -1216,7 +1218,22 @@ struct expand {
 	struct plan *plan;
 	double scale;
 	bool have_uncapped; /* a step without a rate cap has been planned before */
+	uint64_t steps;	    /* over the phases so far, steady rounds counted */
 };
+
+/* A scaled duration past the limit, or a step with more samples than a result holds. */
+static int check_scaled(const struct expand *x, const struct preset_sec *ps, unsigned step,
+			const char *what, uint64_t ns)
+{
+	char a[32], b[32];
+
+	if (ns <= PRESET_MAX_DURATION_NS)
+		return 0;
+	return perr(x->p, ps->line, "[%s] step %u: %s of %s at scale %g is over the limit of %s",
+		    preset_section_name[ps->kind], step + 1, what,
+		    units_fmt_duration(a, sizeof(a), ns), x->scale,
+		    units_fmt_duration(b, sizeof(b), PRESET_MAX_DURATION_NS));
+}
 
 static int match_track_step(const struct expand *x, const struct preset_build *builds, unsigned n,
 			    const struct preset_build *first, int *out)
@@ -1279,9 +1296,10 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		eff[neff++] = &ps->e[i];
 	for (unsigned i = 0; i < neff; i++) {
 		nsteps *= eff[i]->nvals;
-		if (nsteps > MAX_STEPS)
-			return perr(x->p, ps->line, "[%s] expands to more than %u steps",
-				    preset_section_name[ps->kind], MAX_STEPS);
+		if (x->steps + nsteps > PRESET_MAX_STEPS)
+			return perr(x->p, ps->line,
+				    "[%s] brings the preset to more than %u steps (the limit)",
+				    preset_section_name[ps->kind], PRESET_MAX_STEPS);
 	}
 	if (ps->kind == SEC_PURGE)
 		nsteps = 1; /* the range is all a purge takes from its keys */
@@ -1335,6 +1353,24 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		st->wl.time_ns = scaled(st->wl.time_ns, x->scale, MIN_SCALED_NS);
 		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
 		st->wl.interval_ns = scaled(st->wl.interval_ns, x->scale, MIN_SCALED_NS);
+		if ((ret = check_scaled(x, ps, (unsigned)s, "time", st->wl.time_ns)) ||
+		    (ret = check_scaled(x, ps, (unsigned)s, "ramp", st->wl.ramp_ns)) ||
+		    (ret = check_scaled(x, ps, (unsigned)s, "interval", st->wl.interval_ns)))
+			goto out;
+		/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range
+		 * is written, and past the limit a result keeps the first samples */
+		if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
+		    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
+			char a[32], iv[32];
+			ret = perr(x->p, ps->line,
+				   "[%s] step %u: %s at %s intervals is over the limit of %u "
+				   "samples a step",
+				   preset_section_name[ps->kind], (unsigned)s + 1,
+				   units_fmt_duration(a, sizeof(a), st->wl.time_ns),
+				   units_fmt_latency(iv, sizeof(iv), (double)st->wl.interval_ns),
+				   RESULT_MAX_SAMPLES);
+			goto out;
+		}
 		st->rate_pct = b->rate_pct;
 		st->loops_set = b->loops > 0;
 		st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
@@ -1363,6 +1399,8 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 	ph->purge = builds[0].method;
 	ph->until = builds[0].until;
 	ph->max_time_ns = scaled(builds[0].max_time_ns, x->scale, MIN_SCALED_NS);
+	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
+		goto out;
 	ph->steady = builds[0].sp;
 	snprintf(ph->track, sizeof(ph->track), "%s", builds[0].track);
 	if (builds[0].track_step && ph->until != UNTIL_STEADY) {
@@ -1385,6 +1423,18 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 				   nsteps);
 		else
 			ret = match_track_step(x, builds, ph->nsteps, &builds[0], &ph->track_step);
+	}
+	if (!ret) {
+		/* the steps a result will hold: every round of a steady phase */
+		x->steps += ph->until == UNTIL_STEADY ? (uint64_t)nsteps * ph->steady.max_rounds
+						      : nsteps;
+		if (x->steps > PRESET_MAX_STEPS)
+			ret = perr(
+				x->p, ps->line,
+				"[%s] brings the preset to %llu steps (rounds counted), over the "
+				"limit of %u",
+				preset_section_name[ps->kind], (unsigned long long)x->steps,
+				PRESET_MAX_STEPS);
 	}
 out:
 	free(builds);
@@ -1450,16 +1500,28 @@ struct plan *preset_parse(const char *text, const char *file, double scale, char
 	struct plan *plan;
 	int ret;
 
-	if (!(scale > 0) || !isfinite(scale)) {
-		snprintf(err, errlen, "%s: scale must be above 0", p.file);
+	size_t len = strlen(text);
+	char lim[32];
+
+	/* replay's scale comes from a file: the range --scale takes, not anything */
+	if (!(scale >= PRESET_SCALE_MIN && scale <= PRESET_SCALE_MAX)) {
+		text_fmt(err, errlen, "%s: scale %g is outside %g to %g", p.file, scale,
+			 PRESET_SCALE_MIN, PRESET_SCALE_MAX);
+		return NULL;
+	}
+	if (len > PRESET_MAX_BYTES) {
+		text_fmt(err, errlen, "%s: %zu bytes of preset text, over the limit of %s", p.file,
+			 len, fileio_fmt_limit(lim, sizeof(lim), PRESET_MAX_BYTES));
 		return NULL;
 	}
 	plan = calloc(1, sizeof(*plan));
-	if (!plan || !(plan->text = strdup(text))) {
-		snprintf(err, errlen, "%s: out of memory", p.file);
+	/* well-formed UTF-8 from here on: names and descriptions reach every output */
+	if (!plan || !(plan->text = text_utf8_repair(text, len, NULL))) {
+		text_fmt(err, errlen, "%s: out of memory", p.file);
 		free(plan);
 		return NULL;
 	}
+	text = plan->text;
 	snprintf(plan->file, sizeof(plan->file), "%s", p.file);
 	plan->scale = scale;
 	ret = doc_parse(&p, text, &plan->doc);
@@ -1476,47 +1538,19 @@ struct plan *preset_parse(const char *text, const char *file, double scale, char
 
 struct plan *preset_parse_file(const char *path, double scale, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	struct plan *plan = NULL;
+	struct plan *plan;
+	char *text;
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fileio_read(path, "a preset", PRESET_MAX_BYTES, &text, &len, err, errlen))
+		return NULL;
+	if (memchr(text, '\0', len)) {
+		text_fmt(err, errlen, "%s: binary data: not a preset", path);
+		free(text);
 		return NULL;
 	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *t = realloc(text, cap + 65536);
-			if (!t) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			text = t;
-			cap += 65536;
-		}
-		size_t n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-		if (len > (1u << 20)) {
-			snprintf(err, errlen, "%s: larger than 1 MiB: not a preset", path);
-			goto out;
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	text[len] = '\0';
-	if (memchr(text, '\0', len)) {
-		snprintf(err, errlen, "%s: binary data: not a preset", path);
-		goto out;
-	}
 	plan = preset_parse(text, path, scale, err, errlen);
-out:
 	free(text);
-	fclose(f);
 	return plan;
 }
 
@@ -1803,6 +1837,16 @@ unsigned plan_steps(const struct plan *p)
 	return n;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
 {
 	uint64_t once = 0;
@@ -1810,12 +1854,12 @@ uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
 	if (ph->kind == PH_PURGE)
 		return 0;
 	for (unsigned s = 0; s < ph->nsteps; s++)
-		once += ph->steps[s].wl.ramp_ns + ph->steps[s].wl.time_ns;
+		once = sat_add(once, sat_add(ph->steps[s].wl.ramp_ns, ph->steps[s].wl.time_ns));
 	if (ph->until == UNTIL_STEADY) {
-		uint64_t all = once * ph->steady.max_rounds;
+		uint64_t all = sat_mul(once, ph->steady.max_rounds);
 		/* a round may start just before max_time runs out */
-		if (ph->max_time_ns && ph->max_time_ns + once < all)
-			all = ph->max_time_ns + once;
+		if (ph->max_time_ns && sat_add(ph->max_time_ns, once) < all)
+			all = sat_add(ph->max_time_ns, once);
 		once = all;
 	}
 	return once;
@@ -1826,7 +1870,7 @@ uint64_t plan_duration_ns(const struct plan *p)
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < p->nphases; i++)
-		total += plan_phase_duration_ns(&p->phases[i]);
+		total = sat_add(total, plan_phase_duration_ns(&p->phases[i]));
 	return total;
 }
 

@@ -41,6 +41,18 @@ enum preset_section { PRESET_SECTIONS(PRESET_SEC_ENUM) PRESET_NSECTIONS };
 
 extern const char *const preset_section_name[PRESET_NSECTIONS];
 
+/*
+ * Limits (drivebench-preset(5), LIMITS); past one, the preset is refused with the line
+ * and the limit named. A preset and the text a result carries are the same thing, so
+ * these match what a result may hold (result.h).
+ */
+#define PRESET_MAX_BYTES	RESULT_MAX_PRESET_BYTES /* the file, or the text replayed */
+#define PRESET_MAX_STEPS	RESULT_MAX_STEPS	/* over the plan; a steady phase's steps
+							   count max_rounds times */
+#define PRESET_MAX_DURATION_NS	(720ull * 3600 * 1000000000ull) /* any one, scaled too: 30 days */
+#define PRESET_SCALE_MIN	1e-6 /* --scale, and the scale a result records */
+#define PRESET_SCALE_MAX	1e6
+
 struct preset_build; /* what setters fill while a step is built (preset.c) */
 
 /* One key of the format. The table is the single declaration of the key. */
@@ -103,12 +115,13 @@ struct plan {
 };
 
 /*
- * Parse preset text; file names it in messages. scale (> 0) multiplies every duration.
- * Returns a plan or NULL with "file:line: message" in err.
+ * Parse preset text; file names it in messages. scale (PRESET_SCALE_MIN to _MAX)
+ * multiplies every duration. The text is repaired to well-formed UTF-8 first. Returns a
+ * plan or NULL with "file:line: message" in err.
  */
 struct plan *preset_parse(const char *text, const char *file, double scale, char *err,
 			  size_t errlen);
-/* Read and parse a file. */
+/* Read and parse a file: a regular file of at most PRESET_MAX_BYTES. */
 struct plan *preset_parse_file(const char *path, double scale, char *err, size_t errlen);
 /*
  * A preset by name ("8k-7030", looked up in the preset directories) or by path (anything
@@ -151,7 +164,10 @@ struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, co
 bool plan_writes(const struct plan *p);
 /* Steps over the whole plan (steady phases count one round), and the planned time. */
 unsigned plan_steps(const struct plan *p);
-/* Upper bound of the run time, ns (steady phases: max_rounds or max_time). */
+/*
+ * Upper bound of the run time, ns (steady phases: max_rounds or max_time); sums and
+ * products saturate at UINT64_MAX rather than wrap.
+ */
 uint64_t plan_duration_ns(const struct plan *p);
 uint64_t plan_phase_duration_ns(const struct plan_phase *ph);
 /*

@@ -39,7 +39,8 @@ int probe_read_attr(const char *dir, const char *attr, char *buf, size_t len)
 	buf[0] = '\0';
 	if (probe_fmt(path, sizeof(path), "%s/%s", dir, attr))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in a fixture tree (--sysfs-root) must not hold discovery */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, len - 1);

@@ -513,6 +513,9 @@ struct report_cell report_cell(const struct report *rep, unsigned row, unsigned 
 			c.rated /= 1e6;
 		if (c.rated > 0)
 			c.pct_of_rated = c.value / c.rated * 100;
+		/* a rating the value cannot be measured against (1e300 of a 1e-300) is none */
+		if (!isfinite(c.pct_of_rated) || !isfinite(c.rated))
+			c.rated = c.pct_of_rated = 0;
 	}
 	return c;
 }
@@ -555,13 +558,21 @@ void report_table_free(struct report_table *t)
 
 /* ---- numbers --------------------------------------------------------------------- */
 
-/* 58550 -> "58,550": reviews group thousands; CSV and JSON carry plain numbers. */
+/*
+ * 58550 -> "58,550": reviews group thousands; CSV and JSON carry plain numbers. Past
+ * 10^15 (no drive does that many of anything) in scientific notation, not grouped: the
+ * digits of 1e300 do not fit, and grouping cut them into nonsense.
+ */
 static char *fmt_grouped(char *buf, size_t len, double v)
 {
 	char digits[32];
 	size_t n, j = 0;
 	bool neg = v < 0;
 
+	if (!isfinite(v) || fabs(v) >= 1e15) {
+		snprintf(buf, len, isfinite(v) ? "%.3g" : "-", v);
+		return buf;
+	}
 	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
 	n = strlen(digits);
 	if (neg && j + 1 < len)
@@ -577,10 +588,14 @@ static char *fmt_grouped(char *buf, size_t len, double v)
 
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v)
 {
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
 	if (m == RM_IOPS)
 		return fmt_grouped(buf, len, v);
 	if (m == RM_MBPS) {
-		snprintf(buf, len, "%.1f", v);
+		snprintf(buf, len, fabs(v) >= 1e15 ? "%.3g" : "%.1f", v);
 		return buf;
 	}
 	/* milliseconds: two decimals from 1 ms up, three significant digits below */

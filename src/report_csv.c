@@ -2,37 +2,79 @@
 /*
  * CSV for spreadsheets: one header row, then one row per compared step, direction and
  * run ("tidy" data: a pivot table turns it into any of the review's tables). Numbers are
- * plain (no grouping, no units); units are in the column names.
+ * plain (no grouping, no units); units are in the column names. Text fields are made
+ * safe for spreadsheets (no formula runs) and terminals (no control character).
  */
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "result_io.h"
+#include "text.h"
 #include "units.h"
 
-/* RFC 4180: quote fields holding a separator, a quote or a line break. */
+/* A decimal number as CSV writers and spreadsheets read one: [+-]digits[.digits][e[+-]digits]. */
+static bool is_number(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits = true;
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return digits && !*s;
+}
+
+/*
+ * One field. Text is written in its visible form (no control characters: a CSV is read
+ * by people in terminals too). A cell a spreadsheet would take for a formula (starting
+ * with = + - @, TAB or CR; numbers excepted) gets a leading ' as OWASP's advice for CSV
+ * injection says, so "=cmd|' /C calc'!A0" stays text. RFC 4180: fields holding a
+ * separator or a quote are quoted.
+ */
 static void field(FILE *out, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\r\n")) {
+	char *v = text_visible_dup(s ? s : "");
+	const char *t = v ? v : "";
+	bool formula = strchr("=+-@\t\r", t[0]) && t[0] && !is_number(t);
+
+	if (formula || strpbrk(t, ",\"\r\n")) {
 		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
+		if (formula)
+			fputc('\'', out);
+		for (; *t; t++) {
+			if (*t == '"')
 				fputc('"', out);
-			fputc(*s, out);
+			fputc(*t, out);
 		}
 		fputc('"', out);
 	} else {
-		fputs(s, out);
+		fputs(t, out);
 	}
+	free(v);
 	fputs(last ? "\n" : ",", out);
 }
 
+/* A number, or an empty cell when there is none (not finite: no "inf" or "nan"). */
 static void num(FILE *out, double v, bool present, bool last)
 {
 	char buf[48] = "";
-	if (present)
+	if (present && isfinite(v))
 		snprintf(buf, sizeof(buf), "%.10g", v);
 	field(out, buf, last);
 }

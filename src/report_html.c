@@ -20,39 +20,15 @@
 
 #include <json-c/json.h>
 
-#include "version.h"
 #include "result_io.h"
+#include "text.h"
 #include "units.h"
+#include "version.h"
 
-/* ---- escaping -------------------------------------------------------------------- */
-
+/* Every string that reaches the page, from a result or not, goes through text.h. */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&#39;", out);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc(' ', out);
-			else
-				fputc(*s, out);
-		}
-	}
+	text_fput_xml(out, s);
 }
 
 /* ---- charts ---------------------------------------------------------------------- */
@@ -86,12 +62,49 @@ struct chart {
 
 enum { CW = 760, PLOT_L = 78, PLOT_R = 20, PLOT_T = 40, PLOT_H = 260, AXIS_B = 62, LEG_ROW = 20 };
 
-/* A "nice" step (1, 2 or 5 x 10^k) giving about `want` intervals over span. */
+/* A "nice" step (1, 2 or 5 x 10^k) giving about `want` intervals over span (> 0). */
 static double nice_step(double span, unsigned want)
 {
 	double raw = span / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
 
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+/* Beyond this a value is drawn at the edge: a chart of 1e308 IOPS says nothing anyway. */
+#define AXIS_MAX 1e15
+
+/*
+ * An axis: its ends, a nice step, and how many ticks. Ticks are counted, never found by
+ * adding steps until a value is passed: at 1e18 a step of 256 is below what a double
+ * can add, and such a loop never ends.
+ */
+struct axis {
+	double lo, hi, step;
+	unsigned nticks; /* lo, lo + step, ..., hi */
+};
+
+static void axis_fit(struct axis *a, double lo, double hi, unsigned want)
+{
+	if (!isfinite(lo) || !isfinite(hi) || hi < lo) {
+		lo = 0;
+		hi = 1;
+	}
+	lo = fmax(fmin(lo, AXIS_MAX), -AXIS_MAX);
+	hi = fmax(fmin(hi, AXIS_MAX), -AXIS_MAX);
+	/* a span too small for the doubles at its magnitude: widen it around itself */
+	double mag = fmax(fabs(lo), fabs(hi)), min_span = fmax(mag * 1e-9, 1e-9);
+	if (hi - lo < min_span) {
+		double mid = lo / 2 + hi / 2;
+		lo = mid - min_span;
+		hi = mid + min_span;
+	}
+	a->step = nice_step(hi - lo, want);
+	a->lo = floor(lo / a->step) * a->step;
+	a->hi = ceil(hi / a->step) * a->step;
+	double n = round((a->hi - a->lo) / a->step);
+	a->nticks = n >= 1 && n <= 4.0 * want ? (unsigned)n + 1 : 2;
+	if (n < 1 || n > 4.0 * want)
+		a->hi = a->lo + a->step;
 }
 
 static void fmt_tick(char *buf, size_t len, double v, double step)
@@ -101,7 +114,13 @@ static void fmt_tick(char *buf, size_t len, double v, double step)
 	else if (step >= 1)
 		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.*f", (int)ceil(-log10(step) - 1e-9), v);
+		snprintf(buf, len, "%.*f", (int)fmin(ceil(-log10(step) - 1e-9), 12), v);
+}
+
+/* A coordinate in the SVG, kept a short finite number whatever the value. */
+static double clamp_px(double v)
+{
+	return isnan(v) ? 0 : fmax(fmin(v, 1e5), -1e5);
 }
 
 static void marker(FILE *out, unsigned shape, double x, double y, const char *colour)
@@ -141,32 +160,29 @@ static void svg_chart(FILE *out, const struct chart *c)
 	for (unsigned s = 0; s < c->nseries; s++)
 		for (unsigned i = 0; i < c->series[s].n; i++) {
 			double x = c->series[s].x[i], y = c->series[s].y[i];
-			if (isnan(y))
+			if (!isfinite(y) || !isfinite(x))
 				continue;
 			xmin = fmin(xmin, x);
 			xmax = fmax(xmax, x);
 			ymax = fmax(ymax, y);
 		}
+	struct axis ya, xa;
+	axis_fit(&ya, 0, ymax > 0 ? ymax : 1, 5);
 	if (c->xcats) {
-		xmin = -0.5;
-		xmax = c->ncats - 0.5;
-	} else if (!isfinite(xmin)) {
-		xmin = 0;
-		xmax = 1;
+		xa = (struct axis){.lo = -0.5, .hi = c->ncats - 0.5, .step = 1, .nticks = 0};
 	} else {
+		if (!isfinite(xmin)) {
+			xmin = 0;
+			xmax = 1;
+		}
 		xmin = xmin > 0 && xmin < (xmax - xmin) ? 0 : xmin;
-		if (xmax <= xmin)
-			xmax = xmin + 1;
+		axis_fit(&xa, xmin, xmax, 8);
 	}
-	double ystep = nice_step(ymax > 0 ? ymax : 1, 5);
-	double ytop = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
-	double xstep = c->xcats ? 1 : nice_step(xmax - xmin, 8);
-	if (!c->xcats) {
-		xmin = floor(xmin / xstep) * xstep;
-		xmax = ceil(xmax / xstep) * xstep;
-	}
-#define PX(v) (PLOT_L + ((v)-xmin) / (xmax - xmin) * pw)
-#define PY(v) (PLOT_T + PLOT_H - (v) / ytop * PLOT_H)
+	xmin = xa.lo;
+	xmax = xa.hi;
+	const double ytop = ya.hi;
+#define PX(v) clamp_px(PLOT_L + ((v)-xmin) / (xmax - xmin) * pw)
+#define PY(v) clamp_px(PLOT_T + PLOT_H - (v) / ytop * PLOT_H)
 
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %u\" width=\"%d\" "
@@ -181,13 +197,14 @@ static void svg_chart(FILE *out, const struct chart *c)
 		CW / 2);
 	esc(out, c->title);
 	fputs("</text>\n<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
-	for (double y = 0; y <= ytop + ystep / 2; y += ystep)
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PLOT_L, PY(y),
-			CW - PLOT_R, PY(y));
+	for (unsigned i = 0; i < ya.nticks; i++)
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PLOT_L,
+			PY(ya.lo + i * ya.step), CW - PLOT_R, PY(ya.lo + i * ya.step));
 	fputs("</g>\n<g class=\"axes\" font-size=\"11\" fill=\"#222222\">\n", out);
-	for (double y = 0; y <= ytop + ystep / 2; y += ystep) {
+	for (unsigned i = 0; i < ya.nticks; i++) {
 		char t[32];
-		fmt_tick(t, sizeof(t), y, ystep);
+		double y = ya.lo + i * ya.step;
+		fmt_tick(t, sizeof(t), y, ya.step);
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			PLOT_L - 6, PY(y) + 4, t);
 	}
@@ -205,9 +222,10 @@ static void svg_chart(FILE *out, const struct chart *c)
 			fputs("</text>\n", out);
 		}
 	} else {
-		for (double x = xmin; x <= xmax + xstep / 2; x += xstep) {
+		for (unsigned i = 0; i < xa.nticks; i++) {
 			char t[32];
-			fmt_tick(t, sizeof(t), x, xstep);
+			double x = xa.lo + i * xa.step;
+			fmt_tick(t, sizeof(t), x, xa.step);
 			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 				PX(x), PLOT_T + PLOT_H + 16, t);
 		}
@@ -241,7 +259,7 @@ static void svg_chart(FILE *out, const struct chart *c)
 			"d=\"",
 			colour, dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
 		for (unsigned i = 0; i < se->n; i++) {
-			if (isnan(se->y[i])) {
+			if (!isfinite(se->y[i]) || !isfinite(se->x[i])) {
 				pen = false;
 				continue;
 			}
@@ -252,7 +270,7 @@ static void svg_chart(FILE *out, const struct chart *c)
 		fputs("\"/>\n", out);
 		if (c->markers)
 			for (unsigned i = 0; i < se->n; i++)
-				if (!isnan(se->y[i]))
+				if (isfinite(se->y[i]) && isfinite(se->x[i]))
 					marker(out, series_style[s % NSTYLES].marker, PX(se->x[i]),
 					       PY(se->y[i]), colour);
 		fputs("</g>\n", out);
@@ -393,9 +411,24 @@ static void section_runs(FILE *out, const struct report *rep)
 	}
 }
 
-/* Points of a run's preconditioning: every interval sample, on one time line. */
-static unsigned precondition_points(const struct result *r, enum report_metric m, double *t_s,
-				    double *v, unsigned max)
+/* How many chart points a run's preconditioning has: a sample each, or a round's summary. */
+static unsigned precondition_count(const struct result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0;
+		     r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps; s++)
+			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
+	return n;
+}
+
+/*
+ * Points of a run's preconditioning, every interval sample on one time line: t_s[] in
+ * seconds and, for each metric in mask, v[m][]. One pass over the (packed) samples.
+ */
+static void precondition_points(const struct result *r, unsigned mask, double *t_s,
+				double *v[RM_COUNT], unsigned max)
 {
 	uint64_t offset_ns = 0;
 	unsigned n = 0;
@@ -404,45 +437,53 @@ static unsigned precondition_points(const struct result *r, enum report_metric m
 		const struct result_phase *ph = &r->phases[p];
 		if (ph->kind != PH_PRECONDITION)
 			continue;
-		for (unsigned s = 0; s < ph->nsteps; s++) {
+		for (unsigned s = 0; s < ph->nsteps && n < max; s++) {
 			const struct result_step *st = &ph->steps[s];
 			uint64_t end_ns = st->summary.dur_ns;
-			for (unsigned i = 0; i < st->nsamples; i++) {
-				const struct sample *sm = &st->samples[i];
-				if (t_s && n < max) {
-					t_s[n] = (double)(offset_ns + sm->start_ns + sm->dur_ns) /
-						 1e9;
-					v[n] = sm->d[DIR_ALL].ios
-						       ? report_metric_value(m, &sm->d[DIR_ALL])
-						       : NAN;
-				}
+			struct sample_iter it;
+			struct sample sm;
+			sample_iter_init(&it, st);
+			while (n < max && sample_iter_next(&it, &sm)) {
+				t_s[n] = (double)(offset_ns + sm.start_ns + sm.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = sm.d[DIR_ALL].ios
+								  ? report_metric_value(
+									    (enum report_metric)m,
+									    &sm.d[DIR_ALL])
+								  : NAN;
 				n++;
-				if (sm->start_ns + sm->dur_ns > end_ns)
-					end_ns = sm->start_ns + sm->dur_ns;
+				if (sm.start_ns + sm.dur_ns > end_ns)
+					end_ns = sm.start_ns + sm.dur_ns;
 			}
-			if (!st->nsamples) {
+			if (!st->nsamples && n < max) {
 				/* a round without interval samples: its summary as one point */
-				if (t_s && n < max) {
-					t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
-					v[n] = report_metric_value(m, &st->summary.d[DIR_ALL]);
-				}
+				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = report_metric_value(
+							(enum report_metric)m,
+							&st->summary.d[DIR_ALL]);
 				n++;
 			}
 			offset_ns += end_ns;
 		}
 	}
-	return n;
 }
 
 /*
  * Long preconditioning (6 h at 1 s) has far more points than a chart has pixels: merge
- * neighbours into at most `keep` points, keeping the peak for max latency (the spikes
- * are the point of that chart) and the mean otherwise.
+ * neighbours into at most `keep` points of ox[], oy[], keeping the peak for max latency
+ * (the spikes are the point of that chart) and the mean otherwise.
  */
-static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
+static unsigned thin(double *ox, double *oy, const double *x, const double *y, unsigned n,
+		     unsigned keep, bool peak)
 {
-	if (n <= keep)
+	if (n <= keep) {
+		memcpy(ox, x, n * sizeof(*x));
+		memcpy(oy, y, n * sizeof(*y));
 		return n;
+	}
 	unsigned out = 0;
 	for (unsigned b = 0; b < keep; b++) {
 		unsigned lo = (unsigned)((uint64_t)b * n / keep),
@@ -450,25 +491,70 @@ static unsigned thin(double *x, double *y, unsigned n, unsigned keep, bool peak)
 		double sum = 0, best = NAN;
 		unsigned cnt = 0;
 		for (unsigned i = lo; i < hi; i++) {
-			if (isnan(y[i]))
+			if (!isfinite(y[i]))
 				continue;
 			sum += y[i];
 			cnt++;
 			best = isnan(best) || y[i] > best ? y[i] : best;
 		}
-		x[out] = x[hi - 1];
-		y[out] = cnt ? (peak ? best : sum / cnt) : NAN;
+		ox[out] = x[hi - 1];
+		oy[out] = cnt ? (peak ? best : sum / cnt) : NAN;
 		out++;
 	}
 	return out;
 }
 
+#define CHART_POINTS 600 /* a series is thinned to this many points */
+
+/* Each run's points, every metric thinned: series[run * RM_COUNT + metric]. */
+static int precondition_series(const struct report *rep, struct series *series)
+{
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		const struct result *r = rep->runs[i].res;
+		unsigned n = precondition_count(r);
+		double *t, *v[RM_COUNT] = {0};
+		int ret = 0;
+
+		if (!n)
+			continue;
+		t = malloc(n * sizeof(*t));
+		for (unsigned m = 0; m < RM_COUNT; m++)
+			if (rep->metric_mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
+				ret = -ENOMEM;
+		if (t && !ret) {
+			precondition_points(r, rep->metric_mask, t, v, n);
+			for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
+				struct series *se = &series[i * RM_COUNT + m];
+				if (!(rep->metric_mask & (1u << m)))
+					continue;
+				/* a chart's worth of points is all a series keeps */
+				ret = series_alloc(se, rep->runs[i].label,
+						   n < CHART_POINTS ? n : CHART_POINTS);
+				if (ret)
+					break;
+				se->n = thin(se->x, se->y, t, v[m], n, CHART_POINTS,
+					     m == RM_LAT_MAX);
+			}
+		} else {
+			ret = -ENOMEM;
+		}
+		free(t);
+		for (unsigned m = 0; m < RM_COUNT; m++)
+			free(v[m]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int section_precondition(FILE *out, const struct report *rep)
 {
 	unsigned with = 0;
+	struct series *all;
+	int ret = 0;
 
 	for (unsigned i = 0; i < rep->nruns; i++)
-		with += precondition_points(rep->runs[i].res, RM_IOPS, NULL, NULL, 0) > 0;
+		with += precondition_count(rep->runs[i].res) > 0;
 	if (!with)
 		return 0;
 	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);
@@ -487,33 +573,29 @@ static int section_precondition(FILE *out, const struct report *rep)
 	}
 	fputs("</ul>\n", out);
 
-	for (unsigned m = 0; m < RM_COUNT; m++) {
+	all = calloc((size_t)rep->nruns * RM_COUNT, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	ret = precondition_series(rep, all);
+	for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;
 		struct chart c = {.markers = false};
 		double tmax = 0;
-		int ret = 0;
 
 		c.series = calloc(rep->nruns, sizeof(*c.series));
-		if (!c.series)
-			return -ENOMEM;
-		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-			const struct result *r = rep->runs[i].res;
-			unsigned n = precondition_points(r, (enum report_metric)m, NULL, NULL, 0);
-			if (!n)
+		if (!c.series) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* the runs' series, lent to the chart (and freed with `all`) */
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct series *se = &all[i * RM_COUNT + m];
+			if (!se->x)
 				continue;
-			struct series *se = &c.series[c.nseries++];
-			ret = series_alloc(se, rep->runs[i].label, n);
-			if (ret)
-				break;
-			se->n = precondition_points(r, (enum report_metric)m, se->x, se->y, n);
-			se->n = thin(se->x, se->y, se->n, 600, m == RM_LAT_MAX);
+			c.series[c.nseries++] = *se;
 			for (unsigned k = 0; k < se->n; k++)
 				tmax = fmax(tmax, se->x[k]);
-		}
-		if (ret) {
-			series_free(c.series, c.nseries);
-			return ret;
 		}
 		/* time in the unit that keeps tick labels short */
 		double div = tmax >= 7200 ? 3600 : tmax >= 120 ? 60 : 1;
@@ -531,9 +613,10 @@ static int section_precondition(FILE *out, const struct report *rep)
 		fputs("<figure>\n", out);
 		svg_chart(out, &c);
 		fputs("</figure>\n", out);
-		series_free(c.series, c.nseries);
+		free(c.series);
 	}
-	return 0;
+	series_free(all, rep->nruns * RM_COUNT);
+	return ret;
 }
 
 /* A ladder: per metric, one line per drive over the group's combined rows, and the table. */

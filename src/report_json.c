@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "json_write.h"
 #include "result_io.h"
 
 static struct json_object *num(double v, bool present)
@@ -144,10 +145,10 @@ int report_render_json(const struct report *rep, FILE *out)
 	for (unsigned i = 0; i < rep->nnotes; i++)
 		json_object_array_add(notes, json_object_new_string(rep->notes[i]));
 	json_object_object_add(o, "notes", notes);
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							JSON_C_TO_STRING_NOSLASHESCAPE),
-	      out);
-	fputc('\n', out);
+	/* through json_write.c: well-formed UTF-8, no raw control characters, C locale */
+	struct jwrite w;
+	jwrite_init(&w, out, "  ");
+	jwrite_json(&w, o);
 	json_object_put(o);
-	return ferror(out) ? -EIO : 0;
+	return jwrite_finish(&w);
 }

@@ -15,6 +15,7 @@
 
 #include "result.h"
 #include "result_io.h"
+#include "text.h"
 #include "units.h"
 
 /* The per-step table's columns, declared once: heading and value. */
@@ -62,41 +63,82 @@ static const char *jstr(struct json_object *o, const char *key)
 	return "";
 }
 
+/*
+ * Every string from the result file goes out through V(): control characters made
+ * visible, so a hostile model or error string cannot drive the terminal.
+ */
+#define V(s) text_fput_visible(out, s)
+
 static void show_header(FILE *out, const struct result *r)
 {
 	char label[256], cap[32] = "";
 	const char *serial = result_drive_serial(r), *fw = result_drive_firmware(r);
+	const char *kind = jstr(r->target, "kind");
 
-	fprintf(out, "Result   %s (format version %d, drivebench %s)\n", r->path, r->version,
-	       r->tool_version[0] ? r->tool_version : "?");
+	fputs("Result   ", out);
+	V(r->path);
+	fprintf(out, " (format version %d, drivebench ", r->version);
+	V(r->tool_version[0] ? r->tool_version : "?");
+	fputs(")\n", out);
 	if (result_drive_model(r)[0]) {
-		fprintf(out, "Drive    %s", result_label(r, false, label, sizeof(label)));
-		if (fw[0])
-			fprintf(out, ", firmware %s", fw);
-		if (serial[0])
-			fprintf(out, ", serial %s", serial);
-		fprintf(out, "\n");
+		fputs("Drive    ", out);
+		V(result_label(r, false, label, sizeof(label)));
+		if (fw[0]) {
+			fputs(", firmware ", out);
+			V(fw);
+		}
+		if (serial[0]) {
+			fputs(", serial ", out);
+			V(serial);
+		}
+		fputs("\n", out);
 	}
 	if (result_capacity_bytes(r))
 		result_fmt_capacity(cap, sizeof(cap), result_capacity_bytes(r));
-	fprintf(out, "Target   %s%s%s%s\n", result_target_path(r)[0] ? result_target_path(r) : "?",
-	       jstr(r->target, "kind")[0] ? " (" : "", jstr(r->target, "kind"),
-	       jstr(r->target, "kind")[0] ? ")" : "");
+	fputs("Target   ", out);
+	V(result_target_path(r)[0] ? result_target_path(r) : "?");
+	if (kind[0]) {
+		fputs(" (", out);
+		V(kind);
+		fputs(")", out);
+	}
+	fputs("\n", out);
 	if (cap[0])
 		fprintf(out, "Size     %s\n", cap);
-	if (r->host && jstr(r->host, "hostname")[0])
-		fprintf(out, "Host     %s, Linux %s, %s x %s\n", jstr(r->host, "hostname"),
-		       jstr(r->host, "kernel"), jstr(r->host, "cpu"), jstr(r->host, "cpus"));
-	if (r->preset_name[0])
-		fprintf(out, "Preset   %s (%s)%s\n", r->preset_name,
-		       r->preset_source[0] ? r->preset_source : "?",
-		       r->scale != 1.0 ? ", durations scaled" : "");
-	else
-		fprintf(out, "Preset   none (an ad-hoc workload)\n");
+	if (r->host && jstr(r->host, "hostname")[0]) {
+		fputs("Host     ", out);
+		V(jstr(r->host, "hostname"));
+		fputs(", Linux ", out);
+		V(jstr(r->host, "kernel"));
+		fputs(", ", out);
+		V(jstr(r->host, "cpu"));
+		fputs(" x ", out);
+		V(jstr(r->host, "cpus"));
+		fputs("\n", out);
+	}
+	if (r->preset_name[0]) {
+		fputs("Preset   ", out);
+		V(r->preset_name);
+		fputs(" (", out);
+		V(r->preset_source[0] ? r->preset_source : "?");
+		fprintf(out, ")%s\n", r->scale != 1.0 ? ", durations scaled" : "");
+	} else {
+		fputs("Preset   none (an ad-hoc workload)\n", out);
+	}
 	if (r->preset_name[0] && r->scale != 1.0)
 		fprintf(out, "Scale    %g\n", r->scale);
-	fprintf(out, "Run      %s%s%s: %s%s%s\n", r->started, r->ended[0] ? " to " : "", r->ended,
-	       result_status_name[r->status], r->error[0] ? ": " : "", r->error);
+	fputs("Run      ", out);
+	V(r->started);
+	if (r->ended[0]) {
+		fputs(" to ", out);
+		V(r->ended);
+	}
+	fprintf(out, ": %s", result_status_name[r->status]);
+	if (r->error[0]) {
+		fputs(": ", out);
+		V(r->error);
+	}
+	fputs("\n", out);
 }
 
 /* The drive's own view around the run (target.health, health_watch.h), and its warnings. */
@@ -139,8 +181,11 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 	size_t w[NCOLS + 1] = {strlen("step")};
 	char summary[512];
 
-	fprintf(out, "\n%s (%s): %s\n", ph->name, phase_kind_name[ph->kind],
-	       report_phase_summary(summary, sizeof(summary), ph));
+	fputs("\n", out);
+	V(ph->name);
+	fprintf(out, " (%s): ", phase_kind_name[ph->kind]);
+	V(report_phase_summary(summary, sizeof(summary), ph));
+	fputs("\n", out);
 	if (!ph->nsteps)
 		return;
 
@@ -160,16 +205,18 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
 			static const enum io_dir dirs[] = {DIR_ALL, DIR_READ, DIR_WRITE};
 			for (unsigned k = 0; k < (mix ? 3u : 1u); k++) {
-				char name[96], v[32];
+				char name[256], v[32];
 				if (k == 0)
-					snprintf(name, sizeof(name), "%s", st->label);
+					text_visible(name, sizeof(name), st->label);
 				else
 					snprintf(name, sizeof(name), "  %s",
 						 dirs[k] == DIR_READ ? "read" : "write");
-				if (!pass && strlen(name) > w[0])
-					w[0] = strlen(name);
+				/* columns are as wide as their characters, not their bytes */
+				size_t nw = text_width(name);
+				if (!pass && nw > w[0])
+					w[0] = nw;
 				if (pass)
-					fprintf(out, "  %-*s", (int)w[0], name);
+					fprintf(out, "  %s%*s", name, (int)(w[0] - nw), "");
 				for (unsigned c = 0; c < NCOLS; c++) {
 					col_value(v, sizeof(v), (enum col)c,
 						  &st->summary.d[dirs[k]]);
@@ -178,18 +225,23 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 					if (pass)
 						fprintf(out, "  %*s", (int)w[c + 1], v);
 				}
-				if (pass && k)
+				if (pass && k) {
 					fprintf(out, "\n");
-				else if (pass)
-					fprintf(out, "  %s%s%s\n", result_status_name[st->status],
-					       st->error[0] ? ": " : "", st->error);
+				} else if (pass) {
+					fprintf(out, "  %s", result_status_name[st->status]);
+					if (st->error[0]) {
+						fputs(": ", out);
+						V(st->error);
+					}
+					fputs("\n", out);
+				}
 			}
 		}
 	}
 	if (ph->steps[0].wl.nsplit) {
 		char split[WL_MAX_SPLIT * 24];
 		fprintf(out, "  block sizes: %s\n",
-		       workload_fmt_bssplit(&ph->steps[0].wl, split, sizeof(split)));
+			workload_fmt_bssplit(&ph->steps[0].wl, split, sizeof(split)));
 	}
 }
 

@@ -2,6 +2,9 @@
 /*
  * Text and Markdown renderers. Both lay the same grids out (a heading row and rows of
  * strings); text pads columns for a terminal, Markdown writes pipe tables for articles.
+ * Every string is stored in its visible form (text.h: no control character reaches the
+ * terminal, none breaks a row); Markdown escapes its own punctuation and HTML on top,
+ * so a model string cannot open an HTML block, a link or a new row.
  */
 #include "report.h"
 
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "result_io.h"
+#include "text.h"
 
 /* A grid of strings, row-major; row 0 is the heading. */
 struct grid {
@@ -28,7 +32,7 @@ static int grid_init(struct grid *g, unsigned rows, unsigned cols)
 static int grid_set(struct grid *g, unsigned r, unsigned c, const char *s)
 {
 	free(g->cell[r * g->cols + c]);
-	g->cell[r * g->cols + c] = strdup(s ? s : "");
+	g->cell[r * g->cols + c] = text_visible_dup(s ? s : "");
 	return g->cell[r * g->cols + c] ? 0 : -ENOMEM;
 }
 
@@ -49,10 +53,7 @@ static void grid_free(struct grid *g)
 /* Display width of UTF-8 text: code points, which is right for the labels drives carry. */
 static size_t width(const char *s)
 {
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	return text_width(s);
 }
 
 enum style { ST_TEXT, ST_MD };
@@ -76,10 +77,9 @@ static void grid_print(const struct grid *g, FILE *out, enum style st, bool left
 			size_t pad = w[c] - width(s);
 			bool left = c == 0 || left_all;
 			if (st == ST_MD) {
-				/* a pipe inside a cell would end it */
+				/* a pipe inside a cell would end it: escaped, with the rest */
 				fputc(' ', out);
-				for (; *s; s++)
-					fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, out);
+				text_fput_md(out, s, false);
 				fputs(" |", out);
 				continue;
 			}
@@ -147,8 +147,23 @@ static int table_grid(const struct report_table *t, struct grid *g)
 	return ret ? -ENOMEM : 0;
 }
 
-static void ratings(const struct report_table *t, FILE *out, const char *bullet)
+/* An outside string in the style's escaping; line_start: it begins a line or list item. */
+static void put_at(FILE *out, enum style st, const char *s, bool line_start)
 {
+	if (st == ST_MD)
+		text_fput_md(out, s, line_start);
+	else
+		text_fput_visible(out, s);
+}
+
+static void put(FILE *out, enum style st, const char *s)
+{
+	put_at(out, st, s, false);
+}
+
+static void ratings(const struct report_table *t, FILE *out, enum style st)
+{
+	const char *bullet = st == ST_MD ? "- " : "  - ";
 	bool first = true;
 
 	for (unsigned r = 0; r < t->nrows; r++)
@@ -159,10 +174,15 @@ static void ratings(const struct report_table *t, FILE *out, const char *bullet)
 				continue;
 			if (first)
 				fprintf(out, "\n%sAgainst the spec sheet:\n",
-					bullet[0] == '-' ? "" : "  ");
+					st == ST_MD ? "" : "  ");
 			first = false;
-			fprintf(out, "%s%s, %s: %s\n", bullet, t->col_names[c], t->row_names[r],
-				report_fmt_rating(s, sizeof(s), t->metric, cell));
+			fputs(bullet, out);
+			put_at(out, st, t->col_names[c], true);
+			fputs(", ", out);
+			put(out, st, t->row_names[r]);
+			fputs(": ", out);
+			put(out, st, report_fmt_rating(s, sizeof(s), t->metric, cell));
+			fputs("\n", out);
 		}
 }
 
@@ -172,10 +192,9 @@ static int render(const struct report *rep, FILE *out, enum style st)
 	bool md = st == ST_MD;
 	int ret;
 
-	if (md)
-		fprintf(out, "# %s\n\n## Runs\n\n", rep->title);
-	else
-		fprintf(out, "drivebench comparison: %s\n\nRuns\n", rep->title);
+	fputs(md ? "# " : "drivebench comparison: ", out);
+	put(out, st, rep->title);
+	fputs(md ? "\n\n## Runs\n\n" : "\n\nRuns\n", out);
 	ret = runs_grid(rep, &g);
 	if (ret)
 		return ret;
@@ -184,8 +203,11 @@ static int render(const struct report *rep, FILE *out, enum style st)
 
 	if (rep->nnotes) {
 		fprintf(out, md ? "\n## Notes\n\n" : "\nNotes\n");
-		for (unsigned i = 0; i < rep->nnotes; i++)
-			fprintf(out, "%s%s\n", md ? "- " : "  - ", rep->notes[i]);
+		for (unsigned i = 0; i < rep->nnotes; i++) {
+			fputs(md ? "- " : "  - ", out);
+			put_at(out, st, rep->notes[i], true);
+			fputs("\n", out);
+		}
 	}
 
 	bool any = false;
@@ -199,9 +221,13 @@ static int render(const struct report *rep, FILE *out, enum style st)
 				fprintf(out,
 					md ? "\n## Preconditioning\n\n" : "\nPreconditioning\n");
 			any = true;
-			fprintf(out, "%s%s, %s: %s\n", md ? "- " : "  - ", rep->runs[i].label,
-				r->phases[p].name,
-				report_phase_summary(s, sizeof(s), &r->phases[p]));
+			fputs(md ? "- " : "  - ", out);
+			put_at(out, st, rep->runs[i].label, true);
+			fputs(", ", out);
+			put(out, st, r->phases[p].name);
+			fputs(": ", out);
+			put(out, st, report_phase_summary(s, sizeof(s), &r->phases[p]));
+			fputs("\n", out);
 		}
 	}
 
@@ -218,10 +244,12 @@ static int render(const struct report *rep, FILE *out, enum style st)
 				report_table_free(&t);
 				return ret;
 			}
-			fprintf(out, md ? "\n## %s\n\n" : "\n%s\n", t.title);
+			fputs(md ? "\n## " : "\n", out);
+			put(out, st, t.title);
+			fputs(md ? "\n\n" : "\n", out);
 			grid_print(&g, out, st, false);
 			grid_free(&g);
-			ratings(&t, out, md ? "- " : "  - ");
+			ratings(&t, out, st);
 			report_table_free(&t);
 		}
 	}

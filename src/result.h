@@ -34,27 +34,49 @@
  *   status, error, error_offset
  *   engine      backend description
  *   summary     sample (below) over the whole measured time
- *   samples     [ sample ... ] one per interval
+ *   samples     the interval samples, one per interval: version 1 an array of sample
+ *               objects; version 2 columns (below)
  *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets
  * sample:
  *   {"index", "start_ns", "dur_ns", "read": dir, "write": dir, "all": dir}
  * dir:
  *   {"ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
  *    "p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns"}
+ * samples, version 2 (columns: a third of the size of version 1, and read 4x faster):
+ *   {"count": N, "index": [N], "start_ns": [N], "dur_ns": [N],
+ *    "read": {"ios": [N], "bytes": [N], ... one array per dir field},
+ *    "write": {...}, "all": {...} or "read" or "write"}
+ *   Columns left out: "index" counts from 0; "start_ns" is where the previous sample
+ *   ended (0 for the first); "iops" and "mbps" are ios and bytes over dur_ns (as drivebench
+ *   computes them); any other field is 0; "all" as a string says it equals that direction
+ *   in every sample (a workload that only reads or only writes).
  *
- * Numbers that are not finite are written as null.
+ * Numbers that are not finite are written as null. Counts, sizes and times are whole
+ * numbers from 0 to 2^64-1; rates, means and percentages are finite and not negative.
  * Files are written atomically: a temporary file in the same directory, fsync, rename,
  * fsync of the directory.
+ *
+ * Limits, on reading (drivebench(1), LIMITS): the file RESULT_MAX_FILE_BYTES, steps over
+ * all phases RESULT_MAX_STEPS, samples per step RESULT_MAX_SAMPLES, histogram pairs per
+ * direction HIST_NBUCKETS (each bucket once), the preset text RESULT_MAX_PRESET_BYTES, the host
+ * and target records RESULT_MAX_RECORD_BYTES each. Past one, the file is refused.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stats.h"
 #include "workload.h"
 
 #define RESULT_FORMAT  "drivebench-result"
-#define RESULT_VERSION 1
+#define RESULT_VERSION 2
+
+#define RESULT_MAX_FILE_BYTES	(512ull << 20) /* a 6-hour precondition at 1 s is ~8 MiB */
+#define RESULT_MAX_STEPS	10000u	       /* over all phases; PRESET_MAX_STEPS too */
+#define RESULT_MAX_SAMPLES	1000000u       /* per step: 11.5 days at 1 s, 2.8 h at 10 ms */
+#define RESULT_MAX_RECORD_BYTES (1u << 20)     /* "host", "target" */
+#define RESULT_MAX_PRESET_BYTES (1u << 20)     /* the preset text: PRESET_MAX_BYTES */
 
 struct json_object;
 
@@ -77,6 +99,29 @@ struct steady_info {
 	char tracked[32];          /* "iops", "mbps", "mean_ns" ... */
 };
 
+/*
+ * A step's interval samples, packed: each is stored against the one before it (index,
+ * start and duration as differences, counts and nanoseconds as variable-length integers,
+ * IOPS and MB/s left out when they are what ios, bytes and the duration give, "all" left
+ * out when it equals reads or writes), 50 to 160 bytes instead of sizeof(struct sample)
+ * = 336. Read them back in order with a struct sample_iter. Private to result.c.
+ */
+struct sample_pack {
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t next_start_ns; /* where the last sample ended */
+	uint64_t last_dur_ns;
+};
+
+/* A step's latency histograms, sparse: the non-zero buckets of reads, then of writes. */
+struct step_hist {
+	unsigned n[2]; /* pairs of reads, of writes */
+	struct hist_pair {
+		uint32_t bucket;
+		uint64_t count;
+	} *pair; /* [n[0] + n[1]] */
+};
+
 struct result_step {
 	char label[64];
 	struct workload wl;
@@ -85,9 +130,9 @@ struct result_step {
 	uint64_t error_offset;
 	char engine[128];
 	struct sample summary;
-	struct sample *samples;    /* malloc'd */
-	unsigned nsamples;
-	struct hist *hist;         /* [2]: read, write; malloc'd; NULL when not kept */
+	unsigned nsamples;	 /* interval samples, in pack */
+	struct sample_pack pack; /* result_step_add_sample(), sample_iter_*() */
+	struct step_hist *hist;	 /* NULL when not kept; result_step_set_hist() */
 };
 
 struct result_phase {
@@ -126,19 +171,58 @@ void result_free(struct result *r);
 struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind);
 struct result_step *result_add_step(struct result_phase *ph, const char *label,
 				    const struct workload *wl);
+/* Append an interval sample to a step (packed). 0 or -ENOMEM (the step is unchanged). */
+int result_step_add_sample(struct result_step *st, const struct sample *s);
+/* Drop a step's samples. */
+void result_step_clear_samples(struct result_step *st);
+/* Reading a step's samples back, oldest first. */
+struct sample_iter {
+	const struct result_step *st;
+	size_t off;
+	unsigned i;
+	uint64_t next_start_ns, last_dur_ns;
+};
+void sample_iter_init(struct sample_iter *it, const struct result_step *st);
+/* The next sample into *out: true, or false after the last one. */
+bool sample_iter_next(struct sample_iter *it, struct sample *out);
+/* The i-th sample (from the start: for tests and single look-ups). true when it exists. */
+bool result_step_sample(const struct result_step *st, unsigned i, struct sample *out);
+
+/* Keep a step's read and write histograms (sparse). 0 or -ENOMEM. */
+int result_step_set_hist(struct result_step *st, const struct hist *rd, const struct hist *wr);
+/* Expand them again into rd and wr (zeroed when the step kept none). */
+void result_step_get_hist(const struct result_step *st, struct hist *rd, struct hist *wr);
+
 /* Host facts for the "host" section (uname, CPU model, CPU count). */
 struct json_object *result_host_json(void);
 
-/* JSON in the format above; the caller owns the object. */
-struct json_object *result_to_json(const struct result *r);
+/*
+ * The result as a "drivebench-result" document of the current version, to out (a
+ * streaming writer: no copy of the samples is made). 0 or -errno (-EIO on a write error).
+ */
+int result_write(const struct result *r, FILE *out);
 /* Write atomically to path. 0 or -errno, message in err. */
 int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+
+/* What result_load_opts() reads beyond the run's facts and step summaries. */
+enum {
+	RESULT_LOAD_SAMPLES = 1u << 0, /* interval samples */
+	RESULT_LOAD_HIST = 1u << 1,    /* histograms */
+	RESULT_LOAD_ALL = RESULT_LOAD_SAMPLES | RESULT_LOAD_HIST,
+};
 /*
- * Load a result file: 0, or -errno / -EINVAL with "file: message" in err (an unknown
- * format, or a version newer than this drivebench reads, says which).
+ * Load a result file: 0, or -errno / -EINVAL / -EFBIG with "file[:line]: message" in err
+ * (an unknown format, a version newer than this drivebench reads, a limit passed, say
+ * which). Only regular files are read. What `what` leaves out is skipped (and checked as
+ * JSON only): a comparison table needs neither samples nor histograms.
  */
+int result_load_opts(struct result *r, const char *path, unsigned what, char *err, size_t errlen);
+/* result_load_opts(..., RESULT_LOAD_ALL, ...) */
 int result_load(struct result *r, const char *path, char *err, size_t errlen);
-/* $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno. */
+/*
+ * $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno; on an error buf
+ * holds the directory that could not be made (for the message).
+ */
 int result_dir(char *buf, size_t len);
 /* A fresh file name in dir: "2026-11-30T13-05-21_nvme0n1_8k-7030.json". */
 int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,

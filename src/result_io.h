@@ -42,12 +42,13 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 void result_list_free(struct result_list *l);
 
 /*
- * Load n files into rs[0..n-1], on several threads (json-c parsing is the cost of a big
- * comparison). 0, or the error of the first file (in argument order) that failed, with
- * its message in err; then no result is left loaded.
+ * Load n files into rs[0..n-1] (what: RESULT_LOAD_*, as for result_load_opts()), on
+ * several threads (reading is the cost of a big comparison). 0, or the error of the first
+ * file (in argument order) that failed, with its message in err; then no result is left
+ * loaded.
  */
-int result_load_many(struct result *rs, const char *const *paths, unsigned n, char *err,
-		     size_t errlen);
+int result_load_many(struct result *rs, const char *const *paths, unsigned n, unsigned what,
+		     char *err, size_t errlen);
 
 /* Facts from r->target (and its "drive" record); "" or 0 when absent. */
 const char *result_drive_model(const struct result *r);

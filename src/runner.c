@@ -49,7 +49,6 @@ struct run {
 	uint64_t step_ramp_ns;
 	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
 	uint64_t step_bytes;
-	unsigned samples_cap; /* of the step's live sample list */
 	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
 };
 
@@ -126,17 +125,8 @@ static void on_sample(void *arg, const struct sample *s)
 	struct run *r = arg;
 	struct result_step *st = &r->rp->steps[r->step_index];
 
-	if (st->nsamples == r->samples_cap) {
-		unsigned cap = r->samples_cap ? r->samples_cap * 2 : 64;
-		struct sample *grown = realloc(st->samples, cap * sizeof(*grown));
-		if (grown) {
-			st->samples = grown;
-			r->samples_cap = cap;
-		}
-	}
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
-	if (st->nsamples < r->samples_cap)
-		st->samples[st->nsamples++] = *s;
+	result_step_add_sample(st, s);
 	r->step_bytes += s->d[DIR_ALL].bytes;
 	if (r->loops_bytes && r->step_bytes >= r->loops_bytes && !r->self_stopped) {
 		r->self_stopped = true;
@@ -258,7 +248,6 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
-	r->samples_cap = 0;
 	r->self_stopped = false;
 	r->loops_bytes = 0;
 	if (ps->loops_set) {
@@ -273,20 +262,15 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	memset(&sr, 0, sizeof(sr));
 	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
 	/* the step array is not reallocated while the engine runs; st is still good */
-	free(st->samples);
-	st->samples = sr.samples;
-	st->nsamples = sr.nsamples;
-	sr.samples = NULL;
+	result_step_clear_samples(st);
+	for (unsigned i = 0; i < sr.nsamples; i++)
+		if (result_step_add_sample(st, &sr.samples[i]))
+			break;
 	st->summary = sr.total;
 	st->wl.seed = sr.seed;
 	snprintf(st->engine, sizeof(st->engine), "%s", sr.engine_desc);
-	if (sr.acc && !r->no_hist) {
-		st->hist = malloc(2 * sizeof(*st->hist));
-		if (st->hist) {
-			st->hist[0] = sr.acc[DIR_READ].hist;
-			st->hist[1] = sr.acc[DIR_WRITE].hist;
-		}
-	}
+	if (sr.acc && !r->no_hist)
+		result_step_set_hist(st, &sr.acc[DIR_READ].hist, &sr.acc[DIR_WRITE].hist);
 	r->planned_done_ns += r->step_planned_ns;
 	r->step_global++;
 	if (ret < 0) {

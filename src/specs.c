@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
+#include "text.h"
 #include "units.h"
 
 #ifndef DB_DATADIR
@@ -48,12 +50,12 @@ static int set_field(struct spec_sheet *s, enum spec_field f, const char *v)
 
 	switch (f) {
 	case SF_NAME:
-		snprintf(s->name, sizeof(s->name), "%s", v);
+		text_copy(s->name, sizeof(s->name), v);
 		return 0;
 	case SF_MODEL:
 		if (s->nmodels == SPEC_MAX_MODELS)
 			return -E2BIG;
-		snprintf(s->model[s->nmodels++], sizeof(s->model[0]), "%s", v);
+		text_copy(s->model[s->nmodels++], sizeof(s->model[0]), v);
 		return 0;
 	case SF_RAND_BS:
 	case SF_SEQ_BS:
@@ -81,20 +83,27 @@ static int set_rating(struct spec_sheet *s, enum spec_rating r, const char *v)
 
 int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024];
+	char *text, *line, *next;
+	size_t len;
 	unsigned lineno = 0;
-	int ret = 0;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->rand_bs = 4096;
-	snprintf(out->path, sizeof(out->path), "%s", path);
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	text_copy(out->path, sizeof(out->path), path);
+	ret = fileio_read(path, "a spec sheet", SPEC_MAX_BYTES, &text, &len, err, errlen);
+	if (ret)
 		return ret;
+	/* names and model patterns reach the reports: well-formed UTF-8 from here on */
+	if (text_utf8_fix_buf(&text, &len)) {
+		free(text);
+		text_fmt(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	for (line = text; line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		lineno++;
 		char *hash = strchr(line, '#');
 		if (hash)
@@ -104,7 +113,7 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 			continue;
 		char *eq = strchr(s, '=');
 		if (!eq) {
-			snprintf(err, errlen, "%s:%u: expected key = value", path, lineno);
+			text_fmt(err, errlen, "%s:%u: expected key = value", path, lineno);
 			ret = -EINVAL;
 			break;
 		}
@@ -118,24 +127,22 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 			if (!strcmp(key, spec_rating_info[i].key))
 				rc = set_rating(out, (enum spec_rating)i, val);
 		if (rc == -ENOENT)
-			snprintf(err, errlen, "%s:%u: unknown key '%s'", path, lineno, key);
+			text_fmt(err, errlen, "%s:%u: unknown key '%s'", path, lineno, key);
 		else if (rc == -E2BIG)
-			snprintf(err, errlen, "%s:%u: more than %d model patterns", path, lineno,
+			text_fmt(err, errlen, "%s:%u: more than %d model patterns", path, lineno,
 				 SPEC_MAX_MODELS);
 		else if (rc)
-			snprintf(err, errlen, "%s:%u: %s: bad value '%s'", path, lineno, key, val);
-		if (rc) {
+			text_fmt(err, errlen, "%s:%u: %s: bad value '%s'", path, lineno, key, val);
+		if (rc)
 			ret = -EINVAL;
-			break;
-		}
 	}
-	fclose(f);
+	free(text);
 	if (!ret && !out->nmodels) {
-		snprintf(err, errlen, "%s: no 'model' key: the sheet would match no drive", path);
+		text_fmt(err, errlen, "%s: no 'model' key: the sheet would match no drive", path);
 		ret = -EINVAL;
 	}
 	if (!ret && !out->name[0])
-		snprintf(out->name, sizeof(out->name), "%s", out->model[0]);
+		text_copy(out->name, sizeof(out->name), out->model[0]);
 	return ret;
 }
 
@@ -152,8 +159,14 @@ int spec_load_dir(struct spec_list *l, const char *dir, char *err, size_t errlen
 	size_t n = 0, cap = 0;
 	int ret = 0;
 
-	if (!d)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	if (!d) {
+		/* no such directory: no sheets; any other failure is an error naming it */
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", dir, strerror(-ret));
+		return ret;
+	}
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".spec"))

@@ -19,12 +19,17 @@
  * random read or write steps of rand_bs (4k unless said), MB/s ratings to pure
  * sequential steps of seq_bs (any size when not given), latency ratings to average
  * latency at one thread and queue depth 1.
+ *
+ * A sheet is a regular file of at most SPEC_MAX_BYTES; its text is repaired to
+ * well-formed UTF-8 as it is read.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "workload.h"
+
+#define SPEC_MAX_BYTES (64u << 10)
 
 /* What a rating measures; the report maps its metrics onto these. */
 enum spec_measure { SPEC_M_IOPS, SPEC_M_MBPS, SPEC_M_LAT_NS };

@@ -47,13 +47,11 @@ void stats_mean_std(uint64_t n, uint64_t sum, stats_u128 sq, double *mean, doubl
 
 static void fill_dir(struct dir_stats *d, const struct io_acc *a, uint64_t dur_ns)
 {
-	double secs = dur_ns ? (double)dur_ns / 1e9 : 0;
-
 	memset(d, 0, sizeof(*d));
 	d->ios = a->ios;
 	d->bytes = a->bytes;
-	d->iops = secs > 0 ? (double)a->ios / secs : 0;
-	d->mbps = secs > 0 ? (double)a->bytes / secs / 1e6 : 0;
+	d->iops = stats_per_sec(a->ios, dur_ns);
+	d->mbps = stats_per_sec(a->bytes, dur_ns) / 1e6;
 	stats_mean_std(a->ios, a->sum_ns, a->sq_ns, &d->mean_ns, &d->std_ns);
 	d->min_ns = a->ios ? a->min_ns : 0;
 	d->max_ns = a->max_ns;

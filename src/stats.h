@@ -70,6 +70,16 @@ struct sample {
 	struct dir_stats d[NDIR];
 };
 
+/*
+ * A count over dur_ns as a rate per second: how IOPS (from ios) and, divided by 10^6, MB/s
+ * (from bytes) are computed, here and wherever a rate left out of a file is recomputed.
+ */
+static inline double stats_per_sec(uint64_t n, uint64_t dur_ns)
+{
+	double secs = dur_ns ? (double)dur_ns / 1e9 : 0;
+	return secs > 0 ? (double)n / secs : 0;
+}
+
 /* Mean and sample standard deviation from exact sums. */
 void stats_mean_std(uint64_t n, uint64_t sum, stats_u128 sq, double *mean, double *std);
 /*

@@ -5,6 +5,7 @@
  * expansion order, scaling, ad-hoc plans, lookup, and the man page against the key table.
  */
 #include "testlib.h"
+#include <math.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -239,7 +240,69 @@ START_TEST(test_scale)
 	/* and a bad scale is refused */
 	char err[256];
 	ck_assert_ptr_null(preset_parse("[preset]\nname=x\n[run]\n", "s", 0, err, sizeof(err)));
-	ck_assert_str_eq(err, "s: scale must be above 0");
+	ck_assert_str_eq(err, "s: scale 0 is outside 1e-06 to 1e+06");
+}
+END_TEST
+
+/*
+ * Limits on what a preset (or the text a result carries, for replay) may ask for: a
+ * scale from a file, durations that would overflow, a step past the limit once scaled,
+ * text over the size limit. Each is refused and names the limit.
+ */
+static const struct {
+	const char *text;
+	double scale;
+	const char *want; /* in the message */
+} limits[] = {
+	{"[preset]\nname=x\n[run]\n", 1e300, "scale 1e+300 is outside 1e-06 to 1e+06"},
+	{"[preset]\nname=x\n[run]\n", NAN, "scale nan is outside"},
+	{"[preset]\nname=x\n[run]\n", 1e-9, "scale 1e-09 is outside"},
+	{"[preset]\nname=x\n[measure]\ntime = 5000000h\n", 1, "over the limit of 720h"},
+	{"[preset]\nname=x\n[measure]\ntime = 99999999999999999999h\n", 1,
+	 "over the limit of 720h"},
+	{"[preset]\nname=x\n[measure]\ntime = 1h\n", 1000,
+	 "[measure] step 1: time of 1000h 00m at scale 1000 is over the limit of 720h 00m"},
+	{"[preset]\nname=x\n[precondition]\nuntil = steady\nmax_time = 1h\n", 1000,
+	 "max_time of 1000h 00m at scale 1000 is over the limit"},
+	{"[preset]\nname=x\n[measure]\nthreads = 1 2 3 4 5 6 7 8 9 10\n"
+	 "[precondition]\nuntil = steady\nmax_rounds = 1000\nqdepth = 1 2 3 4 5 6 7 8 9 10\n"
+	 "track_step = qdepth=1\n",
+	 1, "[precondition] brings the preset to 10010 steps (rounds counted), over the limit"},
+	{NULL, 1, "bytes of preset text, over the limit of 1 MiB"},
+};
+
+START_TEST(test_limits)
+{
+	char err[512] = "", *big = NULL;
+	const char *text = limits[_i].text;
+
+	if (!text) {
+		big = malloc(PRESET_MAX_BYTES + 64);
+		memset(big, '#', PRESET_MAX_BYTES + 63);
+		big[PRESET_MAX_BYTES + 63] = '\0';
+		text = big;
+	}
+	struct plan *p = preset_parse(text, "t", limits[_i].scale, err, sizeof(err));
+	ck_assert_msg(!p, "parsed");
+	ck_assert_msg(strstr(err, limits[_i].want), "got \"%s\", want \"%s\"", err,
+		      limits[_i].want);
+	free(big);
+}
+END_TEST
+
+/* The planned time saturates instead of wrapping (it printed "at most 0 s"). */
+START_TEST(test_duration_saturates)
+{
+	char err[512];
+	struct plan *p = preset_parse(
+		"[preset]\nname=x\n[measure]\nthreads = 1 2 3 4\ntime = 700h\ninterval = 1m\n", "t",
+		1, err, sizeof(err));
+	ck_assert_msg(p, "%s", err);
+	ck_assert_uint_eq(plan_duration_ns(p), 4 * 700 * 3600000000000ull);
+	/* more than 64 bits of nanoseconds: the sum stops at the top */
+	p->phases[0].steps[0].wl.time_ns = UINT64_MAX - 1;
+	ck_assert_uint_eq(plan_duration_ns(p), UINT64_MAX);
+	plan_free(p);
 }
 END_TEST
 
@@ -572,6 +635,8 @@ int main(void)
 	tcase_add_test(tc, test_ladder);
 	tcase_add_test(tc, test_snia_order);
 	tcase_add_test(tc, test_scale);
+	tcase_add_loop_test(tc, test_limits, 0, (int)(sizeof(limits) / sizeof(limits[0])));
+	tcase_add_test(tc, test_duration_saturates);
 	tcase_add_test(tc, test_rate_curve);
 	tcase_add_test(tc, test_from_settings);
 	tcase_add_test(tc, test_settings_lists);

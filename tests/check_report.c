@@ -17,6 +17,7 @@
 #include "result.h"
 #include "result_io.h"
 #include "specs.h"
+#include "text.h"
 
 #include "rundir.h"
 
@@ -79,13 +80,11 @@ static void ladder(struct result *r, double peak, int skip)
 	for (unsigned i = 0; i < 3; i++) {
 		struct result_step *s = result_add_step(pre, "round", &wl);
 		set_summary(s, peak * (1.5 - 0.2 * i));
-		s->nsamples = 4;
-		s->samples = calloc(4, sizeof(*s->samples));
 		for (unsigned k = 0; k < 4; k++) {
-			s->samples[k].index = k;
-			s->samples[k].start_ns = k * 2500000000ull;
-			s->samples[k].dur_ns = 2500000000ull;
-			fill(&s->samples[k].d[DIR_ALL], peak * (1.5 - 0.05 * (4 * i + k)), 12);
+			struct sample sm = {
+				.index = k, .start_ns = k * 2500000000ull, .dur_ns = 2500000000ull};
+			fill(&sm.d[DIR_ALL], peak * (1.5 - 0.05 * (4 * i + k)), 12);
+			ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
 		}
 	}
 	struct result_phase *m = result_add_phase(r, "measure", PH_MEASURE);
@@ -413,11 +412,23 @@ static const struct {
 	double v;
 	const char *want;
 } values[] = {
-	{RM_IOPS, 58550, "58,550"},	 {RM_IOPS, 950.4, "950"},
-	{RM_IOPS, 1234567, "1,234,567"}, {RM_MBPS, 380.24, "380.2"},
-	{RM_LAT_AVG, 12.071, "12.07"},	 {RM_LAT_AVG, 0.31, "0.310"},
-	{RM_LAT_AVG, 0.0194, "0.0194"},	 {RM_LAT_MAX, 1500, "1,500"},
+	{RM_IOPS, 58550, "58,550"},
+	{RM_IOPS, 950.4, "950"},
+	{RM_IOPS, 1234567, "1,234,567"},
+	{RM_MBPS, 380.24, "380.2"},
+	{RM_LAT_AVG, 12.071, "12.07"},
+	{RM_LAT_AVG, 0.31, "0.310"},
+	{RM_LAT_AVG, 0.0194, "0.0194"},
+	{RM_LAT_MAX, 1500, "1,500"},
 	{RM_LAT_STD, 0, "0.00"},
+	/* past what grouping can hold: scientific, not "1,000,000,000,000,000,010,979,0" */
+	{RM_IOPS, 999999999999999, "999,999,999,999,999"},
+	{RM_IOPS, 1.000000000000000010979e24, "1e+24"},
+	{RM_IOPS, 1e300, "1e+300"},
+	{RM_MBPS, 1e300, "1e+300"},
+	{RM_LAT_MAX, 1e30, "1e+30"},
+	{RM_IOPS, INFINITY, "-"},
+	{RM_LAT_AVG, NAN, "-"},
 };
 
 START_TEST(format_values)
@@ -601,6 +612,127 @@ START_TEST(xml_escaping)
 }
 END_TEST
 
+/* Whether s holds a raw control character other than newline (C0, DEL, C1). */
+static bool raw_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			return true;
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Hostile strings in a result (the model, the firmware, the preset name, a step's error)
+ * through every renderer: no raw control character anywhere, well-formed UTF-8, CSV
+ * cells a spreadsheet takes as text, Markdown that opens no HTML block and adds no line,
+ * HTML with nothing unescaped, JSON that parses.
+ */
+START_TEST(hostile_strings)
+{
+	struct result runs[2];
+	struct report rep;
+	char *out;
+	size_t len;
+
+	new_run(&runs[0], "=cmd|' /C calc'!A0\\u001b[2J\\u0007", "@SUM(1+1)", "8K 70/30");
+	ladder(&runs[0], 10000, -1);
+	new_run(&runs[1], "<img src=x onerror=alert(1)>\\n# pwned \\u009b31m \\u202eevil",
+		"+HYPERLINK(1)", "<script>alert(1)</script>\n- item");
+	ladder(&runs[1], 20000, -1);
+	snprintf(runs[1].error, sizeof(runs[1].error), "-2+3 \x1b]0;title\x07");
+	runs[1].status = RS_FAILED;
+	build(&rep, runs, 2, NULL);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &out, &len), 0);
+		ck_assert_msg(text_utf8_valid(out, len), "%s: not UTF-8", report_format_name[f]);
+		ck_assert_msg(!raw_control(out), "%s: a raw control character",
+			      report_format_name[f]);
+		switch (f) {
+		case RF_CSV:
+			/* every cell that starts like a formula is quoted text */
+			ck_assert_ptr_nonnull(strstr(out, ",\"'=cmd|' /C calc'!A0^[[2J^G\","));
+			ck_assert_ptr_nonnull(strstr(out, ",\"'@SUM(1+1)\","));
+			ck_assert_ptr_nonnull(strstr(out, ",\"'+HYPERLINK(1)\","));
+			ck_assert_ptr_null(strstr(out, ",=cmd"));
+			ck_assert_ptr_null(strstr(out, ",@SUM"));
+			break;
+		case RF_MD:
+		case RF_HTML:
+			ck_assert_ptr_null(strstr(out, "<script"));
+			ck_assert_ptr_null(strstr(out, "<img"));
+			ck_assert_ptr_null(strstr(out, "\n# pwned"));
+			ck_assert_ptr_null(strstr(out, "\n- item"));
+			break;
+		case RF_TEXT:
+			ck_assert_ptr_nonnull(strstr(out, "^[[2J^G"));
+			ck_assert_ptr_null(strstr(out, "\n# pwned"));
+			break;
+		case RF_JSON: {
+			struct json_object *o = json_tokener_parse(out);
+			ck_assert_ptr_nonnull(o);
+			json_object_put(o);
+			break;
+		}
+		}
+		free(out);
+	}
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/*
+ * Chart axes over hostile numbers: samples at 1e18 ns and 1e18 + 256 ns (a tick step
+ * below what a double can add at that value), values of 1e300, a single point. Each
+ * renders, bounded, into well-formed numbers (no "nan", no "inf" in the SVG).
+ */
+static const struct {
+	uint64_t start0, start1;
+	double iops;
+} axis_cases[] = {
+	{1000000000000000000ull, 1000000000000000256ull, 5000},
+	{0, 1, 1e300},
+	{18446744073709551000ull, 18446744073709551000ull, 1},
+	{5, 5, 0},
+};
+
+START_TEST(html_axes_bounded)
+{
+	struct result runs[1];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	new_run(&runs[0], "A", "1", "p");
+	workload_defaults(&wl);
+	struct result_phase *pre = result_add_phase(&runs[0], "precondition", PH_PRECONDITION);
+	struct result_step *s = result_add_step(pre, "round", &wl);
+	set_summary(s, 1000);
+	for (unsigned k = 0; k < 2; k++) {
+		struct sample sm = {.index = k,
+				    .start_ns = k ? axis_cases[_i].start1 : axis_cases[_i].start0,
+				    .dur_ns = 1};
+		fill(&sm.d[DIR_ALL], axis_cases[_i].iops, 1);
+		ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
+	}
+	four_k(&runs[0], 1000, 500);
+	build(&rep, runs, 1, NULL);
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<svg "), RM_COUNT + 2 * RM_COUNT);
+	ck_assert_ptr_null(strstr(out, "nan"));
+	ck_assert_ptr_null(strstr(out, "inf"));
+	ck_assert_uint_lt(len, 4u << 20);
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -622,6 +754,16 @@ static Suite *suite(void)
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);
+
+	/* hostile input: a loop that does not end fails here instead of hanging the suite */
+	TCase *hostile = tcase_create("hostile");
+	tcase_set_timeout(hostile, 20);
+	tcase_add_unchecked_fixture(hostile, setup_run, teardown_run);
+	tcase_add_checked_fixture(hostile, setup, teardown);
+	tcase_add_test(hostile, hostile_strings);
+	tcase_add_loop_test(hostile, html_axes_bounded, 0,
+			    (int)(sizeof(axis_cases) / sizeof(axis_cases[0])));
+	suite_add_tcase(s, hostile);
 	return s;
 }
 

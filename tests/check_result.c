@@ -16,6 +16,7 @@
 
 #include "result.h"
 #include "result_io.h"
+#include "stats.h"
 
 #include "rundir.h"
 
@@ -110,14 +111,17 @@ static void build(struct result *r, unsigned nsteps)
 		}
 		snprintf(s->engine, sizeof(s->engine), "uring SINGLE_ISSUER, fixed bufs");
 		fill_sample(&s->summary, i);
-		s->nsamples = 3;
-		s->samples = calloc(3, sizeof(*s->samples));
-		for (unsigned k = 0; k < 3; k++)
-			fill_sample(&s->samples[k], k);
-		s->hist = calloc(2, sizeof(*s->hist));
+		for (unsigned k = 0; k < 3; k++) {
+			struct sample sm;
+			fill_sample(&sm, k);
+			ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
+		}
+		static struct hist h[2];
+		memset(h, 0, sizeof(h));
 		for (unsigned b = 0; b < HIST_NBUCKETS; b += 97)
-			s->hist[0].bucket[b] = b + 1;
-		s->hist[1].bucket[HIST_NBUCKETS - 1] = 42;
+			h[0].bucket[b] = b + 1;
+		h[1].bucket[HIST_NBUCKETS - 1] = 42;
+		ck_assert_int_eq(result_step_set_hist(s, &h[0], &h[1]), 0);
 	}
 }
 
@@ -196,11 +200,22 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert_str_eq(sa->engine, sb->engine);
 			assert_sample_eq(&sa->summary, &sb->summary);
 			ck_assert_uint_eq(sa->nsamples, sb->nsamples);
-			for (unsigned k = 0; k < sa->nsamples; k++)
-				assert_sample_eq(&sa->samples[k], &sb->samples[k]);
+			struct sample_iter ia, ib;
+			struct sample ma, mb;
+			sample_iter_init(&ia, sa);
+			sample_iter_init(&ib, sb);
+			while (sample_iter_next(&ia, &ma)) {
+				ck_assert(sample_iter_next(&ib, &mb));
+				assert_sample_eq(&ma, &mb);
+			}
+			ck_assert(!sample_iter_next(&ib, &mb));
 			ck_assert_int_eq(!sa->hist, !sb->hist);
-			if (sa->hist)
-				ck_assert(memcmp(sa->hist, sb->hist, 2 * sizeof(*sa->hist)) == 0);
+			if (sa->hist) {
+				static struct hist ha[2], hb[2];
+				result_step_get_hist(sa, &ha[0], &ha[1]);
+				result_step_get_hist(sb, &hb[0], &hb[1]);
+				ck_assert(memcmp(ha, hb, sizeof(ha)) == 0);
+			}
 		}
 	}
 }
@@ -234,15 +249,19 @@ END_TEST
 START_TEST(format_and_version_first)
 {
 	struct result r;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
 	build(&r, 2);
-	struct json_object *o = result_to_json(&r);
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	ck_assert_int_eq(result_write(&r, f), 0);
+	fclose(f);
 	char want[128];
-	snprintf(want, sizeof(want), "{\"format\":\"drivebench-result\",\"version\":%d,",
+	snprintf(want, sizeof(want), "{\n\t\"format\": \"drivebench-result\",\n\t\"version\": %d,",
 		 RESULT_VERSION);
 	ck_assert_msg(strncmp(s, want, strlen(want)) == 0, "starts: %.80s", s);
 	/* histograms are sparse [bucket, count] pairs */
-	ck_assert_ptr_nonnull(strstr(s, "\"write\":[[2495,42]]"));
+	ck_assert_ptr_nonnull(strstr(s, "\"write\": [[2495, 42]]"));
 	/* the document order of the top level */
 	static const char *const order[] = {"\"tool\"", "\"status\"", "\"started\"", "\"ended\"",
 					    "\"host\"", "\"target\"", "\"preset\"",  "\"phases\""};
@@ -252,7 +271,11 @@ START_TEST(format_and_version_first)
 		ck_assert_msg(at && at > prev, "%s out of order", order[i]);
 		prev = at;
 	}
+	/* and it is JSON */
+	struct json_object *o = json_tokener_parse(s);
+	ck_assert_ptr_nonnull(o);
 	json_object_put(o);
+	free(s);
 	result_free(&r);
 }
 END_TEST
@@ -346,6 +369,59 @@ static const struct {
 	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
 	 "[{\"workload\": {\"bssplit\": \"4k/70:8k/70\"}}]}]}",
 	 ": phases[0].steps[0]: bssplit: "},
+/* numbers: refused, not read as 0 or passed on as inf */
+#define STEP(x)                                                                                    \
+	"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [" x "]}]}"
+	{"negative count", STEP("{\"summary\": {\"all\": {\"ios\": -5}}}"),
+	 ":1: phases[0].steps[0]: \"ios\" is negative"},
+	{"negative rate", STEP("{\"summary\": {\"read\": {\"iops\": -0.5}}}"),
+	 "\"iops\" is negative"},
+	{"infinite rate", STEP("{\"summary\": {\"all\": {\"mbps\": 1e999}}}"),
+	 "\"mbps\" is not a finite number"},
+	{"NaN", STEP("{\"summary\": {\"all\": {\"iops\": NaN}}}"), "not valid JSON"},
+	{"Infinity", STEP("{\"summary\": {\"all\": {\"iops\": -Infinity}}}"), "not valid JSON"},
+	{"hex", STEP("{\"error_offset\": 0x10}"), "not valid JSON: a malformed number"},
+	{"past 64 bits", STEP("{\"summary\": {\"all\": {\"ios\": 18446744073709551616}}}"),
+	 "\"ios\" is out of range"},
+	{"threads past 32 bits", STEP("{\"workload\": {\"threads\": 4294967296}}"),
+	 "\"threads\" is out of range"},
+	{"version as text", "{\"format\": \"drivebench-result\", \"version\": \"2\"}",
+	 "without an integer \"version\""},
+	{"phases before version",
+	 "{\"format\": \"drivebench-result\", \"phases\": [], \"version\": 2}",
+	 "without an integer \"version\" before \"phases\""},
+	/* histograms: each bucket once, inside the histogram */
+	{"bucket twice", STEP("{\"hist\": {\"read\": [[5, 1], [5, 2]]}}"),
+	 "hist.read[1]: bucket 5 appears twice"},
+	{"negative bucket", STEP("{\"hist\": {\"write\": [[-1, 1]]}}"), "bucket -1 is outside"},
+	{"negative count in hist", STEP("{\"hist\": {\"read\": [[1, -1]]}}"),
+	 "\"count\" is negative"},
+	/* version 2 sample tables */
+	{"rows before fields", STEP("{\"samples\": {\"rows\": [], \"fields\": []}}"),
+	 "\"rows\" before \"fields\""},
+	{"short row",
+	 STEP("{\"samples\": {\"fields\": [\"dur_ns\", \"all.ios\"], \"rows\": [[1, 2], [1]]}}"),
+	 "samples.rows[1]: 1 values for 2 fields"},
+	{"long row", STEP("{\"samples\": {\"fields\": [\"dur_ns\"], \"rows\": [[1, 2]]}}"),
+	 "more values than the 1 fields"},
+	{"field twice", STEP("{\"samples\": {\"fields\": [\"dur_ns\", \"dur_ns\"], \"rows\": []}}"),
+	 "\"dur_ns\" twice"},
+	{"all from nowhere",
+	 STEP("{\"samples\": {\"all\": \"both\", \"fields\": [], \"rows\": []}}"),
+	 "samples.all: \"both\" is not \"read\" or \"write\""},
+	{"negative in a row",
+	 STEP("{\"samples\": {\"fields\": [\"dur_ns\", \"write.max_ns\"], \"rows\": [[1, -3]]}}"),
+	 "samples.rows[0]: \"write.max_ns\" is negative"},
+	/* structure */
+	{"deep",
+	 STEP("{\"x\": "
+	      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]"
+	      "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"),
+	 "nested deeper than 64 levels"},
+	{"text after", "{\"format\": \"drivebench-result\", \"version\": 2} {}",
+	 "more after the end of the document"},
+	{"empty", "", ":1: not valid JSON: the file ends too early"},
+#undef STEP
 };
 
 START_TEST(load_errors)
@@ -516,7 +592,7 @@ START_TEST(list_dir)
 	ck_assert_str_eq(l.entries[0].target, "/dev/nvme0n1");
 	ck_assert_uint_eq(l.entries[0].capacity_bytes, 200049647616ull);
 	ck_assert_int_eq(l.entries[0].status, RS_COMPLETE);
-	ck_assert_msg(strstr(l.entries[3].error, "broken.json: format version 7 is newer"), "%s",
+	ck_assert_msg(strstr(l.entries[3].error, "broken.json:1: format version 7 is newer"), "%s",
 		      l.entries[3].error);
 	result_list_free(&l);
 
@@ -578,7 +654,8 @@ START_TEST(load_many)
 		ptrs[i] = paths[i];
 		ck_assert_int_eq(result_load(&one[i], paths[i], err, sizeof(err)), 0);
 	}
-	ck_assert_msg(result_load_many(many, ptrs, N, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load_many(many, ptrs, N, RESULT_LOAD_ALL, err, sizeof(err)) == 0, "%s",
+		      err);
 	for (unsigned i = 0; i < N; i++) {
 		assert_result_eq(&one[i], &many[i]);
 		ck_assert_str_eq(many[i].path, paths[i]);
@@ -593,7 +670,8 @@ START_TEST(load_many)
 	fputs("[]", f);
 	fclose(f);
 	ptrs[2] = bad2;
-	ck_assert_int_eq(result_load_many(many, ptrs, N, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(result_load_many(many, ptrs, N, RESULT_LOAD_ALL, err, sizeof(err)),
+			 -ENOENT);
 	ck_assert_msg(strstr(err, "none.json: No such file"), "%s", err);
 }
 END_TEST
@@ -611,6 +689,227 @@ START_TEST(capacity_labels)
 	char buf[32];
 	ck_assert_str_eq(result_fmt_capacity(buf, sizeof(buf), capacities[_i].bytes),
 			 capacities[_i].want);
+}
+END_TEST
+
+/* Only regular files are read: a FIFO, a device, a directory are refused at once. */
+START_TEST(not_regular)
+{
+	struct result r;
+	char path[512], err[512];
+
+	snprintf(path, sizeof(path), "%s/fifo.json", tmpdir);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "fifo.json: a FIFO, not a result file"), "%s", err);
+	ck_assert_int_eq(result_load(&r, "/dev/zero", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "/dev/zero: a character device, not a result file");
+	ck_assert_int_eq(result_load(&r, tmpdir, err, sizeof(err)), -EISDIR);
+	/* and the library lists the FIFO as a file it could not read, without waiting */
+	struct result_list l;
+	ck_assert_int_eq(result_list_dir(tmpdir, &l, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_msg(strstr(l.entries[0].error, "a FIFO"), "%s", l.entries[0].error);
+	result_list_free(&l);
+}
+END_TEST
+
+static char *write_file(const char *name, const char *text, size_t len)
+{
+	static char path[512];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* A text of `n` copies of `item` joined by commas inside head and tail. */
+static char *repeat(const char *head, const char *item, size_t n, const char *tail, size_t *len)
+{
+	size_t hl = strlen(head), il = strlen(item), tl = strlen(tail);
+	char *s = malloc(hl + n * (il + 1) + tl + 1), *o = s;
+	memcpy(o, head, hl);
+	o += hl;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			*o++ = ',';
+		memcpy(o, item, il);
+		o += il;
+	}
+	memcpy(o, tail, tl + 1);
+	*len = (size_t)(o - s) + tl;
+	return s;
+}
+
+/* The documented limits: past each, the file is refused and the message names the limit. */
+START_TEST(limits)
+{
+	struct result r;
+	char err[512];
+	size_t len;
+	char *text, *path;
+
+	/* the file size, from its size alone: nothing is read */
+	snprintf(err, sizeof(err), "%s/big.json", tmpdir);
+	FILE *f = fopen(err, "w");
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)RESULT_MAX_FILE_BYTES + 1), 0);
+	fclose(f);
+	char big[512];
+	snprintf(big, sizeof(big), "%s", err);
+	ck_assert_int_eq(result_load(&r, big, err, sizeof(err)), -EFBIG);
+	ck_assert_msg(strstr(err, "over the limit of 512 MiB for a result file"), "%s", err);
+
+	/* steps over all phases */
+	text = repeat(
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [",
+		"{\"hist\": {}}", RESULT_MAX_STEPS + 1, "]}]}", &len);
+	path = write_file("steps.json", text, len);
+	free(text);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "more than 10000 steps (the limit)"), "%s", err);
+
+	/* samples in one step */
+	text = repeat(
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": "
+		"[{\"samples\": {\"fields\": [\"dur_ns\"], \"rows\": [",
+		"[1]", RESULT_MAX_SAMPLES + 1, "]}}]}]}", &len);
+	path = write_file("samples.json", text, len);
+	free(text);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "more than 1000000 samples in a step (the limit)"), "%s", err);
+	/* the step summaries alone still read (show, compare) */
+	ck_assert_msg(result_load_opts(&r, path, 0, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.phases[0].steps[0].nsamples, 0);
+	result_free(&r);
+
+	/* the preset text replay would run */
+	text = repeat(
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"preset\": {\"text\": \"", "",
+		RESULT_MAX_PRESET_BYTES + 2, "\"}}", &len);
+	path = write_file("preset.json", text, len);
+	free(text);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "over the limit of 1048576"), "%s", err);
+
+	/* the host record */
+	text = repeat("{\"format\": \"drivebench-result\", \"version\": 2, \"host\": {\"x\": [",
+		      "1", RESULT_MAX_RECORD_BYTES / 2, "]}}", &len);
+	path = write_file("host.json", text, len);
+	free(text);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "\"host\" is 1048584 bytes, over the limit of 1048576"), "%s",
+		      err);
+}
+END_TEST
+
+/* Strings from a file come out well-formed, cut on character boundaries. */
+START_TEST(strings_repaired)
+{
+	struct result r;
+	char err[512], lbl[80];
+	/* a label of 65 bytes: the 3-byte character at 62..64 does not fit in 64 */
+	memset(lbl, 'a', 62);
+	memcpy(lbl + 62, "\xe2\x82\xac", 4);
+	char text[1024];
+	int n = snprintf(
+		text, sizeof(text),
+		"{\"format\": \"drivebench-result\", \"version\": 2, "
+		"\"target\": {\"drive\": {\"model\": \"Bad \xff\xfe \\ud800 \\u0000 end\"}}, "
+		"\"preset\": {\"name\": \"caf\xc3\", \"text\": \"[preset]\\nname = \xc0\xaf\\n\"}, "
+		"\"phases\": [{\"name\": \"p\\u00e9\", \"steps\": [{\"label\": \"%s\"}]}]}",
+		lbl);
+	const char *path = write_file("utf8.json", text, (size_t)n);
+	ck_assert_msg(result_load(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(result_drive_model(&r),
+			 "Bad \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd \xef\xbf\xbd end");
+	ck_assert_str_eq(r.preset_name, "caf\xef\xbf\xbd");
+	ck_assert_str_eq(r.preset_text, "[preset]\nname = \xef\xbf\xbd\xef\xbf\xbd\n");
+	ck_assert_str_eq(r.phases[0].name, "p\xc3\xa9");
+	ck_assert_uint_eq(strlen(r.phases[0].steps[0].label), 62); /* the euro sign did not fit */
+	result_free(&r);
+}
+END_TEST
+
+/* A sample table leaves out what it can; what it left out reads back as it was. */
+START_TEST(samples_v2_columns)
+{
+	struct result r, back;
+	struct workload wl;
+	char path[512], err[512];
+	char *s = NULL;
+	size_t len = 0;
+
+	result_init(&r);
+	workload_defaults(&wl);
+	struct result_step *st = result_add_step(result_add_phase(&r, "run", PH_RUN), "x", &wl);
+	for (unsigned k = 0; k < 5; k++) {
+		struct sample sm = {
+			.index = k, .start_ns = k * 1000000000ull, .dur_ns = 1000000000ull};
+		sm.d[DIR_WRITE].ios = 1000 + k;
+		sm.d[DIR_WRITE].bytes = 4096 * (1000 + k);
+		sm.d[DIR_WRITE].iops = stats_per_sec(sm.d[DIR_WRITE].ios, sm.dur_ns);
+		sm.d[DIR_WRITE].mbps = stats_per_sec(sm.d[DIR_WRITE].bytes, sm.dur_ns) / 1e6;
+		sm.d[DIR_WRITE].mean_ns = 1234.5 + k;
+		sm.d[DIR_WRITE].max_ns = 99999;
+		sm.d[DIR_ALL] = sm.d[DIR_WRITE];
+		ck_assert_int_eq(result_step_add_sample(st, &sm), 0);
+	}
+	FILE *f = open_memstream(&s, &len);
+	ck_assert_int_eq(result_write(&r, f), 0);
+	fclose(f);
+	/* a write-only run: no read columns, no rates, "all" is "write" */
+	ck_assert_ptr_nonnull(strstr(s, "\"all\": \"write\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"fields\": [\"dur_ns\", \"write.ios\", \"write.bytes\", "
+					"\"write.mean_ns\", \"write.max_ns\"]"));
+	ck_assert_ptr_nonnull(strstr(s, "[1000000000, 1004, 4112384, 1238.5, 99999]"));
+	free(s);
+	snprintf(path, sizeof(path), "%s/v2.json", tmpdir);
+	ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	struct sample_iter a, b;
+	struct sample x, y;
+	sample_iter_init(&a, &r.phases[0].steps[0]);
+	sample_iter_init(&b, &back.phases[0].steps[0]);
+	while (sample_iter_next(&a, &x)) {
+		ck_assert(sample_iter_next(&b, &y));
+		assert_sample_eq(&x, &y);
+	}
+	ck_assert(!sample_iter_next(&b, &y));
+	result_free(&r);
+	result_free(&back);
+}
+END_TEST
+
+/* Packed samples: a few bytes for what repeats, exact for what does not. */
+START_TEST(packed_samples)
+{
+	struct result r;
+	struct workload wl;
+	struct sample sm, back;
+
+	result_init(&r);
+	workload_defaults(&wl);
+	struct result_step *st = result_add_step(result_add_phase(&r, "run", PH_RUN), "x", &wl);
+	for (unsigned k = 0; k < 1000; k++) {
+		fill_sample(&sm, k);
+		sm.d[DIR_READ].std_ns = k % 7 ? sm.d[DIR_READ].std_ns : NAN; /* not finite: kept */
+		sm.d[DIR_WRITE].min_ns = UINT64_MAX - k;
+		ck_assert_int_eq(result_step_add_sample(st, &sm), 0);
+	}
+	ck_assert_uint_eq(st->nsamples, 1000);
+	/* three distinct directions, rates not what ios give: still 60% of the struct */
+	ck_assert_uint_lt(st->pack.len, 1000 * sizeof(struct sample) * 6 / 10);
+	for (unsigned k = 0; k < 1000; k += 37) {
+		fill_sample(&sm, k);
+		sm.d[DIR_READ].std_ns = k % 7 ? sm.d[DIR_READ].std_ns : NAN;
+		sm.d[DIR_WRITE].min_ns = UINT64_MAX - k;
+		ck_assert(result_step_sample(st, k, &back));
+		assert_sample_eq(&sm, &back);
+	}
+	ck_assert(!result_step_sample(st, 1000, &back));
+	result_free(&r);
 }
 END_TEST
 
@@ -634,6 +933,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, status_names);
 	tcase_add_test(tc, list_dir);
 	tcase_add_test(tc, load_many);
+	tcase_add_test(tc, not_regular);
+	tcase_add_test(tc, limits);
+	tcase_add_test(tc, strings_repaired);
+	tcase_add_test(tc, samples_v2_columns);
+	tcase_add_test(tc, packed_samples);
 	tcase_add_loop_test(tc, capacity_labels, 0,
 			    (int)(sizeof(capacities) / sizeof(capacities[0])));
 	tcase_add_loop_test(tc, label, 0, (int)(sizeof(labels) / sizeof(labels[0])));

@@ -167,11 +167,11 @@ expect_error() {
 	fi
 }
 expect_error "older format version: clear message" 2 \
-	"$FIX/version0.json: format version 0 is older than this drivebench" \
+	"$FIX/version0.json:3: format version 0 is older than this drivebench" \
 	"$DRIVEBENCH" compare "$FIX/version0.json" "$FIX/p400m.json"
 expect_error "newer format version: clear message" 2 \
-	"$FIX/version2.json: format version 2 is newer than this drivebench" \
-	"$DRIVEBENCH" show "$FIX/version2.json"
+	"$FIX/version99.json:3: format version 99 is newer than this drivebench" \
+	"$DRIVEBENCH" show "$FIX/version99.json"
 expect_error "missing file" 2 "$T/nope.json: No such file or directory" \
 	"$DRIVEBENCH" compare "$T/nope.json"
 printf '{"format": "drivebench-result",\n "version": 1,\n "phases": [}\n' >"$T/broken.json"

@@ -56,7 +56,8 @@ n=$("$DRIVEBENCH" export-fio 8k-7030 --scale 0.5 | grep -c '^stonewall$')
 if [ "$n" = 17 ]; then pass export-fio-steps; else fail export-fio-steps "$n jobs, want 17"; fi
 
 # malformed presets: exit 2, the message names file and line
-for f in unknown-key bssplit-sum rate-first method-sanitize duplicate-key; do
+for f in unknown-key bssplit-sum rate-first method-sanitize duplicate-key duration-limit \
+	samples-limit steps-total; do
 	want="drivebench export-fio: $FIX/bad/$f.preset:$(sed -n '1s/^# expect: //p' "$FIX/bad/$f.preset")"
 	got=$("$DRIVEBENCH" export-fio "$FIX/bad/$f.preset" 2>&1 >/dev/null)
 	rc=$?

@@ -13,13 +13,15 @@ fi
 check "run: progress line per interval on stderr" \
 	test "$(grep -c 'IOPS (R' "$T/err")" -ge 4
 check "run: format and version come first" \
-	test "$(head -c 200 "$out" | tr -d ' \n\t' | cut -c1-41)" = '{"format":"drivebench-result","version":1'
+	test "$(head -c 200 "$out" | tr -d ' \n\t' | cut -c1-41)" = '{"format":"drivebench-result","version":2'
 check "run: complete, intervals add up, 70% reads" python3 - "$out" <<'PY'
 import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples as samples_of
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "complete", d["status"]
 st = d["phases"][0]["steps"][0]
-s, samples = st["summary"], st["samples"]
+s, samples = st["summary"], samples_of(st)
 assert len(samples) == 4, len(samples)
 for k in ("read", "write", "all"):
     assert sum(x[k]["ios"] for x in samples) == s[k]["ios"], k

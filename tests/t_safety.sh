@@ -201,13 +201,15 @@ if mount -t tmpfs -o size=8m tmpfs "$T/tfs"; then
 	check "ENOSPC: exit 1" test $? -eq 1
 	check "ENOSPC: result says failed, with the error and offset" python3 - "$T/enospc.json" <<'PY'
 import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "failed", d["status"]
 assert "No space left on device" in d["error"], d["error"]
 st = d["phases"][0]["steps"][0]
 assert st["status"] == "failed" and st["error_offset"] > 0, st
 assert st["summary"]["all"]["ios"] > 0
-assert sum(s["all"]["ios"] for s in st["samples"]) == st["summary"]["all"]["ios"]
+assert sum(s["all"]["ios"] for s in samples(st)) == st["summary"]["all"]["ios"]
 PY
 	check "ENOSPC: the file was not grown" test "$(stat -c %s "$T/tfs/target")" -eq $((64 << 20))
 else
@@ -226,13 +228,15 @@ if mount -t tmpfs -o size=8m tmpfs "$T/tfs2"; then
 	check "failing device: exit 1" test $? -eq 1
 	check "failing device: result says failed, with the error and offset" python3 - "$T/eio.json" <<'PY'
 import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
 d = json.load(open(sys.argv[1]))
 assert d["status"] == "failed", d["status"]
 assert "write error at offset" in d["error"], d["error"]
 st = d["phases"][0]["steps"][0]
 assert st["status"] == "failed", st["status"]
 assert st["summary"]["all"]["ios"] > 0
-assert sum(s["all"]["ios"] for s in st["samples"]) == st["summary"]["all"]["ios"]
+assert sum(s["all"]["ios"] for s in samples(st)) == st["summary"]["all"]["ios"]
 PY
 else
 	skip "failing device" "cannot mount a tmpfs"

@@ -500,6 +500,8 @@ int ui_main(int argc, char **argv)
 	}
 
 	setlocale(LC_ALL, "");
+	/* the locale's character set for the screen; numbers in files and reports stay C */
+	setlocale(LC_NUMERIC, "C");
 	a->utf8 = locale_is_utf8();
 	a->g = a->utf8 ? &glyphs_utf8 : &glyphs_ascii;
 	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */

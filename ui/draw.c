@@ -9,6 +9,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "text.h"
+
 /* Colour pair n+1 belongs to role n; pair 0 is the terminal's default. */
 void ui_theme_apply(struct app *a)
 {
@@ -85,10 +87,22 @@ static int wc_width(wchar_t c)
 	return w < 0 ? 1 : w;
 }
 
+/*
+ * Strings on screen come from outside (drive strings, result files, preset names): they
+ * are drawn in their visible form (text.h), so a control character can neither move
+ * the cursor nor tell the terminal anything.
+ */
+static const char *visible(const char *s, char *buf, size_t len)
+{
+	text_visible(buf, len, s);
+	return buf;
+}
+
 int ui_width(const struct app *a, const char *s)
 {
 	wchar_t w[1024];
-	size_t n = widen(a, s, w, 1024);
+	char vis[4096];
+	size_t n = widen(a, visible(s, vis, sizeof(vis)), w, 1024);
 	int cols = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -99,7 +113,8 @@ int ui_width(const struct app *a, const char *s)
 int ui_text(const struct app *a, int y, int x, int maxw, enum ui_role role, const char *s)
 {
 	wchar_t w[1024];
-	size_t n = widen(a, s, w, 1024), k;
+	char vis[4096];
+	size_t n = widen(a, visible(s, vis, sizeof(vis)), w, 1024), k;
 	int cols = 0;
 
 	if (maxw <= 0 || y < 0 || y >= a->rows || x >= a->cols)

@@ -268,8 +268,10 @@ void presets_start(struct app *a, const char *confirm)
 			 a->presets[a->queue[q]].path);
 	job->scale = presets_scale(a);
 	job->engine = &engine_uring;
-	if (result_dir(job->results_dir, sizeof(job->results_dir)) < 0) {
-		ui_status(a, ROLE_ERROR, "cannot create the results directory");
+	int rd = result_dir(job->results_dir, sizeof(job->results_dir));
+	if (rd < 0) {
+		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
+			  job->results_dir, strerror(-rd));
 		free(job);
 		return;
 	}

@@ -60,7 +60,8 @@ static void details_open(struct app *a)
 		return;
 	e = &a->results.entries[a->result_sel];
 	result_init(&r);
-	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
+	/* the details are the step summaries, as show prints them */
+	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -143,9 +144,15 @@ void results_load(struct app *a)
 	if (a->result_sel < old.n)
 		snprintf(keep, sizeof(keep), "%s", old.entries[a->result_sel].path);
 	memset(&a->results, 0, sizeof(a->results));
-	if (result_dir(a->results_dir, sizeof(a->results_dir)) < 0 ||
-	    result_list_dir(a->results_dir, &a->results, err, sizeof(err)) < 0)
+	int rd = result_dir(a->results_dir, sizeof(a->results_dir));
+	if (rd < 0) {
+		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
+			  a->results_dir, strerror(-rd));
 		memset(&a->results, 0, sizeof(a->results));
+	} else if (result_list_dir(a->results_dir, &a->results, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		memset(&a->results, 0, sizeof(a->results));
+	}
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
@@ -205,7 +212,9 @@ static void compare_build(struct app *a)
 	for (unsigned i = 0; i < n; i++) {
 		result_init(&c->res[i]);
 		c->n++;
-		if (result_load(&c->res[i], paths[i], err, sizeof(err)) < 0) {
+		/* samples for an HTML export's charts; histograms are never shown */
+		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_SAMPLES, err, sizeof(err)) <
+		    0) {
 			snprintf(c->error, sizeof(c->error), "%s", err);
 			return;
 		}
@@ -451,6 +460,7 @@ static int export_dir(const struct app *a, char *buf, size_t len)
 {
 	const char *slash = strrchr(a->results_dir, '/');
 
+	buf[0] = '\0';
 	if (!slash)
 		return -ENOENT;
 	snprintf(buf, len, "%.*s/exports", (int)(slash - a->results_dir), a->results_dir);
@@ -484,7 +494,8 @@ void results_export(struct app *a, int format)
 		return;
 	ret = export_dir(a, dir, sizeof(dir));
 	if (ret < 0) {
-		ui_status(a, ROLE_ERROR, "cannot create the exports directory: %s", strerror(-ret));
+		ui_status(a, ROLE_ERROR, "%s: cannot create the exports directory: %s",
+			  ret == -ENOENT ? a->results_dir : dir, strerror(-ret));
 		return;
 	}
 	gmtime_r(&now, &tm);
@@ -492,7 +503,7 @@ void results_export(struct app *a, int format)
 	snprintf(path, sizeof(path), "%s/compare-%s.%s", dir, stamp, ext[format]);
 	ret = report_render(&a->cmp->rep, (enum report_format)format, &text, &len);
 	if (ret < 0) {
-		ui_status(a, ROLE_ERROR, "export failed: %s", strerror(-ret));
+		ui_status(a, ROLE_ERROR, "%s: export failed: %s", path, strerror(-ret));
 		return;
 	}
 	f = fopen(path, "w");

@@ -12,6 +12,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "fileio.h"
+#include "text.h"
+
 #ifndef DB_SRCDIR
 #define DB_SRCDIR "."
 #endif
@@ -295,60 +298,39 @@ free_copy:
 	return ret;
 }
 
-/* "/x/y/light.theme" -> "light" */
+/* "/x/y/light.theme" -> "light" (a file name can hold any bytes: repaired) */
 static void name_from_path(const char *path, char *name, size_t len)
 {
 	const char *base = strrchr(path, '/');
+	char tmp[256];
 	base = base ? base + 1 : path;
 	size_t n = strlen(base);
 	if (n > 6 && !strcmp(base + n - 6, ".theme"))
 		n -= 6;
-	snprintf(name, len, "%.*s", (int)n, base);
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)n, base);
+	text_copy(name, len, tmp);
 }
 
 int theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *warn_arg,
 		    char *err, size_t errlen)
 {
-	FILE *f;
-	char *text = NULL;
-	size_t cap = 0, len = 0, n;
+	char *text;
+	size_t len;
 	int ret;
 
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	/* a regular file only (a FIFO would block the TUI's start), of a theme's size */
+	ret = fileio_read(path, "a theme", THEME_MAX_BYTES, &text, &len, err, errlen);
+	if (ret)
 		return ret;
-	}
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (1u << 20)) {
-				snprintf(err, errlen, "%s: too large for a theme", path);
-				ret = -EFBIG;
-				goto close_file;
-			}
-			char *nt = realloc(text, cap);
-			if (!nt) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				ret = -ENOMEM;
-				goto close_file;
-			}
-			text = nt;
-		}
-		n = fread(text + len, 1, 4096, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
-		ret = -EIO;
-		goto close_file;
-	}
-	text[len] = '\0';
 	if (memchr(text, '\0', len)) {
-		snprintf(err, errlen, "%s: not a text file", path);
-		ret = -EINVAL;
-		goto close_file;
+		text_fmt(err, errlen, "%s: not a text file", path);
+		free(text);
+		return -EINVAL;
+	}
+	if (text_utf8_fix_buf(&text, &len)) {
+		text_fmt(err, errlen, "%s: out of memory", path);
+		free(text);
+		return -ENOMEM;
 	}
 	t->name[0] = '\0';
 	ret = theme_parse(t, text, path, warn, warn_arg, err, errlen);
@@ -356,8 +338,6 @@ int theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void 
 		name_from_path(path, t->name, sizeof(t->name));
 		snprintf(t->path, sizeof(t->path), "%s", path);
 	}
-close_file:
-	fclose(f);
 	free(text);
 	return ret;
 }

@@ -10,10 +10,13 @@
  * A theme file is lines of "role = style"; '#' starts a comment. An unknown role is a
  * warning (a newer theme on an older drivebench still loads); a role the file leaves out
  * takes the built-in default from the role table; a malformed line is an error with
- * "file:line: message".
+ * "file:line: message". A theme is a regular file of at most THEME_MAX_BYTES; its text,
+ * and the name taken from its file name, are repaired to well-formed UTF-8.
  */
 #include <stdbool.h>
 #include <stddef.h>
+
+#define THEME_MAX_BYTES (64u << 10)
 
 /* Every role, declared once: X(enum suffix, name in theme files, built-in style, meaning). */
 #define UI_ROLES(X)                                                                                \

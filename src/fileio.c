@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading input files: regular files only, up to a limit (fileio.h). */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "text.h"
+
+char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB"};
+	unsigned i = 0;
+
+	while (i < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, unit[i]);
+	return buf;
+}
+
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+int fileio_read(const char *path, const char *what, uint64_t max, char **out, size_t *len,
+		char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	char lim[32];
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0, cap;
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		text_fmt(err, errlen, "%s: %s, not %s", path, kind_of(st.st_mode), what);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max) {
+		ret = -EFBIG;
+		text_fmt(err, errlen, "%s: %llu bytes, over the limit of %s for %s", path,
+			 (unsigned long long)st.st_size, fileio_fmt_limit(lim, sizeof(lim), max),
+			 what);
+		goto out;
+	}
+	/* the size may change while it is read (a file being written): read to the end,
+	 * but never past the limit */
+	cap = (size_t)st.st_size + 1;
+	if (cap < 4096)
+		cap = 4096;
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		text_fmt(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > max + 1) {
+				ret = -EFBIG;
+				text_fmt(err, errlen, "%s: grew past the limit of %s for %s", path,
+					 fileio_fmt_limit(lim, sizeof(lim), max), what);
+				goto out;
+			}
+			size_t ncap = cap * 2 > max + 2 ? (size_t)max + 2 : cap * 2;
+			char *p = realloc(buf, ncap);
+			if (!p) {
+				ret = -ENOMEM;
+				text_fmt(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			buf = p;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			ret = -EFBIG;
+			text_fmt(err, errlen, "%s: grew past the limit of %s for %s", path,
+				 fileio_fmt_limit(lim, sizeof(lim), max), what);
+			goto out;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	buf = NULL;
+	ret = 0;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}

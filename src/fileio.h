@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_FILEIO_H
+#define DB_FILEIO_H
+/*
+ * Reading input files: results, presets, themes, spec sheets. Only regular files are
+ * read (a FIFO, a device such as /dev/zero or a directory is refused at once, never
+ * waited on: the file is opened O_NONBLOCK and checked with fstat), and only up to a
+ * limit that the caller names, so a file can never take more memory than its kind
+ * allows. Every message names the file.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The whole of path into a malloc'd, NUL-terminated buffer (*len bytes, NUL bytes
+ * inside possible). `what` names the kind in messages ("a result file"); max is its
+ * limit in bytes. 0, or -errno with "path: message" in err: -EINVAL not a regular file,
+ * -EFBIG over max.
+ */
+int fileio_read(const char *path, const char *what, uint64_t max, char **out, size_t *len,
+		char *err, size_t errlen);
+/* "1 MiB", "512 MiB", "64 KiB": a limit as the man page writes it. */
+char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes);
+
+#endif

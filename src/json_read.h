@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_JSON_READ_H
+#define DB_JSON_READ_H
+/*
+ * A pull reader for JSON (RFC 8259) held in memory, for result files: no tree is built,
+ * so reading a file costs the file and what the caller keeps, and a value the caller has
+ * no use for is skipped without being stored. A 6-hour run's samples read at the speed
+ * of a scan instead of as a million json-c objects.
+ *
+ * Use: jread_object() then `while (jread_member(j, key, sizeof(key)))` with one value
+ * read or skipped per member; jread_array() then `while (jread_element(j))` likewise.
+ * The first error sticks: every later call fails and j->ret holds it, with the message
+ * ("file:line: ...") in the caller's err buffer. Nesting is limited to JREAD_MAX_DEPTH,
+ * so hostile input cannot exhaust the stack.
+ *
+ * Strings are returned decoded: escapes resolved, an escaped lone surrogate or NUL read
+ * as U+FFFD, ill-formed UTF-8 repaired, cut on a character boundary when the buffer is
+ * short. Numbers are checked against the JSON grammar (no NaN, no Infinity, no hex).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JREAD_MAX_DEPTH 64
+
+enum jread_type { JR_BAD, JR_OBJECT, JR_ARRAY, JR_STRING, JR_NUMBER, JR_BOOL, JR_NULL, JR_END };
+
+struct jread {
+	const char *buf; /* the text, for line numbers */
+	const char *p;	 /* the next byte */
+	const char *end;
+	const char *file; /* named in messages */
+	char *err;
+	size_t errlen;
+	int ret;	/* 0, or the first error: -EINVAL, -E2BIG, -ENOMEM */
+	unsigned depth; /* objects and arrays open */
+	bool first;	/* no member or element read yet in the innermost one */
+};
+
+/* A number as read: integer when written without fraction or exponent and within 64 bits. */
+struct jread_num {
+	bool negative;
+	bool integer;
+	uint64_t u; /* the magnitude, when integer */
+	double d;   /* the value (may be inf when out of range) */
+};
+
+/* buf[len] must be a NUL (as fileio_read() leaves it): scans stop there. */
+void jread_init(struct jread *j, const char *buf, size_t len, const char *file, char *err,
+		size_t errlen);
+/* Record an error "file:line: message" (the line of the current position); returns it. */
+__attribute__((format(printf, 2, 3))) int jread_fail(struct jread *j, const char *fmt, ...);
+/* The 1-based line of the current position. */
+unsigned jread_line(const struct jread *j);
+
+/* The type of the next value (after blanks); JR_END at the end of the text. */
+enum jread_type jread_peek(struct jread *j);
+/* Enter an object / array; false (with an error) when the next value is not one. */
+bool jread_object(struct jread *j);
+bool jread_array(struct jread *j);
+/* The next member's key (decoded, cut to fit); false at the closing brace or on error. */
+bool jread_member(struct jread *j, char *key, size_t keylen);
+/* Whether another element follows; false at the closing bracket or on error. */
+bool jread_element(struct jread *j);
+/*
+ * Skip one value of any type. 0 or the error. A container is only checked for structure
+ * (brackets that nest and match, strings that end): what is skipped is not read.
+ */
+int jread_skip(struct jread *j);
+/* Skip one value and give the text it spans. */
+int jread_raw(struct jread *j, const char **start, size_t *len);
+/* Consume a null if one is next: true then. */
+bool jread_null(struct jread *j);
+
+/* Read a value of one type; -EINVAL without an error recorded when the type differs. */
+int jread_number(struct jread *j, struct jread_num *n);
+/*
+ * An array of numbers or nulls (a row of a table), at most max, into out[] and null[]:
+ * *n values. -EINVAL without an error when the next value is no array.
+ */
+int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned max, unsigned *n);
+int jread_bool(struct jread *j, bool *v);
+int jread_string(struct jread *j, char *buf, size_t len);
+/*
+ * A string of any length up to max bytes (decoded), malloc'd into *out; -E2BIG (error
+ * recorded, naming the limit) when longer.
+ */
+int jread_string_dup(struct jread *j, size_t max, char **out, size_t *len);
+
+#endif
