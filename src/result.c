@@ -47,6 +47,13 @@ const char *const phase_kind_name[] = {
 #define NSTATUS (sizeof(result_status_name) / sizeof(result_status_name[0]))
 #define NKIND	(sizeof(phase_kind_name) / sizeof(phase_kind_name[0]))
 
+#define X(id, code, about) [id] = code,
+const char *const step_warning_code[SW_COUNT] = {STEP_WARNINGS(X)};
+#undef X
+#define X(id, code, about) [id] = about,
+const char *const step_warning_about[SW_COUNT] = {STEP_WARNINGS(X)};
+#undef X
+
 static const char *const dir_key[NDIR] = {
 	[DIR_READ] = "read",
 	[DIR_WRITE] = "write",
@@ -68,9 +75,50 @@ static void step_free(struct result_step *s)
 {
 	free(s->samples);
 	free(s->hist);
+	free(s->warnings);
 	s->samples = NULL;
 	s->hist = NULL;
+	s->warnings = NULL;
 	s->nsamples = 0;
+	s->nwarnings = 0;
+}
+
+static int add_warning(struct result_step *s, const char *code, const char *text)
+{
+	struct result_warning *w = NULL;
+
+	for (unsigned i = 0; i < s->nwarnings; i++)
+		if (!strcmp(s->warnings[i].code, code))
+			w = &s->warnings[i];
+	if (!w) {
+		w = realloc(s->warnings, (s->nwarnings + 1) * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		s->warnings = w;
+		w = &s->warnings[s->nwarnings++];
+		snprintf(w->code, sizeof(w->code), "%s", code);
+	}
+	snprintf(w->text, sizeof(w->text), "%s", text);
+	return 0;
+}
+
+int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt, ...)
+{
+	char text[sizeof(s->warnings[0].text)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return add_warning(s, step_warning_code[w], text);
+}
+
+const struct result_warning *result_step_warning(const struct result_step *s, const char *code)
+{
+	for (unsigned i = 0; i < s->nwarnings; i++)
+		if (!strcmp(s->warnings[i].code, code))
+			return &s->warnings[i];
+	return NULL;
 }
 
 void result_free(struct result *r)
@@ -246,6 +294,19 @@ static struct json_object *sample_json(const struct sample *s)
 	put_u64(o, "index", s->index);
 	put_u64(o, "start_ns", s->start_ns);
 	put_u64(o, "dur_ns", s->dur_ns);
+	if (s->host_stall_ns)
+		put_u64(o, "host_stall_ns", s->host_stall_ns);
+	for (unsigned d = 0; d < NDIR; d++)
+		put(o, dir_key[d], dir_json(&s->d[d]));
+	return o;
+}
+
+/* The ramp or the drain of a step: a sample without index or start. */
+static struct json_object *edge_json(const struct sample *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	put_u64(o, "dur_ns", s->dur_ns);
 	for (unsigned d = 0; d < NDIR; d++)
 		put(o, dir_key[d], dir_json(&s->d[d]));
 	return o;
@@ -305,7 +366,21 @@ static struct json_object *step_json(const struct result_step *s)
 		put_u64(o, "error_offset", s->error_offset);
 	}
 	put_str(o, "engine", s->engine);
+	if (s->nwarnings) {
+		struct json_object *a = json_object_new_array_ext((int)s->nwarnings);
+		for (unsigned i = 0; i < s->nwarnings; i++) {
+			struct json_object *w = json_object_new_object();
+			put_str(w, "code", s->warnings[i].code);
+			put_str(w, "text", s->warnings[i].text);
+			json_object_array_add(a, w);
+		}
+		put(o, "warnings", a);
+	}
 	put(o, "summary", sample_json(&s->summary));
+	if (s->drain.d[DIR_ALL].ios || s->drain.dur_ns)
+		put(o, "drain", edge_json(&s->drain));
+	if (s->ramp.d[DIR_ALL].ios)
+		put(o, "ramp", edge_json(&s->ramp));
 	struct json_object *samples = json_object_new_array_ext((int)s->nsamples);
 	for (unsigned i = 0; i < s->nsamples; i++)
 		json_object_array_add(samples, sample_json(&s->samples[i]));
@@ -632,6 +707,7 @@ static void load_sample(struct loader *L, struct json_object *o, struct sample *
 	s->index = (uint32_t)get_u64(L, o, "index");
 	s->start_ns = get_u64(L, o, "start_ns");
 	s->dur_ns = get_u64(L, o, "dur_ns");
+	s->host_stall_ns = get_u64(L, o, "host_stall_ns");
 	for (unsigned d = 0; d < NDIR; d++)
 		load_dir(L, child(L, o, dir_key[d], json_type_object), &s->d[d]);
 }
@@ -692,7 +768,7 @@ static void load_hist(struct loader *L, struct json_object *a, struct hist *h, c
 
 static void load_step(struct loader *L, struct json_object *o, struct result_step *s)
 {
-	struct json_object *samples, *hist;
+	struct json_object *samples, *hist, *warnings;
 
 	get_str(L, o, "label", s->label, sizeof(s->label));
 	load_workload(L, child(L, o, "workload", json_type_object), &s->wl);
@@ -702,6 +778,28 @@ static void load_step(struct loader *L, struct json_object *o, struct result_ste
 	s->error_offset = get_u64(L, o, "error_offset");
 	get_str(L, o, "engine", s->engine, sizeof(s->engine));
 	load_sample(L, child(L, o, "summary", json_type_object), &s->summary);
+	load_sample(L, child(L, o, "drain", json_type_object), &s->drain);
+	load_sample(L, child(L, o, "ramp", json_type_object), &s->ramp);
+	warnings = child(L, o, "warnings", json_type_array);
+	for (size_t i = 0; warnings && i < json_object_array_length(warnings) && !L->ret; i++) {
+		struct json_object *w = json_object_array_get_idx(warnings, i);
+		char code[32], text[256];
+		if (!json_object_is_type(w, json_type_object)) {
+			bad(L, "warnings[%zu] should be an object", i);
+			return;
+		}
+		get_str(L, w, "code", code, sizeof(code));
+		get_str(L, w, "text", text, sizeof(text));
+		if (!code[0]) {
+			bad(L, "warnings[%zu] has no \"code\"", i);
+			return;
+		}
+		if (add_warning(s, code, text)) {
+			L->ret = -ENOMEM;
+			snprintf(L->err, L->errlen, "%s: out of memory", L->file);
+			return;
+		}
+	}
 
 	samples = child(L, o, "samples", json_type_array);
 	size_t n = samples ? json_object_array_length(samples) : 0;

@@ -33,11 +33,26 @@
  *                "data", "compress_pct", "interval_ns", "seed"}
  *   status, error, error_offset
  *   engine      backend description
- *   summary     sample (below) over the whole measured time
+ *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
+ *               (codes: STEP_WARNINGS below; a reader keeps codes it does not know)
+ *   summary     sample (below) over the whole measured time; its max and percentiles
+ *               include the drain's completions, its counts and rates do not
+ *   drain       sample-like {"dur_ns", "read", "write", "all"}: the I/Os that completed
+ *               after the measured time; dur_ns from the end of issuing to the last
+ *               completion. Absent when nothing drained
+ *   ramp        the same for the I/Os that completed before the measured time (the ramp,
+ *               and the warm-up while the worker threads start); dur_ns the ramp's length.
+ *               Window, ramp and drain together hold every I/O the step did
  *   samples     [ sample ... ] one per interval
- *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets
+ *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets,
+ *               the drain's completions included
  * sample:
- *   {"index", "start_ns", "dur_ns", "read": dir, "write": dir, "all": dir}
+ *   {"index", "start_ns", "dur_ns", "host_stall_ns", "read": dir, "write": dir, "all": dir}
+ *   host_stall_ns: of dur_ns, time in which the host did not run drivebench; absent
+ *   when 0
+ *
+ * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns) are
+ * optional: older readers skip them, and files without them load as before.
  * dir:
  *   {"ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
  *    "p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns"}
@@ -77,6 +92,37 @@ struct steady_info {
 	char tracked[32];          /* "iops", "mbps", "mean_ns" ... */
 };
 
+/*
+ * What a step's numbers may not show, declared once: id, stable code (scripts match it),
+ * and what it means. A step records each with a sentence about itself.
+ */
+#define STEP_WARNINGS(X)                                                                           \
+	X(SW_READS_UNWRITTEN, "reads-unwritten",                                                   \
+	  "reads of space never written (file holes, or a device discarded and not written "     \
+	  "since): the drive or file system answers them without reading media")                  \
+	X(SW_HOST_STALL, "host-stall",                                                             \
+	  "the host did not run drivebench for a while (stopped, suspended, or CPUs busy with "  \
+	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
+	X(SW_THREADS_IDLE, "threads-idle",                                                         \
+	  "some worker threads completed no I/O in the measured time (the host did not run "     \
+	  "them then): the step ran with fewer threads than its label says")
+
+/* clang-format off */
+enum step_warning {
+#define X(id, code, about) id,
+	STEP_WARNINGS(X)
+#undef X
+	SW_COUNT
+};
+/* clang-format on */
+extern const char *const step_warning_code[SW_COUNT];  /* "reads-unwritten", ... */
+extern const char *const step_warning_about[SW_COUNT]; /* what each means */
+
+struct result_warning {
+	char code[32];  /* a step_warning_code, or one from a newer drivebench */
+	char text[256]; /* what happened in this step */
+};
+
 struct result_step {
 	char label[64];
 	struct workload wl;
@@ -85,9 +131,13 @@ struct result_step {
 	uint64_t error_offset;
 	char engine[128];
 	struct sample summary;
+	struct sample drain;       /* completions after the measured time; dur_ns = its length */
+	struct sample ramp;        /* completions before it (ramp, warm-up); dur_ns = the ramp */
 	struct sample *samples;    /* malloc'd */
 	unsigned nsamples;
 	struct hist *hist;         /* [2]: read, write; malloc'd; NULL when not kept */
+	struct result_warning *warnings; /* malloc'd */
+	unsigned nwarnings;
 };
 
 struct result_phase {
@@ -126,6 +176,14 @@ void result_free(struct result *r);
 struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind);
 struct result_step *result_add_step(struct result_phase *ph, const char *label,
 				    const struct workload *wl);
+/*
+ * Give step s warning w with a sentence (printf format); a second one of the same code
+ * replaces the first. 0 or -ENOMEM.
+ */
+int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The warning of code `code` that s carries, or NULL. */
+const struct result_warning *result_step_warning(const struct result_step *s, const char *code);
 /* Host facts for the "host" section (uname, CPU model, CPU count). */
 struct json_object *result_host_json(void);
 
