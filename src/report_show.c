@@ -99,6 +99,30 @@ static void show_header(FILE *out, const struct result *r)
 	       result_status_name[r->status], r->error[0] ? ": " : "", r->error);
 }
 
+/*
+ * Under a phase's table: each step's warnings, and the drain when it holds the step's
+ * maximum latency and that is well past the rest (a stall across the step's end).
+ */
+static void show_edges(FILE *out, const struct result_phase *ph)
+{
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct result_step *st = &ph->steps[s];
+		const struct dir_stats *all = &st->summary.d[DIR_ALL], *dr = &st->drain.d[DIR_ALL];
+		char max[32], len[32];
+
+		for (unsigned w = 0; w < st->nwarnings; w++)
+			fprintf(out, "  " REPORT_WARN_MARK " %s: %s: %s\n", st->label,
+				st->warnings[w].code, st->warnings[w].text);
+		if (dr->ios && dr->max_ns >= all->max_ns && dr->max_ns > 4 * all->pct_ns[PCT_99])
+			fprintf(out,
+				"  drain %s: its maximum is from the %llu I/Os still in flight at "
+				"its end, which took up to %s (the drain lasted %s)\n",
+				st->label, (unsigned long long)dr->ios,
+				units_fmt_latency(max, sizeof(max), (double)dr->max_ns),
+				units_fmt_duration(len, sizeof(len), st->drain.dur_ns));
+	}
+}
+
 static void show_phase(FILE *out, const struct result_phase *ph)
 {
 	size_t w[NCOLS + 1] = {strlen("step")};
@@ -146,11 +170,13 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 				if (pass && k)
 					fprintf(out, "\n");
 				else if (pass)
-					fprintf(out, "  %s%s%s\n", result_status_name[st->status],
+					fprintf(out, "  %s%s%s%s\n", result_status_name[st->status],
+					       st->nwarnings ? " " REPORT_WARN_MARK : "",
 					       st->error[0] ? ": " : "", st->error);
 			}
 		}
 	}
+	show_edges(out, ph);
 	if (ph->steps[0].wl.nsplit) {
 		char split[WL_MAX_SPLIT * 24];
 		fprintf(out, "  block sizes: %s\n",
