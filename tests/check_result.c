@@ -118,6 +118,25 @@ static void build(struct result *r, unsigned nsteps)
 		for (unsigned b = 0; b < HIST_NBUCKETS; b += 97)
 			s->hist[0].bucket[b] = b + 1;
 		s->hist[1].bucket[HIST_NBUCKETS - 1] = 42;
+		/* the edges: a ramp and a drain, a stalled sample, warnings (one from a newer
+		   drivebench, which a reader keeps as it is) */
+		if (i == 0) {
+			fill_sample(&s->ramp, 0);
+			s->ramp.dur_ns = 30000000000ull;
+			fill_sample(&s->drain, 0);
+			s->drain.dur_ns = 2000000123ull;
+			s->samples[1].host_stall_ns = 400000000ull;
+			s->summary.host_stall_ns = 400000000ull;
+			ck_assert_int_eq(result_step_warn(s, SW_HOST_STALL, "stopped %d s", 4), 0);
+			ck_assert_int_eq(result_step_warn(s, SW_READS_UNWRITTEN, "holes"), 0);
+			ck_assert_int_eq(result_step_warn(s, SW_HOST_STALL, "stopped %d s", 5), 0);
+			ck_assert_uint_eq(s->nwarnings, 2); /* the same code replaces its text */
+			ck_assert_str_eq(s->warnings[0].text, "stopped 5 s");
+			s->warnings = realloc(s->warnings, 3 * sizeof(*s->warnings));
+			snprintf(s->warnings[2].code, sizeof(s->warnings[2].code), "from-the-future");
+			snprintf(s->warnings[2].text, sizeof(s->warnings[2].text), "kept");
+			s->nwarnings = 3;
+		}
 	}
 }
 
@@ -126,6 +145,7 @@ static void assert_sample_eq(const struct sample *a, const struct sample *b)
 	ck_assert_uint_eq(a->index, b->index);
 	ck_assert_uint_eq(a->start_ns, b->start_ns);
 	ck_assert_uint_eq(a->dur_ns, b->dur_ns);
+	ck_assert_uint_eq(a->host_stall_ns, b->host_stall_ns);
 	/* dir_stats is all 8-byte fields, no padding: bytes equal means values equal */
 	ck_assert(memcmp(a->d, b->d, sizeof(a->d)) == 0);
 }
@@ -195,6 +215,15 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert_uint_eq(sa->error_offset, sb->error_offset);
 			ck_assert_str_eq(sa->engine, sb->engine);
 			assert_sample_eq(&sa->summary, &sb->summary);
+			ck_assert_uint_eq(sa->drain.dur_ns, sb->drain.dur_ns);
+			ck_assert(memcmp(sa->drain.d, sb->drain.d, sizeof(sa->drain.d)) == 0);
+			ck_assert_uint_eq(sa->ramp.dur_ns, sb->ramp.dur_ns);
+			ck_assert(memcmp(sa->ramp.d, sb->ramp.d, sizeof(sa->ramp.d)) == 0);
+			ck_assert_uint_eq(sa->nwarnings, sb->nwarnings);
+			for (unsigned w = 0; w < sa->nwarnings; w++) {
+				ck_assert_str_eq(sa->warnings[w].code, sb->warnings[w].code);
+				ck_assert_str_eq(sa->warnings[w].text, sb->warnings[w].text);
+			}
 			ck_assert_uint_eq(sa->nsamples, sb->nsamples);
 			for (unsigned k = 0; k < sa->nsamples; k++)
 				assert_sample_eq(&sa->samples[k], &sb->samples[k]);
@@ -346,6 +375,18 @@ static const struct {
 	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
 	 "[{\"workload\": {\"bssplit\": \"4k/70:8k/70\"}}]}]}",
 	 ": phases[0].steps[0]: bssplit: "},
+	{"bad warnings",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"warnings\": \"none\"}]}]}",
+	 ": phases[0].steps[0]: \"warnings\" should be an array"},
+	{"warning without a code",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"warnings\": [{\"text\": \"x\"}]}]}]}",
+	 ": phases[0].steps[0]: warnings[0] has no \"code\""},
+	{"bad drain",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"drain\": {\"dur_ns\": \"long\"}}]}]}",
+	 ": phases[0].steps[0]: \"dur_ns\" should be a number"},
 };
 
 START_TEST(load_errors)
