@@ -141,7 +141,10 @@ START_TEST(test_ladder)
 	struct log l;
 
 	ck_assert_msg(p != NULL, "%s", err);
-	/* keep the null engine's precondition short: a stable device is steady in 5 rounds */
+	/*
+	 * keep the null engine's precondition short: a stable device is steady in 5 rounds
+	 * (on a busy host a round may fall short of the rate, and it takes a few more)
+	 */
 	p->phases[1].steps[0].wl.rate_iops = 20000;
 	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
 	ck_assert_int_eq(res.status, RS_COMPLETE);
@@ -151,8 +154,11 @@ START_TEST(test_ladder)
 	ck_assert_str_eq(res.phases[0].steps[0].label, "discard");
 	ck_assert(res.phases[1].steady.used);
 	ck_assert(res.phases[1].steady.reached);
-	ck_assert_uint_eq(res.phases[1].nsteps, 5);
-	ck_assert_str_eq(res.phases[1].steps[4].label, "round 5");
+	unsigned rounds = res.phases[1].nsteps;
+	char last_round[32];
+	ck_assert_uint_ge(rounds, 5);
+	snprintf(last_round, sizeof(last_round), "round %u", rounds);
+	ck_assert_str_eq(res.phases[1].steps[rounds - 1].label, last_round);
 	ck_assert_uint_eq(res.phases[2].nsteps, 16);
 	for (unsigned i = 0; i < 16; i++) {
 		const struct result_step *st = &res.phases[2].steps[i];
@@ -172,8 +178,8 @@ START_TEST(test_ladder)
 	ck_assert_int_eq(l.kinds[0], RUN_EV_RUN_START);
 	ck_assert_int_eq(l.kinds[l.n - 1], RUN_EV_RUN_DONE);
 	ck_assert(l.order_ok);
-	ck_assert_uint_eq(l.last_global, 1 + 5 + 16);
-	ck_assert_uint_eq(l.rounds, 5);
+	ck_assert_uint_eq(l.last_global, 1 + rounds + 16);
+	ck_assert_uint_eq(l.rounds, rounds);
 	ck_assert_uint_gt(l.samples, 16);
 	ck_assert_uint_gt(l.eta_at_start, 0);
 	result_free(&res);
