@@ -19,10 +19,16 @@
  * worker does not wait: it keeps accumulating into the same record, which then spans
  * several intervals, and the collector emits one longer sample for that span. Either
  * way each completion is counted once, in the record that was current when it was seen.
+ *
+ * Edges: the step's clock starts when every worker is in its loop (clock_in());
+ * completions after the measured time (the drain) are kept apart, in the worker's drain
+ * accumulator; the collector watches the clock between its looks at the records and
+ * marks the time in which the host ran none of the workers (host stalls).
  */
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -34,6 +40,7 @@
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 #define REAP_MAX 256  /* completions taken per reap */
 #define SLOW_WAIT_NS 1000000ull /* a wait longer than this arms a timeout on the next */
+#define STALLS_MAX 64 /* host stalls waiting for their sample; more merge into the last */
 
 struct rec {
 	uint32_t first;          /* first interval this record covers */
@@ -55,6 +62,23 @@ struct worker {
 	_Atomic uint32_t tail;   /* records consumed; written by the collector */
 	bool finished;           /* collector: the final record is consumed */
 	uint64_t end_ns;         /* collector: measured time at which the worker stopped */
+	uint64_t ios;            /* collector: I/Os in the records consumed so far */
+	struct io_acc drain[2];  /* completions after the measured time; the worker's until
+				    it is joined */
+	struct io_acc ramp[2];   /* completions before it (the ramp, and the warm-up while
+				    the other workers start) */
+	uint64_t stop_ns;        /* step clock when the worker stopped issuing */
+	uint64_t last_ns;        /* step clock when its loop ended (its last completion) */
+	uint64_t completed;      /* every completion it saw: ramp, window and drain */
+	bool may_idle;           /* its share of a rate limit may issue nothing in the window */
+	pid_t os_tid;            /* the kernel's id of the thread, for its schedstat */
+	_Atomic uint64_t turns;  /* loop turns so far (relaxed: the watch only sees change) */
+	atomic_bool ended;       /* its loop is over */
+	/* the collector's watch (see workers_stalled) */
+	int stat_fd;             /* /proc/self/task/TID/schedstat, or -1 */
+	uint64_t seen_turns;
+	uint64_t run_delay_ns;   /* its run-queue wait at the last look */
+	bool quiet;              /* did not turn in the last watch period: run_delay_ns is fresh */
 	int error;
 	uint64_t error_offset;
 	bool error_write;
@@ -70,9 +94,11 @@ struct run {
 	struct engine_ctl *ctl;
 	atomic_int failed;       /* an I/O failed: every worker stops */
 	atomic_uint nready;      /* workers set up (or failed to) */
-	atomic_int go;           /* 1: t0 is set, run; -1: give up */
+	atomic_uint nrunning;    /* workers in their loop (clock_in) */
+	atomic_int go;           /* 1: run; 2: t0 is set too; -1: give up */
 	atomic_int setup_error;
-	uint64_t t0_ns;          /* CLOCK_MONOTONIC at the start of the ramp */
+	uint64_t t0_ns;          /* CLOCK_MONOTONIC at the start of the ramp, set by the last
+				    worker to reach its loop before go = 2 (release) */
 	uint64_t ramp_ns;
 	uint64_t time_ns;
 	uint64_t interval_ns;
@@ -205,6 +231,7 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 	uint64_t s = run->seed ^ (0xd1b54a32d192ed03ull * (w->id + 1));
 	int ret;
 
+	w->os_tid = gettid();
 	w->bufs = calloc(wl->qdepth, sizeof(*w->bufs));
 	if (!w->bufs)
 		return -ENOMEM;
@@ -224,6 +251,32 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 	if (ret == 0)
 		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
 	return ret;
+}
+
+/*
+ * The step's clock starts when the last worker reaches its loop. It used to start when
+ * the workers were released, and each worker began whenever the host next ran it: on a
+ * loaded host that was tens of milliseconds later, taken out of its ramp and measured
+ * time, so a short step could end before some worker had issued anything (and, all of
+ * them late, with nothing measured at all yet "complete"). Workers that start earlier
+ * already issue I/O, uncounted, until the clock is set: when it starts, every worker is
+ * running with its queue full.
+ */
+static void clock_in(struct run *run)
+{
+	if (atomic_fetch_add(&run->nrunning, 1) + 1 == run->nworkers) {
+		run->t0_ns = mono_now_ns();
+		/* t0 is visible to whoever sees go == 2 */
+		atomic_store_explicit(&run->go, 2, memory_order_release);
+	}
+}
+
+static bool clock_started(struct run *run, uint64_t *t0)
+{
+	if (atomic_load_explicit(&run->go, memory_order_acquire) != 2)
+		return false;
+	*t0 = run->t0_ns;
+	return true;
 }
 
 /*
@@ -249,22 +302,23 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	const struct engine_ops *ops = run->ops;
 	const struct workload *wl = run->wl;
 	const bool stamp = wl->read_pct < 100 && wl->data != WL_DATA_ZERO;
-	const uint64_t t0 = run->t0_ns, meas0 = run->ramp_ns, meas_end = run->ramp_ns + run->time_ns;
+	const uint64_t meas0 = run->ramp_ns, meas_end = run->ramp_ns + run->time_ns;
 	const uint64_t ivl_ns = run->interval_ns;
 	const unsigned wait_for = wait_target(wl->qdepth);
 	uint64_t last_wait_ns = 0;
 	struct wl_gen gen;
 	struct engine_cqe cqes[REAP_MAX];
 	unsigned *free_slots = NULL, nfree = 0, inflight = 0;
-	uint64_t *sub_ns = NULL, *slot_off = NULL;
+	uint64_t *sub_ns = NULL, *slot_off = NULL; /* sub_ns: CLOCK_MONOTONIC at submission */
 	uint32_t *slot_len = NULL;
 	uint8_t *slot_write = NULL;
 	uint64_t stamp_ctr = 0, paused_ns = 0;
 	double period_ns = 0, next_due = 0;
-	bool stopping = false;
+	uint64_t turns = 0, t0 = 0, raw, now = 0; /* now: the step's clock, once clocked */
+	bool stopping = false, clocked;
 	struct rec *cur = &w->ring[0];
-	uint64_t now;
 
+	clock_in(run);
 	free_slots = calloc(wl->qdepth, sizeof(*free_slots));
 	sub_ns = calloc(wl->qdepth, sizeof(*sub_ns));
 	slot_off = calloc(wl->qdepth, sizeof(*slot_off));
@@ -286,23 +340,49 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 		period_ns = r ? 1e9 / (double)r : 1e18;
 		next_due = (double)(period_ns * w->id / wl->threads);
 	}
+	/* a share so small that no I/O may fall due in the window may leave a worker idle */
+	w->may_idle = period_ns > 0 && (double)run->time_ns < 2 * period_ns;
+	for (int d = 0; d < 2; d++) {
+		io_acc_init(&w->drain[d]);
+		io_acc_init(&w->ramp[d]);
+	}
 	rec_reset(cur, 0);
-	now = 0;
+	clocked = clock_started(run, &t0);
+	raw = mono_now_ns();
+	if (clocked)
+		now = raw - t0;
 
 	for (;;) {
+		/* until the clock starts, issue (a rate-limited worker waits) and count nothing */
+		if (!clocked) {
+			clocked = clock_started(run, &t0);
+			if (clocked) {
+				paused_ns = 0;
+				raw = mono_now_ns();
+				now = raw - t0;
+			} else if (period_ns && inflight == 0 && !stopping) {
+				nanosleep(&(struct timespec){0, 200000}, NULL);
+				if (!atomic_load(&run->ctl->stop) && !atomic_load(&run->failed))
+					continue;
+			}
+		}
 		/* measured-clock time: since the start, less any time spent paused */
 		if (!stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
 				  atomic_load_explicit(&run->ctl->end_step, memory_order_relaxed) ||
 				  atomic_load_explicit(&run->failed, memory_order_relaxed) ||
-				  now >= meas_end))
+				  (clocked && now >= meas_end))) {
 			stopping = true;
+			w->stop_ns = now;
+		}
 		if (!stopping && inflight == 0 &&
 		    atomic_load_explicit(&run->ctl->pause, memory_order_relaxed)) {
 			uint64_t p0 = mono_now_ns();
 			while (atomic_load(&run->ctl->pause) && !atomic_load(&run->ctl->stop))
 				nanosleep(&(struct timespec){0, 20000000}, NULL);
-			paused_ns += mono_now_ns() - p0;
-			now = mono_now_ns() - t0 - paused_ns;
+			raw = mono_now_ns();
+			paused_ns += raw - p0;
+			if (clocked)
+				now = raw - t0 - paused_ns;
 			continue;
 		}
 		while (!stopping && nfree && !atomic_load_explicit(&run->ctl->pause,
@@ -320,7 +400,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			if (write && stamp)
 				stamp_buffer(w->bufs[slot].iov_base, len, off, &stamp_ctr);
 			ops->queue(io, slot, write, off, len);
-			sub_ns[slot] = now;
+			sub_ns[slot] = raw;
 			slot_off[slot] = off;
 			slot_len[slot] = len;
 			slot_write[slot] = write;
@@ -334,7 +414,8 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 			if (!atomic_load(&run->ctl->pause))
 				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-			now = mono_now_ns() - t0 - paused_ns;
+			raw = mono_now_ns();
+			now = raw - t0 - paused_ns;
 			continue;
 		}
 		/* wake at the next interval boundary or when the next rate-limited I/O is due */
@@ -360,10 +441,24 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			break;
 		}
 		unsigned n = ops->reap(io, cqes, REAP_MAX);
-		now = mono_now_ns() - t0 - paused_ns;
-		bool counting = now >= meas0 && now < meas_end;
-		if (counting)
+		/* before the clock read: a t0 seen set is no later than it */
+		if (!clocked && clock_started(run, &t0)) {
+			clocked = true;
+			paused_ns = 0;
+		}
+		raw = mono_now_ns();
+		w->completed += n;
+		atomic_store_explicit(&w->turns, ++turns, memory_order_relaxed);
+		/* the warm-up, the ramp and the drain are kept apart from the window */
+		struct io_acc *into = w->ramp;
+		if (clocked)
+			now = raw - t0 - paused_ns;
+		if (clocked && now >= meas_end) {
+			into = w->drain;
+		} else if (clocked && now >= meas0) {
 			cur = roll(w, cur, (uint32_t)((now - meas0) / ivl_ns));
+			into = cur->acc;
+		}
 		for (unsigned i = 0; i < n; i++) {
 			unsigned slot = cqes[i].slot;
 			free_slots[nfree++] = slot;
@@ -377,11 +472,11 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 				atomic_store(&run->failed, 1);
 				continue;
 			}
-			if (counting)
-				io_acc_add(&cur->acc[slot_write[slot]], now - sub_ns[slot],
-					   slot_len[slot]);
+			io_acc_add(&into[slot_write[slot]], raw - sub_ns[slot], slot_len[slot]);
 		}
 	}
+	w->last_ns = now;
+	atomic_store(&w->ended, true);
 	/* the last record runs to the interval in which this worker stopped measuring */
 	uint64_t end = now < meas0 ? meas0 : now > meas_end ? meas_end : now;
 	uint32_t last = end > meas0 ? (uint32_t)((end - meas0 - 1) / ivl_ns) : 0;
@@ -427,6 +522,13 @@ struct collector {
 	unsigned cap;
 	uint32_t next;           /* next interval to emit */
 	struct io_acc *tmp;      /* [2]: the span being merged */
+	uint64_t paused_ns;      /* time the collector saw the step paused (CLOCK_MONOTONIC) */
+	bool open;               /* a host stall is going on */
+	uint64_t open_start_ns, open_end_ns; /* CLOCK_MONOTONIC */
+	struct {
+		uint64_t start_ns, end_ns; /* measured clock */
+	} stalls[STALLS_MAX];    /* host stalls not yet placed in a sample, in time order */
+	unsigned nstalls;
 };
 
 /* The published, unconsumed record k places past the tail of w, or NULL. */
@@ -495,6 +597,159 @@ static uint64_t max_end_ns(struct run *run)
 	return e;
 }
 
+/* Host stalls on the step's measured clock: [*start, *end), false when outside it. */
+static bool stall_span(struct collector *c, uint64_t from_ns, uint64_t to_ns, uint64_t *start,
+		       uint64_t *end)
+{
+	struct run *run = c->run;
+	uint64_t base = run->t0_ns + run->ramp_ns + c->paused_ns;
+
+	*start = from_ns > base ? from_ns - base : 0;
+	*end = to_ns > base ? to_ns - base : 0;
+	if (*end > run->time_ns)
+		*end = run->time_ns;
+	return *start < *end; /* else in the ramp or the drain */
+}
+
+/* The stall going on has ended: keep it if it lasted ENGINE_HOST_STALL_NS or more. */
+static void stall_close(struct collector *c)
+{
+	uint64_t start, end;
+
+	if (!c->open)
+		return;
+	c->open = false;
+	if (c->open_end_ns - c->open_start_ns < ENGINE_HOST_STALL_NS)
+		return;
+	if (c->open_end_ns - c->open_start_ns > c->out->host_stall_max_ns)
+		c->out->host_stall_max_ns = c->open_end_ns - c->open_start_ns;
+	if (!stall_span(c, c->open_start_ns, c->open_end_ns, &start, &end))
+		return;
+	if (c->nstalls == STALLS_MAX) {
+		c->stalls[STALLS_MAX - 1].end_ns = end;
+		return;
+	}
+	c->stalls[c->nstalls].start_ns = start;
+	c->stalls[c->nstalls].end_ns = end;
+	c->nstalls++;
+}
+
+static void stall_extend(struct collector *c, uint64_t from_ns, uint64_t to_ns)
+{
+	if (c->open && from_ns <= c->open_end_ns + ENGINE_HOST_STALL_NS) {
+		c->open_end_ns = to_ns;
+		return;
+	}
+	stall_close(c);
+	c->open = true;
+	c->open_start_ns = from_ns;
+	c->open_end_ns = to_ns;
+}
+
+/* Run-queue wait of a thread so far (its schedstat's second field), ns. */
+static bool read_run_delay(int fd, uint64_t *out)
+{
+	char buf[128];
+	unsigned long long on_cpu, wait;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &on_cpu, &wait) != 2)
+		return false;
+	*out = wait;
+	return true;
+}
+
+/*
+ * Did the host keep every worker from running for most of the last period_ns? A worker
+ * whose loop turned ran. One that did not turn either slept (waiting for its device or
+ * its rate: no run-queue time) or wanted a CPU and did not get one (its run-queue wait
+ * grew by about the period). Only the workers that did not turn are asked, so a step
+ * that keeps its workers busy costs the watch nothing.
+ */
+static bool workers_stalled(struct collector *c, uint64_t period_ns)
+{
+	struct run *run = c->run;
+	bool all = true;
+
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->w[i];
+		uint64_t t = atomic_load_explicit(&w->turns, memory_order_relaxed), rd;
+		bool had = w->quiet;
+
+		if (t != w->seen_turns || atomic_load_explicit(&w->ended, memory_order_relaxed)) {
+			w->seen_turns = t;
+			w->quiet = false;
+			all = false;
+			continue;
+		}
+		if (w->stat_fd < 0 || !read_run_delay(w->stat_fd, &rd)) {
+			all = false;
+			continue;
+		}
+		if (!had || rd - w->run_delay_ns < period_ns / 2)
+			all = false;
+		w->run_delay_ns = rd;
+		w->quiet = true;
+	}
+	return all;
+}
+
+/*
+ * The collector's look at the host after a sleep from from_ns that was due to end at
+ * due_ns and ended at woke_ns (CLOCK_MONOTONIC). Waking ENGINE_HOST_STALL_NS or more late
+ * means the host ran none of this process's threads (SIGSTOP, a suspended VM); every
+ * worker wanting a CPU and getting none means it ran not them (CPU starvation). Both are
+ * host stalls, kept once they last ENGINE_HOST_STALL_NS and placed in the samples they
+ * overlap. A slow drive is neither: its workers sleep.
+ */
+static void watch(struct collector *c, uint64_t from_ns, uint64_t due_ns, uint64_t woke_ns,
+		  bool paused)
+{
+	if (paused) {
+		c->paused_ns += woke_ns - from_ns;
+		stall_close(c);
+		return;
+	}
+	if (woke_ns >= due_ns + ENGINE_HOST_STALL_NS)
+		stall_extend(c, due_ns, woke_ns);
+	else if (workers_stalled(c, woke_ns - from_ns))
+		stall_extend(c, from_ns, woke_ns);
+	else
+		stall_close(c);
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t a = a0 > b0 ? a0 : b0, b = a1 < b1 ? a1 : b1;
+
+	return b > a ? b - a : 0;
+}
+
+/*
+ * The stalled time within [start_ns, stop_ns); stalls that end by stop_ns are done. A
+ * stall still going on counts once it is long enough: the workers may publish the
+ * intervals it covers before the watch sees it end.
+ */
+static uint64_t place_stalls(struct collector *c, uint64_t start_ns, uint64_t stop_ns)
+{
+	uint64_t sum = 0, a, b;
+	unsigned keep = 0;
+
+	if (c->open && c->open_end_ns - c->open_start_ns >= ENGINE_HOST_STALL_NS &&
+	    stall_span(c, c->open_start_ns, c->open_end_ns, &a, &b))
+		sum += overlap(a, b, start_ns, stop_ns);
+	for (unsigned i = 0; i < c->nstalls; i++) {
+		sum += overlap(c->stalls[i].start_ns, c->stalls[i].end_ns, start_ns, stop_ns);
+		if (c->stalls[i].end_ns > stop_ns)
+			c->stalls[keep++] = c->stalls[i];
+	}
+	c->nstalls = keep;
+	return sum;
+}
+
 /* Merge every worker's records up to interval `end` into one sample. */
 static int emit(struct collector *c, uint32_t end)
 {
@@ -510,6 +765,7 @@ static int emit(struct collector *c, uint32_t end)
 		while ((r = peek(w, 0)) && r->last <= end) {
 			io_acc_merge(&c->tmp[0], &r->acc[0]);
 			io_acc_merge(&c->tmp[1], &r->acc[1]);
+			w->ios += r->acc[0].ios + r->acc[1].ios;
 			if (r->final) {
 				w->finished = true;
 				w->end_ns = r->end_ns;
@@ -533,6 +789,8 @@ static int emit(struct collector *c, uint32_t end)
 	stats_summarize(&c->tmp[0], &c->tmp[1], stop_ns - start_ns, &s);
 	s.index = out->nsamples;
 	s.start_ns = start_ns;
+	s.host_stall_ns = place_stalls(c, start_ns, stop_ns);
+	out->host_stall_ns += s.host_stall_ns;
 	io_acc_merge(&out->acc[0], &c->tmp[0]);
 	io_acc_merge(&out->acc[1], &c->tmp[1]);
 	if (out->nsamples == c->cap) {
@@ -553,21 +811,67 @@ static int collect(struct collector *c)
 {
 	struct run *run = c->run;
 	uint32_t end;
-	int ret;
+	int ret = 0;
 
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)run->w[i].os_tid);
+		run->w[i].stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	while (!all_finished(run)) {
 		if (span_ready(c, &end)) {
 			ret = emit(c, end);
 			if (ret < 0)
-				return ret;
+				break;
 			continue;
 		}
-		nanosleep(&(struct timespec){0, 5000000}, NULL);
+		bool paused = atomic_load(&run->ctl->pause) != 0;
+		uint64_t t = mono_now_ns();
+		nanosleep(&(struct timespec){0, (long)ENGINE_WATCH_NS}, NULL);
+		watch(c, t, t + ENGINE_WATCH_NS, mono_now_ns(),
+		      paused || atomic_load(&run->ctl->pause) != 0);
 	}
-	return 0;
+	stall_close(c);
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (run->w[i].stat_fd >= 0)
+			close(run->w[i].stat_fd);
+	return ret;
 }
 
 /* ---- engine_run ------------------------------------------------------------------- */
+
+/*
+ * The drain and the idle workers, once every worker is joined. The drain runs from the
+ * moment the step stopped issuing (its time was up, or it was stopped) to the last
+ * completion; its latencies join the step's maximum and percentiles.
+ */
+static void summarize_edges(struct run *run, struct step_result *out)
+{
+	uint64_t from = run->ramp_ns + run->time_ns, last = 0;
+
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->w[i];
+		for (int d = 0; d < 2; d++) {
+			io_acc_merge(&out->drain_acc[d], &w->drain[d]);
+			io_acc_merge(&out->ramp_acc[d], &w->ramp[d]);
+		}
+		if (w->stop_ns < from)
+			from = w->stop_ns;
+		if (w->last_ns > last)
+			last = w->last_ns;
+		if (w->ios == 0 && !w->may_idle) {
+			if (!out->idle_workers)
+				out->first_idle = i;
+			out->idle_workers++;
+			out->silent_workers += w->completed == 0;
+		}
+	}
+	stats_summarize(&out->drain_acc[0], &out->drain_acc[1], last > from ? last - from : 0,
+			&out->drain);
+	stats_summarize(&out->ramp_acc[0], &out->ramp_acc[1], run->ramp_ns, &out->ramp);
+	stats_fold_latency(&out->acc[0], &out->acc[1], &out->drain_acc[0], &out->drain_acc[1],
+			   &out->total);
+}
 
 const char *const engine_poll_name[] = {"auto", "yes", "no"};
 
@@ -647,8 +951,12 @@ void step_result_free(struct step_result *r)
 {
 	free(r->samples);
 	free(r->acc);
+	free(r->drain_acc);
+	free(r->ramp_acc);
 	r->samples = NULL;
 	r->acc = NULL;
+	r->drain_acc = NULL;
+	r->ramp_acc = NULL;
 	r->nsamples = 0;
 }
 
@@ -684,15 +992,20 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	run.seed = wl->seed ? wl->seed : mono_now_ns() * 0x9e3779b97f4a7c15ull;
 	out->seed = run.seed;
 	out->acc = calloc(2, sizeof(*out->acc));
+	out->drain_acc = calloc(2, sizeof(*out->drain_acc));
+	out->ramp_acc = calloc(2, sizeof(*out->ramp_acc));
 	c.tmp = calloc(2, sizeof(*c.tmp));
 	run.w = calloc(run.nworkers, sizeof(*run.w));
-	if (!out->acc || !c.tmp || !run.w) {
+	if (!out->acc || !out->drain_acc || !out->ramp_acc || !c.tmp || !run.w) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory for %u workers", run.nworkers);
 		goto out;
 	}
-	io_acc_init(&out->acc[0]);
-	io_acc_init(&out->acc[1]);
+	for (int d = 0; d < 2; d++) {
+		io_acc_init(&out->acc[d]);
+		io_acc_init(&out->drain_acc[d]);
+		io_acc_init(&out->ramp_acc[d]);
+	}
 	for (unsigned i = 0; i < run.nworkers; i++) {
 		run.w[i].run = &run;
 		run.w[i].id = i;
@@ -705,9 +1018,11 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 		nanosleep(&(struct timespec){0, 200000}, NULL);
 	if (ret == 0)
 		ret = atomic_load(&run.setup_error);
-	run.t0_ns = mono_now_ns();
 	atomic_store(&run.go, ret == 0 ? 1 : -1);
 	if (ret == 0) {
+		/* the last worker to reach its loop sets t0 (clock_in) */
+		while (atomic_load_explicit(&run.go, memory_order_acquire) != 2)
+			nanosleep(&(struct timespec){0, 200000}, NULL);
 		c.run = &run;
 		c.on_sample = on_sample;
 		c.arg = arg;
@@ -729,6 +1044,8 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	snprintf(out->engine_desc, sizeof(out->engine_desc), "%s", run.w[0].desc);
 	stats_summarize(&out->acc[0], &out->acc[1], max_end_ns(&run), &out->total);
 	out->total.index = out->nsamples;
+	out->total.host_stall_ns = out->host_stall_ns;
+	summarize_edges(&run, out);
 	out->stopped = atomic_load(&run.ctl->stop) != 0;
 	for (unsigned i = 0; i < run.nworkers; i++) {
 		if (run.w[i].error) {

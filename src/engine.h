@@ -107,11 +107,43 @@ struct engine_ctl {
 
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 
+/*
+ * Host stalls: the collector thread sleeps ENGINE_WATCH_NS between looks at the workers'
+ * records. When it wakes more than ENGINE_HOST_STALL_NS late, the host did not run
+ * drivebench (SIGSTOP, a suspended VM, a CPU starved by other work) for that long, and
+ * the samples it overlaps carry it in host_stall_ns. A slow drive never makes it late.
+ */
+#define ENGINE_WATCH_NS      5000000ull  /* 5 ms */
+#define ENGINE_HOST_STALL_NS 20000000ull /* 20 ms */
+
 struct step_result {
-	struct sample total;      /* the whole measured time; index = number of intervals */
+	struct sample total;      /* the whole measured time; index = number of intervals.
+				     Counts, rates, mean and std dev are the window's; max and
+				     percentiles include the drain's completions too */
 	struct sample *samples;   /* one per interval, malloc'd */
 	unsigned nsamples;
 	struct io_acc *acc;       /* [DIR_READ], [DIR_WRITE] over the whole step, malloc'd */
+	/*
+	 * The drain: I/Os in flight when the measured time ended complete after it. They are
+	 * not in the window's counts or rates (the IOPS window), but their latencies are in
+	 * total's max and percentiles. drain.dur_ns: from the end of issuing (time up, or
+	 * stopped) to the last completion.
+	 */
+	struct io_acc *drain_acc; /* [DIR_READ], [DIR_WRITE], malloc'd */
+	struct sample drain;
+	/*
+	 * The I/Os that completed before the measured time: the ramp, and the warm-up of
+	 * the workers that started before the last one did (the step's clock starts when
+	 * every worker runs). ramp.dur_ns is the ramp's length. With the window and the
+	 * drain, every I/O the step did is in one of the three.
+	 */
+	struct io_acc *ramp_acc;  /* [DIR_READ], [DIR_WRITE], malloc'd */
+	struct sample ramp;
+	unsigned idle_workers;    /* workers meant to do I/O that completed none in the window */
+	unsigned first_idle;      /* the first of them, 0-based */
+	unsigned silent_workers;  /* of those, the ones that completed no I/O at all */
+	uint64_t host_stall_ns;   /* measured time in which the host did not run drivebench */
+	uint64_t host_stall_max_ns; /* the longest single stall (ramp and drain included) */
 	bool stopped;             /* ended early through ctl->stop */
 	int error;                /* 0 or -errno of the first failed I/O */
 	uint64_t error_offset;    /* byte offset of that I/O */

@@ -29,7 +29,15 @@ const char *const preset_section_name[PRESET_NSECTIONS] = {PRESET_SECTIONS(PRESE
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-#define MIN_SCALED_NS 10000000ull		     /* scaled times and intervals: >= 10 ms */
+/*
+ * Scaled step times, rounds and max_time are at least 100 ms: a shorter step measures
+ * how fast the host starts threads, not the drive (at 10 ms, 16 threads on two CPUs or a
+ * loop device at 256 I/Os in flight completed nothing in the step). A sampling interval
+ * the preset sets is at least 10 ms; the default one scaled down, at least 100 ms.
+ */
+#define MIN_SCALED_NS	       100000000ull
+#define MIN_INTERVAL_NS	       10000000ull
+#define MIN_SCALED_INTERVAL_NS 100000000ull
 #define LOOPS_CAP_NS  (24ull * 3600 * 1000000000ull) /* a `loops` step without `time` */
 #define RENDER_WIDTH  92
 
@@ -43,6 +51,7 @@ struct preset_build {
 	double rate_pct;
 	unsigned loops;
 	bool time_set;
+	bool interval_set; /* written in the preset: --scale scales it as it is */
 	enum purge_method method;
 	enum phase_until until;
 	uint64_t round_ns; /* 0: the step's time */
@@ -330,8 +339,9 @@ static int set_interval(struct preset_build *b, const char *v, char *err, size_t
 {
 	if (get_duration(v, &b->wl.interval_ns, err, errlen))
 		return -EINVAL;
-	if (b->wl.interval_ns < MIN_SCALED_NS)
+	if (b->wl.interval_ns < MIN_INTERVAL_NS)
 		return set_err(err, errlen, "must be at least 10ms");
+	b->interval_set = true;
 	return 0;
 }
 
@@ -701,6 +711,7 @@ static void build_defaults(struct preset_build *b)
 			(void)k->set(b, k->def, err, sizeof(err));
 	}
 	b->time_set = false;
+	b->interval_set = false;
 	b->bs_line = b->rate_line = 0;
 }
 
@@ -1134,6 +1145,25 @@ static uint64_t scaled(uint64_t ns, double scale, uint64_t min)
 	return v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
 }
 
+/*
+ * The sampling interval of a step under --scale. One the preset sets is scaled like any
+ * duration. The default one (1 s) shrinking with the scale made samples noise (10 ms at
+ * x0.01: thousands of samples, megabytes of JSON), so scaled down it stays at least
+ * 100 ms, or a tenth of the scaled step when that is longer, and never grows past itself.
+ */
+static uint64_t scaled_interval(uint64_t ns, bool set, double scale, uint64_t step_ns)
+{
+	uint64_t v = scaled(ns, scale, MIN_INTERVAL_NS), floor = MIN_SCALED_INTERVAL_NS;
+
+	if (set || scale >= 1)
+		return v;
+	if (step_ns / 10 > floor)
+		floor = step_ns / 10;
+	if (v < floor)
+		v = floor;
+	return v < ns ? v : ns;
+}
+
 /* Copy as much of src as fits, always terminated, never cutting a character in two. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -1352,7 +1382,8 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 			st->wl.time_ns = b->round_ns;
 		st->wl.time_ns = scaled(st->wl.time_ns, x->scale, MIN_SCALED_NS);
 		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
-		st->wl.interval_ns = scaled(st->wl.interval_ns, x->scale, MIN_SCALED_NS);
+		st->wl.interval_ns = scaled_interval(st->wl.interval_ns, b->interval_set, x->scale,
+						     st->wl.time_ns);
 		if ((ret = check_scaled(x, ps, (unsigned)s, "time", st->wl.time_ns)) ||
 		    (ret = check_scaled(x, ps, (unsigned)s, "ramp", st->wl.ramp_ns)) ||
 		    (ret = check_scaled(x, ps, (unsigned)s, "interval", st->wl.interval_ns)))

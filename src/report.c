@@ -300,6 +300,25 @@ static int note_unshared(struct report *rep, unsigned run, const struct step_ref
 		    count > shown ? ", ..." : "");
 }
 
+/* Each warning of a compared step, as a note the marked values refer to. */
+static int note_warnings(struct report *rep)
+{
+	for (unsigned r = 0; r < rep->nrows; r++) {
+		const struct report_row *row = &rep->rows[r];
+		if (row->dir != DIR_ALL)
+			continue;
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct result_step *st = row->steps[i];
+			for (unsigned w = 0; w < st->nwarnings; w++)
+				if (note(rep, "%s, %s %s: " REPORT_WARN_MARK " %s: %s",
+					 rep->runs[i].label, rep->groups[row->group].title,
+					 row->name, st->warnings[w].code, st->warnings[w].text))
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int note_presets(struct report *rep)
 {
 	bool differ = false;
@@ -435,6 +454,8 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
 				     "side by side."))
 		goto fail_nomem;
+	if (note_warnings(rep))
+		goto fail_nomem;
 	for (unsigned r = 0; r < nruns; r++) {
 		const struct result *res = rep->runs[r].res;
 		if (note_unshared(rep, r, refs[r], nrefs[r]))
@@ -505,6 +526,7 @@ struct report_cell report_cell(const struct report *rep, unsigned row, unsigned 
 	if (!d->ios)
 		return c;
 	c.present = true;
+	c.warned = s->nwarnings > 0;
 	c.value = report_metric_value(m, d);
 	enum spec_measure sm = spec_measure_of(m, &rated);
 	if (rated && rw->dir == DIR_ALL && rep->runs[run].spec) {

@@ -20,6 +20,9 @@
  * Columns are runs, labelled by drive model and capacity, with the firmware when two
  * runs share a model, and the target path when a run has no drive record.
  *
+ * A compared step that carries warnings (result.h, STEP_WARNINGS) marks its values with
+ * REPORT_WARN_MARK, and each of its warnings is a note: "run, group step: ! code: text".
+ *
  * Ownership: the report points into the results it was built from; they must outlive it.
  */
 #include <stdbool.h>
@@ -115,8 +118,12 @@ void report_free(struct report *rep);
 
 /* ---- tables: what text, Markdown, HTML and the TUI show ------------------------- */
 
+/* The mark a value carries in tables when its step has warnings (they are in the notes). */
+#define REPORT_WARN_MARK "!"
+
 struct report_cell {
 	bool present;	     /* false: the step failed or measured nothing */
+	bool warned;	     /* the step has warnings: show REPORT_WARN_MARK with the value */
 	double value;	     /* in the metric's unit */
 	double rated;	     /* the vendor rating in the same unit, 0 = none */
 	double pct_of_rated; /* value / rated * 100 */

@@ -86,6 +86,18 @@ static void unum(FILE *out, unsigned long long v)
 	field(out, buf, false);
 }
 
+/* The step's warning codes, space-separated (the texts are in the other formats' notes). */
+static void warnings(FILE *out, const struct result_step *st)
+{
+	char buf[512] = "";
+	size_t used = 0;
+
+	for (unsigned w = 0; w < st->nwarnings && used < sizeof(buf); w++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", w ? " " : "",
+					 st->warnings[w].code);
+	field(out, buf, true);
+}
+
 static const char *const fixed_cols[] = {
 	"run",	    "drive",   "model",	    "firmware",	 "capacity_bytes", "preset",
 	"group",    "step",    "direction", "pattern",	 "bs_bytes",	   "bssplit",
@@ -109,7 +121,8 @@ int report_render_csv(const struct report *rep, FILE *out)
 			field(out, report_metric_info[m].csv, false);
 	field(out, "rated_metric", false);
 	field(out, "rated_value", false);
-	field(out, "pct_of_rated", true);
+	field(out, "pct_of_rated", false);
+	field(out, "warnings", true);
 
 	for (unsigned r = 0; r < rep->nrows; r++) {
 		const struct report_row *row = &rep->rows[r];
@@ -151,7 +164,8 @@ int report_render_csv(const struct report *rep, FILE *out)
 			field(out, rated_metric >= 0 ? report_metric_info[rated_metric].csv : "",
 			      false);
 			num(out, rated.rated, rated_metric >= 0, false);
-			num(out, rated.pct_of_rated, rated_metric >= 0, true);
+			num(out, rated.pct_of_rated, rated_metric >= 0, false);
+			warnings(out, row->steps[i]);
 		}
 	}
 	return ferror(out) ? -EIO : 0;

@@ -332,12 +332,16 @@ static void html_table(FILE *out, const struct report_table *t)
 		fputs("</th>", out);
 		for (unsigned c = 0; c < t->ncols; c++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + c];
-			char v[48], rated[160];
+			char v[128], rated[160];
 			if (!cell->present) {
 				fputs("<td>-</td>", out);
 				continue;
 			}
 			report_fmt_value(v, sizeof(v), t->metric, cell->value);
+			if (cell->warned)
+				snprintf(v + strlen(v), sizeof(v) - strlen(v),
+					 " <span class=\"warn\" title=\"see the notes\">" REPORT_WARN_MARK
+					 "</span>");
 			if (cell->rated > 0) {
 				report_fmt_rating(rated, sizeof(rated), t->metric, cell);
 				fprintf(out, "<td title=\"");
@@ -914,7 +918,7 @@ static const char css[] =
 	"th,td{border:1px solid #bbb;padding:.2em .5em}td{text-align:right}\n"
 	"table.runs td{text-align:left}thead th{background:#eee}tbody th{text-align:left;"
 	"font-weight:normal;background:#f7f7f7}\n"
-	".rated{color:#555;font-size:.85em}.swatch{display:inline-block;width:.8em;height:.8em;"
+	".rated{color:#555;font-size:.85em}.warn{color:#b00;font-weight:bold}.swatch{display:inline-block;width:.8em;height:.8em;"
 	"margin-right:.4em;vertical-align:middle}\n"
 	"figure{margin:1em 0 2em;page-break-inside:avoid;break-inside:avoid}\n"
 	"figure svg{max-width:100%;height:auto;display:block}\n"

@@ -108,6 +108,20 @@ static struct json_object *rows_json(const struct report *rep)
 		json_object_object_add(o, "values", vals);
 		if (rated)
 			json_object_object_add(o, "rated", rated);
+		/* per run, its step's warning codes (the texts are in the notes) */
+		struct json_object *warn = NULL;
+		for (unsigned i = 0; i < rep->nruns; i++)
+			if (row->steps[i]->nwarnings && !warn)
+				warn = json_object_new_array();
+		for (unsigned i = 0; warn && i < rep->nruns; i++) {
+			struct json_object *codes = json_object_new_array();
+			for (unsigned w = 0; w < row->steps[i]->nwarnings; w++)
+				json_object_array_add(
+					codes, json_object_new_string(row->steps[i]->warnings[w].code));
+			json_object_array_add(warn, codes);
+		}
+		if (warn)
+			json_object_object_add(o, "warnings", warn);
 		json_object_array_add(a, o);
 	}
 	return a;

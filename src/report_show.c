@@ -176,6 +176,40 @@ static void show_health(FILE *out, const struct result *r)
 		}
 }
 
+/*
+ * Under a phase's table: each step's warnings, and the drain when it holds the step's
+ * maximum latency and that is well past the rest (a stall across the step's end).
+ */
+static void show_edges(FILE *out, const struct result_phase *ph)
+{
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct result_step *st = &ph->steps[s];
+		const struct dir_stats *all = &st->summary.d[DIR_ALL], *dr = &st->drain.d[DIR_ALL];
+		char max[32], len[32];
+
+		/* labels, codes and texts come from the file: escaped like every outside string */
+		for (unsigned w = 0; w < st->nwarnings; w++) {
+			fputs("  " REPORT_WARN_MARK " ", out);
+			V(st->label);
+			fputs(": ", out);
+			V(st->warnings[w].code);
+			fputs(": ", out);
+			V(st->warnings[w].text);
+			fputs("\n", out);
+		}
+		if (dr->ios && dr->max_ns >= all->max_ns && dr->max_ns > 4 * all->pct_ns[PCT_99]) {
+			fputs("  drain ", out);
+			V(st->label);
+			fprintf(out,
+				": its maximum is from the %llu I/Os still in flight at "
+				"its end, which took up to %s (the drain lasted %s)\n",
+				(unsigned long long)dr->ios,
+				units_fmt_latency(max, sizeof(max), (double)dr->max_ns),
+				units_fmt_duration(len, sizeof(len), st->drain.dur_ns));
+		}
+	}
+}
+
 static void show_phase(FILE *out, const struct result_phase *ph)
 {
 	size_t w[NCOLS + 1] = {strlen("step")};
@@ -228,7 +262,8 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 				if (pass && k) {
 					fprintf(out, "\n");
 				} else if (pass) {
-					fprintf(out, "  %s", result_status_name[st->status]);
+					fprintf(out, "  %s%s", result_status_name[st->status],
+						st->nwarnings ? " " REPORT_WARN_MARK : "");
 					if (st->error[0]) {
 						fputs(": ", out);
 						V(st->error);
@@ -238,6 +273,7 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			}
 		}
 	}
+	show_edges(out, ph);
 	if (ph->steps[0].wl.nsplit) {
 		char split[WL_MAX_SPLIT * 24];
 		fprintf(out, "  block sizes: %s\n",

@@ -136,11 +136,13 @@ static int table_grid(const struct report_table *t, struct grid *g)
 			if (!cell->present)
 				snprintf(s, sizeof(s), "-");
 			else if (cell->rated > 0)
-				snprintf(s, sizeof(s), "%s (%.0f%%)",
+				snprintf(s, sizeof(s), "%s (%.0f%%)%s",
 					 report_fmt_value(v, sizeof(v), t->metric, cell->value),
-					 cell->pct_of_rated);
+					 cell->pct_of_rated, cell->warned ? " " REPORT_WARN_MARK : "");
 			else
-				report_fmt_value(s, sizeof(s), t->metric, cell->value);
+				snprintf(s, sizeof(s), "%s%s",
+					 report_fmt_value(v, sizeof(v), t->metric, cell->value),
+					 cell->warned ? " " REPORT_WARN_MARK : "");
 			ret = grid_set(g, r + 1, c + 1, s);
 		}
 	}

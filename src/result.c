@@ -56,6 +56,13 @@ const char *const phase_kind_name[] = {
 #define NSTATUS (sizeof(result_status_name) / sizeof(result_status_name[0]))
 #define NKIND	(sizeof(phase_kind_name) / sizeof(phase_kind_name[0]))
 
+#define X(id, code, about) [id] = code,
+const char *const step_warning_code[SW_COUNT] = {STEP_WARNINGS(X)};
+#undef X
+#define X(id, code, about) [id] = about,
+const char *const step_warning_about[SW_COUNT] = {STEP_WARNINGS(X)};
+#undef X
+
 static const char *const dir_key[NDIR] = {
 	[DIR_READ] = "read",
 	[DIR_WRITE] = "write",
@@ -147,7 +154,51 @@ static void step_free(struct result_step *s)
 {
 	result_step_clear_samples(s);
 	hist_free(s->hist);
+	free(s->warnings);
 	s->hist = NULL;
+	s->warnings = NULL;
+	s->nwarnings = 0;
+}
+
+/* Codes and texts are repaired and cut on a character boundary (they may come from a file). */
+static int add_warning(struct result_step *s, const char *code, const char *text)
+{
+	struct result_warning *w = NULL;
+
+	for (unsigned i = 0; i < s->nwarnings; i++)
+		if (!strcmp(s->warnings[i].code, code))
+			w = &s->warnings[i];
+	if (!w) {
+		if (s->nwarnings >= RESULT_MAX_WARNINGS)
+			return -E2BIG;
+		w = realloc(s->warnings, (s->nwarnings + 1) * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		s->warnings = w;
+		w = &s->warnings[s->nwarnings++];
+		text_copy(w->code, sizeof(w->code), code);
+	}
+	text_copy(w->text, sizeof(w->text), text);
+	return 0;
+}
+
+int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt, ...)
+{
+	char text[sizeof(s->warnings[0].text)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return add_warning(s, step_warning_code[w], text);
+}
+
+const struct result_warning *result_step_warning(const struct result_step *s, const char *code)
+{
+	for (unsigned i = 0; i < s->nwarnings; i++)
+		if (!strcmp(s->warnings[i].code, code))
+			return &s->warnings[i];
+	return NULL;
 }
 
 void result_free(struct result *r)
@@ -216,16 +267,18 @@ struct result_step *result_add_step(struct result_phase *ph, const char *label,
 /* ---- packed samples -------------------------------------------------------------- */
 
 /*
- * One sample: a header byte (how "all" is kept), the index against its position, the
- * start against where the previous sample ended and the duration against the previous
- * duration (zigzag varints: 0 costs one byte), then read, write and (unless it equals
- * one of them) all. A direction: a flag byte, then ios and bytes (varints), IOPS and MB/s
+ * One sample: a header byte (how "all" is kept, and whether a host stall follows), the
+ * index against its position, the start against where the previous sample ended and the
+ * duration against the previous duration (zigzag varints: 0 costs one byte), the host
+ * stall (a varint, only when not 0), then read, write and (unless it equals one of
+ * them) all. A direction: a flag byte, then ios and bytes (varints), IOPS and MB/s
  * only when they are not what stats_per_sec() gives, mean and std dev (raw doubles), min,
  * max and the percentiles (varints). An empty direction is its flag byte alone.
  */
-enum { PK_ALL_STORED, PK_ALL_IS_READ, PK_ALL_IS_WRITE };
+enum { PK_ALL_STORED, PK_ALL_IS_READ, PK_ALL_IS_WRITE, PK_ALL_MASK = 3, PK_STALL = 4 };
 enum { PK_EMPTY = 1, PK_IOPS = 2, PK_MBPS = 4 };
-#define PK_MAX_SAMPLE 512 /* bytes one sample can take: 1 + 3 * 10 + 3 * (1 + 9 * 10 + 4 * 8) */
+/* bytes one sample can take: 1 + 4 * 10 + 3 * (1 + 9 * 10 + 4 * 8) */
+#define PK_MAX_SAMPLE 512
 
 static unsigned char *put_varint(unsigned char *o, uint64_t v)
 {
@@ -356,10 +409,12 @@ int result_step_add_sample(struct result_step *st, const struct sample *s)
 	else if (!memcmp(&s->d[DIR_ALL], &s->d[DIR_WRITE], sizeof(s->d[0])))
 		all = PK_ALL_IS_WRITE;
 	o = pk->buf + pk->len;
-	*o++ = (unsigned char)all;
+	*o++ = (unsigned char)(all | (s->host_stall_ns ? PK_STALL : 0));
 	o = put_varint(o, zigzag((uint64_t)s->index - st->nsamples));
 	o = put_varint(o, zigzag(s->start_ns - pk->next_start_ns));
 	o = put_varint(o, zigzag(s->dur_ns - pk->last_dur_ns));
+	if (s->host_stall_ns)
+		o = put_varint(o, s->host_stall_ns);
 	o = put_dir(o, &s->d[DIR_READ], s->dur_ns);
 	o = put_dir(o, &s->d[DIR_WRITE], s->dur_ns);
 	if (all == PK_ALL_STORED)
@@ -405,13 +460,16 @@ bool sample_iter_next(struct sample_iter *it, struct sample *s)
 	if (it->i >= st->nsamples)
 		return false;
 	p = st->pack.buf + it->off;
-	unsigned all = *p++;
+	unsigned head = *p++, all = head & PK_ALL_MASK;
 	p = get_varint(p, &v);
 	s->index = (uint32_t)(it->i + unzigzag(v));
 	p = get_varint(p, &v);
 	s->start_ns = it->next_start_ns + unzigzag(v);
 	p = get_varint(p, &v);
 	s->dur_ns = it->last_dur_ns + unzigzag(v);
+	s->host_stall_ns = 0;
+	if (head & PK_STALL)
+		p = get_varint(p, &s->host_stall_ns);
 	p = get_dir(p, &s->d[DIR_READ], s->dur_ns);
 	p = get_dir(p, &s->d[DIR_WRITE], s->dur_ns);
 	if (all == PK_ALL_IS_READ)
@@ -559,6 +617,20 @@ static void write_sample(struct jwrite *w, const struct sample *s)
 	jwrite_ku64(w, "index", s->index);
 	jwrite_ku64(w, "start_ns", s->start_ns);
 	jwrite_ku64(w, "dur_ns", s->dur_ns);
+	if (s->host_stall_ns)
+		jwrite_ku64(w, "host_stall_ns", s->host_stall_ns);
+	for (unsigned d = 0; d < NDIR; d++) {
+		jwrite_key(w, dir_key[d]);
+		write_dir(w, &s->d[d]);
+	}
+	jwrite_end_object(w);
+}
+
+/* The ramp or the drain of a step: a sample without index or start. */
+static void write_edge(struct jwrite *w, const struct sample *s)
+{
+	jwrite_begin_object(w);
+	jwrite_ku64(w, "dur_ns", s->dur_ns);
 	for (unsigned d = 0; d < NDIR; d++) {
 		jwrite_key(w, dir_key[d]);
 		write_dir(w, &s->d[d]);
@@ -592,8 +664,11 @@ static void write_workload(struct jwrite *w, const struct workload *wl)
 	jwrite_end_object(w);
 }
 
-/* Columns of the version 2 samples table: index, start, duration, then dir x field. */
-enum { COL_INDEX, COL_START, COL_DUR, COL_DIRS };
+/*
+ * Columns of the version 2 samples table: index, start, duration, host stall, then
+ * dir x field.
+ */
+enum { COL_INDEX, COL_START, COL_DUR, COL_STALL, COL_DIRS };
 #define NCOLS (COL_DIRS + NDIR * NDF)
 
 static char col_names[NCOLS][24];
@@ -601,7 +676,7 @@ static pthread_once_t col_names_once = PTHREAD_ONCE_INIT;
 
 static void make_col_names(void)
 {
-	static const char *const fixed[] = {"index", "start_ns", "dur_ns"};
+	static const char *const fixed[] = {"index", "start_ns", "dur_ns", "host_stall_ns"};
 	for (unsigned c = 0; c < NCOLS; c++)
 		if (c < COL_DIRS)
 			snprintf(col_names[c], sizeof(col_names[c]), "%s", fixed[c]);
@@ -613,7 +688,7 @@ static void make_col_names(void)
 /* A column by its name; NCOLS when there is none. */
 static unsigned col_find(const char *name)
 {
-	static const char *const fixed[] = {"index", "start_ns", "dur_ns"};
+	static const char *const fixed[] = {"index", "start_ns", "dur_ns", "host_stall_ns"};
 	const char *dot = strchr(name, '.');
 
 	if (!dot) {
@@ -656,6 +731,7 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 	while (sample_iter_next(&it, &s)) {
 		need[COL_INDEX] |= s.index != it.i - 1;
 		need[COL_START] |= s.start_ns != next_start;
+		need[COL_STALL] |= s.host_stall_ns != 0;
 		next_start = s.start_ns + s.dur_ns;
 		for (unsigned d = 0; d < NDIR; d++) {
 			const struct dir_stats *ds = &s.d[d];
@@ -702,6 +778,8 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 		if (need[COL_START])
 			jwrite_u64(w, s.start_ns);
 		jwrite_u64(w, s.dur_ns);
+		if (need[COL_STALL])
+			jwrite_u64(w, s.host_stall_ns);
 		for (unsigned c = COL_DIRS; c < NCOLS; c++) {
 			if (!need[c])
 				continue;
@@ -747,8 +825,27 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 		jwrite_ku64(w, "error_offset", s->error_offset);
 	}
 	jwrite_kstr(w, "engine", s->engine);
+	if (s->nwarnings) {
+		jwrite_key(w, "warnings");
+		jwrite_begin_array(w);
+		for (unsigned i = 0; i < s->nwarnings; i++) {
+			jwrite_begin_object(w);
+			jwrite_kstr(w, "code", s->warnings[i].code);
+			jwrite_kstr(w, "text", s->warnings[i].text);
+			jwrite_end_object(w);
+		}
+		jwrite_end_array(w);
+	}
 	jwrite_key(w, "summary");
 	write_sample(w, &s->summary);
+	if (s->drain.d[DIR_ALL].ios || s->drain.dur_ns) {
+		jwrite_key(w, "drain");
+		write_edge(w, &s->drain);
+	}
+	if (s->ramp.d[DIR_ALL].ios) {
+		jwrite_key(w, "ramp");
+		write_edge(w, &s->ramp);
+	}
 	jwrite_key(w, "samples");
 	write_samples(w, s);
 	if (s->hist) {
@@ -1121,7 +1218,10 @@ static void load_dir(struct loader *L, const char *key, struct dir_stats *d)
 	}
 }
 
-/* A sample as an object: a step's summary, and version 1's interval samples. */
+/*
+ * A sample as an object: a step's summary, its drain and ramp (no index or start), and
+ * version 1's interval samples.
+ */
 static void load_sample(struct loader *L, const char *key, struct sample *s)
 {
 	char k[16];
@@ -1141,6 +1241,10 @@ static void load_sample(struct loader *L, const char *key, struct sample *s)
 		}
 		if (!strcmp(k, "dur_ns")) {
 			s->dur_ns = get_u64(L, k);
+			continue;
+		}
+		if (!strcmp(k, "host_stall_ns")) {
+			s->host_stall_ns = get_u64(L, k);
 			continue;
 		}
 		for (d = 0; d < NDIR && strcmp(k, dir_key[d]); d++)
@@ -1347,6 +1451,8 @@ static void load_samples_v2(struct loader *L, struct result_step *st)
 						num_u64(L, name, &num[i], &s.start_ns);
 					} else if (c == COL_DUR) {
 						num_u64(L, name, &num[i], &s.dur_ns);
+					} else if (c == COL_STALL) {
+						num_u64(L, name, &num[i], &s.host_stall_ns);
 					} else {
 						struct dir_stats *d = &s.d[(c - COL_DIRS) / NDF];
 						enum dfield f = (enum dfield)((c - COL_DIRS) % NDF);
@@ -1459,6 +1565,55 @@ static void load_hist(struct loader *L, struct result_step *st)
 	}
 }
 
+/*
+ * [{"code", "text"}, ...]: each kept as it is, codes this drivebench does not know too (a
+ * newer one wrote them); a code given twice is kept once, with its last text.
+ */
+static void load_warnings(struct loader *L, struct result_step *st)
+{
+	char k[16];
+
+	if (!enter_array(L, "warnings"))
+		return;
+	for (unsigned i = 0; jread_element(&L->j); i++) {
+		char code[sizeof(st->warnings[0].code)] = "";
+		char text[sizeof(st->warnings[0].text)] = "";
+		int ret;
+
+		if (jread_peek(&L->j) != JR_OBJECT) {
+			if (jread_peek(&L->j) == JR_BAD)
+				jread_skip(&L->j);
+			bad(L, "warnings[%u] should be an object", i);
+			return;
+		}
+		if (!jread_object(&L->j))
+			return;
+		while (jread_member(&L->j, k, sizeof(k))) {
+			if (!strcmp(k, "code"))
+				get_str(L, k, code, sizeof(code));
+			else if (!strcmp(k, "text"))
+				get_str(L, k, text, sizeof(text));
+			else
+				jread_skip(&L->j);
+		}
+		if (L->j.ret)
+			return;
+		if (!code[0]) {
+			bad(L, "warnings[%u] has no \"code\"", i);
+			return;
+		}
+		ret = add_warning(st, code, text);
+		if (ret == -E2BIG) {
+			bad(L, "more than %u warnings in a step (the limit)", RESULT_MAX_WARNINGS);
+			return;
+		}
+		if (ret) {
+			nomem(L);
+			return;
+		}
+	}
+}
+
 static void load_step(struct loader *L, struct result_step *s)
 {
 	char k[32];
@@ -1479,6 +1634,13 @@ static void load_step(struct loader *L, struct result_step *s)
 			get_str(L, k, s->engine, sizeof(s->engine));
 		} else if (!strcmp(k, "summary")) {
 			load_sample(L, k, &s->summary);
+		} else if (!strcmp(k, "drain")) {
+			load_sample(L, k, &s->drain);
+		} else if (!strcmp(k, "ramp")) {
+			load_sample(L, k, &s->ramp);
+		} else if (!strcmp(k, "warnings")) {
+			if (!jread_null(&L->j))
+				load_warnings(L, s);
 		} else if (!strcmp(k, "samples")) {
 			if (jread_null(&L->j))
 				continue;

@@ -33,23 +33,40 @@
  *                "data", "compress_pct", "interval_ns", "seed"}
  *   status, error, error_offset
  *   engine      backend description
- *   summary     sample (below) over the whole measured time
+ *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
+ *               (codes: STEP_WARNINGS below; a reader keeps codes it does not know)
+ *   summary     sample (below) over the whole measured time; its max and percentiles
+ *               include the drain's completions, its counts and rates do not
+ *   drain       sample-like {"dur_ns", "read", "write", "all"}: the I/Os that completed
+ *               after the measured time; dur_ns from the end of issuing to the last
+ *               completion. Absent when nothing drained
+ *   ramp        the same for the I/Os that completed before the measured time (the ramp,
+ *               and the warm-up while the worker threads start); dur_ns the ramp's length.
+ *               Window, ramp and drain together hold every I/O the step did
  *   samples     the interval samples, one per interval: version 1 an array of sample
  *               objects; version 2 columns (below)
- *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets
+ *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets,
+ *               the drain's completions included
  * sample:
- *   {"index", "start_ns", "dur_ns", "read": dir, "write": dir, "all": dir}
+ *   {"index", "start_ns", "dur_ns", "host_stall_ns", "read": dir, "write": dir, "all": dir}
+ *   host_stall_ns: of dur_ns, time in which the host did not run drivebench; absent
+ *   when 0
  * dir:
  *   {"ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
  *    "p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns"}
  * samples, version 2 (columns: a third of the size of version 1, and read 4x faster):
- *   {"count": N, "index": [N], "start_ns": [N], "dur_ns": [N],
- *    "read": {"ios": [N], "bytes": [N], ... one array per dir field},
- *    "write": {...}, "all": {...} or "read" or "write"}
- *   Columns left out: "index" counts from 0; "start_ns" is where the previous sample
- *   ended (0 for the first); "iops" and "mbps" are ios and bytes over dur_ns (as drivebench
- *   computes them); any other field is 0; "all" as a string says it equals that direction
- *   in every sample (a workload that only reads or only writes).
+ *   {"all": "read" or "write" (optional), "fields": ["dur_ns", "read.ios", ...],
+ *    "rows": [[value per field], ...]}   one row per sample; fields are "index",
+ *   "start_ns", "dur_ns", "host_stall_ns" and "<dir>.<dir field>" ("read.ios",
+ *   "all.p99_ns"). Fields left out: "index" counts from 0; "start_ns" is where the
+ *   previous sample ended (0 for the first); "iops" and "mbps" are ios and bytes over
+ *   dur_ns (as drivebench computes them); any other field is 0 ("host_stall_ns" is
+ *   written only when some sample has one); "all" says "all.*" equals that direction in
+ *   every sample (a workload that only reads or only writes). A reader skips fields it
+ *   does not know.
+ *
+ * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns,
+ * in either version) are optional: files without them load as before.
  *
  * Numbers that are not finite are written as null. Counts, sizes and times are whole
  * numbers from 0 to 2^64-1; rates, means and percentages are finite and not negative.
@@ -59,7 +76,8 @@
  * Limits, on reading (drivebench(1), LIMITS): the file RESULT_MAX_FILE_BYTES, steps over
  * all phases RESULT_MAX_STEPS, samples per step RESULT_MAX_SAMPLES, histogram pairs per
  * direction HIST_NBUCKETS (each bucket once), the preset text RESULT_MAX_PRESET_BYTES, the host
- * and target records RESULT_MAX_RECORD_BYTES each. Past one, the file is refused.
+ * and target records RESULT_MAX_RECORD_BYTES each, warnings per step RESULT_MAX_WARNINGS
+ * (codes told apart: a code given twice is kept once). Past one, the file is refused.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,6 +95,7 @@
 #define RESULT_MAX_SAMPLES	1000000u       /* per step: 11.5 days at 1 s, 2.8 h at 10 ms */
 #define RESULT_MAX_RECORD_BYTES (1u << 20)     /* "host", "target" */
 #define RESULT_MAX_PRESET_BYTES (1u << 20)     /* the preset text: PRESET_MAX_BYTES */
+#define RESULT_MAX_WARNINGS	64u	       /* per step, codes told apart */
 
 struct json_object;
 
@@ -100,11 +119,42 @@ struct steady_info {
 };
 
 /*
+ * What a step's numbers may not show, declared once: id, stable code (scripts match it),
+ * and what it means. A step records each with a sentence about itself.
+ */
+#define STEP_WARNINGS(X)                                                                           \
+	X(SW_READS_UNWRITTEN, "reads-unwritten",                                                   \
+	  "reads of space never written (file holes, or a device discarded and not written "     \
+	  "since): the drive or file system answers them without reading media")                  \
+	X(SW_HOST_STALL, "host-stall",                                                             \
+	  "the host did not run drivebench for a while (stopped, suspended, or CPUs busy with "  \
+	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
+	X(SW_THREADS_IDLE, "threads-idle",                                                         \
+	  "some worker threads completed no I/O in the measured time (the host did not run "     \
+	  "them then): the step ran with fewer threads than its label says")
+
+/* clang-format off */
+enum step_warning {
+#define X(id, code, about) id,
+	STEP_WARNINGS(X)
+#undef X
+	SW_COUNT
+};
+/* clang-format on */
+extern const char *const step_warning_code[SW_COUNT];  /* "reads-unwritten", ... */
+extern const char *const step_warning_about[SW_COUNT]; /* what each means */
+
+struct result_warning {
+	char code[32];  /* a step_warning_code, or one from a newer drivebench */
+	char text[256]; /* what happened in this step */
+};
+
+/*
  * A step's interval samples, packed: each is stored against the one before it (index,
  * start and duration as differences, counts and nanoseconds as variable-length integers,
- * IOPS and MB/s left out when they are what ios, bytes and the duration give, "all" left
- * out when it equals reads or writes), 50 to 160 bytes instead of sizeof(struct sample)
- * = 336. Read them back in order with a struct sample_iter. Private to result.c.
+ * the host stall only when not 0, IOPS and MB/s left out when they are what ios, bytes
+ * and the duration give, "all" left out when it equals reads or writes), 50 to 160 bytes
+ * instead of sizeof(struct sample) = 344. Read them back in order with a struct sample_iter. Private to result.c.
  */
 struct sample_pack {
 	unsigned char *buf;
@@ -130,9 +180,13 @@ struct result_step {
 	uint64_t error_offset;
 	char engine[128];
 	struct sample summary;
+	struct sample drain;	 /* completions after the measured time; dur_ns = its length */
+	struct sample ramp;	 /* completions before it (ramp, warm-up); dur_ns = the ramp */
 	unsigned nsamples;	 /* interval samples, in pack */
 	struct sample_pack pack; /* result_step_add_sample(), sample_iter_*() */
 	struct step_hist *hist;	 /* NULL when not kept; result_step_set_hist() */
+	struct result_warning *warnings; /* malloc'd */
+	unsigned nwarnings;
 };
 
 struct result_phase {
@@ -193,6 +247,14 @@ int result_step_set_hist(struct result_step *st, const struct hist *rd, const st
 /* Expand them again into rd and wr (zeroed when the step kept none). */
 void result_step_get_hist(const struct result_step *st, struct hist *rd, struct hist *wr);
 
+/*
+ * Give step s warning w with a sentence (printf format); a second one of the same code
+ * replaces the first. 0 or -ENOMEM.
+ */
+int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The warning of code `code` that s carries, or NULL. */
+const struct result_warning *result_step_warning(const struct result_step *s, const char *code);
 /* Host facts for the "host" section (uname, CPU model, CPU count). */
 struct json_object *result_host_json(void);
 

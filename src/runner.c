@@ -9,14 +9,17 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "holes.h"
 #include "preset.h"
 #include "purge.h"
 #include "steady.h"
+#include "units.h"
 
 #define AUTOSAVE_DEFAULT_NS (60ull * 1000000000ull)
 
@@ -50,6 +53,7 @@ struct run {
 	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
 	uint64_t step_bytes;
 	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
+	bool discarded;       /* a block device this run discarded and has not written since */
 };
 
 static void iso_now(char *buf, size_t len)
@@ -210,10 +214,92 @@ static int run_purge(struct run *r, const struct plan_phase *ph)
 		fail_run(r, rp, st, err, start);
 		return ret;
 	}
+	if (ph->purge == PURGE_DISCARD && r->t->is_blockdev)
+		r->discarded = true;
 	st->status = RS_COMPLETE;
 	r->step_global++;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	return 0;
+}
+
+/* Give the running step a warning, and tell the operator at once. */
+__attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct result_step *st,
+						       enum step_warning w, const char *fmt, ...)
+{
+	char text[256], msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (result_step_warn(st, w, "%s", text))
+		return;
+	snprintf(msg, sizeof(msg), "warning: step %s: %s [%s]", st->label, text,
+		 step_warning_code[w]);
+	emit(r, RUN_EV_LOG, st, NULL, NULL, msg, 0);
+}
+
+/*
+ * Does the step read space that was never written? For a file, the holes in the range
+ * it reads; for a block device, whether this run discarded it and has not written it
+ * since (what a discarded range holds is up to the drive, which may not read media).
+ */
+static void check_unwritten(struct run *r, const struct workload *wl, struct result_step *st)
+{
+	uint64_t start, len, holes = 0;
+	char a[32], b[32];
+	bool more = false;
+
+	/* the null engine touches nothing */
+	if (wl->read_pct == 0 || r->ops == &engine_null)
+		return;
+	if (r->t->is_blockdev) {
+		if (r->discarded)
+			warn(r, st, SW_READS_UNWRITTEN,
+			     "it reads a device this run discarded and has not written since: "
+			     "the drive may answer without reading media");
+		return;
+	}
+	workload_range(wl, r->t->size, &start, &len);
+	if (holes_scan(r->t->fd, start, len, &holes, &more) || !holes)
+		return;
+	units_fmt_capacity(a, sizeof(a), holes);
+	units_fmt_capacity(b, sizeof(b), len);
+	warn(r, st, SW_READS_UNWRITTEN,
+	     "%s%.1f%% of the range it reads (%s of %s) was never written (holes in the file): "
+	     "those reads never reach the drive",
+	     more ? "at least " : "", 100.0 * (double)holes / (double)len, a, b);
+}
+
+/*
+ * A step that ran its course is complete only if it measured something: I/O in its
+ * measured time, from every worker that was meant to do I/O. Otherwise the reason, into
+ * msg, and false.
+ */
+static bool step_measured(const struct step_result *sr, const struct workload *wl, char *msg,
+			  size_t len)
+{
+	char d[32], m[32];
+
+	if (sr->total.d[DIR_ALL].ios == 0) {
+		int n = snprintf(msg, len, "no I/O completed in the measured time");
+		if (sr->host_stall_ns && n > 0 && (size_t)n < len)
+			n += snprintf(msg + n, len - (size_t)n,
+				      "; the host did not run drivebench for %s of it",
+				      units_fmt_latency(d, sizeof(d), (double)sr->host_stall_ns));
+		if (sr->drain.d[DIR_ALL].ios && n > 0 && (size_t)n < len)
+			snprintf(msg + n, len - (size_t)n,
+				 "; %llu completed after it, in the drain, taking up to %s",
+				 (unsigned long long)sr->drain.d[DIR_ALL].ios,
+				 units_fmt_latency(m, sizeof(m), (double)sr->drain.d[DIR_ALL].max_ns));
+		return false;
+	}
+	if (sr->silent_workers) {
+		snprintf(msg, len, "%u of %u worker threads completed no I/O at all",
+			 sr->silent_workers, wl->threads);
+		return false;
+	}
+	return true;
 }
 
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
@@ -258,6 +344,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 			r->loops_bytes = 1;
 	}
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
+	check_unwritten(r, &wl, st);
 
 	memset(&sr, 0, sizeof(sr));
 	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
@@ -267,10 +354,40 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		if (result_step_add_sample(st, &sr.samples[i]))
 			break;
 	st->summary = sr.total;
+	st->drain = sr.drain;
+	st->ramp = sr.ramp;
 	st->wl.seed = sr.seed;
 	snprintf(st->engine, sizeof(st->engine), "%s", sr.engine_desc);
-	if (sr.acc && !r->no_hist)
-		result_step_set_hist(st, &sr.acc[DIR_READ].hist, &sr.acc[DIR_WRITE].hist);
+	if (sr.acc && !r->no_hist) {
+		/* the drain's latencies are in the step's histogram, as in its percentiles */
+		struct hist *h = malloc(2 * sizeof(*h));
+		if (h) {
+			h[0] = sr.acc[DIR_READ].hist;
+			h[1] = sr.acc[DIR_WRITE].hist;
+			if (sr.drain_acc) {
+				hist_merge(&h[0], &sr.drain_acc[DIR_READ].hist);
+				hist_merge(&h[1], &sr.drain_acc[DIR_WRITE].hist);
+			}
+			result_step_set_hist(st, &h[0], &h[1]);
+			free(h);
+		}
+	}
+	if (sr.host_stall_ns) {
+		char a[32], b[32], c[32];
+		warn(r, st, SW_HOST_STALL,
+		     "the host did not run drivebench for %s of the %s measured (the longest "
+		     "stall %s): the samples concerned carry host_stall_ns",
+		     units_fmt_latency(a, sizeof(a), (double)sr.host_stall_ns),
+		     units_fmt_duration(b, sizeof(b), sr.total.dur_ns),
+		     units_fmt_latency(c, sizeof(c), (double)sr.host_stall_max_ns));
+	}
+	if (sr.idle_workers && !sr.silent_workers && !sr.stopped && ret == 0)
+		warn(r, st, SW_THREADS_IDLE,
+		     "%u of %u worker threads (thread %u the first) completed no I/O in the "
+		     "measured time: the host did not run them then",
+		     sr.idle_workers, wl.threads, sr.first_idle + 1);
+	if (wl.read_pct < 100)
+		r->discarded = false;
 	r->planned_done_ns += r->step_planned_ns;
 	r->step_global++;
 	if (ret < 0) {
@@ -278,12 +395,18 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		step_result_free(&sr);
 		return ret;
 	}
-	step_result_free(&sr);
 	if (sr.stopped) {
+		step_result_free(&sr);
 		st->status = RS_ABORTED;
 		emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, 0);
 		return -ECANCELED;
 	}
+	if (!step_measured(&sr, &wl, err, sizeof(err))) {
+		step_result_free(&sr);
+		fail_run(r, r->rp, st, err, 0);
+		return -ENODATA;
+	}
+	step_result_free(&sr);
 	st->status = RS_COMPLETE;
 	if (wl.rate_iops == 0)
 		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;

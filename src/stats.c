@@ -76,3 +76,27 @@ void stats_summarize(const struct io_acc *rd, const struct io_acc *wr, uint64_t 
 	fill_dir(&out->d[DIR_ALL], all, dur_ns);
 	free(all);
 }
+
+void stats_fold_latency(const struct io_acc *win_rd, const struct io_acc *win_wr,
+			const struct io_acc *rd, const struct io_acc *wr, struct sample *out)
+{
+	struct io_acc *all = malloc(3 * sizeof(*all));
+	const struct io_acc *win[2] = {win_rd, win_wr}, *tail[2] = {rd, wr};
+
+	if (!all)
+		return;
+	io_acc_init(&all[DIR_ALL]);
+	for (int d = DIR_READ; d <= DIR_WRITE; d++) {
+		io_acc_init(&all[d]);
+		io_acc_merge(&all[d], win[d]);
+		io_acc_merge(&all[d], tail[d]);
+		io_acc_merge(&all[DIR_ALL], &all[d]);
+	}
+	for (int d = 0; d < NDIR; d++) {
+		if (!hist_count(&all[d].hist))
+			continue;
+		out->d[d].max_ns = all[d].max_ns;
+		hist_percentiles(&all[d].hist, stats_pct_value, NPCT, out->d[d].pct_ns);
+	}
+	free(all);
+}

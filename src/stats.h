@@ -67,6 +67,7 @@ struct sample {
 	uint32_t index;      /* interval number within the step, from 0 */
 	uint64_t start_ns;   /* from the start of measurement (after ramp) */
 	uint64_t dur_ns;
+	uint64_t host_stall_ns; /* of dur_ns, time in which the host did not run drivebench */
 	struct dir_stats d[NDIR];
 };
 
@@ -88,5 +89,12 @@ void stats_mean_std(uint64_t n, uint64_t sum, stats_u128 sq, double *mean, doubl
  */
 void stats_summarize(const struct io_acc *rd, const struct io_acc *wr, uint64_t dur_ns,
 		     struct sample *out);
+/*
+ * Fold the latencies of completions counted apart (a step's drain: rd, wr) into the
+ * maximum and percentiles of out, which stats_summarize() filled from win_rd and win_wr.
+ * Counts, rates, mean and standard deviation stay those of the window.
+ */
+void stats_fold_latency(const struct io_acc *win_rd, const struct io_acc *win_wr,
+			const struct io_acc *rd, const struct io_acc *wr, struct sample *out);
 
 #endif

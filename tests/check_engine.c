@@ -8,6 +8,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "engine.h"
@@ -51,9 +54,14 @@ static void assert_sums(const struct step_result *r)
 		ck_assert_uint_eq(bytes[d], r->total.d[d].bytes);
 	}
 	ck_assert_uint_eq(dur, r->total.dur_ns);
+	/* the drain's latencies count in the maximum, its I/Os not in the window's counts */
+	if (r->drain.d[DIR_ALL].max_ns > max)
+		max = r->drain.d[DIR_ALL].max_ns;
 	ck_assert_uint_eq(max, r->total.d[DIR_ALL].max_ns);
 	ck_assert_uint_eq(hist_count(&r->acc[0].hist) + hist_count(&r->acc[1].hist),
 			  r->total.d[DIR_ALL].ios);
+	ck_assert_uint_eq(hist_count(&r->drain_acc[0].hist) + hist_count(&r->drain_acc[1].hist),
+			  r->drain.d[DIR_ALL].ios);
 }
 
 static void open_file_target(struct target *t, char **path, uint64_t size, bool write)
@@ -290,6 +298,279 @@ START_TEST(test_stop)
 }
 END_TEST
 
+/* ---- edges: the drain, host stalls, every I/O accounted for ------------------------ */
+
+/*
+ * A test engine whose I/Os complete after a latency: SLOW_LAT_NS normally, HANG_NS for
+ * those submitted after hang_from_ns (CLOCK_MONOTONIC). It counts what it was given.
+ */
+#define SLOW_LAT_NS 200000ull /* 0.2 ms */
+#define HANG_NS	    (600 * MS)
+
+static uint64_t hang_from_ns = UINT64_MAX;
+static atomic_ullong queued_ios, queued_bytes;
+
+struct engine_io {
+	unsigned n;
+	struct {
+		unsigned slot;
+		int res;
+		uint64_t due_ns;
+	} q[64];
+};
+
+static int slow_open(struct engine_io **io, int fd, unsigned depth, const struct iovec *bufs,
+		     unsigned flags)
+{
+	(void)fd, (void)bufs, (void)flags;
+	if (depth > 64)
+		return -EINVAL;
+	*io = calloc(1, sizeof(**io));
+	return *io ? 0 : -ENOMEM;
+}
+
+static void slow_close(struct engine_io *io)
+{
+	free(io);
+}
+
+static void slow_queue(struct engine_io *io, unsigned slot, bool write, uint64_t off,
+		       uint32_t len)
+{
+	uint64_t now = mono_now_ns();
+
+	(void)write, (void)off;
+	io->q[io->n].slot = slot;
+	io->q[io->n].res = (int)len;
+	io->q[io->n].due_ns = now + (now >= hang_from_ns ? HANG_NS : SLOW_LAT_NS);
+	io->n++;
+	atomic_fetch_add(&queued_ios, 1);
+	atomic_fetch_add(&queued_bytes, len);
+}
+
+static unsigned slow_ready(struct engine_io *io, uint64_t now, uint64_t *next)
+{
+	unsigned k = 0;
+
+	*next = UINT64_MAX;
+	for (unsigned i = 0; i < io->n; i++) {
+		if (io->q[i].due_ns <= now)
+			k++;
+		else if (io->q[i].due_ns < *next)
+			*next = io->q[i].due_ns;
+	}
+	return k;
+}
+
+static int slow_submit_wait(struct engine_io *io, unsigned min_complete, uint64_t timeout_ns)
+{
+	uint64_t start = mono_now_ns(), now = start, next;
+
+	while (slow_ready(io, now, &next) < min_complete) {
+		if (timeout_ns && start + timeout_ns < next)
+			next = start + timeout_ns;
+		if (next == UINT64_MAX)
+			return 0;
+		struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		now = mono_now_ns();
+		if (timeout_ns && now >= start + timeout_ns)
+			return 0;
+	}
+	return 0;
+}
+
+static unsigned slow_reap(struct engine_io *io, struct engine_cqe *out, unsigned max)
+{
+	uint64_t now = mono_now_ns();
+	unsigned n = 0, keep = 0;
+
+	for (unsigned i = 0; i < io->n; i++) {
+		if (io->q[i].due_ns <= now && n < max) {
+			out[n].slot = io->q[i].slot;
+			out[n].res = io->q[i].res;
+			n++;
+		} else {
+			io->q[keep++] = io->q[i];
+		}
+	}
+	io->n = keep;
+	return n;
+}
+
+static const char *slow_describe(struct engine_io *io)
+{
+	(void)io;
+	return "slow (test)";
+}
+
+static const struct engine_ops engine_slow = {
+	.name = "slow",
+	.open = slow_open,
+	.close = slow_close,
+	.queue = slow_queue,
+	.submit_wait = slow_submit_wait,
+	.reap = slow_reap,
+	.describe = slow_describe,
+};
+
+/*
+ * A device that hangs for 600 ms just before the step's time is up: the I/Os in flight
+ * complete in the drain, after the step. Their latencies are in the step's maximum and
+ * percentiles, not in its counts; the drain's length is recorded; and the window, the
+ * ramp and the drain together hold every I/O the engine was given.
+ */
+START_TEST(test_drain)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.qdepth = 4;
+	wl.ramp_ns = 50 * MS;
+	wl.time_ns = 300 * MS;
+	wl.interval_ns = 100 * MS;
+	hang_from_ns = mono_now_ns() + 300 * MS; /* 50 ms before the end, give or take */
+	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	ck_assert_uint_eq(r.drain.d[DIR_ALL].ios, 8); /* the hung queues of both workers */
+	ck_assert_uint_ge(r.drain.d[DIR_ALL].max_ns, HANG_NS);
+	ck_assert_uint_ge(r.total.d[DIR_ALL].max_ns, HANG_NS);
+	ck_assert_uint_ge(r.total.d[DIR_ALL].pct_ns[PCT_9999], HANG_NS * 99 / 100);
+	/* the hang began inside the step and ended after it */
+	ck_assert_uint_ge(r.drain.dur_ns, 400 * MS);
+	ck_assert_uint_lt(r.drain.dur_ns, HANG_NS);
+	/* the window's counts hold none of them, and its rate is over the window alone */
+	ck_assert_uint_eq(r.total.dur_ns, 300 * MS);
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
+			  atomic_load(&queued_ios));
+	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes + r.ramp.d[DIR_ALL].bytes +
+				  r.drain.d[DIR_ALL].bytes,
+			  atomic_load(&queued_bytes));
+	ck_assert_uint_gt(r.ramp.d[DIR_ALL].ios, 0);
+	ck_assert_uint_eq(r.idle_workers, 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* Every I/O given to the engine is in the window, the ramp or the drain, for any shape. */
+START_TEST(test_every_io_counted)
+{
+	static const unsigned shapes[][3] = {{1, 1, 0}, {3, 7, 0}, {8, 16, 30}, {16, 16, 0}};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	open_file_target(&t, &path, 16 << 20, true);
+	workload_defaults(&wl);
+	workload_set_rw(&wl, "randrw");
+	wl.read_pct = 60;
+	workload_parse_bssplit(&wl, "4k/50:16k/30:64k/20", err, sizeof(err));
+	wl.threads = shapes[_i][0];
+	wl.qdepth = shapes[_i][1];
+	wl.ramp_ns = shapes[_i][2] * MS;
+	wl.time_ns = 200 * MS;
+	wl.interval_ns = 50 * MS;
+	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
+			  atomic_load(&queued_ios));
+	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes + r.ramp.d[DIR_ALL].bytes +
+				  r.drain.d[DIR_ALL].bytes,
+			  atomic_load(&queued_bytes));
+	ck_assert_uint_eq(r.idle_workers, 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* Stop the test process (every thread of it) from another process for a while. */
+static pid_t stop_me_later(unsigned after_ms, unsigned for_ms)
+{
+	pid_t me = getpid(), pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		nanosleep(&(struct timespec){after_ms / 1000, (long)(after_ms % 1000) * 1000000}, NULL);
+		kill(me, SIGSTOP);
+		nanosleep(&(struct timespec){for_ms / 1000, (long)(for_ms % 1000) * 1000000}, NULL);
+		kill(me, SIGCONT);
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * SIGSTOP for 400 ms in the middle of a step: the samples it overlaps carry it as
+ * host_stall_ns (they add up to the step's), not just as lower IOPS. For the null engine
+ * (workers always busy) and io_uring (workers asleep in the kernel).
+ */
+START_TEST(test_host_stall)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	uint64_t sum = 0;
+	pid_t pid;
+
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.qdepth = 4;
+	wl.time_ns = 1200 * MS;
+	wl.interval_ns = 100 * MS;
+	wl.rate_iops = _i ? 4000 : 0;
+	pid = stop_me_later(400, 400);
+	ck_assert_msg(engine_run(_i ? &engine_uring : &engine_null, &t, &wl, NULL, NULL, NULL, &r,
+				 err, sizeof(err)) == 0, "%s", err);
+	waitpid(pid, NULL, 0);
+	assert_sums(&r);
+	for (unsigned i = 0; i < r.nsamples; i++) {
+		ck_assert_uint_le(r.samples[i].host_stall_ns, r.samples[i].dur_ns);
+		sum += r.samples[i].host_stall_ns;
+	}
+	ck_assert_uint_eq(sum, r.host_stall_ns);
+	ck_assert_uint_eq(r.total.host_stall_ns, r.host_stall_ns);
+	ck_assert_msg(r.host_stall_ns >= 350 * MS && r.host_stall_ns <= 600 * MS,
+		      "host stall %llu ns", (unsigned long long)r.host_stall_ns);
+	ck_assert_uint_ge(r.host_stall_max_ns, 350 * MS);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/* A step with no stall has none. */
+START_TEST(test_no_host_stall)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.qdepth = 4;
+	wl.time_ns = 300 * MS;
+	wl.interval_ns = 100 * MS;
+	wl.rate_iops = 2000;
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	ck_assert_uint_eq(r.host_stall_ns, 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
 START_TEST(test_bad_targets)
 {
 	struct target t;
@@ -417,6 +698,10 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, test_uring_file_mix);
 	tcase_add_loop_test(tc, test_stop, 0, 2);
 	tcase_add_test(tc, test_bad_targets);
+	tcase_add_test(tc, test_drain);
+	tcase_add_loop_test(tc, test_every_io_counted, 0, 4);
+	tcase_add_loop_test(tc, test_host_stall, 0, 2);
+	tcase_add_test(tc, test_no_host_stall);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("loop");
 	tcase_set_timeout(tc, 60);

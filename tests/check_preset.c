@@ -226,14 +226,15 @@ START_TEST(test_scale)
 
 	ck_assert_uint_eq(m->steps[0].wl.time_ns, 1200000000ull);
 	ck_assert_uint_eq(m->steps[0].wl.ramp_ns, 300000000ull);
-	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 10000000ull);
+	/* the default interval does not shrink below 100 ms, or a tenth of the step */
+	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 120000000ull);
 	ck_assert_uint_eq(phase_of(p, PH_PRECONDITION, 0)->max_time_ns, 216000000000ull);
 	plan_free(p);
-	/* tiny scales stop at 10 ms for times and intervals; loops shrink with the scale */
+	/* tiny scales stop at 100 ms for times; loops shrink with the scale */
 	p = builtin("snia-iops", 0.0001);
 	m = phase_of(p, PH_MEASURE, 0);
-	ck_assert_uint_eq(m->steps[0].wl.time_ns, 10000000ull);
-	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 10000000ull);
+	ck_assert_uint_eq(m->steps[0].wl.time_ns, 100000000ull);
+	ck_assert_uint_eq(m->steps[0].wl.interval_ns, 100000000ull);
 	ck_assert_double_eq_tol(phase_of(p, PH_PRECONDITION, 0)->steps[0].loops_bytes_x, 0.0002,
 				1e-12);
 	plan_free(p);
@@ -302,6 +303,44 @@ START_TEST(test_duration_saturates)
 	/* more than 64 bits of nanoseconds: the sum stops at the top */
 	p->phases[0].steps[0].wl.time_ns = UINT64_MAX - 1;
 	ck_assert_uint_eq(plan_duration_ns(p), UINT64_MAX);
+	plan_free(p);
+}
+END_TEST
+
+/*
+ * The sampling interval under --scale: a preset's own interval scales like any duration
+ * (down to 10 ms); the default 1 s stays at least 100 ms, or a tenth of the scaled step,
+ * and never grows. Columns: interval line, step time, scale, interval wanted.
+ */
+static const struct {
+	const char *interval;
+	const char *time;
+	double scale;
+	uint64_t want_ns;
+} interval_cases[] = {
+	{"", "2m", 1, 1000000000ull},		 /* unscaled: as it is */
+	{"", "2m", 2, 2000000000ull},		 /* scaled up: like any duration */
+	{"", "2m", 0.5, 1000000000ull},		 /* 60 s step: a tenth is more than 1 s */
+	{"", "2m", 0.05, 600000000ull},		 /* 6 s step: a tenth of it */
+	{"", "2m", 0.01, 120000000ull},		 /* 1.2 s step: a tenth of it */
+	{"", "1m", 0.01, 100000000ull},		 /* 0.6 s step: 100 ms */
+	{"", "10s", 0.001, 100000000ull},	 /* 100 ms step (the least): 100 ms */
+	{"", "2h", 0.01, 1000000000ull},	 /* 72 s step: never past 1 s */
+	{"interval = 50ms\n", "2m", 0.01, 10000000ull}, /* set: scaled, 10 ms at least */
+	{"interval = 2s\n", "2m", 0.1, 200000000ull},
+};
+
+START_TEST(test_scaled_interval)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "[preset]\nname = i\n[measure]\ntime = %s\n%s",
+		 interval_cases[_i].time, interval_cases[_i].interval);
+	char err[512] = "";
+	struct plan *p = preset_parse(text, "interval", interval_cases[_i].scale, err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->phases[0].steps[0].wl.interval_ns, interval_cases[_i].want_ns);
 	plan_free(p);
 }
 END_TEST
@@ -637,6 +676,8 @@ int main(void)
 	tcase_add_test(tc, test_scale);
 	tcase_add_loop_test(tc, test_limits, 0, (int)(sizeof(limits) / sizeof(limits[0])));
 	tcase_add_test(tc, test_duration_saturates);
+	tcase_add_loop_test(tc, test_scaled_interval, 0,
+			    (int)(sizeof(interval_cases) / sizeof(interval_cases[0])));
 	tcase_add_test(tc, test_rate_curve);
 	tcase_add_test(tc, test_from_settings);
 	tcase_add_test(tc, test_settings_lists);

@@ -498,7 +498,7 @@ START_TEST(renderer_shapes)
 		lines++;
 	}
 	ck_assert_uint_eq(lines, 1 + rep.nrows * 3);
-	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 3);
+	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 4);
 	ck_assert_ptr_nonnull(strstr(out, "avg_latency_ms"));
 	free(out);
 

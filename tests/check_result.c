@@ -114,6 +114,8 @@ static void build(struct result *r, unsigned nsteps)
 		for (unsigned k = 0; k < 3; k++) {
 			struct sample sm;
 			fill_sample(&sm, k);
+			if (i == 0 && k == 1) /* a stalled sample */
+				sm.host_stall_ns = 400000000ull;
 			ck_assert_int_eq(result_step_add_sample(s, &sm), 0);
 		}
 		static struct hist h[2];
@@ -122,6 +124,24 @@ static void build(struct result *r, unsigned nsteps)
 			h[0].bucket[b] = b + 1;
 		h[1].bucket[HIST_NBUCKETS - 1] = 42;
 		ck_assert_int_eq(result_step_set_hist(s, &h[0], &h[1]), 0);
+		/* the edges: a ramp and a drain, warnings (one from a newer
+		   drivebench, which a reader keeps as it is) */
+		if (i == 0) {
+			fill_sample(&s->ramp, 0);
+			s->ramp.dur_ns = 30000000000ull;
+			fill_sample(&s->drain, 0);
+			s->drain.dur_ns = 2000000123ull;
+			s->summary.host_stall_ns = 400000000ull;
+			ck_assert_int_eq(result_step_warn(s, SW_HOST_STALL, "stopped %d s", 4), 0);
+			ck_assert_int_eq(result_step_warn(s, SW_READS_UNWRITTEN, "holes"), 0);
+			ck_assert_int_eq(result_step_warn(s, SW_HOST_STALL, "stopped %d s", 5), 0);
+			ck_assert_uint_eq(s->nwarnings, 2); /* the same code replaces its text */
+			ck_assert_str_eq(s->warnings[0].text, "stopped 5 s");
+			s->warnings = realloc(s->warnings, 3 * sizeof(*s->warnings));
+			snprintf(s->warnings[2].code, sizeof(s->warnings[2].code), "from-the-future");
+			snprintf(s->warnings[2].text, sizeof(s->warnings[2].text), "kept");
+			s->nwarnings = 3;
+		}
 	}
 }
 
@@ -130,6 +150,7 @@ static void assert_sample_eq(const struct sample *a, const struct sample *b)
 	ck_assert_uint_eq(a->index, b->index);
 	ck_assert_uint_eq(a->start_ns, b->start_ns);
 	ck_assert_uint_eq(a->dur_ns, b->dur_ns);
+	ck_assert_uint_eq(a->host_stall_ns, b->host_stall_ns);
 	/* dir_stats is all 8-byte fields, no padding: bytes equal means values equal */
 	ck_assert(memcmp(a->d, b->d, sizeof(a->d)) == 0);
 }
@@ -199,6 +220,15 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert_uint_eq(sa->error_offset, sb->error_offset);
 			ck_assert_str_eq(sa->engine, sb->engine);
 			assert_sample_eq(&sa->summary, &sb->summary);
+			ck_assert_uint_eq(sa->drain.dur_ns, sb->drain.dur_ns);
+			ck_assert(memcmp(sa->drain.d, sb->drain.d, sizeof(sa->drain.d)) == 0);
+			ck_assert_uint_eq(sa->ramp.dur_ns, sb->ramp.dur_ns);
+			ck_assert(memcmp(sa->ramp.d, sb->ramp.d, sizeof(sa->ramp.d)) == 0);
+			ck_assert_uint_eq(sa->nwarnings, sb->nwarnings);
+			for (unsigned w = 0; w < sa->nwarnings; w++) {
+				ck_assert_str_eq(sa->warnings[w].code, sb->warnings[w].code);
+				ck_assert_str_eq(sa->warnings[w].text, sb->warnings[w].text);
+			}
 			ck_assert_uint_eq(sa->nsamples, sb->nsamples);
 			struct sample_iter ia, ib;
 			struct sample ma, mb;
@@ -369,6 +399,18 @@ static const struct {
 	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
 	 "[{\"workload\": {\"bssplit\": \"4k/70:8k/70\"}}]}]}",
 	 ": phases[0].steps[0]: bssplit: "},
+	{"bad warnings",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"warnings\": \"none\"}]}]}",
+	 ": phases[0].steps[0]: \"warnings\" should be an array"},
+	{"warning without a code",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"warnings\": [{\"text\": \"x\"}]}]}]}",
+	 ": phases[0].steps[0]: warnings[0] has no \"code\""},
+	{"bad drain",
+	 "{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": "
+	 "[{\"drain\": {\"dur_ns\": \"long\"}}]}]}",
+	 ": phases[0].steps[0]: \"dur_ns\" should be a number"},
 /* numbers: refused, not read as 0 or passed on as inf */
 #define STEP(x)                                                                                    \
 	"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [" x "]}]}"

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Result files in the test scripts: a step's interval samples as dicts ({"index",
-"start_ns", "dur_ns", "read": {...}, "write": {...}, "all": {...}}), whichever format
-version wrote them (1: an array of objects; 2: a table of the columns that say something,
-see src/result.h)."""
+"start_ns", "dur_ns", "host_stall_ns" (when not 0), "read": {...}, "write": {...},
+"all": {...}}), whichever format version wrote them (1: an array of objects; 2: a table
+of the columns that say something, see src/result.h)."""
 
 DIRS = ("read", "write", "all")
 FIELDS = ("ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",
@@ -21,6 +21,8 @@ def samples(step):
         v = dict(zip(fields, row))
         d = {"index": v.get("index", i), "start_ns": v.get("start_ns", start),
              "dur_ns": v["dur_ns"]}
+        if v.get("host_stall_ns"):
+            d["host_stall_ns"] = v["host_stall_ns"]
         start = d["start_ns"] + d["dur_ns"]
         secs = d["dur_ns"] / 1e9
         for dr in DIRS:

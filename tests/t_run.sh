@@ -152,3 +152,70 @@ assert t["drive"]["name"] == sys.argv[2].split("/")[-1], t["drive"]["name"]
 else
 	skip "guard tests" "need root for loop devices"
 fi
+
+# ---- honest edges: reads of unwritten space, host stalls -----------------------------
+# a sparse file: its reads never reach the disk, and the run says so on stderr and in
+# the result; the same file written out says nothing
+sparse=$(mkfile 32M sparse.img)
+"$DRIVEBENCH" run --target "$sparse" --time 300ms --interval 100ms --out "$T/holes.json" \
+	2>"$T/err"
+check "unwritten: a read step over a sparse file warns on stderr" \
+	grep -q "^warning: step 4k read random 1T32Q: 100.0% of the range it reads .*never written.* \[reads-unwritten\]$" "$T/err"
+check "unwritten: the step's result carries reads-unwritten" test \
+	"$(json "$T/holes.json" "'reads-unwritten' in [w['code'] for w in d['phases'][0]['steps'][0]['warnings']]")" = True
+"$DRIVEBENCH" show "$T/holes.json" >"$T/show" 2>&1
+check "unwritten: show marks the step and says why" \
+	grep -qE "complete !$|^  ! 4k read random 1T32Q: reads-unwritten: " "$T/show"
+dd if=/dev/urandom of="$sparse" bs=1M count=32 conv=notrunc status=none
+"$DRIVEBENCH" run --target "$sparse" --time 300ms --interval 100ms --out "$T/full.json" \
+	2>"$T/err"
+check "unwritten: a written file gives no warning" test \
+	"$(json "$T/full.json" "'reads-unwritten' in [w['code'] for w in d['phases'][0]['steps'][0].get('warnings', [])]")" = False
+check "unwritten: nor on stderr" test "$(grep -c 'reads-unwritten' "$T/err")" -eq 0
+
+# SIGSTOP for 1.2 s in the middle of a 3 s step: the samples it covers carry it as
+# host_stall_ns, the step a host-stall warning, and it is still complete
+"$DRIVEBENCH" run --target "$f" --engine null --threads 2 --qdepth 4 --time 3s \
+	--interval 250ms --out "$T/stall.json" 2>"$T/err" &
+pid=$!
+for ((i = 0; i < 100; i++)); do grep -q 'IOPS (R' "$T/err" && break; sleep 0.05; done
+kill -STOP "$pid"
+sleep 1.2
+kill -CONT "$pid"
+wait "$pid"
+check "host stall: the run completes" test $? -eq 0
+check "host stall: samples carry it, the step warns, its text says how long" \
+	env PYTHONPATH=tests python3 - "$T/stall.json" <<'PY'
+import json, sys
+from resultfile import samples as samples_of
+st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
+samples = samples_of(st)
+stalled = [s.get("host_stall_ns", 0) for s in samples]
+total = sum(stalled)
+assert 1.0e9 <= total <= 1.6e9, stalled
+assert st["summary"]["host_stall_ns"] == total, (st["summary"]["host_stall_ns"], total)
+assert sum(1 for x in stalled if x) >= 4, stalled
+assert all(s.get("host_stall_ns", 0) <= s["dur_ns"] for s in samples)
+codes = [w["code"] for w in st.get("warnings", [])]
+assert codes == ["host-stall"], codes
+assert "the host did not run drivebench for 1." in st["warnings"][0]["text"], st["warnings"][0]
+assert " s of the 3 s measured" in st["warnings"][0]["text"], st["warnings"][0]
+assert st["status"] == "complete"
+PY
+check "host stall: stderr says so" grep -q "^warning: step .*\[host-stall\]$" "$T/err"
+
+# a block device discarded by the run's purge and read without a write in between
+if is_root && mkloop ddev "$(mkfile 32M discard.img)"; then
+	printf '[preset]\nname = discard then read\n[purge]\nmethod = discard\n[measure]\nread = 100\ntime = 300ms\n' >"$T/dr.preset"
+	printf '[preset]\nname = discard, write, read\n[purge]\nmethod = discard\n[precondition]\nread = 0\npattern = sequential\nbs = 1m\nloops = 1\n[measure]\nread = 100\ntime = 300ms\n' >"$T/dwr.preset"
+	"$DRIVEBENCH" run --preset "$T/dr.preset" --target "$ddev" --yes-destroy="$ddev" \
+		--quiet --out "$T/dr.json"
+	check "unwritten: a read of a device just discarded warns" test \
+		"$(json "$T/dr.json" "'reads-unwritten' in [w['code'] for w in d['phases'][1]['steps'][0].get('warnings', [])]")" = True
+	"$DRIVEBENCH" run --preset "$T/dwr.preset" --target "$ddev" --yes-destroy="$ddev" \
+		--quiet --out "$T/dwr.json"
+	check "unwritten: written after the discard, no warning" test \
+		"$(json "$T/dwr.json" "'reads-unwritten' in [w['code'] for w in d['phases'][2]['steps'][0].get('warnings', [])]")" = False
+else
+	skip "unwritten: discarded device" "needs root for a loop device"
+fi

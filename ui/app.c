@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "scratch.h"
 
 static const struct glyphs glyphs_utf8 = {
 	.sel = "\u25b6",
@@ -426,6 +427,15 @@ static void handle_key(struct app *a, int key)
 	default:
 		break;
 	}
+	/* a run on the scratch file waits until it is written out */
+	if (a->screen == SCR_PRESETS && act == ACT_START &&
+	    drives_scratch_busy(a, drives_chosen(a))) {
+		ui_status(a, ROLE_WARNING,
+			  "the scratch file is being written out (%u%%): its reads would "
+			  "touch no disk yet; start again when it is done",
+			  a->scratch_pct);
+		return;
+	}
 	screens[a->screen].key(a, act);
 }
 
@@ -540,6 +550,7 @@ int ui_main(int argc, char **argv)
 	catch_signals();
 	while (!a->quit && !got_signal) {
 		drives_poll_hotplug(a);
+		drives_poll_scratch(a);
 		draw(a);
 		key = getch();
 		if (a->status_ticks)
@@ -568,6 +579,8 @@ int ui_main(int argc, char **argv)
 			ret = EXIT_RUN_FAILED;
 	}
 free_run:
+	/* what is not written out yet stays holes, for the next start */
+	scratch_filler_free(a->scratch_filler);
 	run_model_free(a->run);
 	results_free(a);
 	plot_free(&a->grid);

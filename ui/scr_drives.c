@@ -106,14 +106,20 @@ void drives_load(struct app *a)
 		}
 	}
 
-	/* the scratch file, always last and always there */
+	/* the scratch file, always last and always there; written out once, in the background */
 	t = add_target(a, &cap);
 	if (t) {
+		uint64_t unwritten = 0;
 		t->is_scratch = true;
 		snprintf(t->name, sizeof(t->name), "scratch");
-		if (scratch_ensure(spath, sizeof(spath), &ssize, err, sizeof(err)) == 0) {
+		if (scratch_ensure(spath, sizeof(spath), &ssize, &unwritten, err, sizeof(err)) ==
+		    0) {
 			snprintf(t->path, sizeof(t->path), "%s", spath);
 			t->size_bytes = ssize;
+			if (unwritten && !a->scratch_filler &&
+			    scratch_filler_start(&a->scratch_filler, spath, err, sizeof(err)) < 0)
+				snprintf(a->scan_error, sizeof(a->scan_error), "%s", err);
+			a->scratch_pct = 0;
 		} else {
 			snprintf(a->scan_error, sizeof(a->scan_error), "%s", err);
 			scratch_path(t->path, sizeof(t->path));
@@ -164,10 +170,44 @@ void drives_poll_hotplug(struct app *a)
 	}
 }
 
+bool drives_scratch_busy(const struct app *a, const struct ui_target *t)
+{
+	return t && t->is_scratch && a->scratch_filler;
+}
+
+void drives_poll_scratch(struct app *a)
+{
+	uint64_t done, total;
+	char err[512], cap[32];
+	int state;
+
+	if (!a->scratch_filler)
+		return;
+	state = scratch_filler_poll(a->scratch_filler, &done, &total, err, sizeof(err));
+	a->scratch_pct = total ? (unsigned)(done * 100 / total) : 0;
+	if (state == 0)
+		return;
+	scratch_filler_free(a->scratch_filler);
+	a->scratch_filler = NULL;
+	if (state > 0) {
+		ui_status(a, ROLE_OK, "the scratch file is written out (%s of random data)",
+			  units_fmt_capacity(cap, sizeof(cap), total));
+	} else {
+		snprintf(a->scan_error, sizeof(a->scan_error), "scratch file: %s", err);
+		ui_status(a, ROLE_ERROR, "scratch file: %s", err);
+	}
+}
+
 /* "free", or the first in-use reason */
-static const char *state_text(const struct ui_target *t, enum ui_role *role)
+static const char *state_text(const struct app *a, const struct ui_target *t, enum ui_role *role,
+			      char *buf, size_t len)
 {
 	*role = ROLE_OK;
+	if (drives_scratch_busy(a, t)) {
+		*role = ROLE_WARNING;
+		snprintf(buf, len, "writing out %u%%", a->scratch_pct);
+		return buf;
+	}
 	if (!t->is_drive)
 		return "free";
 	if (!t->drive.inuse_known) {
@@ -294,6 +334,11 @@ static void detail(struct app *a, int y, int bottom, struct ui_target *t)
 				"any preset runs here without a spare drive; it measures the file "
 				"system under the cache directory, not a drive");
 		}
+		if (y < bottom && drives_scratch_busy(a, t))
+			ui_textf(a, y++, x + lw, w, ROLE_WARNING,
+				 "writing it out with random data, %u%% done: reads of a file never "
+				 "written touch no disk, so runs wait for it",
+				 a->scratch_pct);
 		return;
 	}
 	const struct drive *d = &t->drive;
@@ -419,7 +464,8 @@ void drives_draw(struct app *a, int top, int bottom)
 				t->is_drive && t->drive.firmware[0] ? t->drive.firmware
 								    : (a->utf8 ? "\u2014" : "-"));
 		}
-		const char *st = state_text(t, &srole);
+		char stbuf[32];
+		const char *st = state_text(a, t, &srole, stbuf, sizeof(stbuf));
 		ui_text(a, y, xstate, a->cols - xstate - 1, sel ? base : srole, st);
 	}
 	if (a->ntargets == 0)

@@ -302,12 +302,17 @@ static int draw_table(struct app *a, int y, int bottom, const struct report *rep
 		ui_text(a, y, 3, namew - 1, ROLE_NORMAL, t->row_names[r]);
 		for (unsigned c = left; c < t->ncols && (int)(c - left) < maxcols; c++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + c];
-			if (cell->present)
+			if (cell->present) {
 				report_fmt_value(buf, sizeof(buf), t->metric, cell->value);
-			else
+				if (cell->warned)
+					strcat(buf, " " REPORT_WARN_MARK);
+			} else
 				snprintf(buf, sizeof(buf), "%s", a->utf8 ? "\u2014" : "-");
 			ui_text_right(a, y, 3 + namew + (int)(c - left) * colw, colw - 1,
-				      cell->present ? ROLE_VALUE : ROLE_DIM, buf);
+				      !cell->present ? ROLE_DIM
+				      : cell->warned ? ROLE_WARNING
+						     : ROLE_VALUE,
+				      buf);
 		}
 	}
 	return y;

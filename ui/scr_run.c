@@ -423,7 +423,9 @@ void run_draw(struct app *a, int top, int bottom)
 		ui_text(a, y, 1, a->cols - 2, ROLE_WARNING,
 			"aborting: the step drains, then the result is saved");
 	else if (a->snap.log[0])
-		ui_text(a, y, 1, a->cols - 2, ROLE_DIM, a->snap.log);
+		/* the runner's step warnings ("warning: step ...") stand out from its news */
+		ui_text(a, y, 1, a->cols - 2,
+			strncmp(a->snap.log, "warning:", 8) ? ROLE_DIM : ROLE_WARNING, a->snap.log);
 
 	if (a->snap.active) {
 		static const enum key_action acts[] = {ACT_PAUSE, ACT_ABORT, ACT_PLOT_SPAN,

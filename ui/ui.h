@@ -17,6 +17,8 @@
 #include "runmodel.h"
 #include "theme.h"
 
+struct scratch_filler;
+
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 #define UI_TICK_MS  125 /* the screen refreshes at 8 Hz */
@@ -91,6 +93,8 @@ struct app {
 	char chosen_path[4096]; /* kept across rescans */
 	struct drive_monitor *monitor;
 	char scan_error[256];
+	struct scratch_filler *scratch_filler; /* writing the scratch file out, or NULL */
+	unsigned scratch_pct;		       /* how far it is */
 
 	/* Presets */
 	struct ui_preset *presets;
@@ -155,6 +159,10 @@ void drives_load(struct app *a);
 /* Release the target list and what was read for it (health). */
 void drives_free(struct app *a);
 void drives_poll_hotplug(struct app *a);
+/* The scratch file's write-out: progress, and the news when it ends. */
+void drives_poll_scratch(struct app *a);
+/* Is t the scratch file, still being written out? */
+bool drives_scratch_busy(const struct app *a, const struct ui_target *t);
 void drives_draw(struct app *a, int top, int bottom);
 void drives_key(struct app *a, enum key_action act);
 const struct ui_target *drives_chosen(const struct app *a);
