@@ -955,6 +955,136 @@ START_TEST(packed_samples)
 }
 END_TEST
 
+/* host_stall_ns: packed only when not 0, a version 2 column only when some sample has one. */
+START_TEST(host_stall_columns)
+{
+	struct result r, back;
+	struct workload wl;
+	char path[512], err[512];
+	char *s = NULL;
+	size_t len = 0;
+
+	result_init(&r);
+	workload_defaults(&wl);
+	struct result_phase *ph = result_add_phase(&r, "run", PH_RUN);
+	struct result_step *st = result_add_step(ph, "stalled", &wl);
+	for (unsigned k = 0; k < 6; k++) {
+		struct sample sm;
+		fill_sample(&sm, k);
+		sm.host_stall_ns = k == 2 ? 25000000ull : k == 5 ? UINT64_MAX : 0;
+		ck_assert_int_eq(result_step_add_sample(st, &sm), 0);
+	}
+	for (unsigned k = 0; k < 6; k++) {
+		struct sample sm, got;
+		fill_sample(&sm, k);
+		sm.host_stall_ns = k == 2 ? 25000000ull : k == 5 ? UINT64_MAX : 0;
+		ck_assert(result_step_sample(st, k, &got));
+		assert_sample_eq(&sm, &got);
+	}
+	/* a step with no stall: no column */
+	st = result_add_step(ph, "calm", &wl);
+	for (unsigned k = 0; k < 3; k++) {
+		struct sample sm;
+		fill_sample(&sm, k);
+		ck_assert_int_eq(result_step_add_sample(st, &sm), 0);
+	}
+	FILE *f = open_memstream(&s, &len);
+	ck_assert_int_eq(result_write(&r, f), 0);
+	fclose(f);
+	char *first = strstr(s, "\"dur_ns\", \"host_stall_ns\", ");
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_null(strstr(first + 20, "host_stall_ns")); /* not in the calm step */
+	free(s);
+
+	snprintf(path, sizeof(path), "%s/stall.json", tmpdir);
+	ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(back.phases[0].nsteps, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		struct sample_iter ia, ib;
+		struct sample ma, mb;
+		sample_iter_init(&ia, &r.phases[0].steps[i]);
+		sample_iter_init(&ib, &back.phases[0].steps[i]);
+		while (sample_iter_next(&ia, &ma)) {
+			ck_assert(sample_iter_next(&ib, &mb));
+			assert_sample_eq(&ma, &mb);
+		}
+		ck_assert(!sample_iter_next(&ib, &mb));
+	}
+	result_free(&back);
+	result_free(&r);
+
+	/* version 1: a sample object's host_stall_ns; absent is 0 */
+	static const char v1[] =
+		"{\"format\": \"drivebench-result\", \"version\": 1, \"phases\": [{\"steps\": [{"
+		"\"samples\": [{\"index\": 0, \"dur_ns\": 1000, \"host_stall_ns\": 300}, "
+		"{\"index\": 1, \"start_ns\": 1000, \"dur_ns\": 1000}]}]}]}";
+	const char *p1 = write_file("v1stall.json", v1, strlen(v1));
+	ck_assert_msg(result_load(&back, p1, err, sizeof(err)) == 0, "%s", err);
+	struct sample a, b;
+	ck_assert(result_step_sample(&back.phases[0].steps[0], 0, &a));
+	ck_assert(result_step_sample(&back.phases[0].steps[0], 1, &b));
+	ck_assert_uint_eq(a.host_stall_ns, 300);
+	ck_assert_uint_eq(b.host_stall_ns, 0);
+	result_free(&back);
+
+	/* version 2 with the column; a negative stall is refused like any count */
+	static const char v2[] =
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [{"
+		"\"samples\": {\"fields\": [\"dur_ns\", \"host_stall_ns\"], "
+		"\"rows\": [[1000, 0], [1000, 700]]}}]}]}";
+	const char *p2 = write_file("v2stall.json", v2, strlen(v2));
+	ck_assert_msg(result_load(&back, p2, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(result_step_sample(&back.phases[0].steps[0], 1, &b));
+	ck_assert_uint_eq(b.host_stall_ns, 700);
+	ck_assert_uint_eq(b.start_ns, 1000);
+	result_free(&back);
+	static const char v2neg[] =
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [{"
+		"\"samples\": {\"fields\": [\"dur_ns\", \"host_stall_ns\"], "
+		"\"rows\": [[1000, -1]]}}]}]}";
+	const char *p3 = write_file("v2neg.json", v2neg, strlen(v2neg));
+	ck_assert_int_lt(result_load(&back, p3, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "samples.rows[0]: \"host_stall_ns\" is negative"), "%s", err);
+}
+END_TEST
+
+/* Warnings from a file: unknown codes kept, a code twice kept once, text repaired, a limit. */
+START_TEST(warnings_loaded)
+{
+	struct result r;
+	char err[512];
+	static const char text[] =
+		"{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{\"steps\": [{"
+		"\"warnings\": [{\"code\": \"host-stall\", \"text\": \"first\"}, "
+		"{\"code\": \"from-the-future\", \"text\": \"bad \xff byte\\u001b[31m\", \"x\": 1}, "
+		"{\"code\": \"host-stall\", \"text\": \"second\"}]}]}]}";
+	const char *path = write_file("warn.json", text, strlen(text));
+
+	ck_assert_msg(result_load(&r, path, err, sizeof(err)) == 0, "%s", err);
+	const struct result_step *st = &r.phases[0].steps[0];
+	ck_assert_uint_eq(st->nwarnings, 2);
+	ck_assert_str_eq(result_step_warning(st, "host-stall")->text, "second");
+	ck_assert_str_eq(result_step_warning(st, "from-the-future")->text,
+			 "bad \xef\xbf\xbd byte\x1b[31m");
+	ck_assert_ptr_null(result_step_warning(st, "threads-idle"));
+	result_free(&r);
+
+	/* more distinct codes than the limit */
+	char *big = malloc(64 * 1024), *o = big;
+	o += sprintf(o, "{\"format\": \"drivebench-result\", \"version\": 2, \"phases\": [{"
+			"\"steps\": [{\"warnings\": [");
+	for (unsigned i = 0; i <= RESULT_MAX_WARNINGS; i++)
+		o += sprintf(o, "%s{\"code\": \"c%u\"}", i ? ", " : "", i);
+	o += sprintf(o, "]}]}]}");
+	path = write_file("manywarn.json", big, (size_t)(o - big));
+	free(big);
+	ck_assert_int_lt(result_load(&r, path, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "more than 64 warnings in a step"), "%s", err);
+	ck_assert_uint_eq(r.nphases, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("result");
@@ -980,6 +1110,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, strings_repaired);
 	tcase_add_test(tc, samples_v2_columns);
 	tcase_add_test(tc, packed_samples);
+	tcase_add_test(tc, host_stall_columns);
+	tcase_add_test(tc, warnings_loaded);
 	tcase_add_loop_test(tc, capacity_labels, 0,
 			    (int)(sizeof(capacities) / sizeof(capacities[0])));
 	tcase_add_loop_test(tc, label, 0, (int)(sizeof(labels) / sizeof(labels[0])));
