@@ -548,6 +548,15 @@ static void check_holders(const struct inuse_snapshot *s, const struct blk_entry
 	closedir(dir);
 }
 
+static int cmp_part(const void *a, const void *b)
+{
+	const char *x = (*(const struct blk_entry *const *)a)->name;
+	const char *y = (*(const struct blk_entry *const *)b)->name;
+	size_t lx = strlen(x), ly = strlen(y);
+
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
 int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inuse *out)
 {
 	const struct blk_entry *d = blk_by_dev(s, disk);
@@ -564,6 +573,8 @@ int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inus
 	for (size_t i = 0; i < s->nblk; i++)
 		if (!strcmp(s->blk[i].parent, d->name))
 			set[nset++] = &s->blk[i];
+	/* partitions in their number's order (sda2 before sda10), whatever sysfs lists first */
+	qsort(set + 1, nset - 1, sizeof(*set), cmp_part);
 
 	for (size_t i = 0; i < nset; i++) {
 		const struct blk_entry *e = set[i];

@@ -6,6 +6,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +400,7 @@ void text_fput_md(FILE *out, const char *src, bool line_start)
 /* ---- a filtering stream for terminals ------------------------------------------- */
 
 struct filter {
+	bool used;
 	int fd;
 	char held[4]; /* the start of a character whose end has not been written yet */
 	size_t nheld;
@@ -479,28 +481,46 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+/*
+ * The state lives here, not on the heap: standard error is never closed (exit only
+ * flushes it), and a leak checker would count an allocation that lives until then.
+ */
+static struct filter filters[2];
+static pthread_mutex_t filters_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int filter_close(void *cookie)
 {
 	struct filter *f = cookie;
 
 	if (f->nheld)
 		write_all(f->fd, TEXT_REPLACEMENT, 3);
-	free(f);
+	f->nheld = 0;
+	pthread_mutex_lock(&filters_lock);
+	f->used = false;
+	pthread_mutex_unlock(&filters_lock);
 	return 0;
 }
 
 FILE *text_filter_stream(int fd)
 {
 	static const cookie_io_functions_t io = {.write = filter_write, .close = filter_close};
-	struct filter *f = calloc(1, sizeof(*f));
+	struct filter *f = NULL;
 	FILE *out;
 
+	pthread_mutex_lock(&filters_lock);
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]) && !f; i++)
+		if (!filters[i].used) {
+			f = &filters[i];
+			f->used = true;
+			f->fd = fd;
+			f->nheld = 0;
+		}
+	pthread_mutex_unlock(&filters_lock);
 	if (!f)
 		return NULL;
-	f->fd = fd;
 	out = fopencookie(f, "w", io);
 	if (!out) {
-		free(f);
+		filter_close(f);
 		return NULL;
 	}
 	setvbuf(out, NULL, _IOLBF, BUFSIZ);

@@ -74,7 +74,8 @@ void text_fput_md(FILE *out, const char *src, bool line_start);
 /*
  * A filter for a terminal stream: text written through it reaches fd in its visible
  * form, newlines kept. text_filter_stream() returns a line-buffered FILE doing that, or
- * NULL. A character cut between two writes is held back until its end arrives.
+ * NULL (at most two are open at a time: standard error is the one that matters). A
+ * character cut between two writes is held back until its end arrives.
  */
 FILE *text_filter_stream(int fd);
 
