@@ -30,10 +30,11 @@ const char *const preset_section_name[PRESET_NSECTIONS] = {PRESET_SECTIONS(PRESE
 #define STR(x)	STR_(x)
 
 /*
- * Scaled step times, rounds and max_time are at least 100 ms: a shorter step measures
- * how fast the host starts threads, not the drive (at 10 ms, 16 threads on two CPUs or a
- * loop device at 256 I/Os in flight completed nothing in the step). A sampling interval
- * the preset sets is at least 10 ms; the default one scaled down, at least 100 ms.
+ * --scale shrinks step times, rounds and max_time down to 100 ms at most (a time already
+ * shorter stays as it is): a shorter step measures how fast the host starts threads, not
+ * the drive (at 10 ms, 16 threads on two CPUs or a loop device at 256 I/Os in flight
+ * completed nothing in the step). Times and intervals are at least 10 ms in any case;
+ * the default interval scaled down, at least 100 ms.
  */
 #define MIN_SCALED_NS	       100000000ull
 #define MIN_INTERVAL_NS	       10000000ull
@@ -1145,6 +1146,14 @@ static uint64_t scaled(uint64_t ns, double scale, uint64_t min)
 	return v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
 }
 
+/* A step time, round or max_time under --scale (see MIN_SCALED_NS). */
+static uint64_t scaled_time(uint64_t ns, double scale)
+{
+	uint64_t floor = ns < MIN_SCALED_NS ? ns : MIN_SCALED_NS;
+
+	return scaled(ns, scale, floor < MIN_INTERVAL_NS ? MIN_INTERVAL_NS : floor);
+}
+
 /*
  * The sampling interval of a step under --scale. One the preset sets is scaled like any
  * duration. The default one (1 s) shrinking with the scale made samples noise (10 ms at
@@ -1380,7 +1389,7 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 			st->wl.time_ns = LOOPS_CAP_NS;
 		if (b->until == UNTIL_STEADY && b->round_ns)
 			st->wl.time_ns = b->round_ns;
-		st->wl.time_ns = scaled(st->wl.time_ns, x->scale, MIN_SCALED_NS);
+		st->wl.time_ns = scaled_time(st->wl.time_ns, x->scale);
 		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
 		st->wl.interval_ns = scaled_interval(st->wl.interval_ns, b->interval_set, x->scale,
 						     st->wl.time_ns);
@@ -1429,7 +1438,7 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		 builds[0].name_set ? builds[0].name : preset_section_name[ps->kind]);
 	ph->purge = builds[0].method;
 	ph->until = builds[0].until;
-	ph->max_time_ns = scaled(builds[0].max_time_ns, x->scale, MIN_SCALED_NS);
+	ph->max_time_ns = scaled_time(builds[0].max_time_ns, x->scale);
 	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
 		goto out;
 	ph->steady = builds[0].sp;

@@ -292,7 +292,9 @@ START_TEST(test_stop)
 	ck_assert(r.stopped);
 	assert_sums(&r);
 	ck_assert_uint_lt(r.total.dur_ns, 1000 * MS);
-	ck_assert_uint_ge(r.total.dur_ns, 100 * MS);
+	/* the stop comes 120 ms after the step was asked for; its clock starts once every
+	   worker runs, which on a busy host takes tens of milliseconds */
+	ck_assert_uint_ge(r.total.dur_ns, 50 * MS);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -448,11 +450,12 @@ START_TEST(test_drain)
 	/* the window's counts hold none of them, and its rate is over the window alone */
 	ck_assert_uint_eq(r.total.dur_ns, 300 * MS);
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	uint64_t queued = atomic_load(&queued_ios), qbytes = atomic_load(&queued_bytes);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
-			  atomic_load(&queued_ios));
+			  queued);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes + r.ramp.d[DIR_ALL].bytes +
 				  r.drain.d[DIR_ALL].bytes,
-			  atomic_load(&queued_bytes));
+			  qbytes);
 	ck_assert_uint_gt(r.ramp.d[DIR_ALL].ios, 0);
 	ck_assert_uint_eq(r.idle_workers, 0);
 	step_result_free(&r);
@@ -482,11 +485,12 @@ START_TEST(test_every_io_counted)
 	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
 	assert_sums(&r);
+	uint64_t queued = atomic_load(&queued_ios), qbytes = atomic_load(&queued_bytes);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
-			  atomic_load(&queued_ios));
+			  queued);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes + r.ramp.d[DIR_ALL].bytes +
 				  r.drain.d[DIR_ALL].bytes,
-			  atomic_load(&queued_bytes));
+			  qbytes);
 	ck_assert_uint_eq(r.idle_workers, 0);
 	step_result_free(&r);
 	close_file_target(&t, path);

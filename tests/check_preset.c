@@ -330,6 +330,33 @@ static const struct {
 	{"interval = 2s\n", "2m", 0.1, 200000000ull},
 };
 
+/*
+ * Step times under --scale: down to 100 ms, not below; a time already shorter than that
+ * keeps its length, and so does any time at x1. Columns: time, scale, time wanted.
+ */
+static const struct {
+	const char *time;
+	double scale;
+	uint64_t want_ns;
+} time_cases[] = {
+	{"2m", 0.01, 1200000000ull}, {"2m", 0.0001, 100000000ull}, {"50ms", 0.01, 50000000ull},
+	{"50ms", 1, 50000000ull},    {"10ms", 1, 10000000ull},	     {"250ms", 0.1, 100000000ull},
+	{"1s", 2, 2000000000ull},
+};
+
+START_TEST(test_scaled_time)
+{
+	char text[256], err[512] = "";
+
+	snprintf(text, sizeof(text), "[preset]\nname = t\n[measure]\ntime = %s\n",
+		 time_cases[_i].time);
+	struct plan *p = preset_parse(text, "time", time_cases[_i].scale, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->phases[0].steps[0].wl.time_ns, time_cases[_i].want_ns);
+	plan_free(p);
+}
+END_TEST
+
 START_TEST(test_scaled_interval)
 {
 	char text[256];
@@ -676,6 +703,8 @@ int main(void)
 	tcase_add_test(tc, test_scale);
 	tcase_add_loop_test(tc, test_limits, 0, (int)(sizeof(limits) / sizeof(limits[0])));
 	tcase_add_test(tc, test_duration_saturates);
+	tcase_add_loop_test(tc, test_scaled_time, 0,
+			    (int)(sizeof(time_cases) / sizeof(time_cases[0])));
 	tcase_add_loop_test(tc, test_scaled_interval, 0,
 			    (int)(sizeof(interval_cases) / sizeof(interval_cases[0])));
 	tcase_add_test(tc, test_rate_curve);
