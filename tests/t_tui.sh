@@ -318,10 +318,11 @@ keys c2 q
 tm kill-session -t c2 2>/dev/null
 rm -f "$RESULTS"/ladder*.json
 
-# ---- C3: the plots show the whole phase: a 20-minute phase at x0.01 ---------------------
-# Two steps of 10 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
+# ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
+# Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long
 # the phase has run; w switches to the last moments, where only the slow step is left.
+# The slow step lasts 12 s, so that the abort lands inside it on a loaded host too.
 if [ $can_run = 1 ]; then
 	mkdir -p "$XDG_CONFIG_HOME/drivebench/presets"
 	cat >"$XDG_CONFIG_HOME/drivebench/presets/zz-long.preset" <<'PRESET'
@@ -332,7 +333,7 @@ qdepth = 4
 interval = 10ms
 [measure]
 rate = max 1000
-time = 10m
+time = 20m
 PRESET
 	iops_top() { cap "$1" | grep -m1 -A1 '^ IOPS (R' | tail -n 1 | python3 -c '
 import re, sys
@@ -344,7 +345,7 @@ print(int(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[m.group(2)]) if m else
 	wait_for whole "zz-long" 5
 	keys whole G Enter - - - - s
 	expect whole "whole phase: the run starts" "zz-long|long phase" 5
-	expect whole "whole phase: the slow step is reached" "1000 IOPS . step 2/2" 20
+	expect whole "whole phase: the slow step is reached" "1000 IOPS . step 2/2" 30
 	sleep 3
 	expect whole "whole phase: the time axis spans the phase" "─ [0-9.]+ s phase" 5
 	top=$(iops_top whole)
