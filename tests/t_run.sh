@@ -187,19 +187,20 @@ wait "$pid"
 check "host stall: the run completes" test $? -eq 0
 check "host stall: samples carry it, the step warns, its text says how long" \
 	env PYTHONPATH=tests python3 - "$T/stall.json" <<'PY'
-import json, sys
+import json, re, sys
 from resultfile import samples as samples_of
 st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
 samples = samples_of(st)
 stalled = [s.get("host_stall_ns", 0) for s in samples]
 total = sum(stalled)
-assert 1.0e9 <= total <= 1.6e9, stalled
+# 1.2 s stopped, plus what a loaded host took from the workers besides (also a stall)
+assert 1.0e9 <= total <= 2.6e9, stalled
 assert st["summary"]["host_stall_ns"] == total, (st["summary"]["host_stall_ns"], total)
 assert sum(1 for x in stalled if x) >= 4, stalled
 assert all(s.get("host_stall_ns", 0) <= s["dur_ns"] for s in samples)
 codes = [w["code"] for w in st.get("warnings", [])]
 assert codes == ["host-stall"], codes
-assert "the host did not run drivebench for 1." in st["warnings"][0]["text"], st["warnings"][0]
+assert re.search(r"the host did not run drivebench for [12]\.", st["warnings"][0]["text"]), st["warnings"][0]
 assert " s of the 3 s measured" in st["warnings"][0]["text"], st["warnings"][0]
 assert st["status"] == "complete"
 PY
