@@ -185,7 +185,7 @@ steps = [{"label": "s%d" % i, "workload": {"bs": 4096, "read_pct": 50, "threads"
 json.dump({"format": "drivebench-result", "version": 2, "phases": [{"kind": "measure", "steps": steps}]},
           open(sys.argv[1], "w"))
 EOF
-for fmt in text json; do
+for fmt in text json html; do
 	expect "compare two results of 10000 mixed steps --format $fmt" 0 "$fmt" \
 		"$DRIVEBENCH" compare --format "$fmt" "$T/many.json" "$T/many.json"
 done
