@@ -335,11 +335,14 @@ static void label_runs(struct report *rep)
 static int add_row(struct report *rep, unsigned group, const struct step_ref *ref, enum io_dir dir,
 		   const struct result_step **steps)
 {
-	struct report_row *p = realloc(rep->rows, (rep->nrows + 1) * sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	rep->rows = p;
+	/* doubling, the capacity implied by the count (a power of two from 16 on) */
+	unsigned n = rep->nrows;
+	if (n == 0 || (n >= 16 && !(n & (n - 1)))) {
+		struct report_row *p = realloc(rep->rows, (n ? 2 * (size_t)n : 16) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		rep->rows = p;
+	}
 	struct report_row *row = &rep->rows[rep->nrows];
 	memset(row, 0, sizeof(*row));
 	row->group = group;
@@ -483,11 +486,15 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 			}
 		}
 		if (g == rep->ngroups) {
-			struct report_group *p =
-				realloc(rep->groups, (rep->ngroups + 1) * sizeof(*p));
-			if (!p)
-				goto fail_nomem;
-			rep->groups = p;
+			/* doubling, as for rows */
+			if (g == 0 || (g >= 16 && !(g & (g - 1)))) {
+				struct report_group *grown = realloc(
+					rep->groups, (g ? 2 * (size_t)g : 16) * sizeof(*grown));
+				if (!grown)
+					goto fail_nomem;
+				rep->groups = grown;
+			}
+			struct report_group *p = rep->groups;
 			memset(&p[g], 0, sizeof(p[g]));
 			report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
 			p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
