@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "result_io.h"
+#include "text.h"
 #include "units.h"
 
 const struct report_metric_info report_metric_info[RM_COUNT] = {
@@ -123,6 +124,57 @@ static bool same_step(const struct workload *a, const struct workload *b)
 	       a->rate_iops == b->rate_iops;
 }
 
+/*
+ * Lookups by workload go through hash tables, so matching is linear in the steps: with
+ * 10000 steps a run (the limit), pairwise comparison was 10^8 per pair of runs.
+ */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+/* What same_group() compares, and then what same_step() adds. */
+static uint64_t group_hash(const struct workload *wl)
+{
+	uint64_t h = mix(mix(mix(0, wl->pattern), wl->read_pct), wl->nsplit);
+
+	if (!wl->nsplit)
+		return mix(h, wl->bs);
+	for (unsigned i = 0; i < wl->nsplit; i++)
+		h = mix(mix(h, wl->split[i].bs), wl->split[i].pct);
+	return h;
+}
+
+static uint64_t step_hash(const struct workload *wl, unsigned occurrence)
+{
+	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), wl->rate_iops),
+		   occurrence);
+}
+
+/* Open addressing: slots hold an index + 1 into the caller's array, 0 when empty. */
+struct index {
+	unsigned *slot;
+	size_t mask;
+};
+
+static int index_init(struct index *ix, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	ix->slot = calloc(cap, sizeof(*ix->slot));
+	ix->mask = cap - 1;
+	return ix->slot ? 0 : -ENOMEM;
+}
+
+static void index_free(struct index *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
+}
+
 /* A run's measured steps in order, with each one's occurrence among equal steps. */
 struct step_ref {
 	const struct result_phase *phase;
@@ -131,39 +183,66 @@ struct step_ref {
 	bool shared;
 };
 
-static int collect(const struct result *r, struct step_ref **out, unsigned *n)
+/* A run's refs, and its index by step and occurrence (find_ref()). */
+struct run_refs {
+	struct step_ref *refs;
+	unsigned n;
+	struct index by_step;
+};
+
+static int collect(const struct result *r, struct run_refs *rr)
 {
+	struct index last; /* step (occurrence 0) -> its latest ref so far */
 	unsigned total = 0, k = 0;
 
 	for (unsigned p = 0; p < r->nphases; p++)
 		if (measuring(&r->phases[p]))
 			total += r->phases[p].nsteps;
-	*out = calloc(total ? total : 1, sizeof(**out));
-	if (!*out)
+	rr->refs = calloc(total ? total : 1, sizeof(*rr->refs));
+	if (!rr->refs || index_init(&last, total) || index_init(&rr->by_step, total)) {
+		index_free(&rr->by_step);
 		return -ENOMEM;
+	}
 	for (unsigned p = 0; p < r->nphases; p++) {
 		const struct result_phase *ph = &r->phases[p];
 		if (!measuring(ph))
 			continue;
 		for (unsigned s = 0; s < ph->nsteps; s++) {
-			struct step_ref *ref = &(*out)[k];
+			struct step_ref *ref = &rr->refs[k];
+			size_t h;
 			ref->phase = ph;
 			ref->step = &ph->steps[s];
-			for (unsigned j = 0; j < k; j++)
-				ref->occurrence += same_step(&(*out)[j].step->wl, &ref->step->wl);
+			/* the occurrence: one more than the latest equal step's */
+			for (h = step_hash(&ref->step->wl, 0) & last.mask; last.slot[h];
+			     h = (h + 1) & last.mask) {
+				const struct step_ref *prev = &rr->refs[last.slot[h] - 1];
+				if (same_step(&prev->step->wl, &ref->step->wl)) {
+					ref->occurrence = prev->occurrence + 1;
+					break;
+				}
+			}
+			last.slot[h] = k + 1;
+			for (h = step_hash(&ref->step->wl, ref->occurrence) & rr->by_step.mask;
+			     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask)
+				;
+			rr->by_step.slot[h] = k + 1;
 			k++;
 		}
 	}
-	*n = total;
+	index_free(&last);
+	rr->n = total;
 	return 0;
 }
 
-static struct step_ref *find_ref(struct step_ref *refs, unsigned n, const struct step_ref *want)
+static struct step_ref *find_ref(struct run_refs *rr, const struct step_ref *want)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (refs[i].occurrence == want->occurrence &&
-		    same_step(&refs[i].step->wl, &want->step->wl))
-			return &refs[i];
+	for (size_t h = step_hash(&want->step->wl, want->occurrence) & rr->by_step.mask;
+	     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask) {
+		struct step_ref *ref = &rr->refs[rr->by_step.slot[h] - 1];
+		if (ref->occurrence == want->occurrence &&
+		    same_step(&ref->step->wl, &want->step->wl))
+			return ref;
+	}
 	return NULL;
 }
 
@@ -256,11 +335,14 @@ static void label_runs(struct report *rep)
 static int add_row(struct report *rep, unsigned group, const struct step_ref *ref, enum io_dir dir,
 		   const struct result_step **steps)
 {
-	struct report_row *p = realloc(rep->rows, (rep->nrows + 1) * sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	rep->rows = p;
+	/* doubling, the capacity implied by the count (a power of two from 16 on) */
+	unsigned n = rep->nrows;
+	if (n == 0 || (n >= 16 && !(n & (n - 1)))) {
+		struct report_row *p = realloc(rep->rows, (n ? 2 * (size_t)n : 16) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		rep->rows = p;
+	}
 	struct report_row *row = &rep->rows[rep->nrows];
 	memset(row, 0, sizeof(*row));
 	row->group = group;
@@ -366,8 +448,8 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 {
 	static const struct report_opts dflt;
 	const struct report_opts *o = opts ? opts : &dflt;
-	struct step_ref **refs = NULL;
-	unsigned *nrefs = NULL;
+	struct run_refs *rr = NULL;
+	struct index groups = {0}; /* group -> its index in rep->groups */
 	const struct result_step **steps = NULL;
 	int ret = -ENOMEM;
 
@@ -379,27 +461,28 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 	rep->metric_mask = o->metric_mask ? o->metric_mask : (1u << RM_COUNT) - 1;
 	rep->nruns = nruns;
 	rep->runs = calloc(nruns, sizeof(*rep->runs));
-	refs = calloc(nruns, sizeof(*refs));
-	nrefs = calloc(nruns, sizeof(*nrefs));
+	rr = calloc(nruns, sizeof(*rr));
 	steps = calloc(nruns, sizeof(*steps));
-	if (!rep->runs || !refs || !nrefs || !steps)
+	if (!rep->runs || !rr || !steps)
 		goto fail_nomem;
 	for (unsigned i = 0; i < nruns; i++) {
 		rep->runs[i].res = runs[i];
-		if (collect(runs[i], &refs[i], &nrefs[i]))
+		if (collect(runs[i], &rr[i]))
 			goto fail_nomem;
 	}
+	if (index_init(&groups, rr[0].n))
+		goto fail_nomem;
 	label_runs(rep);
-	snprintf(rep->title, sizeof(rep->title), "%s%s", rep->runs[0].label,
+	text_fmt(rep->title, sizeof(rep->title), "%s%s", rep->runs[0].label,
 		 nruns > 1 ? " and its comparables" : "");
 
 	/* rows: run 0's steps that every run has, grouped into ladders in order of first use */
-	for (unsigned i = 0; i < nrefs[0]; i++) {
-		struct step_ref *ref = &refs[0][i];
+	for (unsigned i = 0; i < rr[0].n; i++) {
+		struct step_ref *ref = &rr[0].refs[i];
 		bool all = true;
 		steps[0] = ref->step;
 		for (unsigned r = 1; r < nruns && all; r++) {
-			struct step_ref *other = find_ref(refs[r], nrefs[r], ref);
+			struct step_ref *other = find_ref(&rr[r], ref);
 			all = other != NULL;
 			if (other)
 				steps[r] = other->step;
@@ -407,24 +490,35 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 		if (!all)
 			continue;
 		for (unsigned r = 1; r < nruns; r++)
-			find_ref(refs[r], nrefs[r], ref)->shared = true;
+			find_ref(&rr[r], ref)->shared = true;
 		ref->shared = true;
 
-		unsigned g;
-		for (g = 0; g < rep->ngroups; g++)
-			if (same_group(&rep->rows[rep->groups[g].first_row].steps[0]->wl,
-				       &ref->step->wl))
+		size_t h;
+		unsigned g = rep->ngroups;
+		for (h = group_hash(&ref->step->wl) & groups.mask; groups.slot[h];
+		     h = (h + 1) & groups.mask) {
+			unsigned cand = groups.slot[h] - 1;
+			if (same_group(&rep->rows[rep->groups[cand].first_row].steps[0]->wl,
+				       &ref->step->wl)) {
+				g = cand;
 				break;
+			}
+		}
 		if (g == rep->ngroups) {
-			struct report_group *p =
-				realloc(rep->groups, (rep->ngroups + 1) * sizeof(*p));
-			if (!p)
-				goto fail_nomem;
-			rep->groups = p;
+			/* doubling, as for rows */
+			if (g == 0 || (g >= 16 && !(g & (g - 1)))) {
+				struct report_group *grown = realloc(
+					rep->groups, (g ? 2 * (size_t)g : 16) * sizeof(*grown));
+				if (!grown)
+					goto fail_nomem;
+				rep->groups = grown;
+			}
+			struct report_group *p = rep->groups;
 			memset(&p[g], 0, sizeof(p[g]));
 			report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
 			p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
 			rep->ngroups++;
+			groups.slot[h] = g + 1;
 		}
 		if (add_row(rep, g, ref, DIR_ALL, steps))
 			goto fail_nomem;
@@ -432,19 +526,24 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 					      add_row(rep, g, ref, DIR_WRITE, steps)))
 			goto fail_nomem;
 	}
-	/* rows of one group together, in first-use order within it */
+	/* rows of one group together, in first-use order within it (a counting sort) */
 	{
 		struct report_row *sorted = malloc((rep->nrows ? rep->nrows : 1) * sizeof(*sorted));
-		unsigned k = 0;
-		if (!sorted)
+		unsigned *next = calloc(rep->ngroups + 1, sizeof(*next));
+		if (!sorted || !next) {
+			free(sorted);
+			free(next);
 			goto fail_nomem;
-		for (unsigned g = 0; g < rep->ngroups; g++) {
-			rep->groups[g].first_row = k;
-			for (unsigned i = 0; i < rep->nrows; i++)
-				if (rep->rows[i].group == g)
-					sorted[k++] = rep->rows[i];
-			rep->groups[g].nrows = k - rep->groups[g].first_row;
 		}
+		for (unsigned i = 0; i < rep->nrows; i++)
+			rep->groups[rep->rows[i].group].nrows++;
+		for (unsigned g = 0, k = 0; g < rep->ngroups; g++) {
+			rep->groups[g].first_row = next[g] = k;
+			k += rep->groups[g].nrows;
+		}
+		for (unsigned i = 0; i < rep->nrows; i++)
+			sorted[next[rep->rows[i].group]++] = rep->rows[i];
+		free(next);
 		free(rep->rows);
 		rep->rows = sorted;
 	}
@@ -458,7 +557,7 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 		goto fail_nomem;
 	for (unsigned r = 0; r < nruns; r++) {
 		const struct result *res = rep->runs[r].res;
-		if (note_unshared(rep, r, refs[r], nrefs[r]))
+		if (note_unshared(rep, r, rr[r].refs, rr[r].n))
 			goto fail_nomem;
 		if (res->status != RS_COMPLETE &&
 		    note(rep, "%s: the run is %s%s%s", rep->runs[r].label,
@@ -477,10 +576,12 @@ fail_nomem:
 fail:
 	report_free(rep);
 out:
-	for (unsigned i = 0; refs && i < nruns; i++)
-		free(refs[i]);
-	free(refs);
-	free(nrefs);
+	for (unsigned i = 0; rr && i < nruns; i++) {
+		free(rr[i].refs);
+		index_free(&rr[i].by_step);
+	}
+	free(rr);
+	index_free(&groups);
 	free(steps);
 	return ret;
 }

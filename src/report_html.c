@@ -697,99 +697,119 @@ static bool measuring(const struct result_phase *ph)
 	return ph->kind == PH_MEASURE || ph->kind == PH_RUN;
 }
 
-static int cmp_x(const void *a, const void *b)
+/* A rate curve's title: the workload without threads, queue depth and rate, then T/Q. */
+static void curve_title(char *t, size_t len, const struct workload *wl)
 {
-	const double *x = a, *y = b;
-	return (x[0] > y[0]) - (x[0] < y[0]);
+	char tq[32];
+
+	report_group_title(t, len - 32, wl);
+	size_t l = strlen(t);
+	snprintf(t + l, len - l, " %s", workload_tq(wl, tq, sizeof(tq)));
+}
+
+/* One point of a rate curve: a run's rate-limited step, and the curve it belongs to. */
+struct curve_point {
+	unsigned curve; /* index into the titles, in order of first use */
+	unsigned run;
+	double iops, lat_ms;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct curve_point *x = a, *y = b;
+
+	if (x->curve != y->curve)
+		return x->curve < y->curve ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->iops > y->iops) - (x->iops < y->iops);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
 }
 
 /*
  * Rate curves: each run's rate-limited steps of one workload as average latency against
  * the IOPS it delivered. Rates are often a share of each drive's own maximum, so the
- * points do not line up across drives: curves come from every run's own steps.
+ * points do not line up across drives: curves come from every run's own steps. Steps
+ * are sorted into curves once (a hash of titles, then a sort), not searched per curve.
  */
 static int section_rate_curves(FILE *out, const struct report *rep)
 {
 	char(*titles)[128] = NULL;
-	unsigned ntitles = 0, cap = 0;
+	unsigned ntitles = 0, npoints = 0, total = 0;
+	struct curve_point *pts = NULL;
+	unsigned *slot = NULL; /* title hash -> title index + 1 */
+	size_t mask = 15;
 	int ret = 0;
 
+	for (unsigned i = 0; i < rep->nruns; i++)
+		total += result_nsteps(rep->runs[i].res);
+	while (mask < 2 * (size_t)total + 2)
+		mask = mask * 2 + 1;
+	titles = malloc((total ? total : 1) * sizeof(*titles));
+	pts = malloc((total ? total : 1) * sizeof(*pts));
+	slot = calloc(mask + 1, sizeof(*slot));
+	if (!titles || !pts || !slot) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		for (unsigned p = 0; p < r->nphases; p++)
 			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
 			     s++) {
-				const struct workload *wl = &r->phases[p].steps[s].wl;
-				char t[128], tq[32];
-				unsigned k;
-				if (!wl->rate_iops)
+				const struct result_step *st = &r->phases[p].steps[s];
+				char t[128];
+				size_t h;
+				if (!st->wl.rate_iops)
 					continue;
-				report_group_title(t, sizeof(t) - 32, wl);
-				size_t l = strlen(t);
-				snprintf(t + l, sizeof(t) - l, " %s",
-					 workload_tq(wl, tq, sizeof(tq)));
-				for (k = 0; k < ntitles && strcmp(titles[k], t); k++)
+				curve_title(t, sizeof(t), &st->wl);
+				for (h = hash_str(t) & mask;
+				     slot[h] && strcmp(titles[slot[h] - 1], t); h = (h + 1) & mask)
 					;
-				if (k < ntitles)
-					continue;
-				if (ntitles == cap) {
-					cap = cap ? cap * 2 : 8;
-					void *np = realloc(titles, cap * sizeof(*titles));
-					if (!np) {
-						free(titles);
-						return -ENOMEM;
-					}
-					titles = np;
+				if (!slot[h]) {
+					snprintf(titles[ntitles], sizeof(titles[0]), "%s", t);
+					slot[h] = ++ntitles;
 				}
-				snprintf(titles[ntitles++], sizeof(titles[0]), "%s", t);
+				if (!st->summary.d[DIR_ALL].ios)
+					continue;
+				pts[npoints++] = (struct curve_point){
+					.curve = slot[h] - 1,
+					.run = i,
+					.iops = st->summary.d[DIR_ALL].iops,
+					.lat_ms = st->summary.d[DIR_ALL].mean_ns / 1e6,
+				};
 			}
 	}
+	qsort(pts, npoints, sizeof(*pts), cmp_point);
 	if (ntitles)
 		fputs("<h2>Rate curves</h2>\n", out);
-	for (unsigned k = 0; k < ntitles && !ret; k++) {
+	for (unsigned k = 0, at = 0; k < ntitles && !ret; k++) {
 		struct chart c = {.markers = true};
 		c.series = calloc(rep->nruns, sizeof(*c.series));
 		if (!c.series) {
 			ret = -ENOMEM;
 			break;
 		}
-		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-			const struct result *r = rep->runs[i].res;
-			unsigned n = result_nsteps(r);
-			double *pts = calloc(2 * (n ? n : 1), sizeof(double));
-			unsigned np = 0;
-			if (!pts) {
-				ret = -ENOMEM;
-				break;
+		/* this curve's points, run by run, each run's by IOPS */
+		while (at < npoints && pts[at].curve == k && !ret) {
+			unsigned run = pts[at].run, end = at;
+			while (end < npoints && pts[end].curve == k && pts[end].run == run)
+				end++;
+			struct series *se = &c.series[c.nseries++];
+			ret = series_alloc(se, rep->runs[run].label, end - at);
+			for (unsigned q = at; q < end && !ret; q++) {
+				se->x[se->n] = pts[q].iops;
+				se->y[se->n++] = pts[q].lat_ms;
 			}
-			for (unsigned p = 0; p < r->nphases; p++)
-				for (unsigned s = 0;
-				     measuring(&r->phases[p]) && s < r->phases[p].nsteps; s++) {
-					const struct result_step *st = &r->phases[p].steps[s];
-					char t[128], tq[32];
-					if (!st->wl.rate_iops || !st->summary.d[DIR_ALL].ios)
-						continue;
-					report_group_title(t, sizeof(t) - 32, &st->wl);
-					size_t l = strlen(t);
-					snprintf(t + l, sizeof(t) - l, " %s",
-						 workload_tq(&st->wl, tq, sizeof(tq)));
-					if (strcmp(t, titles[k]))
-						continue;
-					pts[2 * np] = st->summary.d[DIR_ALL].iops;
-					pts[2 * np + 1] = st->summary.d[DIR_ALL].mean_ns / 1e6;
-					np++;
-				}
-			if (np) {
-				qsort(pts, np, 2 * sizeof(double), cmp_x);
-				struct series *se = &c.series[c.nseries++];
-				ret = series_alloc(se, rep->runs[i].label, np);
-				for (unsigned q = 0; q < np && !ret; q++) {
-					se->x[q] = pts[2 * q];
-					se->y[q] = pts[2 * q + 1];
-				}
-				se->n = ret ? 0 : np;
-			}
-			free(pts);
+			at = end;
 		}
 		snprintf(c.title, sizeof(c.title), "Rate curve: %s", titles[k]);
 		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
@@ -801,7 +821,10 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		}
 		series_free(c.series, c.nseries);
 	}
+out:
 	free(titles);
+	free(pts);
+	free(slot);
 	return ret;
 }
 
@@ -811,20 +834,46 @@ static int cmp_u32_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-static unsigned add_unique(uint32_t *v, unsigned n, uint32_t x)
+/* The distinct values of v[0..n), sorted descending, in place; how many. */
+static unsigned unique_desc(uint32_t *v, unsigned n)
 {
+	unsigned k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u32_desc);
 	for (unsigned i = 0; i < n; i++)
-		if (v[i] == x)
-			return n;
-	v[n] = x;
-	return n + 1;
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/* The position of x in v[0..n) sorted descending (x is there). */
+static unsigned find_desc(const uint32_t *v, unsigned n, uint32_t x)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (v[mid] > x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A step of the matrix: fixed block size, random, no rate limit, the first one's T/Q. */
+static bool matrix_step(const struct result_step *st, const struct result_step *first)
+{
+	return !st->wl.nsplit && !st->wl.rate_iops && st->wl.pattern == WL_RANDOM &&
+	       (!first ||
+		(st->wl.threads == first->wl.threads && st->wl.qdepth == first->wl.qdepth));
 }
 
 /*
  * SNIA PTS style matrix: when a run measured several block sizes under several read/write
  * mixes (fixed block size, random, same threads and queue depth, no rate limit), IOPS as
  * a table of block size (rows) by mix (columns). Repeated cells (rounds) keep the last,
- * the one measured in steady state.
+ * the one measured in steady state. Cells are filled in one pass over the steps.
  */
 static int section_matrix(FILE *out, const struct report *rep)
 {
@@ -835,7 +884,7 @@ static int section_matrix(FILE *out, const struct report *rep)
 		unsigned n = result_nsteps(r);
 		uint32_t *bs = calloc(n + 1, sizeof(*bs)), *mix = calloc(n + 1, sizeof(*mix));
 		unsigned nbs = 0, nmix = 0;
-		const struct result_step *first = NULL;
+		const struct result_step *first = NULL, **cell = NULL;
 
 		if (!bs || !mix) {
 			free(bs);
@@ -846,20 +895,31 @@ static int section_matrix(FILE *out, const struct report *rep)
 			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
 			     s++) {
 				const struct result_step *st = &r->phases[p].steps[s];
-				if (st->wl.nsplit || st->wl.rate_iops ||
-				    st->wl.pattern != WL_RANDOM)
+				if (!matrix_step(st, NULL))
 					continue;
 				if (!first)
 					first = st;
-				if (st->wl.threads != first->wl.threads ||
-				    st->wl.qdepth != first->wl.qdepth)
+				if (!matrix_step(st, first))
 					continue;
-				nbs = add_unique(bs, nbs, st->wl.bs);
-				nmix = add_unique(mix, nmix, st->wl.read_pct);
+				bs[nbs++] = st->wl.bs;
+				mix[nmix++] = st->wl.read_pct;
 			}
+		nbs = unique_desc(bs, nbs);
+		nmix = unique_desc(mix, nmix);
+		bool oom = false;
 		if (nbs >= 2 && nmix >= 2) {
-			qsort(bs, nbs, sizeof(*bs), cmp_u32_desc);
-			qsort(mix, nmix, sizeof(*mix), cmp_u32_desc);
+			cell = calloc((size_t)nbs * nmix, sizeof(*cell));
+			oom = !cell;
+		}
+		if (cell) {
+			for (unsigned p = 0; p < r->nphases; p++)
+				for (unsigned s = 0;
+				     measuring(&r->phases[p]) && s < r->phases[p].nsteps; s++) {
+					const struct result_step *st = &r->phases[p].steps[s];
+					if (matrix_step(st, first))
+						cell[find_desc(bs, nbs, st->wl.bs) * nmix +
+						     find_desc(mix, nmix, st->wl.read_pct)] = st;
+				}
 			if (!heading)
 				fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
 			heading = true;
@@ -878,33 +938,22 @@ static int section_matrix(FILE *out, const struct report *rep)
 				fprintf(out, "<tr><th>%s</th>",
 					units_fmt_size(sz, sizeof(sz), bs[b]));
 				for (unsigned c = 0; c < nmix; c++) {
-					const struct result_step *cell = NULL;
-					for (unsigned p = 0; p < r->nphases; p++)
-						for (unsigned s = 0; measuring(&r->phases[p]) &&
-								     s < r->phases[p].nsteps;
-						     s++) {
-							const struct result_step *st =
-								&r->phases[p].steps[s];
-							if (!st->wl.nsplit && !st->wl.rate_iops &&
-							    st->wl.pattern == WL_RANDOM &&
-							    st->wl.bs == bs[b] &&
-							    st->wl.read_pct == mix[c] &&
-							    st->wl.threads == first->wl.threads &&
-							    st->wl.qdepth == first->wl.qdepth)
-								cell = st;
-						}
+					const struct result_step *st = cell[b * nmix + c];
 					char v[32] = "-";
-					if (cell && cell->summary.d[DIR_ALL].ios)
+					if (st && st->summary.d[DIR_ALL].ios)
 						report_fmt_value(v, sizeof(v), RM_IOPS,
-								 cell->summary.d[DIR_ALL].iops);
+								 st->summary.d[DIR_ALL].iops);
 					fprintf(out, "<td>%s</td>", v);
 				}
 				fputs("</tr>\n", out);
 			}
 			fputs("</tbody>\n</table>\n</figure>\n", out);
 		}
+		free(cell);
 		free(bs);
 		free(mix);
+		if (oom)
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -2,49 +2,45 @@
 /*
  * JSON for tools: the comparison model as data ("drivebench-compare", versioned like
  * every saved format). Values are in each metric's unit; a run without a value is null.
+ * Written as it is laid out (json_write.c), so a comparison of many steps costs no tree.
  */
 #include "report.h"
 
 #include <errno.h>
 #include <math.h>
 
-#include <json-c/json.h>
-
 #include "json_write.h"
 #include "result_io.h"
 
-static struct json_object *num(double v, bool present)
+static void num(struct jwrite *w, double v, bool present)
 {
-	return present && isfinite(v) ? json_object_new_double(v) : NULL;
+	if (present && isfinite(v))
+		jwrite_double(w, v);
+	else
+		jwrite_null(w);
 }
 
-static struct json_object *runs_json(const struct report *rep)
+static void runs_json(struct jwrite *w, const struct report *rep)
 {
-	struct json_object *a = json_object_new_array();
-
+	jwrite_begin_array(w);
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "label", json_object_new_string(rep->runs[i].label));
-		json_object_object_add(o, "path", json_object_new_string(r->path));
-		json_object_object_add(o, "model", json_object_new_string(result_drive_model(r)));
-		json_object_object_add(o, "firmware",
-				       json_object_new_string(result_drive_firmware(r)));
-		json_object_object_add(o, "capacity_bytes",
-				       json_object_new_uint64(result_capacity_bytes(r)));
-		json_object_object_add(o, "target", json_object_new_string(result_target_path(r)));
-		json_object_object_add(o, "preset", json_object_new_string(r->preset_name));
-		json_object_object_add(o, "started", json_object_new_string(r->started));
-		json_object_object_add(o, "status",
-				       json_object_new_string(result_status_name[r->status]));
-		json_object_object_add(o, "unshared_steps",
-				       json_object_new_int((int)rep->runs[i].nunshared));
+		jwrite_begin_object(w);
+		jwrite_kstr(w, "label", rep->runs[i].label);
+		jwrite_kstr(w, "path", r->path);
+		jwrite_kstr(w, "model", result_drive_model(r));
+		jwrite_kstr(w, "firmware", result_drive_firmware(r));
+		jwrite_ku64(w, "capacity_bytes", result_capacity_bytes(r));
+		jwrite_kstr(w, "target", result_target_path(r));
+		jwrite_kstr(w, "preset", r->preset_name);
+		jwrite_kstr(w, "started", r->started);
+		jwrite_kstr(w, "status", result_status_name[r->status]);
+		jwrite_ku64(w, "unshared_steps", rep->runs[i].nunshared);
 		if (rep->runs[i].spec)
-			json_object_object_add(o, "spec",
-					       json_object_new_string(rep->runs[i].spec->path));
-		json_object_array_add(a, o);
+			jwrite_kstr(w, "spec", rep->runs[i].spec->path);
+		jwrite_end_object(w);
 	}
-	return a;
+	jwrite_end_array(w);
 }
 
 static const char *const dir_name[NDIR] = {
@@ -53,116 +49,118 @@ static const char *const dir_name[NDIR] = {
 	[DIR_ALL] = "all",
 };
 
-static struct json_object *rows_json(const struct report *rep)
+static void row_json(struct jwrite *w, const struct report *rep, unsigned r)
 {
-	struct json_object *a = json_object_new_array();
+	const struct report_row *row = &rep->rows[r];
+	const struct workload *wl = &row->steps[0]->wl;
+	char split[WL_MAX_SPLIT * 24];
+	bool rated = false;
 
-	for (unsigned r = 0; r < rep->nrows; r++) {
-		const struct report_row *row = &rep->rows[r];
-		const struct workload *wl = &row->steps[0]->wl;
-		struct json_object *o = json_object_new_object(), *vals = json_object_new_object();
-		struct json_object *rated = NULL;
-		char split[WL_MAX_SPLIT * 24];
-
-		json_object_object_add(o, "group",
-				       json_object_new_string(rep->groups[row->group].title));
-		json_object_object_add(o, "step", json_object_new_string(row->name));
-		json_object_object_add(o, "direction", json_object_new_string(dir_name[row->dir]));
-		json_object_object_add(o, "pattern",
-				       json_object_new_string(wl_pattern_name[wl->pattern]));
-		if (wl->nsplit)
-			json_object_object_add(o, "bssplit",
-					       json_object_new_string(workload_fmt_bssplit(
-						       wl, split, sizeof(split))));
-		else
-			json_object_object_add(o, "bs", json_object_new_uint64(wl->bs));
-		json_object_object_add(o, "read_pct", json_object_new_int((int)wl->read_pct));
-		json_object_object_add(o, "threads", json_object_new_int((int)wl->threads));
-		json_object_object_add(o, "qdepth", json_object_new_int((int)wl->qdepth));
-		json_object_object_add(o, "rate_iops", json_object_new_uint64(wl->rate_iops));
+	jwrite_begin_object(w);
+	jwrite_kstr(w, "group", rep->groups[row->group].title);
+	jwrite_kstr(w, "step", row->name);
+	jwrite_kstr(w, "direction", dir_name[row->dir]);
+	jwrite_kstr(w, "pattern", wl_pattern_name[wl->pattern]);
+	if (wl->nsplit)
+		jwrite_kstr(w, "bssplit", workload_fmt_bssplit(wl, split, sizeof(split)));
+	else
+		jwrite_ku64(w, "bs", wl->bs);
+	jwrite_ku64(w, "read_pct", wl->read_pct);
+	jwrite_ku64(w, "threads", wl->threads);
+	jwrite_ku64(w, "qdepth", wl->qdepth);
+	jwrite_ku64(w, "rate_iops", wl->rate_iops);
+	jwrite_key(w, "values");
+	jwrite_begin_object(w);
+	for (unsigned m = 0; m < RM_COUNT; m++) {
+		if (!(rep->metric_mask & (1u << m)))
+			continue;
+		jwrite_key(w, report_metric_info[m].name);
+		jwrite_begin_array_inline(w);
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			struct report_cell c = report_cell(rep, r, i, (enum report_metric)m);
+			num(w, c.value, c.present);
+			rated |= c.present && c.rated > 0;
+		}
+		jwrite_end_array(w);
+	}
+	jwrite_end_object(w);
+	if (rated) {
+		jwrite_key(w, "rated");
+		jwrite_begin_array(w);
 		for (unsigned m = 0; m < RM_COUNT; m++) {
 			if (!(rep->metric_mask & (1u << m)))
 				continue;
-			struct json_object *per_run = json_object_new_array();
 			for (unsigned i = 0; i < rep->nruns; i++) {
 				struct report_cell c =
 					report_cell(rep, r, i, (enum report_metric)m);
-				json_object_array_add(per_run, num(c.value, c.present));
-				if (c.present && c.rated > 0) {
-					struct json_object *ro = json_object_new_object();
-					if (!rated)
-						rated = json_object_new_array();
-					json_object_object_add(ro, "run",
-							       json_object_new_int((int)i));
-					json_object_object_add(
-						ro, "metric",
-						json_object_new_string(report_metric_info[m].name));
-					json_object_object_add(ro, "rated", num(c.rated, true));
-					json_object_object_add(ro, "pct_of_rated",
-							       num(c.pct_of_rated, true));
-					json_object_array_add(rated, ro);
-				}
+				if (!c.present || c.rated <= 0)
+					continue;
+				jwrite_begin_object(w);
+				jwrite_ku64(w, "run", i);
+				jwrite_kstr(w, "metric", report_metric_info[m].name);
+				jwrite_key(w, "rated");
+				num(w, c.rated, true);
+				jwrite_key(w, "pct_of_rated");
+				num(w, c.pct_of_rated, true);
+				jwrite_end_object(w);
 			}
-			json_object_object_add(vals, report_metric_info[m].name, per_run);
 		}
-		json_object_object_add(o, "values", vals);
-		if (rated)
-			json_object_object_add(o, "rated", rated);
-		/* per run, its step's warning codes (the texts are in the notes) */
-		struct json_object *warn = NULL;
-		for (unsigned i = 0; i < rep->nruns; i++)
-			if (row->steps[i]->nwarnings && !warn)
-				warn = json_object_new_array();
-		for (unsigned i = 0; warn && i < rep->nruns; i++) {
-			struct json_object *codes = json_object_new_array();
-			for (unsigned w = 0; w < row->steps[i]->nwarnings; w++)
-				json_object_array_add(
-					codes, json_object_new_string(row->steps[i]->warnings[w].code));
-			json_object_array_add(warn, codes);
-		}
-		if (warn)
-			json_object_object_add(o, "warnings", warn);
-		json_object_array_add(a, o);
+		jwrite_end_array(w);
 	}
-	return a;
+	/* per run, its step's warning codes (the texts are in the notes) */
+	bool warned = false;
+	for (unsigned i = 0; i < rep->nruns; i++)
+		warned |= row->steps[i]->nwarnings > 0;
+	if (warned) {
+		jwrite_key(w, "warnings");
+		jwrite_begin_array(w);
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			jwrite_begin_array_inline(w);
+			for (unsigned k = 0; k < row->steps[i]->nwarnings; k++)
+				jwrite_string(w, row->steps[i]->warnings[k].code);
+			jwrite_end_array(w);
+		}
+		jwrite_end_array(w);
+	}
+	jwrite_end_object(w);
 }
 
 int report_render_json(const struct report *rep, FILE *out)
 {
-	struct json_object *o = json_object_new_object(), *metrics, *notes;
+	struct jwrite w;
 
-	if (!o)
-		return -ENOMEM;
-	json_object_object_add(o, "format", json_object_new_string(REPORT_FORMAT));
-	json_object_object_add(o, "version", json_object_new_int(REPORT_VERSION));
-	json_object_object_add(o, "title", json_object_new_string(rep->title));
-	json_object_object_add(o, "runs", runs_json(rep));
-	metrics = json_object_new_array();
+	/* through json_write.c: well-formed UTF-8, no raw control characters, C locale */
+	jwrite_init(&w, out, "  ");
+	jwrite_begin_object(&w);
+	jwrite_kstr(&w, "format", REPORT_FORMAT);
+	jwrite_ku64(&w, "version", REPORT_VERSION);
+	jwrite_kstr(&w, "title", rep->title);
+	jwrite_key(&w, "runs");
+	runs_json(&w, rep);
+	jwrite_key(&w, "metrics");
+	jwrite_begin_array(&w);
 	for (unsigned m = 0; m < RM_COUNT; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;
-		struct json_object *mo = json_object_new_object();
-		json_object_object_add(mo, "name",
-				       json_object_new_string(report_metric_info[m].name));
-		json_object_object_add(mo, "title",
-				       json_object_new_string(report_metric_info[m].title));
-		json_object_object_add(mo, "unit",
-				       json_object_new_string(report_metric_info[m].unit));
-		json_object_object_add(
-			mo, "higher_is_better",
-			json_object_new_boolean(report_metric_info[m].higher_better));
-		json_object_array_add(metrics, mo);
+		jwrite_begin_object(&w);
+		jwrite_kstr(&w, "name", report_metric_info[m].name);
+		jwrite_kstr(&w, "title", report_metric_info[m].title);
+		jwrite_kstr(&w, "unit", report_metric_info[m].unit);
+		jwrite_key(&w, "higher_is_better");
+		jwrite_bool(&w, report_metric_info[m].higher_better);
+		jwrite_end_object(&w);
 	}
-	json_object_object_add(o, "metrics", metrics);
-	json_object_object_add(o, "rows", rows_json(rep));
-	notes = json_object_new_array();
+	jwrite_end_array(&w);
+	jwrite_key(&w, "rows");
+	jwrite_begin_array(&w);
+	for (unsigned r = 0; r < rep->nrows; r++)
+		row_json(&w, rep, r);
+	jwrite_end_array(&w);
+	jwrite_key(&w, "notes");
+	jwrite_begin_array(&w);
 	for (unsigned i = 0; i < rep->nnotes; i++)
-		json_object_array_add(notes, json_object_new_string(rep->notes[i]));
-	json_object_object_add(o, "notes", notes);
-	/* through json_write.c: well-formed UTF-8, no raw control characters, C locale */
-	struct jwrite w;
-	jwrite_init(&w, out, "  ");
-	jwrite_json(&w, o);
-	json_object_put(o);
+		jwrite_string(&w, rep->notes[i]);
+	jwrite_end_array(&w);
+	jwrite_end_object(&w);
 	return jwrite_finish(&w);
 }

@@ -176,6 +176,19 @@ open(t + "/samples.json", "w").write(head + '{"samples": {"fields": ["dur_ns", "
                                      '"rows": [' + rows + "]}}]}]}")
 EOF
 refused "100000 steps" "more than 10000 steps (the limit)" "$DRIVEBENCH" show "$T/steps.json"
+python3 - "$T/many.json" <<'EOF'
+import json, sys
+steps = [{"label": "s%d" % i, "workload": {"bs": 4096, "read_pct": 50, "threads": 1 + i % 64,
+          "qdepth": 1 + i // 64}, "status": "complete",
+          "summary": {"dur_ns": 10**9, "all": {"ios": 1000}, "read": {"ios": 500}, "write": {"ios": 500}}}
+         for i in range(10000)]
+json.dump({"format": "drivebench-result", "version": 2, "phases": [{"kind": "measure", "steps": steps}]},
+          open(sys.argv[1], "w"))
+EOF
+for fmt in text json html; do
+	expect "compare two results of 10000 mixed steps --format $fmt" 0 "$fmt" \
+		"$DRIVEBENCH" compare --format "$fmt" "$T/many.json" "$T/many.json"
+done
 refused "samples past the limit" "more than 1000000 samples in a step (the limit)" \
 	"$DRIVEBENCH" show --format json "$T/samples.json"
 expect "the step summaries of that file still show" 0 text "$DRIVEBENCH" show "$T/samples.json"
