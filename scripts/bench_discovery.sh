@@ -66,7 +66,7 @@ for ((r = 0; r < RUNS; r++)); do
 	us=$(((end - start) / 1000))
 	if [ -z "$best" ] || [ "$us" -lt "$best" ]; then best=$us; fi
 done
-found=$(grep -c '"name":"nvme' "$T/out.json" || true)
+found=$(grep -Ec '"name": *"nvme' "$T/out.json" || true)
 if [ "$found" -ne "$N" ]; then
 	echo "bench_discovery: found $found of $N fake drives" >&2
 	exit 1
