@@ -113,8 +113,12 @@ static void on_event(void *arg, const struct runner_event *ev)
 		fprintf(stderr, "drivebench run: %s\n", ev->msg);
 		return;
 	}
-	if (p->quiet)
+	/* --quiet hushes progress, never a warning: a reviewer's script must still hear it */
+	if (p->quiet) {
+		if (ev->kind == RUN_EV_LOG && !strncmp(ev->msg, "warning:", 8))
+			fprintf(stderr, "%s\n", ev->msg);
 		return;
+	}
 	switch (ev->kind) {
 	case RUN_EV_PHASE_START:
 		fprintf(stderr, "phase %s (%u of %u)\n", ev->res->phases[ev->phase_index].name,
@@ -158,7 +162,7 @@ const struct cli_opt cli_run_opts[] = {
 	{"target", CLI_O_TARGET, "PATH", "block device or file to run on (required)"},
 	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
 	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
-	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr"},
+	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr (errors and warnings still)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
 	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
 	{NULL, 0, NULL, NULL},
