@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drive.h"
+#include "result.h"
 
 #define SAMPLE_NS	   10000000000ull /* temperature: every 10 s */
 #define SMARTCTL_SAMPLE_NS 60000000000ull /* a smartctl process at most once a minute */
@@ -51,6 +52,8 @@ struct health_watch {
 	unsigned nsamples;
 	int min_c, max_c;
 	bool have_temp;
+	int step_max_c;             /* the highest temperature read since the step began */
+	bool step_have_temp;
 };
 
 static uint64_t mono_ns(void)
@@ -100,6 +103,10 @@ static void note_temp(struct health_watch *w, const struct health *h)
 		return;
 	pthread_mutex_lock(&w->lock);
 	int c = (int)h->v[HF_TEMP_C];
+	if (w->step_open && (!w->step_have_temp || c > w->step_max_c)) {
+		w->step_max_c = c;
+		w->step_have_temp = true;
+	}
 	if (!w->have_temp || c < w->min_c)
 		w->min_c = c;
 	if (!w->have_temp || c > w->max_c)
@@ -215,22 +222,45 @@ void health_watch_step_begin(struct health_watch *w)
 	if (!w->has_data || w->nvme_fd < 0)
 		return; /* smartctl has no thermal counters, and a process per step is too much */
 	quick(w, &w->step_before);
+	pthread_mutex_lock(&w->lock);
 	w->step_open = true;
+	w->step_have_temp = health_has(&w->step_before, HF_TEMP_C);
+	w->step_max_c = w->step_have_temp ? (int)w->step_before.v[HF_TEMP_C] : 0;
+	pthread_mutex_unlock(&w->lock);
 }
 
-bool health_watch_step_end(struct health_watch *w, const char *label, char *msg, size_t len)
+bool health_watch_step_end(struct health_watch *w, const char *label, struct step_drive *sd,
+			   char *msg, size_t len)
 {
 	struct health *after;
 	bool throttled;
 
+	if (sd)
+		memset(sd, 0, sizeof(*sd));
 	if (!w->step_open)
 		return false;
-	w->step_open = false;
 	after = malloc(sizeof(*after));
-	if (!after)
+	if (!after) {
+		pthread_mutex_lock(&w->lock);
+		w->step_open = false;
+		pthread_mutex_unlock(&w->lock);
 		return false;
+	}
 	quick(w, after);
 	note_temp(w, after);
+	pthread_mutex_lock(&w->lock);
+	w->step_open = false;
+	if (sd) {
+		sd->has_temp = w->step_have_temp;
+		sd->temp_max_c = w->step_max_c;
+		sd->has_written = health_has(&w->step_before, HF_DATA_WRITTEN_BYTES) &&
+				  health_has(after, HF_DATA_WRITTEN_BYTES) &&
+				  after->v[HF_DATA_WRITTEN_BYTES] >= w->step_before.v[HF_DATA_WRITTEN_BYTES];
+		sd->written_bytes = sd->has_written ? (uint64_t)(after->v[HF_DATA_WRITTEN_BYTES] -
+								 w->step_before.v[HF_DATA_WRITTEN_BYTES])
+						    : 0;
+	}
+	pthread_mutex_unlock(&w->lock);
 	throttled = health_throttled(&w->step_before, after);
 	free(after);
 	if (!throttled)

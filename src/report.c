@@ -54,6 +54,8 @@ double report_metric_value(enum report_metric m, const struct dir_stats *d)
 		return (double)d->pct_ns[PCT_999] / 1e6;
 	case RM_P9999:
 		return (double)d->pct_ns[PCT_9999] / 1e6;
+	case RM_HOST_WRITTEN: /* a step's, not a direction's: report_cell() */
+	case RM_TEMP_MAX:
 	case RM_COUNT:
 		break;
 	}
@@ -443,6 +445,23 @@ static int load_specs(struct report *rep, const struct report_opts *o, char *err
 	return ret;
 }
 
+/* Every I/O metric, and the drive's counters when a run's steps have them. */
+static unsigned default_metrics(const struct result *const *runs, unsigned nruns)
+{
+	unsigned mask = REPORT_IO_METRICS;
+
+	for (unsigned i = 0; i < nruns; i++)
+		for (unsigned p = 0; p < runs[i]->nphases; p++)
+			for (unsigned s = 0; s < runs[i]->phases[p].nsteps; s++) {
+				const struct step_drive *d = &runs[i]->phases[p].steps[s].drive;
+				if (d->has_written)
+					mask |= 1u << RM_HOST_WRITTEN;
+				if (d->has_temp)
+					mask |= 1u << RM_TEMP_MAX;
+			}
+	return mask;
+}
+
 int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
 		 const struct report_opts *opts, char *err, size_t errlen)
 {
@@ -458,7 +477,7 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 		snprintf(err, errlen, "nothing to compare: no results given");
 		return -EINVAL;
 	}
-	rep->metric_mask = o->metric_mask ? o->metric_mask : (1u << RM_COUNT) - 1;
+	rep->metric_mask = o->metric_mask ? o->metric_mask : default_metrics(runs, nruns);
 	rep->nruns = nruns;
 	rep->runs = calloc(nruns, sizeof(*rep->runs));
 	rr = calloc(nruns, sizeof(*rr));
@@ -626,6 +645,14 @@ struct report_cell report_cell(const struct report *rep, unsigned row, unsigned 
 
 	if (!d->ios)
 		return c;
+	if (m == RM_HOST_WRITTEN || m == RM_TEMP_MAX) {
+		/* the drive's own counters, for the step as a whole */
+		c.present = m == RM_HOST_WRITTEN ? s->drive.has_written : s->drive.has_temp;
+		c.warned = c.present && s->nwarnings > 0;
+		c.value = m == RM_HOST_WRITTEN ? (double)s->drive.written_bytes / 1e9
+					       : (double)s->drive.temp_max_c;
+		return c;
+	}
 	c.present = true;
 	c.warned = s->nwarnings > 0;
 	c.value = report_metric_value(m, d);

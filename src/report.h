@@ -34,7 +34,9 @@
 
 /*
  * Metrics, declared once: id, --metric name, title, unit, CSV column, which is better.
- * Latencies are reported in milliseconds, as reviews chart them.
+ * Latencies are reported in milliseconds, as reviews chart them. The last two are the
+ * drive's own counters over a step (struct step_drive: NVMe health), not measured I/O:
+ * they have no interval samples, and are compared by default only when a run has them.
  */
 #define REPORT_METRICS(X)                                                                          \
 	X(RM_IOPS, "iops", "Throughput", "IOPS", "iops", true)                                     \
@@ -45,7 +47,10 @@
 	  false)                                                                                   \
 	X(RM_P99, "p99", "99th percentile latency", "ms", "p99_latency_ms", false)                 \
 	X(RM_P999, "p99.9", "99.9th percentile latency", "ms", "p99.9_latency_ms", false)          \
-	X(RM_P9999, "p99.99", "99.99th percentile latency", "ms", "p99.99_latency_ms", false)
+	X(RM_P9999, "p99.99", "99.99th percentile latency", "ms", "p99.99_latency_ms", false)      \
+	X(RM_HOST_WRITTEN, "host-written", "Host data written (drive)", "GB",                      \
+	  "host_written_GB", false)                                                                \
+	X(RM_TEMP_MAX, "max-temp", "Maximum temperature (drive)", "C", "max_temp_C", false)
 
 /* clang-format off */
 enum report_metric {
@@ -64,6 +69,10 @@ struct report_metric_info {
 	bool higher_better;
 };
 extern const struct report_metric_info report_metric_info[RM_COUNT];
+
+/* The metrics measured from I/O (every interval sample has them); the rest are drive's. */
+#define REPORT_IO_METRICS ((1u << RM_HOST_WRITTEN) - 1)
+#define REPORT_DRIVE_METRICS ((1u << RM_HOST_WRITTEN) | (1u << RM_TEMP_MAX))
 
 /* The metric's value in a direction's statistics, in its unit. */
 double report_metric_value(enum report_metric m, const struct dir_stats *d);

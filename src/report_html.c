@@ -513,6 +513,8 @@ static unsigned thin(double *ox, double *oy, const double *x, const double *y, u
 /* Each run's points, every metric thinned: series[run * RM_COUNT + metric]. */
 static int precondition_series(const struct report *rep, struct series *series)
 {
+	unsigned mask = rep->metric_mask & REPORT_IO_METRICS; /* the samples' own */
+
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		unsigned n = precondition_count(r);
@@ -523,13 +525,13 @@ static int precondition_series(const struct report *rep, struct series *series)
 			continue;
 		t = malloc(n * sizeof(*t));
 		for (unsigned m = 0; m < RM_COUNT; m++)
-			if (rep->metric_mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
+			if (mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
 				ret = -ENOMEM;
 		if (t && !ret) {
-			precondition_points(r, rep->metric_mask, t, v, n);
+			precondition_points(r, mask, t, v, n);
 			for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
 				struct series *se = &series[i * RM_COUNT + m];
-				if (!(rep->metric_mask & (1u << m)))
+				if (!(mask & (1u << m)))
 					continue;
 				/* a chart's worth of points is all a series keeps */
 				ret = series_alloc(se, rep->runs[i].label,
@@ -582,7 +584,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 		return -ENOMEM;
 	ret = precondition_series(rep, all);
 	for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
-		if (!(rep->metric_mask & (1u << m)))
+		if (!(rep->metric_mask & REPORT_IO_METRICS & (1u << m)))
 			continue;
 		struct chart c = {.markers = false};
 		double tmax = 0;

@@ -846,6 +846,17 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 		jwrite_key(w, "ramp");
 		write_edge(w, &s->ramp);
 	}
+	if (s->drive.has_written || s->drive.has_temp) {
+		jwrite_key(w, "drive");
+		jwrite_begin_object(w);
+		if (s->drive.has_written)
+			jwrite_ku64(w, "host_written_bytes", s->drive.written_bytes);
+		if (s->drive.has_temp) {
+			jwrite_key(w, "temp_max_c");
+			jwrite_i64(w, s->drive.temp_max_c);
+		}
+		jwrite_end_object(w);
+	}
 	jwrite_key(w, "samples");
 	write_samples(w, s);
 	if (s->hist) {
@@ -1614,6 +1625,33 @@ static void load_warnings(struct loader *L, struct result_step *st)
 	}
 }
 
+static void load_step_drive(struct loader *L, struct step_drive *d)
+{
+	char k[32];
+
+	if (jread_null(&L->j) || !enter_object(L, "drive"))
+		return;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		if (!strcmp(k, "host_written_bytes")) {
+			d->written_bytes = get_u64(L, k);
+			d->has_written = true;
+		} else if (!strcmp(k, "temp_max_c")) {
+			/* degrees Celsius: below zero is a temperature, past 1000 is not */
+			struct jread_num n;
+			if (jread_number(&L->j, &n)) {
+				wrong_type(L, k, "a number");
+			} else if (!isfinite(n.d) || n.d < -273 || n.d > 1000) {
+				bad(L, "\"%s\" is out of range (-273 to 1000)", k);
+			} else {
+				d->temp_max_c = (int)n.d;
+				d->has_temp = true;
+			}
+		} else {
+			jread_skip(&L->j);
+		}
+	}
+}
+
 static void load_step(struct loader *L, struct result_step *s)
 {
 	char k[32];
@@ -1638,6 +1676,8 @@ static void load_step(struct loader *L, struct result_step *s)
 			load_sample(L, k, &s->drain);
 		} else if (!strcmp(k, "ramp")) {
 			load_sample(L, k, &s->ramp);
+		} else if (!strcmp(k, "drive")) {
+			load_step_drive(L, &s->drive);
 		} else if (!strcmp(k, "warnings")) {
 			if (!jread_null(&L->j))
 				load_warnings(L, s);

@@ -43,6 +43,8 @@
  *   ramp        the same for the I/Os that completed before the measured time (the ramp,
  *               and the warm-up while the worker threads start); dur_ns the ramp's length.
  *               Window, ramp and drain together hold every I/O the step did
+ *   drive       {"host_written_bytes", "temp_max_c"}: the drive's own counters over the
+ *               step (struct step_drive); absent, or either key absent, when it gave none
  *   samples     the interval samples, one per interval: version 1 an array of sample
  *               objects; version 2 columns (below)
  *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets,
@@ -131,7 +133,10 @@ struct steady_info {
 	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
 	X(SW_THREADS_IDLE, "threads-idle",                                                         \
 	  "some worker threads completed no I/O in the measured time (the host did not run "     \
-	  "them then): the step ran with fewer threads than its label says")
+	  "them then): the step ran with fewer threads than its label says")                    \
+	X(SW_THERMAL, "thermal-throttle",                                                          \
+	  "the drive reported a thermal-management transition, or time above its warning or "    \
+	  "critical temperature, during the step: it slowed itself down to cool")
 
 /* clang-format off */
 enum step_warning {
@@ -143,6 +148,17 @@ enum step_warning {
 /* clang-format on */
 extern const char *const step_warning_code[SW_COUNT];  /* "reads-unwritten", ... */
 extern const char *const step_warning_about[SW_COUNT]; /* what each means */
+
+/*
+ * The drive's own counters over one step (health_watch.h; NVMe only): host data written
+ * by its SMART / health log (counted in units of 512,000 bytes) and the highest
+ * composite temperature read during the step. has_* false when the drive gave none.
+ */
+struct step_drive {
+	bool has_written, has_temp;
+	uint64_t written_bytes;
+	int temp_max_c;
+};
 
 struct result_warning {
 	char code[32];  /* a step_warning_code, or one from a newer drivebench */
@@ -187,6 +203,7 @@ struct result_step {
 	struct step_hist *hist;	 /* NULL when not kept; result_step_set_hist() */
 	struct result_warning *warnings; /* malloc'd */
 	unsigned nwarnings;
+	struct step_drive drive; /* what the drive itself counted over the step */
 };
 
 struct result_phase {

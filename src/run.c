@@ -253,7 +253,7 @@ static void attach_health(struct run *r, struct health_watch *w)
 static void on_event(void *arg, const struct runner_event *ev)
 {
 	struct watched *x = arg;
-	char msg[128];
+	char msg[320];
 
 	switch (ev->kind) {
 	case RUN_EV_PHASE_START:
@@ -263,14 +263,24 @@ static void on_event(void *arg, const struct runner_event *ev)
 	case RUN_EV_STEP_START:
 		health_watch_step_begin(x->w);
 		break;
-	case RUN_EV_STEP_DONE:
-		if (health_watch_step_end(x->w, ev->step->label, msg, sizeof(msg)) && x->fn) {
-			struct runner_event warn = *ev;
-			warn.kind = RUN_EV_LOG;
-			warn.msg = msg;
-			x->fn(x->arg, &warn);
+	case RUN_EV_STEP_DONE: {
+		/* the step is ours (r->res) and the runner is done with it: the drive's view joins it */
+		struct result_step *st = &x->r->res.phases[ev->phase_index].steps[ev->step_index];
+		char text[160];
+		if (health_watch_step_end(x->w, st->label, &st->drive, msg, sizeof(msg))) {
+			snprintf(text, sizeof(text), "%s", msg);
+			result_step_warn(st, SW_THERMAL, "%s", text);
+			snprintf(msg, sizeof(msg), "warning: step %s: %s [%s]", st->label, text,
+				 step_warning_code[SW_THERMAL]);
+			if (x->fn) {
+				struct runner_event warn = *ev;
+				warn.kind = RUN_EV_LOG;
+				warn.msg = msg;
+				x->fn(x->arg, &warn);
+			}
 		}
 		break;
+	}
 	case RUN_EV_PHASE_DONE:
 		health_watch_phase_end(x->w);
 		attach_health(x->r, x->w);

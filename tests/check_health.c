@@ -18,6 +18,7 @@
 #include "drive.h"
 #include "health.h"
 #include "health_watch.h"
+#include "result.h"
 
 #define FIX DB_SRCDIR "/tests/fixtures/health"
 
@@ -301,12 +302,24 @@ START_TEST(test_watch)
 	ck_assert_ptr_nonnull(w);
 	health_watch_phase_begin(w, "measure");
 	health_watch_step_begin(w);
-	fake.tmt_rise = _i; /* 1: the controller throttles during the step */
-	throttled = health_watch_step_end(w, "16T16Q", msg, sizeof(msg));
+	/* during the step: 2000 data units written (of 512,000 bytes), a peak of 58 C that
+	 * only the sampler sees (20 ms), and 50 C again when the step ends */
+	put64(fake.smart, SMART_DUW, 38765432 + 2000);
+	put16(fake.smart, SMART_TEMP, 331);
+	nanosleep(&(struct timespec){.tv_nsec = 120000000}, NULL);
+	put16(fake.smart, SMART_TEMP, 323);
+	if (_i == 1) { /* the controller throttles during the step */
+		put32(fake.smart, SMART_TMT1C, fake.smart[SMART_TMT1C] + 1u);
+		put32(fake.smart, SMART_WCTT, fake.smart[SMART_WCTT] + 1u);
+	}
+	struct step_drive sd = {0};
+	throttled = health_watch_step_end(w, "16T16Q", &sd, msg, sizeof(msg));
 	ck_assert_int_eq(throttled, _i == 1);
 	if (_i == 1)
 		ck_assert_str_eq(msg, "thermally throttled during 16T16Q");
-	fake.tmt_rise = 0;
+	ck_assert(sd.has_written && sd.has_temp);
+	ck_assert_uint_eq(sd.written_bytes, 2000ull * 512000);
+	ck_assert_int_eq(sd.temp_max_c, 58);
 	nanosleep(&(struct timespec){.tv_nsec = 150000000}, NULL);
 	health_watch_finish(w);
 	j = health_watch_json(w);
@@ -329,7 +342,7 @@ START_TEST(test_watch)
 	/* the start, the phase, the step's end and the sampler's every 20 ms */
 	ck_assert_int_ge(json_object_array_length(arr), 5);
 	ck_assert(json_object_object_get_ex(v, "max_c", &v));
-	ck_assert_int_eq(json_object_get_int(v), 45);
+	ck_assert_int_eq(json_object_get_int(v), 58);
 	ck_assert(json_object_object_get_ex(j, "warnings", &arr));
 	ck_assert_int_eq(json_object_array_length(arr), (int)_i);
 	json_object_put(j);
@@ -350,7 +363,9 @@ START_TEST(test_watch_no_data)
 	health_watch_phase_begin(w, "run");
 	health_watch_step_begin(w);
 	char msg[64];
-	ck_assert(!health_watch_step_end(w, "x", msg, sizeof(msg)));
+	struct step_drive sd = {.has_written = true};
+	ck_assert(!health_watch_step_end(w, "x", &sd, msg, sizeof(msg)));
+	ck_assert(!sd.has_written && !sd.has_temp); /* nothing counted */
 	health_watch_finish(w);
 	j = health_watch_json(w);
 	health_watch_free(w);

@@ -459,6 +459,9 @@ START_TEST(parse_names)
 }
 END_TEST
 
+/* The metrics a comparison shows by default when no run has the drive's counters. */
+#define NIO ((unsigned)__builtin_popcount(REPORT_IO_METRICS))
+
 static unsigned count(const char *s, const char *needle)
 {
 	unsigned n = 0;
@@ -466,6 +469,63 @@ static unsigned count(const char *s, const char *needle)
 		n++;
 	return n;
 }
+
+/* The drive's own counters per step: shown by default only when a run has them, in GB and
+ * degrees, a run without them as "-", and never as a precondition curve. */
+START_TEST(drive_metrics)
+{
+	struct result runs[2];
+	struct report rep;
+	char *out;
+	size_t len;
+
+	new_run(&runs[0], "Drive A", "1", "4K");
+	four_k(&runs[0], 1000, 500);
+	new_run(&runs[1], "Drive B", "1", "4K");
+	four_k(&runs[1], 2000, 700);
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.metric_mask, REPORT_IO_METRICS);
+	report_free(&rep);
+
+	struct result_step *w = &runs[0].phases[0].steps[1];
+	w->drive = (struct step_drive){.has_written = true, .written_bytes = 3072000000ull,
+				       .has_temp = true, .temp_max_c = 71};
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.metric_mask, REPORT_IO_METRICS | REPORT_DRIVE_METRICS);
+	unsigned row = 0;
+	while (row < rep.nrows && rep.rows[row].steps[0] != w)
+		row++;
+	ck_assert_uint_lt(row, rep.nrows);
+	struct report_cell c = report_cell(&rep, row, 0, RM_HOST_WRITTEN);
+	ck_assert(c.present);
+	ck_assert_double_eq_tol(c.value, 3.072, 1e-9);
+	c = report_cell(&rep, row, 0, RM_TEMP_MAX);
+	ck_assert(c.present);
+	ck_assert_double_eq(c.value, 71);
+	ck_assert(!report_cell(&rep, row, 1, RM_TEMP_MAX).present);
+	ck_assert(!report_cell(&rep, 0, 0, RM_TEMP_MAX).present || rep.rows[0].steps[0] == w);
+
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &out, &len), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Maximum temperature (drive) (C)"));
+	ck_assert_ptr_nonnull(strstr(out, "Host data written (drive) (GB)"));
+	free(out);
+	ck_assert_int_eq(report_render(&rep, RF_CSV, &out, &len), 0);
+	ck_assert_ptr_nonnull(strstr(out, "host_written_GB"));
+	ck_assert_ptr_nonnull(strstr(out, ",3.072"));
+	free(out);
+	report_free(&rep);
+
+	/* asked for by name, they are shown even when no run has them */
+	w->drive = (struct step_drive){0};
+	struct report_opts o = {.metric_mask = 1u << RM_TEMP_MAX};
+	build(&rep, runs, 2, &o);
+	ck_assert_uint_eq(rep.metric_mask, 1u << RM_TEMP_MAX);
+	ck_assert(!report_cell(&rep, row, 0, RM_TEMP_MAX).present);
+	report_free(&rep);
+	for (unsigned i = 0; i < 2; i++)
+		result_free(&runs[i]);
+}
+END_TEST
 
 /* Three runs x 16 mixed steps: every renderer's output has the shape it promises. */
 START_TEST(renderer_shapes)
@@ -498,14 +558,14 @@ START_TEST(renderer_shapes)
 		lines++;
 	}
 	ck_assert_uint_eq(lines, 1 + rep.nrows * 3);
-	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 4);
+	ck_assert_uint_eq(header_fields, 16 + NIO + 4);
 	ck_assert_ptr_nonnull(strstr(out, "avg_latency_ms"));
 	free(out);
 
 	/* Markdown: one pipe table per metric, each row as many cells as its header */
 	ck_assert_int_eq(report_render(&rep, RF_MD, &out, &len), 0);
 	ck_assert_uint_eq(count(out, "\n## Throughput (IOPS), 8k 70/30 random\n"), 1);
-	ck_assert_uint_eq(count(out, "| --- | ---: | ---: | ---: |\n"), RM_COUNT);
+	ck_assert_uint_eq(count(out, "| --- | ---: | ---: | ---: |\n"), NIO);
 	free(out);
 
 	/* JSON: valid, versioned, one value per run for each metric of each row */
@@ -525,8 +585,8 @@ START_TEST(renderer_shapes)
 
 	/* HTML: a precondition chart and a ladder chart per metric, one series per drive */
 	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
-	ck_assert_uint_eq(count(out, "<svg "), 2 * RM_COUNT);
-	ck_assert_uint_eq(count(out, "<g class=\"series\""), 3 * 2 * RM_COUNT);
+	ck_assert_uint_eq(count(out, "<svg "), 2 * NIO);
+	ck_assert_uint_eq(count(out, "<g class=\"series\""), 3 * 2 * NIO);
 	ck_assert_ptr_null(strstr(out, "<script"));
 	ck_assert_ptr_null(strstr(out, "http://www.w3.org/2000/svg\" href")); /* nothing fetched */
 	ck_assert_ptr_null(strstr(out, "src="));
@@ -723,7 +783,7 @@ START_TEST(html_axes_bounded)
 	four_k(&runs[0], 1000, 500);
 	build(&rep, runs, 1, NULL);
 	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
-	ck_assert_uint_eq(count(out, "<svg "), RM_COUNT + 2 * RM_COUNT);
+	ck_assert_uint_eq(count(out, "<svg "), NIO + 2 * NIO);
 	ck_assert_ptr_null(strstr(out, "nan"));
 	ck_assert_ptr_null(strstr(out, "inf"));
 	ck_assert_uint_lt(len, 4u << 20);
@@ -751,6 +811,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, format_values, 0, (int)(sizeof(values) / sizeof(values[0])));
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, renderer_shapes);
+	tcase_add_test(tc, drive_metrics);
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);

@@ -131,6 +131,10 @@ static void build(struct result *r, unsigned nsteps)
 			s->ramp.dur_ns = 30000000000ull;
 			fill_sample(&s->drain, 0);
 			s->drain.dur_ns = 2000000123ull;
+			s->drive = (struct step_drive){.has_written = true,
+						       .written_bytes = 98765432100000ull,
+						       .has_temp = true,
+						       .temp_max_c = -5};
 			s->summary.host_stall_ns = 400000000ull;
 			ck_assert_int_eq(result_step_warn(s, SW_HOST_STALL, "stopped %d s", 4), 0);
 			ck_assert_int_eq(result_step_warn(s, SW_READS_UNWRITTEN, "holes"), 0);
@@ -224,6 +228,10 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert(memcmp(sa->drain.d, sb->drain.d, sizeof(sa->drain.d)) == 0);
 			ck_assert_uint_eq(sa->ramp.dur_ns, sb->ramp.dur_ns);
 			ck_assert(memcmp(sa->ramp.d, sb->ramp.d, sizeof(sa->ramp.d)) == 0);
+			ck_assert_int_eq(sa->drive.has_written, sb->drive.has_written);
+			ck_assert_uint_eq(sa->drive.written_bytes, sb->drive.written_bytes);
+			ck_assert_int_eq(sa->drive.has_temp, sb->drive.has_temp);
+			ck_assert_int_eq(sa->drive.temp_max_c, sb->drive.temp_max_c);
 			ck_assert_uint_eq(sa->nwarnings, sb->nwarnings);
 			for (unsigned w = 0; w < sa->nwarnings; w++) {
 				ck_assert_str_eq(sa->warnings[w].code, sb->warnings[w].code);

@@ -92,12 +92,23 @@ d["target"]["health"] = {
     "temperature": {"interval_s": 10, "min_c": 41, "max_c": 71, "samples": [[0, 41], [10, 71]]},
     "warnings": [{"phase": "measure", "step": "16T16Q", "text": "thermally throttled during 16T16Q"}],
 }
+# the drive's own counters over the last step, and its throttling as a step warning
+st = d["phases"][-1]["steps"][-1]
+st["drive"] = {"host_written_bytes": 4608000000, "temp_max_c": 71}
+st["warnings"] = [{"code": "thermal-throttle", "text": "thermally throttled during " + st["label"]}]
 json.dump(d, open(sys.argv[2], "w"))
 PY
 "$DRIVEBENCH" show "$T/hot.json" >"$T/show" 2>&1
 check show-exit test $? -eq 0
 check show-health grep -qxF 'Health   41..71 C during the run; 1.20 TB written by the host; wear +1 %; THROTTLED' "$T/show"
 check show-warning grep -qxF 'Warning  thermally throttled during 16T16Q (measure)' "$T/show"
+# compare shows the step's host data written and maximum temperature, and marks the step
+"$DRIVEBENCH" compare "$T/hot.json" "$PWD/tests/fixtures/results/p400m.json" --format csv >"$T/hot.csv" 2>&1
+check compare-drive-columns grep -q 'host_written_GB,max_temp_C' "$T/hot.csv"
+check compare-drive-values test "$(grep -c ',4.608,71,' "$T/hot.csv")" -ge 1
+"$DRIVEBENCH" compare "$T/hot.json" --format text >"$T/hot.txt" 2>&1
+check compare-drive-table grep -q 'Maximum temperature (drive) (C)' "$T/hot.txt"
+check compare-thermal-note grep -q 'thermal-throttle: thermally throttled during' "$T/hot.txt"
 
 # the TUI's Drives screen: the detail pane of the SATA drive shows its health
 cp "$FIX/health/sata-ssd.json" "$tools/sda.json"
