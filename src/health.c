@@ -14,6 +14,7 @@
 
 #include "child.h"
 #include "drive.h"
+#include "text.h"
 
 #define SMARTCTL_TIMEOUT_MS 30000
 #define SMARTCTL_MAX_OUT    (4u << 20) /* bytes: -a on a SAS drive is tens of KiB */
@@ -60,74 +61,29 @@ void health_init(struct health *h)
 
 /* ---- untrusted strings ---------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	/* C1 controls (U+0080..U+009F) move terminals as C0 ones do */
-	if (cp >= 0x80 && cp < 0xa0)
-		return 0;
-	return len;
-}
-
 void health_sanitize(char *dst, size_t dstlen, const char *src, size_t slen)
 {
-	const unsigned char *s = (const unsigned char *)src;
-	size_t o = 0, n = strnlen(src, slen);
+	char buf[HEALTH_STR + 4];
+	size_t n = strnlen(src, slen);
 
+	if (!dstlen)
+		return;
 	/* devices pad with spaces (ATA, NVMe) or NULs: trim both ends */
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\0'))
+	while (n && (src[n - 1] == ' ' || src[n - 1] == '\0'))
 		n--;
-	while (n && s[0] == ' ')
-		s++, n--;
-	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(s + i, n - i);
-		char esc[5];
-
-		if (len == 1 && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
-			if (o + 1 >= dstlen)
-				break;
-			dst[o++] = (char)s[i++];
-			continue;
-		}
-		if (len > 1) {
-			if (o + len >= dstlen)
-				break;
-			memcpy(dst + o, s + i, len);
-			o += len, i += len;
-			continue;
-		}
-		snprintf(esc, sizeof(esc), "\\x%02x", s[i]);
-		if (o + 4 >= dstlen)
-			break;
-		memcpy(dst + o, esc, 4);
-		o += 4, i++;
-	}
-	if (dstlen)
-		dst[o < dstlen ? o : dstlen - 1] = '\0';
+	while (n && src[0] == ' ')
+		src++, n--;
+	/*
+	 * Every byte shows as at least one, so dstlen bytes of input (and the rest of a
+	 * character begun inside them) are all that can fit: text.h's visible form of those.
+	 */
+	if (n > dstlen + 3)
+		n = dstlen + 3;
+	if (n > sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	memcpy(buf, src, n);
+	buf[n] = '\0';
+	text_visible(dst, dstlen, buf);
 }
 
 /* ---- NVMe ----------------------------------------------------------------------------- */

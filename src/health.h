@@ -22,8 +22,9 @@
  * ATA "Total_LBAs_Written" counts 512-byte sectors).
  *
  * Strings read from a device (model, serial, firmware, slots) are untrusted: they are
- * stored with control characters, backslashes and bytes that are not UTF-8 written as
- * "\xNN", so that they print visibly and JSON stays valid UTF-8.
+ * stored in text.h's visible form (controls as "^[", bytes that are not UTF-8 and
+ * invisible code points as U+FFFD), so that they print visibly and JSON stays valid
+ * UTF-8.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,7 +96,7 @@ enum health_source { HEALTH_SRC_NONE, HEALTH_SRC_NVME, HEALTH_SRC_SMARTCTL };
 extern const char *const health_source_name[]; /* "none", "nvme", "smartctl" */
 
 #define HEALTH_MAX_LBAF 64
-#define HEALTH_STR      96 /* a device string of up to 40 bytes, every byte escaped: 4x */
+#define HEALTH_STR      128 /* a 40-byte device string in its visible form (3 bytes each at most) */
 
 /* Sanitize status (SSTAT bits 2:0), by value. */
 #define HEALTH_SANITIZE_STATES(X)                                                                  \
@@ -211,7 +212,7 @@ void health_decode_smart_log(const void *log, struct health *h);
 /* Is the time between two snapshots one in which the drive throttled? */
 bool health_throttled(const struct health *before, const struct health *after);
 
-/* Copy s into dst (dstlen bytes) with untrusted bytes escaped as described above. */
+/* s (slen bytes, padded or not) trimmed and in its visible form into dst (text.h). */
 void health_sanitize(char *dst, size_t dstlen, const char *s, size_t slen);
 
 /* The record as JSON (every field key present; null when unknown). */

@@ -20,6 +20,8 @@
 #include "health_watch.h"
 #include "result.h"
 
+#define FFFD "\xef\xbf\xbd" /* U+FFFD, what text.h shows for a byte that is not UTF-8 */
+
 #define FIX DB_SRCDIR "/tests/fixtures/health"
 
 static struct fake_nvme fake;
@@ -227,10 +229,10 @@ START_TEST(test_nvme_hostile_strings)
 
 	putstr(fake.id_ctrl, IDC_MN, 40, "\x1b[2JEvil\xff\xfe");
 	read_fake(&h, 1);
-	ck_assert_str_eq(h.model, "\\x1b[2JEvil\\xff\\xfe");
+	ck_assert_str_eq(h.model, "^[[2JEvil" FFFD FFFD);
 	j = health_to_json(&h);
 	ck_assert(json_object_object_get_ex(j, "model", &v));
-	ck_assert_str_eq(json_object_get_string(v), "\\x1b[2JEvil\\xff\\xfe");
+	ck_assert_str_eq(json_object_get_string(v), "^[[2JEvil" FFFD FFFD);
 	json_object_put(j);
 }
 END_TEST
@@ -415,7 +417,7 @@ static const struct {
 	  {HF_MEDIA_ERRORS, 1},
 	  {HF_PENDING, -1}}},
 	{"realloc.json",
-	 "INTEL SSDSC2BF240A5\\x07\\x1b[2J",
+	 "INTEL SSDSC2BF240A5^G^[[2J",
 	 "CVTR5141\xc3\xbf" "00AB240CGN",
 	 "TG26",
 	 {{HF_TEMP_C, 41},
@@ -621,15 +623,15 @@ static const struct {
 	const char *in, *out;
 } sanitize_cases[] = {
 	{"  Samsung SSD  ", "Samsung SSD"},
-	{"a\x1b[31mred", "a\\x1b[31mred"},
-	{"tab\there", "tab\\x09here"},
-	{"back\\slash", "back\\x5cslash"},
+	{"a\x1b[31mred", "a^[[31mred"},   /* text.h's visible form */
+	{"tab\there", "tab^Ihere"},
+	{"back\\slash", "back\\slash"},
 	{"caf\xc3\xa9", "caf\xc3\xa9"},      /* valid UTF-8 stays */
-	{"bad\xff\xfe", "bad\\xff\\xfe"},     /* not UTF-8 */
-	{"over\xc0\xaf", "over\\xc0\\xaf"},   /* overlong '/' */
-	{"c1\xc2\x9b", "c1\\xc2\\x9b"},       /* C1 CSI */
-	{"sur\xed\xa0\x80", "sur\\xed\\xa0\\x80"}, /* a surrogate */
-	{"del\x7f", "del\\x7f"},
+	{"bad\xff\xfe", "bad" FFFD FFFD},     /* not UTF-8 */
+	{"over\xc0\xaf", "over" FFFD FFFD},   /* overlong '/' */
+	{"c1\xc2\x9b", "c1" FFFD},           /* C1 CSI */
+	{"sur\xed\xa0\x80", "sur" FFFD FFFD FFFD}, /* a surrogate */
+	{"del\x7f", "del^?"},
 };
 
 START_TEST(test_sanitize)
@@ -647,8 +649,8 @@ START_TEST(test_sanitize_bounded)
 
 	memset(in, 0x1b, sizeof(in));
 	health_sanitize(out, sizeof(out), in, sizeof(in));
-	ck_assert_uint_eq(strlen(out), 12); /* whole escapes only */
-	ck_assert_str_eq(out, "\\x1b\\x1b\\x1b");
+	ck_assert_uint_eq(strlen(out), 14); /* whole escapes only */
+	ck_assert_str_eq(out, "^[^[^[^[^[^[^[");
 }
 END_TEST
 

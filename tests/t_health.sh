@@ -31,7 +31,7 @@ for want in \
 	'  temperature                       38 C' \
 	'  data written                      25.00 TB (25000000000000 bytes)' \
 	'  percentage used                   3 %' \
-	'sdb  INTEL SSDSC2BF240A5\x07\x1b[2J  CVTR5141ÿ00AB240CGN  TG26  (usb, /dev/sdb)' \
+	'sdb  INTEL SSDSC2BF240A5^G^[[2J  CVTR5141ÿ00AB240CGN  TG26  (usb, /dev/sdb)' \
 	'  reallocated sectors               24' \
 	'  pending sectors                   3' \
 	'  offline uncorrectable sectors     1' \
@@ -58,7 +58,7 @@ check json-utf8 python3 -c 'import json,sys; json.loads(open(sys.argv[1], "rb").
 check json-every-field test "$(v 'all(len(x["values"]) == len(d["drives"][0]["values"]) for x in d["drives"])')" = True
 check json-sata test "$(v '[d["drives"][0]["values"][k] for k in ("temperature_c", "power_on_hours", "data_written_bytes", "percentage_used", "reallocated_sectors")]')" = "[38, 1234, 25000000000000, 3, 0]"
 check json-realloc test "$(v '[d["drives"][1]["values"][k] for k in ("reallocated_sectors", "pending_sectors", "offline_uncorrectable")]')" = "[24, 3, 1]"
-check json-hostile test "$(v 'd["drives"][1]["model"]')" = 'INTEL SSDSC2BF240A5\x07\x1b[2J'
+check json-hostile test "$(v 'd["drives"][1]["model"]')" = 'INTEL SSDSC2BF240A5^G^[[2J'
 check json-sas test "$(v '[d["drives"][2]["values"][k] for k in ("percentage_used", "media_errors", "power_cycles")]')" = "[2, 1, 57]"
 check json-virtio test "$(v '[d["drives"][3]["source"], d["drives"][3]["note"], d["drives"][3]["values"]["temperature_c"]]')" = "['none', 'no health data for this transport (virtio)', None]"
 
