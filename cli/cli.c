@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* drivebench's main(): the command table, and the option parser every command uses. */
 #include "cli.h"
+#include "drive.h"
 #include "engine.h"
 
 #include <stdarg.h>
@@ -108,6 +109,37 @@ int cli_busy_poll(const struct cli_parser *p)
 		return cli_usage_error(p, "--busy-poll: '%s' is not auto, yes or no", p->arg);
 	engine_set_poll(mode);
 	return 0;
+}
+
+int cli_drives(const struct cli_parser *p, const struct drive_scan_opts *o,
+	       struct drive_list *list)
+{
+	char err[512] = "";
+	int status = EXIT_OK;
+
+	memset(list, 0, sizeof(*list));
+	if (p->npos == 0) {
+		if (drive_scan(list, o, err, sizeof(err))) {
+			fprintf(stderr, "drivebench %s: %s\n", p->cmd, err);
+			return EXIT_RUN_FAILED;
+		}
+		return EXIT_OK;
+	}
+	list->drives = calloc((size_t)p->npos, sizeof(*list->drives));
+	if (!list->drives) {
+		fprintf(stderr, "drivebench %s: out of memory\n", p->cmd);
+		return EXIT_RUN_FAILED;
+	}
+	for (int i = 0; i < p->npos; i++) {
+		if (drive_probe_path_opts(p->pos[i], o, &list->drives[list->count], err,
+					  sizeof(err))) {
+			fprintf(stderr, "drivebench %s: %s\n", p->cmd, err);
+			status = EXIT_USAGE;
+			continue;
+		}
+		list->count++;
+	}
+	return status;
 }
 
 int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)

@@ -57,6 +57,17 @@ int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
 
 struct engine_ops;
 struct plan;
+struct drive_list;
+struct drive_scan_opts;
+
+/*
+ * The drives a command such as `list` or `health` is about: every drive the scan finds,
+ * or the disks behind the paths given (p->pos), in the order given. A path that is not
+ * a drive is reported ("drivebench CMD: ...") and skipped. Returns EXIT_OK, EXIT_USAGE
+ * when a path was skipped, or EXIT_RUN_FAILED (the scan failed; list is then empty).
+ */
+int cli_drives(const struct cli_parser *p, const struct drive_scan_opts *o,
+	       struct drive_list *list);
 
 /* How `run` and `replay` run a plan. */
 struct run_options {

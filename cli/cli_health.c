@@ -147,29 +147,9 @@ int cli_health(int argc, char **argv)
 	}
 	if (key < 0)
 		return EXIT_USAGE;
-	if (p.npos == 0) {
-		ret = drive_scan(&list, &scan, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "drivebench health: %s\n", err);
-			return EXIT_RUN_FAILED;
-		}
-	} else {
-		list.drives = calloc((size_t)p.npos, sizeof(*list.drives));
-		if (!list.drives) {
-			fprintf(stderr, "drivebench health: out of memory\n");
-			return EXIT_RUN_FAILED;
-		}
-		for (int i = 0; i < p.npos; i++) {
-			ret = drive_probe_path_opts(p.pos[i], &scan, &list.drives[list.count], err,
-						    sizeof(err));
-			if (ret) {
-				fprintf(stderr, "drivebench health: %s\n", err);
-				status = EXIT_USAGE;
-				continue;
-			}
-			list.count++;
-		}
-	}
+	status = cli_drives(&p, &scan, &list);
+	if (status == EXIT_RUN_FAILED)
+		return status;
 	hs = calloc(list.count ? list.count : 1, sizeof(*hs));
 	hp = calloc(list.count ? list.count : 1, sizeof(*hp));
 	if (!hs || !hp) {

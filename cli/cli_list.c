@@ -252,7 +252,6 @@ int cli_list(int argc, char **argv)
 	struct cli_parser p;
 	struct drive_scan_opts opts = {0};
 	struct drive_list list = {0};
-	char err[512] = "";
 	bool json = false;
 	int key, ret, status = EXIT_OK;
 
@@ -293,30 +292,9 @@ int cli_list(int argc, char **argv)
 	struct stat st;
 	if (opts.pci_dump && (stat(opts.pci_dump, &st) || !S_ISREG(st.st_mode)))
 		return cli_usage_error(&p, "--pci-dump: %s: not a regular file", opts.pci_dump);
-	if (p.npos == 0) {
-		ret = drive_scan(&list, &opts, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "drivebench list: %s\n", err);
-			return EXIT_RUN_FAILED;
-		}
-	} else {
-		/* the disks behind the paths given, in the order given */
-		list.drives = calloc((size_t)p.npos, sizeof(*list.drives));
-		if (!list.drives) {
-			fprintf(stderr, "drivebench list: out of memory\n");
-			return EXIT_RUN_FAILED;
-		}
-		for (int i = 0; i < p.npos; i++) {
-			ret = drive_probe_path_opts(p.pos[i], &opts, &list.drives[list.count], err,
-						    sizeof(err));
-			if (ret) {
-				fprintf(stderr, "drivebench list: %s\n", err);
-				status = EXIT_USAGE;
-				continue;
-			}
-			list.count++;
-		}
-	}
+	status = cli_drives(&p, &opts, &list);
+	if (status == EXIT_RUN_FAILED)
+		return status;
 
 	if (json) {
 		ret = print_json(&list);
