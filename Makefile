@@ -15,12 +15,20 @@ WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat
 ifeq ($(CI),true)
 WARN += -Werror
 endif
-# The core (src/) compiles with its own flags only: no -Iui, -Icli or curses, so an
-# include of the front end or of curses in the core does not build.
+# The core (src/) is a folder per layer, each compiled with the include paths of itself
+# and the layers below it only (docs/DESIGN.md, "Module map"):
+#   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)
+# so an include of a higher layer, of a front end or of curses in the core does not build.
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) \
 	-DDB_DATADIR='"$(DATADIR)"' -DDB_SRCDIR='"$(CURDIR)"'
-CORE_CFLAGS := $(BASE_CFLAGS) -Isrc $(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) 2>/dev/null)
-DB_CFLAGS := $(BASE_CFLAGS) -Isrc -Icli -Iui \
+LAYERS := base engine drive results method
+LAYER_base := base
+LAYER_engine := base engine
+LAYER_drive := base engine drive
+LAYER_results := base engine results
+LAYER_method := base engine drive results method
+CORE_PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) 2>/dev/null)
+DB_CFLAGS := $(BASE_CFLAGS) $(LAYERS:%=-Isrc/%) -Icli -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) $(LIBS_UI) 2>/dev/null)
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
@@ -39,7 +47,7 @@ endif
 
 # The core library is everything in src/; the front ends are cli/ (main() and the
 # headless commands) and ui/ (the TUI).
-CORE_SRC := $(wildcard src/*.c)
+CORE_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UI_SRC   := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
@@ -61,10 +69,11 @@ help:
 deps:
 	$(Q)scripts/deps.sh build
 
+$(foreach l,$(LAYERS),$(eval $(BUILD)/src/$(l)/%.o: LAYER_INC := $(LAYER_$(l):%=-Isrc/%)))
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CORE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(LAYER_INC) $(CORE_PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -141,7 +150,7 @@ print-libs:
 	@echo $(DB_LDLIBS)
 
 format:
-	clang-format -i src/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
+	clang-format -i src/*/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The layers, checked by path: the core (src/) includes nothing of the front ends (cli/,
-# ui/) and no curses; the headless front end (cli/) includes nothing of the TUI's (ui/)
-# but ui.h's entry point. Prints each violation as file:line and exits 1 if there is one.
+# The layers, checked by path (docs/DESIGN.md, "Module map"):
+#   src/base  <-  src/engine  <-  src/drive, src/results  <-  src/method  <-  cli/, ui/
+# A core folder includes headers of its own layer and the layers below it only (the
+# Makefile compiles each with just those include paths, so a violation also fails to
+# build; this names it), never the front ends (cli/, ui/) and never curses; the headless
+# front end (cli/) includes no curses. Prints each violation as file:line and exits 1.
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -13,14 +16,37 @@ report() { # report MESSAGE FILE:LINE:TEXT...
 		status=1
 	done
 }
+declare -A below=(
+	[base]="base"
+	[engine]="base engine"
+	[drive]="base engine drive"
+	[results]="base engine results"
+	[method]="base engine drive results method"
+)
+stray=$(find src -maxdepth 1 -type f -name '*.[ch]')
+[ -z "$stray" ] || report "core files live in a layer's folder" $(sed 's/$/:1:/' <<<"$stray")
+for dir in src/*/; do
+	layer=$(basename "$dir")
+	if [ -z "${below[$layer]+x}" ]; then
+		report "a core folder that is not a layer (scripts/layers.sh)" "$dir:1:"
+		continue
+	fi
+	for other in "${!below[@]}"; do
+		[[ " ${below[$layer]} " == *" $other "* ]] && continue
+		hdrs=$( (cd "src/$other" && ls ./*.h) 2>/dev/null | sed 's|^\./||' | paste -sd'|')
+		[ -n "$hdrs" ] || continue
+		mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"($hdrs)\"" "$dir"*.[ch])
+		report "$layer includes $other, a layer above or beside it" "${hits[@]}"
+	done
+done
 front=$( (cd cli && ls ./*.h; cd ../ui && ls ./*.h) 2>/dev/null | sed 's|^\./||' | paste -sd'|')
-mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]((n?curses(w)?/)?n?curses|ncursesw?/|term|panel|menu|form)\.h[>\"]" src/*.[ch])
+mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]((n?curses(w)?/)?n?curses|ncursesw?/|term|panel|menu|form)\.h[>\"]" src/*/*.[ch])
 report "the core never includes curses" "${hits[@]}"
 if [ -n "$front" ]; then
-	mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"(\.\./)?(ui/|cli/)?($front)\"" src/*.[ch])
+	mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"(\.\./)*(ui/|cli/)?($front)\"" src/*/*.[ch])
 	report "the core never includes the front ends (cli/, ui/)" "${hits[@]}"
 fi
 mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](n?curses|ncursesw/)" cli/*.[ch])
 report "the headless commands never include curses" "${hits[@]}"
-[ "$status" -eq 0 ] && echo "layers: src/ includes neither cli/ nor ui/ nor curses"
+[ "$status" -eq 0 ] && echo "layers: base <- engine <- drive, results <- method <- cli, ui; no curses in the core"
 exit "$status"

@@ -2,7 +2,7 @@
 """Result files in the test scripts: a step's interval samples as dicts ({"index",
 "start_ns", "dur_ns", "host_stall_ns" (when not 0), "read": {...}, "write": {...},
 "all": {...}}), whichever format version wrote them (1: an array of objects; 2: a table
-of the columns that say something, see src/result.h)."""
+of the columns that say something, see src/results/result.h)."""
 
 DIRS = ("read", "write", "all")
 FIELDS = ("ios", "bytes", "iops", "mbps", "mean_ns", "std_ns", "min_ns", "max_ns",

@@ -99,15 +99,15 @@ for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' cli/cli.h | awk '{print $3}'); do
 	fi
 done
 
-# every step warning code (STEP_WARNINGS in src/result.h) is explained under MEASUREMENT
-codes=$(grep -oE '^\s*X\(SW_[A-Z_]+, "[a-z-]+"' src/result.h | sed -E 's/.*"(.*)"/\1/')
-[ -n "$codes" ] || fail warning-codes "no STEP_WARNINGS codes found in src/result.h"
+# every step warning code (STEP_WARNINGS in src/results/result.h) is explained under MEASUREMENT
+codes=$(grep -oE '^\s*X\(SW_[A-Z_]+, "[a-z-]+"' src/results/result.h | sed -E 's/.*"(.*)"/\1/')
+[ -n "$codes" ] || fail warning-codes "no STEP_WARNINGS codes found in src/results/result.h"
 for code in $codes; do
 	if awk '/^\.SH MEASUREMENT/ { on = 1; next } /^\.SH / { on = 0 } on' "$MAN" |
 		grep -qx "\.B $(sed 's/-/\\\\-/g' <<<"$code")"; then
 		pass "warning-$code"
 	else
-		fail "warning-$code" "warning code $code (src/result.h) is not explained under MEASUREMENT"
+		fail "warning-$code" "warning code $code (src/results/result.h) is not explained under MEASUREMENT"
 	fi
 done
 

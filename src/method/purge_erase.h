@@ -2,7 +2,7 @@
 #ifndef DB_PURGE_ERASE_H
 #define DB_PURGE_ERASE_H
 /*
- * The secure erases behind purge.h (internal to src/purge*.c): NVMe Format NVM and
+ * The secure erases behind purge.h (internal to src/method/purge*.c): NVMe Format NVM and
  * Sanitize through libnvme on the namespace the run opened, ATA SECURITY ERASE UNIT
  * through hdparm after smartctl has read the security state.
  */

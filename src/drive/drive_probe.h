@@ -2,7 +2,7 @@
 #ifndef DB_DRIVE_PROBE_H
 #define DB_DRIVE_PROBE_H
 /*
- * The probes behind discovery (internal to src/drive*.c and src/probe_*.c). Each is a
+ * The probes behind discovery (internal to src/drive/). Each is a
  * const ops table; drive.c opens them once per scan, runs fill() on every disk in the
  * order of probe_table[], and closes them.
  */
