@@ -16,6 +16,7 @@
 
 #include "result.h"
 #include "result_io.h"
+#include "units.h"
 #include "stats.h"
 
 #include "rundir.h"
@@ -737,7 +738,7 @@ static const struct {
 START_TEST(capacity_labels)
 {
 	char buf[32];
-	ck_assert_str_eq(result_fmt_capacity(buf, sizeof(buf), capacities[_i].bytes),
+	ck_assert_str_eq(units_fmt_capacity_compact(buf, sizeof(buf), capacities[_i].bytes),
 			 capacities[_i].want);
 }
 END_TEST

@@ -55,6 +55,12 @@ START_TEST(test_format)
 	ck_assert_str_eq(units_fmt_size(b, sizeof(b), 512), "512b");
 	ck_assert_str_eq(units_fmt_size(b, sizeof(b), 1 << 20), "1m");
 	ck_assert_str_eq(units_fmt_capacity(b, sizeof(b), 1000204886016ull), "1.00 TB");
+	/* rounding that reaches the next unit takes it, in either spelling */
+	ck_assert_str_eq(units_fmt_capacity(b, sizeof(b), 999996000000ull), "1.00 TB");
+	ck_assert_str_eq(units_fmt_capacity_compact(b, sizeof(b), 999996000000ull), "1TB");
+	ck_assert_str_eq(units_fmt_capacity(b, sizeof(b), 999ull), "999 B");
+	ck_assert_str_eq(units_fmt_capacity_compact(b, sizeof(b), 18446744073709551615ull),
+			 "18.4EB");
 	ck_assert_str_eq(units_fmt_latency(b, sizeof(b), 12070000), "12.1 ms");
 	ck_assert_str_eq(units_fmt_latency(b, sizeof(b), 812), "812 ns");
 	ck_assert_str_eq(units_fmt_count(b, sizeof(b), 21204), "21.2K");

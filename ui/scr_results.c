@@ -411,7 +411,7 @@ void results_draw(struct app *a, int top, int bottom)
 		ui_text(a, y, xdate, 17, base, date);
 		if (e->model[0])
 			snprintf(buf, sizeof(buf), "%s %s", e->model,
-				 result_fmt_capacity(cap, sizeof(cap), e->capacity_bytes));
+				 units_fmt_capacity_compact(cap, sizeof(cap), e->capacity_bytes));
 		else if (strrchr(e->target, '/'))
 			snprintf(buf, sizeof(buf), "file %s", strrchr(e->target, '/') + 1);
 		else

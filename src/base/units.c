@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,21 +139,41 @@ char *units_fmt_size(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
-char *units_fmt_capacity(char *buf, size_t len, uint64_t bytes)
+/*
+ * Decimal capacity in one of two spellings: "1.92 TB" (two decimals) or, compact, "1.92TB"
+ * (three significant digits, trailing zeros dropped). The unit is the largest one the
+ * value reaches once rounded as printed: 999.7 GB is "1TB", never "1e+03GB".
+ */
+static char *fmt_capacity(char *buf, size_t len, uint64_t bytes, bool compact)
 {
-	static const char *const suf[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+	static const char *const suf[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
 	double v = (double)bytes;
 	unsigned i = 0;
 
-	while (v >= 1000 && i < 5) {
+	while (v >= 1000 && i < 6) {
 		v /= 1000;
 		i++;
 	}
-	if (i == 0)
-		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-	else
-		snprintf(buf, len, "%.2f %s", v, suf[i]);
-	return buf;
+	for (;;) {
+		if (i == 0)
+			snprintf(buf, len, compact ? "%lluB" : "%llu B", (unsigned long long)bytes);
+		else
+			snprintf(buf, len, compact ? "%.3g%s" : "%.2f %s", v, suf[i]);
+		if (i == 0 || i == 6 || strtod(buf, NULL) < 1000)
+			return buf;
+		v /= 1000;
+		i++;
+	}
+}
+
+char *units_fmt_capacity(char *buf, size_t len, uint64_t bytes)
+{
+	return fmt_capacity(buf, len, bytes, false);
+}
+
+char *units_fmt_capacity_compact(char *buf, size_t len, uint64_t bytes)
+{
+	return fmt_capacity(buf, len, bytes, true);
 }
 
 char *units_fmt_duration(char *buf, size_t len, uint64_t ns)

@@ -19,6 +19,8 @@ int units_parse_double(const char *s, double min, double max, double *out);
 char *units_fmt_size(char *buf, size_t len, uint64_t bytes);
 /* "1.00 TB": decimal capacity, as drive vendors label. */
 char *units_fmt_capacity(char *buf, size_t len, uint64_t bytes);
+/* "200GB", "1.92TB": the same, compact, as drive labels and reviews write it. */
+char *units_fmt_capacity_compact(char *buf, size_t len, uint64_t bytes);
 /* "45 s", "6h 32m", "1m 05s". */
 char *units_fmt_duration(char *buf, size_t len, uint64_t ns);
 /* "812 ns", "19.4 us", "12.07 ms", "1.20 s": three significant digits. */

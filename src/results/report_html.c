@@ -379,7 +379,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		if (host && json_object_object_get_ex(host, "cpu", &v))
 			cpu = json_object_get_string(v);
 		if (result_capacity_bytes(r))
-			result_fmt_capacity(cap, sizeof(cap), result_capacity_bytes(r));
+			units_fmt_capacity_compact(cap, sizeof(cap), result_capacity_bytes(r));
 		cells[0] = rep->runs[i].label;
 		cells[1] = result_drive_firmware(r);
 		cells[2] = cap;

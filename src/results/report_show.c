@@ -94,7 +94,7 @@ static void show_header(FILE *out, const struct result *r)
 		fputs("\n", out);
 	}
 	if (result_capacity_bytes(r))
-		result_fmt_capacity(cap, sizeof(cap), result_capacity_bytes(r));
+		units_fmt_capacity_compact(cap, sizeof(cap), result_capacity_bytes(r));
 	fputs("Target   ", out);
 	V(result_target_path(r)[0] ? result_target_path(r) : "?");
 	if (kind[0]) {

@@ -39,6 +39,7 @@
 #include "json_write.h"
 #include "result_io.h"
 #include "text.h"
+#include "units.h"
 #include "version.h"
 
 const char *const result_status_name[] = {
@@ -2223,21 +2224,6 @@ uint64_t result_capacity_bytes(const struct result *r)
 	return b ? b : obj_u64(r->target, "size");
 }
 
-char *result_fmt_capacity(char *buf, size_t len, uint64_t bytes)
-{
-	static const char *const suf[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-	double v = (double)bytes;
-	unsigned i = 0;
-
-	while (v >= 999.5 && i < 5) {
-		v /= 1000;
-		i++;
-	}
-	/* three significant digits, trailing zeros dropped: 200GB, 1.92TB, 3.2TB */
-	snprintf(buf, len, "%.3g%s", v, suf[i]);
-	return buf;
-}
-
 char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len)
 {
 	const char *model = result_drive_model(r), *fw = result_drive_firmware(r);
@@ -2250,7 +2236,7 @@ char *result_label(const struct result *r, bool with_firmware, char *buf, size_t
 		return buf;
 	}
 	text_fmt(buf, len, "%s%s%s%s%s", model, cap ? " " : "",
-		 cap ? result_fmt_capacity(capbuf, sizeof(capbuf), cap) : "",
+		 cap ? units_fmt_capacity_compact(capbuf, sizeof(capbuf), cap) : "",
 		 with_firmware && fw[0] ? " FW " : "", with_firmware ? fw : "");
 	return buf;
 }

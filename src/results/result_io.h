@@ -56,8 +56,6 @@ const char *result_drive_firmware(const struct result *r);
 const char *result_drive_serial(const struct result *r);
 const char *result_target_path(const struct result *r);
 uint64_t result_capacity_bytes(const struct result *r);
-/* "200GB", "1.92TB": capacity as drive labels and reviews write it. */
-char *result_fmt_capacity(char *buf, size_t len, uint64_t bytes);
 /*
  * How a run is named in tables and legends: "Micron P400m 200GB", plus " FW 0200" when
  * with_firmware (two runs of one model); the target path when there is no drive model.
