@@ -180,10 +180,13 @@ check "unwritten: nor on stderr" test "$(grep -c 'reads-unwritten' "$T/err")" -e
 
 # SIGSTOP for 1.2 s in the middle of a 3 s step: the samples it covers carry it as
 # host_stall_ns, the step a host-stall warning, and it is still complete
+# (a file of its own, empty before the run starts: the shell that truncates it is the
+# background child, and an older file's sample lines would stop the run before it measures)
+: >"$T/stall.err"
 "$DRIVEBENCH" run --target "$f" --engine null --threads 2 --qdepth 4 --time 3s \
-	--interval 250ms --out "$T/stall.json" 2>"$T/err" &
+	--interval 250ms --out "$T/stall.json" 2>"$T/stall.err" &
 pid=$!
-for ((i = 0; i < 100; i++)); do grep -q 'IOPS (R' "$T/err" && break; sleep 0.05; done
+for ((i = 0; i < 100; i++)); do grep -q 'IOPS (R' "$T/stall.err" && break; sleep 0.05; done
 kill -STOP "$pid"
 sleep 1.2
 kill -CONT "$pid"
@@ -208,7 +211,7 @@ assert re.search(r"the host did not run drivebench for [12]\.", st["warnings"][0
 assert " s of the 3 s measured" in st["warnings"][0]["text"], st["warnings"][0]
 assert st["status"] == "complete"
 PY
-check "host stall: stderr says so" grep -q "^warning: step .*\[host-stall\]$" "$T/err"
+check "host stall: stderr says so" grep -q "^warning: step .*\[host-stall\]$" "$T/stall.err"
 
 # a block device discarded by the run's purge and read without a write in between
 if is_root && mkloop ddev "$(mkfile 32M discard.img)"; then
