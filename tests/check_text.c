@@ -5,6 +5,7 @@
  */
 #include "testlib.h"
 
+#include "lines.h"
 #include "text.h"
 
 #define FFFD TEXT_REPLACEMENT
@@ -183,6 +184,49 @@ START_TEST(filter_stream)
 }
 END_TEST
 
+/* The line reader: numbers every line, cuts comments only where one can start, trims. */
+START_TEST(line_reader)
+{
+	char text[] = "# a comment\n"
+		      "\n"
+		      "name = Bench#1 ; a comment\r\n"
+		      "  fg=#ff8800   # a comment after a blank\n"
+		      "\tcontinued ; here\n"
+		      "no equals sign\n"
+		      "last=";
+	struct lines l;
+	char *s, *k, *v;
+
+	lines_init(&l, text, "#;");
+	ck_assert_str_eq(s = lines_next(&l), "name = Bench#1");
+	ck_assert_uint_eq(l.lineno, 3);
+	ck_assert(!l.indented);
+	ck_assert(lines_split(s, &k, &v));
+	ck_assert_str_eq(k, "name");
+	ck_assert_str_eq(v, "Bench#1");
+	ck_assert_str_eq(s = lines_next(&l), "fg=#ff8800");
+	ck_assert_uint_eq(l.lineno, 4);
+	ck_assert(l.indented);
+	ck_assert(lines_split(s, &k, &v));
+	ck_assert_str_eq(v, "#ff8800");
+	ck_assert_str_eq(lines_next(&l), "continued");
+	ck_assert_uint_eq(l.lineno, 5);
+	ck_assert_str_eq(s = lines_next(&l), "no equals sign");
+	ck_assert(!lines_split(s, &k, &v));
+	ck_assert_str_eq(s = lines_next(&l), "last=");
+	ck_assert_uint_eq(l.lineno, 7);
+	ck_assert(lines_split(s, &k, &v));
+	ck_assert_str_eq(v, "");
+	ck_assert_ptr_null(lines_next(&l));
+	ck_assert_ptr_null(lines_next(&l));
+
+	/* ';' is a comment only for the files that say so */
+	char two[] = "a = x ;y\n";
+	lines_init(&l, two, "#");
+	ck_assert_str_eq(lines_next(&l), "a = x ;y");
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -194,6 +238,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, fix_in_place);
 	tcase_add_loop_test(tc, escaping, 0, (int)(sizeof(escape_cases) / sizeof(escape_cases[0])));
 	tcase_add_test(tc, filter_stream);
+	tcase_add_test(tc, line_reader);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "text.h"
 
 #ifndef DB_SRCDIR
@@ -206,22 +207,12 @@ int theme_role_find(const char *name)
 	return -1;
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 int theme_parse(struct theme *t, const char *text, const char *fname, theme_warn_fn warn,
 		void *warn_arg, char *err, size_t errlen)
 {
 	struct theme out;
-	char *copy, *line, *next, msg[512], serr[256];
-	unsigned lineno = 0;
+	struct lines lines;
+	char *copy, *s, msg[512], serr[256];
 	bool seen[ROLE_COUNT] = {false};
 	int ret = 0;
 
@@ -231,29 +222,18 @@ int theme_parse(struct theme *t, const char *text, const char *fname, theme_warn
 		snprintf(err, errlen, "%s: out of memory", fname);
 		return -ENOMEM;
 	}
-	for (line = copy; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		/* '#' starts a comment at the start of a line or after a blank; "fg=#rrggbb" */
-		for (char *h = strchr(line, '#'); h; h = strchr(h + 1, '#'))
-			if (h == line || isspace((unsigned char)h[-1])) {
-				*h = '\0';
-				break;
-			}
-		char *s = trim(line);
-		if (!*s)
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
+	/* '#' starts a comment at the start of a line or after a blank; "fg=#rrggbb" */
+	lines_init(&lines, copy, "#");
+	while ((s = lines_next(&lines))) {
+		unsigned lineno = lines.lineno;
+		char *key, *val;
+		if (!strchr(s, '=')) {
 			snprintf(err, errlen, "%s:%u: expected 'role = style', got '%s'", fname,
 				 lineno, s);
 			ret = -EINVAL;
 			goto free_copy;
 		}
-		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
+		lines_split(s, &key, &val);
 		if (!*key) {
 			snprintf(err, errlen, "%s:%u: missing role name before '='", fname, lineno);
 			ret = -EINVAL;

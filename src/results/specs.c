@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "text.h"
 #include "units.h"
 
@@ -33,16 +34,6 @@ static const char *const spec_field_key[SF_NFIELDS] = {
 	[SF_RAND_BS] = "rand_bs",
 	[SF_SEQ_BS] = "seq_bs",
 };
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
 
 static int set_field(struct spec_sheet *s, enum spec_field f, const char *v)
 {
@@ -83,9 +74,9 @@ static int set_rating(struct spec_sheet *s, enum spec_rating r, const char *v)
 
 int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t errlen)
 {
-	char *text, *line, *next;
+	struct lines lines;
+	char *text, *s;
 	size_t len;
-	unsigned lineno = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -100,25 +91,15 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 		text_fmt(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	for (line = text; line && !ret; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		char *s = trim(line);
-		if (!*s)
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
+	lines_init(&lines, text, "#");
+	while (!ret && (s = lines_next(&lines))) {
+		unsigned lineno = lines.lineno;
+		char *key, *val;
+		if (!lines_split(s, &key, &val)) {
 			text_fmt(err, errlen, "%s:%u: expected key = value", path, lineno);
 			ret = -EINVAL;
 			break;
 		}
-		*eq = '\0';
-		char *key = trim(s), *val = trim(eq + 1);
 		int rc = -ENOENT;
 		for (unsigned i = 0; i < SF_NFIELDS && rc == -ENOENT; i++)
 			if (!strcmp(key, spec_field_key[i]))
