@@ -445,13 +445,143 @@ static bool locale_is_utf8(void)
 	return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
+/* Curses on, in the locale's character set, with the theme's colours (or none). */
+static int screen_start(struct app *a)
+{
+	char err[1024];
+
+	setlocale(LC_ALL, "");
+	/* the locale's character set for the screen; numbers in files and reports stay C */
+	setlocale(LC_NUMERIC, "C");
+	a->utf8 = locale_is_utf8();
+	a->g = a->utf8 ? &glyphs_utf8 : &glyphs_ascii;
+	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */
+	if (!getenv("ESCDELAY"))
+		setenv("ESCDELAY", "50", 1);
+	if (!initscr()) {
+		fprintf(stderr, "drivebench: cannot start the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return EXIT_USAGE;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(UI_TICK_MS);
+	/* COLORS is known only after start_color() */
+	a->colours = has_colors() && start_color() == OK && COLORS >= 8;
+	if (a->colours) {
+		use_default_colors();
+		ui_theme_apply(a);
+	} else {
+		/* the monochrome theme, or the chosen one stripped of its colours */
+		if (load_theme(a, "monochrome", err, sizeof(err)))
+			theme_strip_colours(&a->theme);
+	}
+	getmaxyx(stdscr, a->rows, a->cols);
+	return EXIT_OK;
+}
+
+/* Draw, wait a tick for a key, handle it and every key typed meanwhile; until quit. */
+static void main_loop(struct app *a)
+{
+	int key;
+
+	while (!a->quit && !got_signal) {
+		drives_poll_hotplug(a);
+		drives_poll_scratch(a);
+		draw(a);
+		key = getch();
+		if (a->status_ticks)
+			a->status_ticks--;
+		if (key == ERR)
+			continue;
+		if (key == KEY_RESIZE) {
+			clear();
+			continue;
+		}
+		handle_key(a, key);
+		/* take every key already typed before the next redraw */
+		timeout(0);
+		while (!a->quit && (key = getch()) != ERR)
+			if (key != KEY_RESIZE)
+				handle_key(a, key);
+			else
+				clear();
+		timeout(UI_TICK_MS);
+	}
+}
+
+/* The application before the screen starts: theme, target, run model. NULL: said why. */
+static struct app *app_new(const char *theme, const char *target, int *ret)
+{
+	struct app *a = calloc(1, sizeof(*a));
+	char err[1024];
+
+	*ret = EXIT_RUN_FAILED;
+	if (!a) {
+		fprintf(stderr, "drivebench: out of memory\n");
+		return NULL;
+	}
+	a->chosen = -1;
+	a->scale_index = 0;
+	theme_builtin(&a->theme);
+	a->ntheme = theme_list(a->theme_names, 16);
+	if (theme && load_theme(a, theme, err, sizeof(err))) {
+		fprintf(stderr, "drivebench: --theme: %s\n", err);
+		*ret = EXIT_USAGE;
+		free(a);
+		return NULL;
+	}
+	if (!theme && load_theme(a, "default", err, sizeof(err)))
+		theme_builtin(&a->theme); /* no theme files installed: the built-in roles */
+	if (target) {
+		if (access(target, F_OK)) {
+			fprintf(stderr, "drivebench: --target %s: %s\n", target, strerror(errno));
+			*ret = EXIT_USAGE;
+			free(a);
+			return NULL;
+		}
+		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", target);
+	}
+	a->run = run_model_new();
+	a->series = calloc(RMM_COUNT, sizeof(*a->series));
+	a->whole = calloc(1, sizeof(*a->whole));
+	if (!a->run || !a->series || !a->whole) {
+		fprintf(stderr, "drivebench: out of memory\n");
+		run_model_free(a->run);
+		free(a->series);
+		free(a->whole);
+		free(a);
+		return NULL;
+	}
+	*ret = EXIT_OK;
+	return a;
+}
+
+static void app_free(struct app *a)
+{
+	/* what is not written out yet stays holes, for the next start */
+	scratch_filler_free(a->scratch_filler);
+	run_model_free(a->run);
+	results_free(a);
+	plot_free(&a->grid);
+	free(a->series);
+	free(a->whole);
+	if (a->monitor)
+		drive_monitor_close(a->monitor);
+	drives_free(a);
+	free(a->presets);
+	free(a);
+}
+
 int ui_main(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct app *a;
 	const char *theme = NULL, *target = NULL;
-	char err[1024];
-	int key, ret = EXIT_OK;
+	int key, ret;
 
 	cli_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
 			argv);
@@ -476,121 +606,24 @@ int ui_main(int argc, char **argv)
 	if (p.npos)
 		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		fprintf(stderr, "drivebench: out of memory\n");
-		return EXIT_RUN_FAILED;
-	}
-	a->chosen = -1;
-	a->scale_index = 0;
-	theme_builtin(&a->theme);
-	a->ntheme = theme_list(a->theme_names, 16);
-	if (theme && load_theme(a, theme, err, sizeof(err))) {
-		fprintf(stderr, "drivebench: --theme: %s\n", err);
-		ret = EXIT_USAGE;
-		goto free_app;
-	}
-	if (!theme && load_theme(a, "default", err, sizeof(err)))
-		theme_builtin(&a->theme); /* no theme files installed: the built-in roles */
-	if (target) {
-		if (access(target, F_OK)) {
-			fprintf(stderr, "drivebench: --target %s: %s\n", target, strerror(errno));
-			ret = EXIT_USAGE;
-			goto free_app;
+	if (!(a = app_new(theme, target, &ret)))
+		return ret;
+	if ((ret = screen_start(a)) == EXIT_OK) {
+		drives_load(a);
+		presets_load(a);
+		results_load(a);
+		if (a->warning[0])
+			ui_status(a, ROLE_WARNING, "%s", a->warning);
+		catch_signals();
+		main_loop(a);
+		endwin();
+		if (run_model_active(a->run)) {
+			fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
+					"measured\n");
+			if (got_signal)
+				ret = EXIT_RUN_FAILED;
 		}
-		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", target);
 	}
-	a->run = run_model_new();
-	a->series = calloc(RMM_COUNT, sizeof(*a->series));
-	a->whole = calloc(1, sizeof(*a->whole));
-	if (!a->run || !a->series || !a->whole) {
-		fprintf(stderr, "drivebench: out of memory\n");
-		ret = EXIT_RUN_FAILED;
-		goto free_app;
-	}
-
-	setlocale(LC_ALL, "");
-	/* the locale's character set for the screen; numbers in files and reports stay C */
-	setlocale(LC_NUMERIC, "C");
-	a->utf8 = locale_is_utf8();
-	a->g = a->utf8 ? &glyphs_utf8 : &glyphs_ascii;
-	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */
-	if (!getenv("ESCDELAY"))
-		setenv("ESCDELAY", "50", 1);
-	if (!initscr()) {
-		fprintf(stderr, "drivebench: cannot start the terminal (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
-		ret = EXIT_USAGE;
-		goto free_run;
-	}
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	timeout(UI_TICK_MS);
-	/* COLORS is known only after start_color() */
-	a->colours = has_colors() && start_color() == OK && COLORS >= 8;
-	if (a->colours) {
-		use_default_colors();
-		ui_theme_apply(a);
-	} else {
-		/* the monochrome theme, or the chosen one stripped of its colours */
-		if (load_theme(a, "monochrome", err, sizeof(err)))
-			theme_strip_colours(&a->theme);
-	}
-	getmaxyx(stdscr, a->rows, a->cols);
-
-	drives_load(a);
-	presets_load(a);
-	results_load(a);
-	if (a->warning[0])
-		ui_status(a, ROLE_WARNING, "%s", a->warning);
-
-	catch_signals();
-	while (!a->quit && !got_signal) {
-		drives_poll_hotplug(a);
-		drives_poll_scratch(a);
-		draw(a);
-		key = getch();
-		if (a->status_ticks)
-			a->status_ticks--;
-		if (key == ERR)
-			continue;
-		if (key == KEY_RESIZE) {
-			clear();
-			continue;
-		}
-		handle_key(a, key);
-		/* take every key already typed before the next redraw */
-		timeout(0);
-		while (!a->quit && (key = getch()) != ERR)
-			if (key != KEY_RESIZE)
-				handle_key(a, key);
-			else
-				clear();
-		timeout(UI_TICK_MS);
-	}
-	endwin();
-	if (run_model_active(a->run)) {
-		fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
-				"measured\n");
-		if (got_signal)
-			ret = EXIT_RUN_FAILED;
-	}
-free_run:
-	/* what is not written out yet stays holes, for the next start */
-	scratch_filler_free(a->scratch_filler);
-	run_model_free(a->run);
-	results_free(a);
-	plot_free(&a->grid);
-	free(a->series);
-	free(a->whole);
-	if (a->monitor)
-		drive_monitor_close(a->monitor);
-	drives_free(a);
-	free(a->presets);
-free_app:
-	free(a);
+	app_free(a);
 	return ret;
 }
