@@ -131,7 +131,10 @@ struct steady_info {
 	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
 	X(SW_THREADS_IDLE, "threads-idle",                                                         \
 	  "some worker threads completed no I/O in the measured time (the host did not run "     \
-	  "them then): the step ran with fewer threads than its label says")
+	  "them then): the step ran with fewer threads than its label says")                     \
+	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
+	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
+	  "are fio's own per direction, those of reads and writes together are not known (0)")
 
 /* clang-format off */
 enum step_warning {
