@@ -64,6 +64,7 @@ struct pending {
 	unsigned phase, step;
 	char name[128], host[128];
 	unsigned groupid, numjobs, lk, line;
+	bool log_avg; /* log_avg_msec given: the logs hold intervals */
 	char *iops_prefix, *lat_prefix; /* malloc'd; NULL: no such log */
 };
 
@@ -733,7 +734,7 @@ static int step_samples(struct importer *im, struct result_step *st, const struc
 		iops_prefix = pd->name;
 	if (lat_prefix && !*lat_prefix)
 		lat_prefix = pd->name;
-	if (!st->wl.interval_ns) {
+	if (!pd->log_avg) {
 		text_fmt(im->err, im->errlen,
 			 "%s:%u: job '%s' logged IOPS without log_avg_msec: every I/O, not "
 			 "intervals; run fio with log_avg_msec=1000",
@@ -927,6 +928,7 @@ static int add_entry(struct importer *im, struct fio_entry *e)
 	pd->numjobs = opt_uint(im, e, "numjobs", 1);
 	pd->lk = entry_lat_kind(e);
 	pd->line = e->line;
+	pd->log_avg = opt(im, e, "log_avg_msec") != NULL;
 	if ((iops_log && !(pd->iops_prefix = strdup(iops_log))) ||
 	    (lat_log_opt && !(pd->lat_prefix = strdup(lat_log_opt))))
 		return nomem(im);

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# fio interop with the real fio: its json and json+ output of runs on the test's own file
+# imported (IOPS, bytes and mean latency as fio printed them, percentiles within the
+# histogram's bound), its interval logs as samples, show / compare / export-samples of
+# the imports, usage errors; the export of every preset parsed by fio.
+. tests/lib.sh
+
+if ! command -v fio >/dev/null 2>&1; then
+	skip "t_fio" "fio is not installed (Debian package fio; scripts/deps.sh check)"
+	exit 0
+fi
+F=$(mkfile 64M fio.img)
+
+# fio_run NAME FORMAT ARGS...: fio on the test file, its output in $T/NAME.json
+fio_run() {
+	local name=$1 fmt=$2; shift 2
+	(cd "$T" && timeout 60 fio --name="$name" --filename="$F" --direct=1 --ioengine=io_uring \
+		--time_based --runtime=1 --output-format="$fmt" --output="$T/$name.json" "$@" \
+		>"$T/$name.fio.out" 2>&1)
+}
+
+# same_numbers FIO RESULT BOUND: every step's ios, bytes, IOPS and mean latency equal
+# fio's; percentiles within BOUND (a fraction) of fio's own
+same_numbers() {
+	python3 - "$@" <<'EOF'
+import json, sys
+fio = json.load(open(sys.argv[1]))
+res = json.load(open(sys.argv[2]))
+bound = float(sys.argv[3])
+jobs = fio["jobs"]
+steps = [s for p in res["phases"] for s in p["steps"]]
+assert len(jobs) == len(steps), (len(jobs), len(steps))
+pcts = {"50.000000": "p50_ns", "90.000000": "p90_ns", "99.000000": "p99_ns",
+        "99.900000": "p99.9_ns", "99.990000": "p99.99_ns"}
+checked = 0
+for job, st in zip(jobs, steps):
+    for d in ("read", "write"):
+        f, s = job[d], st["summary"][d]
+        if not f["total_ios"]:
+            continue
+        assert s["ios"] == f["total_ios"], (d, s["ios"], f["total_ios"])
+        assert s["bytes"] == f["io_bytes"], (d, s["bytes"], f["io_bytes"])
+        assert s["iops"] == f["iops"], (d, s["iops"], f["iops"])
+        assert s["mean_ns"] == f["clat_ns"]["mean"], (d, s["mean_ns"], f["clat_ns"]["mean"])
+        assert s["std_ns"] == f["clat_ns"]["stddev"], (d, s["std_ns"])
+        assert s["max_ns"] == f["clat_ns"]["max"], (d, s["max_ns"])
+        for k, name in pcts.items():
+            want, got = f["clat_ns"]["percentile"][k], s[name]
+            assert abs(got - want) <= bound * want, (d, name, got, want)
+            checked += 1
+assert checked >= 5, checked
+EOF
+}
+
+# json+: bins become the histogram; group_reporting over numjobs=2, mixed reads and writes
+if fio_run plus json+ --rw=randrw --rwmixread=70 --bs=4k --iodepth=4 --numjobs=2 \
+	--group_reporting --write_iops_log=lg --write_lat_log=lg --log_avg_msec=250; then
+	if "$DRIVEBENCH" import "$T/plus.json" --logs "$T" --out "$T/plus.result.json" >/dev/null \
+		2>"$T/err"; then
+		pass "import json+"
+	else
+		fail "import json+" "$(head -c 300 "$T/err")"
+	fi
+	# percentiles from the histogram: within hist.h's bound of 1/128
+	check "json+: numbers equal fio's, percentiles within 0.79 %" \
+		same_numbers "$T/plus.json" "$T/plus.result.json" 0.0079
+	check "json+: the histogram is kept, threads and mix from the options" \
+		test "$(json "$T/plus.result.json" '(len(d["phases"][0]["steps"][0]["hist"]["read"]) > 0, d["phases"][0]["steps"][0]["workload"]["threads"], d["phases"][0]["steps"][0]["workload"]["read_pct"])')" = "(True, 2, 70)"
+	n=$(json "$T/plus.result.json" 'len(d["phases"][0]["steps"][0]["samples"]["rows"])')
+	logn=$(awk -F, '$3 == 0' "$T/lg_iops.1.log" | wc -l)
+	check "json+ logs: one sample per logged interval ($n of $logn)" test "$n" = "$logn" -a "$n" -ge 2
+	"$DRIVEBENCH" show "$T/plus.result.json" >"$T/show.txt" 2>&1
+	check "show an import" test $? -eq 0
+	check "show names the fio job" grep -q "^  plus " "$T/show.txt"
+else
+	fail "fio json+ run" "$(head -c 300 "$T/plus.fio.out")"
+fi
+
+# plain json: fio's own percentiles, exactly; no histogram, a warning says so
+if fio_run plain json --rw=randread --bs=4k --iodepth=2; then
+	check "import json" "$DRIVEBENCH" import --quiet "$T/plain.json" --out "$T/plain.result.json"
+	check "json: numbers and percentiles equal fio's" \
+		same_numbers "$T/plain.json" "$T/plain.result.json" 0
+	check "json: no histogram, the no-histogram warning" \
+		test "$(json "$T/plain.result.json" '("hist" in d["phases"][0]["steps"][0], d["phases"][0]["steps"][0]["warnings"][0]["code"])')" = "(False, 'no-histogram')"
+	# compare: two imports of the same job file side by side
+	cp "$T/plain.result.json" "$T/plain2.result.json"
+	if "$DRIVEBENCH" compare "$T/plain.result.json" "$T/plus.result.json" "$T/plain2.result.json" \
+		--format csv -o "$T/cmp.csv" 2>"$T/err"; then
+		pass "compare imports"
+	else
+		fail "compare imports" "$(head -c 300 "$T/err")"
+	fi
+else
+	fail "fio json run" "$(head -c 300 "$T/plain.fio.out")"
+fi
+
+# into the results directory, as the TUI's Results screen lists it
+if "$DRIVEBENCH" import "$T/plain.json" >"$T/path" 2>"$T/err" &&
+	[ "$(dirname "$(cat "$T/path")")" = "$XDG_DATA_HOME/drivebench/results" ] &&
+	[ -f "$(cat "$T/path")" ]; then
+	pass "import into the results directory"
+else
+	fail "import into the results directory" "$(cat "$T/path" "$T/err" | head -c 300)"
+fi
+
+# bad input: file:line, exit 2, nothing written
+printf '{\n  "fio version" : "fio-3.33",\n  "jobs" : [ { "read" : { "total_ios" : -1 } } ]\n}\n' \
+	>"$T/bad.json"
+"$DRIVEBENCH" import "$T/bad.json" --out "$T/bad.result.json" 2>"$T/err"
+rc=$?
+check "bad input: exit 2" test "$rc" -eq 2
+check "bad input: file:line" grep -q "bad.json:3: \"total_ios\" is negative" "$T/err"
+check "bad input: no result written" test ! -e "$T/bad.result.json"
+"$DRIVEBENCH" import 2>/dev/null
+check "no input: exit 2" test $? -eq 2
+"$DRIVEBENCH" import "$T/plain.json" --logs /nonexistent 2>/dev/null
+check "--logs not a directory: exit 2" test $? -eq 2
