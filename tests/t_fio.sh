@@ -116,3 +116,43 @@ check "bad input: no result written" test ! -e "$T/bad.result.json"
 check "no input: exit 2" test $? -eq 2
 "$DRIVEBENCH" import "$T/plain.json" --logs /nonexistent 2>/dev/null
 check "--logs not a directory: exit 2" test $? -eq 2
+
+# export-samples: a row per interval per step; cells safe for spreadsheets and terminals
+if [ -f "$T/plus.result.json" ]; then
+	"$DRIVEBENCH" export-samples "$T/plus.result.json" -o "$T/samples.csv" 2>"$T/err"
+	check "export-samples: exit 0" test $? -eq 0
+	check "export-samples: a row per sample" python3 - "$T/samples.csv" "$T/plus.result.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+res = json.load(open(sys.argv[2]))
+n = sum(len(s["samples"]["rows"]) for p in res["phases"] for s in p["steps"])
+assert rows[0][:6] == ["phase", "step", "interval", "time_s", "duration_s", "iops"], rows[0]
+assert len(rows) == n + 1 and n >= 2, (len(rows), n)
+first = res["phases"][0]["steps"][0]["samples"]
+f = first["fields"].index("all.iops")
+assert float(rows[1][5]) == first["rows"][0][f], (rows[1][5], first["rows"][0][f])
+PY
+fi
+"$DRIVEBENCH" export-samples tests/fixtures/hostile/strings.json >"$T/hostile.csv" 2>"$T/err"
+check "export-samples: the hostile corpus" test $? -eq 0
+check "export-samples: no formula, no control character" python3 - "$T/hostile.csv" <<'PY'
+import csv, re, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+assert len(rows) > 1
+num = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+for r in rows:
+    for c in r:
+        assert not re.search(r"[\x00-\x1f\x7f\x80-\x9f]", c), repr(c)
+        assert not (c[:1] in "=+-@" and c and not num.match(c)), repr(c)
+PY
+# a fio job named like a formula: the cell stays text
+if [ -f "$T/plus.json" ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["jobs"][0]["jobname"]="=HYPERLINK(\"x\")\x1b[31m"; json.dump(d, open(sys.argv[2], "w"))' \
+		"$T/plus.json" "$T/formula.json"
+	"$DRIVEBENCH" import --quiet "$T/formula.json" --logs "$T" --out "$T/formula.result.json" &&
+		"$DRIVEBENCH" export-samples "$T/formula.result.json" >"$T/formula.csv"
+	check "export-samples: a formula-like job name is text" \
+		test "$(sed -n 2p "$T/formula.csv" | cut -d, -f2)" = "\"'=HYPERLINK(\"\"x\"\")^[[31m\""
+fi
+"$DRIVEBENCH" export-samples 2>/dev/null
+check "export-samples without a result: exit 2" test $? -eq 2
