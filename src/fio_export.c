@@ -64,8 +64,7 @@ static char *fio_time(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-/* Job names: letters, digits, '-', '_' and '.'; fio uses them in its output. */
-static void job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label)
+void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label)
 {
 	size_t i;
 
@@ -125,7 +124,7 @@ static void job(struct out *o, unsigned n, const struct plan_phase *ph, const st
 	const struct workload *wl = &st->wl;
 	char name[128], a[64];
 
-	job_name(name, sizeof(name), n, ph->name, label);
+	fio_export_job_name(name, sizeof(name), n, ph->name, label);
 	put(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
 	if (wl->read_pct != 100 && wl->read_pct != 0)
 		put(o, "rwmixread=%u\n", wl->read_pct);

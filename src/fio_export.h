@@ -14,6 +14,12 @@
 
 struct plan;
 
+/*
+ * The name of the n-th job (from 1, over the steps of every phase but purges, in plan
+ * order): "001-measure-2T2Q", only letters, digits, '-', '_' and '.', as fio prints it
+ * back in its output.
+ */
+void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label);
 /* The job file text, malloc'd; NULL when out of memory. */
 char *fio_export(const struct plan *p);
 

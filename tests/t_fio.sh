@@ -156,3 +156,57 @@ if [ -f "$T/plus.json" ]; then
 fi
 "$DRIVEBENCH" export-samples 2>/dev/null
 check "export-samples without a result: exit 2" test $? -eq 2
+
+# two "hosts": fio --server on 127.0.0.1 on two ports, started and stopped here
+port1=$((20000 + ($$ % 20000) * 2)) port2=$((20001 + ($$ % 20000) * 2))
+servers_up=true
+for port in $port1 $port2; do
+	(cd "$T" && exec timeout 300 fio --server=ip:127.0.0.1,$port >"$T/server.$port.log" 2>&1) &
+	# timeout passes the TERM on to its fio
+	cleanup_add "kill $!"
+done
+for port in $port1 $port2; do
+	for _ in $(seq 50); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' \
+			$port 2>/dev/null && break
+		sleep 0.1
+	done || servers_up=false
+done
+L=$(mkfile 32M lab.img)
+h1=127.0.0.1,$port1 h2=127.0.0.1,$port2
+lab=(run --host "$h1" --host "$h2" --target "$L" --rw randrw --read 70 --bs 4k --threads 2
+	--qdepth 2 --time 2s --quiet)
+timeout 60 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy="$h1:$L" 2>"$T/err"
+rc=$?
+check "two hosts: writing without a confirmation for each host is refused (exit 3)" \
+	test "$rc" -eq 3 -a ! -e "$T/lab.json"
+check "two hosts: the refusal names the host and the confirmation" \
+	grep -q -- "--yes-destroy=$h2:$L" "$T/err"
+timeout 60 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy=/dev/sda 2>"$T/err"
+check "two hosts: a --yes-destroy naming no host is a usage error" test $? -eq 2
+if timeout 120 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy="$h1:$L" \
+	--yes-destroy="$h2:$L" 2>"$T/err"; then
+	pass "two hosts: run through fio --client"
+else
+	fail "two hosts: run through fio --client" "servers up: $servers_up; $(tail -c 400 "$T/err")"
+fi
+check "two hosts: the aggregate and each host, the aggregate their sum" python3 - "$T/lab.json" "$L" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [p["name"] for p in d["phases"]]
+assert len(names) == 3 and names[0] == "run" and all(n.startswith("run @127.0.0.1:") for n in names[1:]), names
+agg, h1, h2 = (p["steps"][0] for p in d["phases"])
+assert d["status"] == "complete" and agg["status"] == "complete"
+for k in ("read", "write"):
+    a, x, y = agg["summary"][k], h1["summary"][k], h2["summary"][k]
+    assert x["ios"] > 0 and y["ios"] > 0, (x["ios"], y["ios"])
+    assert a["ios"] == x["ios"] + y["ios"] and a["bytes"] == x["bytes"] + y["bytes"]
+    assert abs(a["iops"] - (x["iops"] + y["iops"])) < 1e-6 * a["iops"]
+assert agg["workload"]["threads"] == 4 and h1["workload"]["threads"] == 2
+assert agg["workload"]["read_pct"] == 70 and agg["label"] == h1["label"] == "4k 70/30 random 2T2Q"
+assert len(agg["hist"]["read"]) > 0
+assert d["target"]["path"] == sys.argv[2], d["target"]
+assert len(d["target"]["hosts"]) == 2
+PY
+"$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
+check "two hosts: the result compares like any other" test $? -eq 0
