@@ -19,8 +19,8 @@
  * reported by its midpoint. Each bin value fio prints (its bucket's midpoint) falls in
  * the drivebench bucket of the same bounds, so the mapping adds no error: percentiles
  * read back are within hist.h's bound (0.78 %) of the true latency, and equal fio's own
- * percentiles. fio's last bucket holds everything from 2^34 ns (17.2 s) up; such values
- * land in drivebench's bucket of 2^34 ns. Plain json has no bins: the step keeps fio's
+ * percentiles. fio counts latencies of 2^34 ns (17.2 s) and more in its last bucket,
+ * just below that; they stay there. Plain json has no bins: the step keeps fio's
  * own p50/p90/p99/p99.9/p99.99 per direction, carries no histogram, and its "all"
  * percentiles (reads and writes mixed) are 0, with the warning "no-histogram".
  *
