@@ -392,8 +392,13 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		text_fmt(err, errlen, "out of memory");
 		goto out_unlink;
 	}
-	if (stopped)
+	if (stopped) {
+		/* fio stopped the step that was running: its phase did not complete */
 		out->status = RS_ABORTED;
+		for (unsigned p = 0; p < out->nphases; p++)
+			if (out->phases[p].status == RS_COMPLETE)
+				out->phases[p].status = RS_ABORTED;
+	}
 	else if (out->status == RS_COMPLETE && !(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)))
 		out->status = RS_FAILED;
 	if (out->status == RS_FAILED && !out->error[0])

@@ -202,13 +202,24 @@ fail:
 	return NULL;
 }
 
+/* "99.900000": fio writes percentiles with six decimals; read here without the locale. */
 static bool pct_key(const char *key, enum stats_pct *which)
 {
-	char *end;
-	double v = strtod(key, &end);
+	uint64_t whole = 0, frac = 0, scale = 1;
+	const char *p = key;
 
-	if (end == key || *end)
+	if (!(*p >= '0' && *p <= '9'))
 		return false;
+	for (; *p >= '0' && *p <= '9' && whole < 1000; p++)
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9' && scale < 1000000000000ull; p++) {
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			scale *= 10;
+		}
+	if (*p)
+		return false;
+	double v = (double)whole + (double)frac / (double)scale;
 	for (unsigned i = 0; i < NPCT; i++) {
 		if (fabs(v - stats_pct_value[i]) < 1e-9) {
 			*which = (enum stats_pct)i;

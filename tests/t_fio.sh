@@ -210,3 +210,9 @@ assert len(d["target"]["hosts"]) == 2
 PY
 "$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
 check "two hosts: the result compares like any other" test $? -eq 0
+timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$L" --rw randread --time 1s --quiet \
+	--out "$T/nohost.json" 2>"$T/err"
+rc=$?
+check "a host with no fio server: exit 1, fio's message, no result" \
+	test "$rc" -eq 1 -a ! -e "$T/nohost.json"
+check "a host with no fio server: fio's message" grep -q "failed to connect" "$T/err"
