@@ -52,7 +52,7 @@ struct fio_entry {
 	uint64_t job_runtime_ms;
 	struct json_object *opts; /* "job options", owned */
 	struct fio_dir d[FD_N];
-	unsigned line; /* where the entry starts, for messages */
+	size_t at; /* where the entry starts (offset), for messages: entry_line() */
 };
 
 /*
@@ -63,7 +63,8 @@ struct fio_entry {
 struct pending {
 	unsigned phase, step;
 	char name[128], host[128];
-	unsigned groupid, numjobs, lk, line;
+	unsigned groupid, numjobs, lk;
+	size_t at; /* of its entry in the document */
 	bool log_avg; /* log_avg_msec given: the logs hold intervals */
 	char *iops_prefix, *lat_prefix; /* malloc'd; NULL: no such log */
 };
@@ -84,6 +85,15 @@ struct importer {
 	char *err;
 	size_t errlen;
 };
+
+/* The line of an offset in the document; counted only for a message (not per entry). */
+static unsigned entry_line(const struct importer *im, size_t at)
+{
+	struct jread j = im->j;
+
+	j.p = j.buf + at;
+	return jread_line(&j);
+}
 
 static int nomem(struct importer *im)
 {
@@ -340,7 +350,7 @@ static void read_entry(struct importer *im, struct fio_entry *e)
 	char key[64], port[16] = "";
 	uint64_t v;
 
-	e->line = jread_line(&im->j);
+	e->at = (size_t)(im->j.p - im->j.buf);
 	if (!jread_object(&im->j))
 		return;
 	while (jread_member(&im->j, key, sizeof(key))) {
@@ -749,7 +759,7 @@ static int step_samples(struct importer *im, struct result_step *st, const struc
 		text_fmt(im->err, im->errlen,
 			 "%s:%u: job '%s' logged IOPS without log_avg_msec: every I/O, not "
 			 "intervals; run fio with log_avg_msec=1000",
-			 im->file, pd->line, pd->name);
+			 im->file, entry_line(im, pd->at), pd->name);
 		return -EINVAL;
 	}
 	iops = calloc(n, sizeof(*iops));
@@ -911,7 +921,7 @@ static int add_entry(struct importer *im, struct fio_entry *e)
 	if (!strcmp(e->name, "All clients"))
 		return 0; /* fio's sum of every group: the aggregate phase does it per job */
 	if (result_nsteps(r) >= RESULT_MAX_STEPS) {
-		text_fmt(im->err, im->errlen, "%s:%u: more than %u jobs", im->file, e->line,
+		text_fmt(im->err, im->errlen, "%s:%u: more than %u jobs", im->file, entry_line(im, e->at),
 			 RESULT_MAX_STEPS);
 		return -E2BIG;
 	}
@@ -938,7 +948,7 @@ static int add_entry(struct importer *im, struct fio_entry *e)
 	pd->groupid = e->groupid;
 	pd->numjobs = opt_uint(im, e, "numjobs", 1);
 	pd->lk = entry_lat_kind(e);
-	pd->line = e->line;
+	pd->at = e->at;
 	pd->log_avg = opt(im, e, "log_avg_msec") != NULL;
 	if ((iops_log && !(pd->iops_prefix = strdup(iops_log))) ||
 	    (lat_log_opt && !(pd->lat_prefix = strdup(lat_log_opt))))
