@@ -236,6 +236,65 @@ static int take_step(struct result_phase *dst, struct result_phase *src, const c
 	return 0;
 }
 
+/* fio's steady-state record of job on host ("" any) in host.fio.jobs, or NULL. */
+static struct json_object *job_steady(const struct result *r, const char *job, const char *host)
+{
+	struct json_object *fio, *jobs, *v;
+
+	if (!json_object_object_get_ex(r->host, "fio", &fio) ||
+	    !json_object_object_get_ex(fio, "jobs", &jobs))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		struct json_object *o = json_object_array_get_idx(jobs, i), *ss;
+		if (!json_object_object_get_ex(o, "name", &v) ||
+		    strcmp(json_object_get_string(v), job))
+			continue;
+		if (host[0] && (!json_object_object_get_ex(o, "host", &v) ||
+				strcmp(json_object_get_string(v), host)))
+			continue;
+		if (json_object_object_get_ex(o, "steadystate", &ss))
+			return ss;
+	}
+	return NULL;
+}
+
+/*
+ * A steady phase's verdict from fio's (steadystate=, fio_export.h): reached when fio
+ * attained it (on every host, for the sum), at the round its runtime reached, the data
+ * excursion the deviation fio measured (the largest of the hosts'). fio judges no slope:
+ * its limit and excursion are 0.
+ */
+static void set_steady(struct result_phase *dst, const struct plan_phase *pp,
+		       struct json_object *ss, bool first)
+{
+	struct steady_info *si = &dst->steady;
+	struct json_object *v;
+	bool attained = json_object_object_get_ex(ss, "attained", &v) && json_object_get_int64(v);
+	double crit = json_object_object_get_ex(ss, "criterion", &v)
+			      ? strtod(json_object_get_string(v), NULL)
+			      : 0;
+	const struct result_step *st = dst->nsteps ? &dst->steps[dst->nsteps - 1] : NULL;
+	uint64_t round_ns = pp->steps[0].wl.time_ns;
+
+	if (first) {
+		memset(si, 0, sizeof(*si));
+		si->used = true;
+		si->reached = true;
+		si->window = pp->steady.window;
+		si->data_limit_pct = pp->steady.data_limit_pct;
+		si->max_rounds = pp->steady.max_rounds;
+		text_copy(si->tracked, sizeof(si->tracked), pp->track[0] ? pp->track : "iops");
+	}
+	si->reached = si->reached && attained;
+	if (crit > si->data_excursion_pct && crit < 1e6)
+		si->data_excursion_pct = crit;
+	if (st && round_ns) {
+		uint64_t rounds = (st->summary.dur_ns + round_ns - 1) / round_ns;
+		if (rounds > si->round)
+			si->round = rounds > UINT32_MAX ? UINT32_MAX : (unsigned)rounds;
+	}
+}
+
 /* The imported result (phases "fio", "fio @HOST") laid out as the plan. */
 static int lay_out(const struct fio_lab *lab, struct result *imp, struct result *out)
 {
@@ -280,8 +339,18 @@ static int lay_out(const struct fio_lab *lab, struct result *imp, struct result 
 				if (!found) {
 					missing = true;
 					dst->status = RS_ABORTED;
-				} else if (dst->steps[dst->nsteps - 1].status == RS_FAILED) {
+					continue;
+				}
+				if (dst->steps[dst->nsteps - 1].status == RS_FAILED)
 					dst->status = RS_FAILED;
+				if (pp->until != UNTIL_STEADY || pp->nsteps != 1)
+					continue;
+				/* the sum: every host's verdict; a host: its own */
+				for (unsigned k = h ? h : 1; k <= (h ? h : (nhosts ? nhosts : 1)); k++) {
+					struct json_object *ss =
+						job_steady(out, job, nhosts ? hosts[k - 1] : "");
+					if (ss)
+						set_steady(dst, pp, ss, !dst->steady.used);
 				}
 			}
 		}

@@ -14,7 +14,10 @@
  * steps added up over the hosts (named as the plan's phase; threads: the plan's times
  * the hosts), then the phase as each host ran it ("measure @HOST:PORT", as fio names the
  * host). Purge phases are not run (fio has no purge); a phase of several steps run until
- * steady state runs one round (fio_export.h).
+ * steady state runs one round (fio_export.h); a phase of one step ends by fio's
+ * steady-state detection, and its steady_info is fio's verdict (attained on every host,
+ * for the sum; the round fio's runtime reached; fio's deviation as the data excursion;
+ * no slope: its limit and excursion 0).
  *
  * Nothing is checked on the remote hosts: not whether TARGET is mounted there, in use, a
  * device or a file. That is the caller's to confirm (drivebench(1), SAFETY).

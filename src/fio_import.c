@@ -51,6 +51,7 @@ struct fio_entry {
 	int error;
 	uint64_t job_runtime_ms;
 	struct json_object *opts; /* "job options", owned */
+	struct json_object *ss;	  /* "steadystate" without its data, owned; or NULL */
 	struct fio_dir d[FD_N];
 	size_t at; /* where the entry starts (offset), for messages: entry_line() */
 };
@@ -157,17 +158,38 @@ static bool num_dbl(struct importer *im, const char *key, double *v)
 }
 
 /* An object of strings (fio's options) as a json-c object; numbers are kept as text. */
-static struct json_object *read_options(struct importer *im, const char *what)
+/* A json-c object to fill from the JSON object that comes next; NULL on an error. */
+static struct json_object *begin_record(struct importer *im)
 {
 	struct json_object *o = json_object_new_object();
-	char key[256];
 
 	if (!o) {
 		nomem(im);
 		return NULL;
 	}
-	if (!jread_object(&im->j))
-		goto fail;
+	if (!jread_object(&im->j)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* o when the object was read without an error; else NULL (o freed). */
+static struct json_object *end_record(struct importer *im, struct json_object *o)
+{
+	if (!im->j.ret)
+		return o;
+	json_object_put(o);
+	return NULL;
+}
+
+static struct json_object *read_options(struct importer *im, const char *what)
+{
+	struct json_object *o = begin_record(im);
+	char key[256];
+
+	if (!o)
+		return NULL;
 	while (jread_member(&im->j, key, sizeof(key))) {
 		char *val = NULL;
 		size_t len = 0;
@@ -176,7 +198,7 @@ static struct json_object *read_options(struct importer *im, const char *what)
 
 		if (jread_peek(&im->j) == JR_STRING) {
 			if (jread_string_dup(&im->j, RESULT_MAX_RECORD_BYTES, &val, &len))
-				goto fail;
+				break;
 		} else if (jread_peek(&im->j) == JR_NUMBER && !jread_number(&im->j, &n)) {
 			snprintf(num, sizeof(num), "%.17g", n.negative ? -n.d : n.d);
 			if (n.integer)
@@ -184,13 +206,13 @@ static struct json_object *read_options(struct importer *im, const char *what)
 					 (unsigned long long)n.u);
 			if (!(val = strdup(num))) {
 				nomem(im);
-				goto fail;
+				break;
 			}
 			len = strlen(val);
 		} else {
 			jread_fail(&im->j, "%s: \"%s\" is neither a string nor a number", what,
 				   key);
-			goto fail;
+			break;
 		}
 		im->opt_bytes += strlen(key) + len;
 		if (im->opt_bytes > RESULT_MAX_RECORD_BYTES) {
@@ -198,18 +220,13 @@ static struct json_object *read_options(struct importer *im, const char *what)
 			free(val);
 			jread_fail(&im->j, "the job options pass the limit of %s",
 				   fileio_fmt_limit(lim, sizeof(lim), RESULT_MAX_RECORD_BYTES));
-			goto fail;
+			break;
 		}
 		/* fio's client repeats global options: the last one counts, as in a job file */
 		json_object_object_add(o, key, json_object_new_string(val));
 		free(val);
 	}
-	if (im->j.ret)
-		goto fail;
-	return o;
-fail:
-	json_object_put(o);
-	return NULL;
+	return end_record(im, o);
 }
 
 /* "99.900000": fio writes percentiles with six decimals; read here without the locale. */
@@ -335,10 +352,53 @@ static void read_dir(struct importer *im, struct fio_dir *d)
 	}
 }
 
+/*
+ * fio's steady-state verdict of a job run with steadystate=: "ss" (criterion:limit),
+ * "duration" (s), "attained" (0/1), "criterion" (the deviation or slope reached), as
+ * fio wrote them; the per-second "data" is left out.
+ */
+static struct json_object *read_steady(struct importer *im)
+{
+	struct json_object *o = begin_record(im);
+	char key[64], str[64];
+	uint64_t v;
+	double d;
+
+	if (!o)
+		return NULL;
+	while (jread_member(&im->j, key, sizeof(key))) {
+		if (!strcmp(key, "ss") || !strcmp(key, "criterion")) {
+			if (jread_string(&im->j, str, sizeof(str))) {
+				jread_fail(&im->j, "steadystate: \"%s\" is not a string", key);
+				break;
+			}
+			json_object_object_add(o, key, json_object_new_string(str));
+		} else if (!strcmp(key, "duration") || !strcmp(key, "attained")) {
+			if (!num_u64(im, key, &v))
+				break;
+			json_object_object_add(o, key, json_object_new_int64(
+							       v > INT64_MAX ? INT64_MAX : (int64_t)v));
+		} else if (!strcmp(key, "max_deviation") || !strcmp(key, "slope")) {
+			struct jread_num n;
+			if (jread_number(&im->j, &n)) {
+				jread_fail(&im->j, "steadystate: \"%s\" is not a number", key);
+				break;
+			}
+			d = n.negative ? -n.d : n.d;
+			json_object_object_add(o, key, json_object_new_double(d));
+		} else if (jread_skip(&im->j)) {
+			break;
+		}
+	}
+	return end_record(im, o);
+}
+
 static void entry_reset(struct fio_entry *e)
 {
 	if (e->opts)
 		json_object_put(e->opts);
+	if (e->ss)
+		json_object_put(e->ss);
 	for (unsigned d = 0; d < FD_N; d++)
 		for (unsigned k = 0; k < LK_N; k++)
 			free(e->d[d].lat[k].bins);
@@ -371,6 +431,10 @@ static void read_entry(struct importer *im, struct fio_entry *e)
 				e->error = v > INT32_MAX ? INT32_MAX : (int)v;
 		} else if (!strcmp(key, "job_runtime")) {
 			num_u64(im, key, &e->job_runtime_ms);
+		} else if (!strcmp(key, "steadystate")) {
+			if (e->ss)
+				json_object_put(e->ss);
+			e->ss = read_steady(im);
 		} else if (!strcmp(key, "job options")) {
 			if (e->opts)
 				json_object_put(e->opts);
@@ -962,6 +1026,10 @@ static int add_entry(struct importer *im, struct fio_entry *e)
 	if (e->host[0])
 		json_object_object_add(job, "host", json_object_new_string(e->host));
 	json_object_object_add(job, "options", e->opts ? e->opts : json_object_new_object());
+	if (e->ss) {
+		json_object_object_add(job, "steadystate", e->ss);
+		e->ss = NULL;
+	}
 	e->opts = NULL;
 	json_object_array_add(im->jobs_rec, job);
 	return 0;

@@ -24,6 +24,11 @@
  * own p50/p90/p99/p99.9/p99.99 per direction, carries no histogram, and its "all"
  * percentiles (reads and writes mixed) are 0, with the warning "no-histogram".
  *
+ * fio's version, global and job options, and the steady-state verdict of a job run with
+ * steadystate= ("ss", "duration", "attained", "criterion"), go to the host record as
+ * host.fio: {"version", "source", "time", "global options", "jobs": [{"name", "host",
+ * "options", "steadystate"}]}; the target record's path is the jobs' filename.
+ *
  * Client/server output: one phase "fio" of aggregate steps (a job's entries of all
  * hosts added up, histograms merged), then a phase "fio @HOST:PORT" per host. fio's own
  * "All clients" entry (every group summed into one) is left out.

@@ -213,6 +213,46 @@ assert len(d["target"]["hosts"]) == 2
 PY
 "$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
 check "two hosts: the result compares like any other" test $? -eq 0
+# a phase run until steady: fio's steady-state detection, its verdict in the phase
+cat >"$T/steady.preset" <<'PRESET'
+[preset]
+name = lab steady
+[workload]
+bs = 4k
+[precondition]
+read = 0
+threads = 1
+qdepth = 2
+until = steady
+round = 1s
+window = 3
+max_rounds = 8
+data_limit = 90%
+[measure]
+read = 100
+threads = 1
+qdepth = 2
+time = 1s
+PRESET
+timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h2" --preset "$T/steady.preset" --target "$L" \
+	--yes-destroy="$h1:$L" --yes-destroy="$h2:$L" --quiet --out "$T/steady.json" 2>"$T/err"
+check "two hosts, steady phase: exit 0" test $? -eq 0
+check "two hosts, steady phase: fio's verdict in every precondition phase" python3 - "$T/steady.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pre = [p for p in d["phases"] if p["kind"] == "precondition"]
+assert len(pre) == 3, [p["name"] for p in d["phases"]]
+for p in pre:
+    st = p["steady"]
+    assert st["window"] == 3 and st["data_limit_pct"] == 90 and st["round"] >= 3, st
+    assert st["reached"] == (st["data_excursion_pct"] <= 90), st
+    assert 0 < st["data_excursion_pct"], st
+# the sum is reached only when every host's is
+assert pre[0]["steady"]["reached"] == (pre[1]["steady"]["reached"] and pre[2]["steady"]["reached"])
+assert pre[0]["steady"]["data_excursion_pct"] == max(p["steady"]["data_excursion_pct"] for p in pre[1:])
+assert [p["kind"] for p in d["phases"]].count("measure") == 3
+PY
+
 # interrupted: fio is interrupted, what it measured is saved as aborted (exit 1)
 timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 30s --quiet \
 	--out "$T/abort.json" 2>"$T/err" &
