@@ -171,6 +171,17 @@ START_TEST(test_client)
 	ck_assert(json_object_object_get_ex(r.host, "hostname", &h));
 	ck_assert_str_eq(json_object_get_string(h), "host1:8765, host2:8765");
 	ck_assert_str_eq(result_target_path(&r), "/tmp/x.img");
+	/* fio's steady-state verdict, in the job's record, without the per-second data */
+	struct json_object *fio, *jobs, *ss, *v;
+	ck_assert(json_object_object_get_ex(r.host, "fio", &fio));
+	ck_assert(json_object_object_get_ex(fio, "jobs", &jobs));
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(jobs, 0), "steadystate", &ss));
+	ck_assert(json_object_object_get_ex(ss, "attained", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 1);
+	ck_assert(json_object_object_get_ex(ss, "criterion", &v));
+	ck_assert_str_eq(json_object_get_string(v), "12.500000%");
+	ck_assert(!json_object_object_get_ex(ss, "data", &v));
+	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(jobs, 1), "steadystate", &v));
 	result_free(&r);
 }
 END_TEST
@@ -211,6 +222,7 @@ static const struct {
 	{"jsonplus.json", "logs-bad", "logs-bad/lg_iops.1.log:2: not a line of a fio log"},
 	{"jsonplus.json", ".", "lg_iops"},
 	{"nonexistent.json", NULL, "nonexistent.json"},
+	{"bad-steady.json", NULL, "bad-steady.json:16: steadystate: \"criterion\" is not a string"},
 };
 
 START_TEST(test_bad)
