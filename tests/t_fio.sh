@@ -269,3 +269,29 @@ rc=$?
 check "a host with no fio server: exit 1, fio's message, no result" \
 	test "$rc" -eq 1 -a ! -e "$T/nohost.json"
 check "a host with no fio server: fio's message" grep -q "failed to connect" "$T/err"
+
+# the TUI's Results screen lists an import and shows its steps
+if command -v tmux >/dev/null 2>&1 && [ -f "$(cat "$T/path" 2>/dev/null)" ]; then
+	SOCK=drivebench-fio-$$
+	cleanup_add "tmux -L $SOCK kill-server"
+	tmux -L "$SOCK" new-session -d -s r -x 140 -y 40 \
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color ESCDELAY=25 \
+		XDG_DATA_HOME=$XDG_DATA_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME \
+		XDG_CONFIG_HOME=$XDG_CONFIG_HOME DRIVEBENCH_SCRATCH_SIZE=16m $DRIVEBENCH"
+	sleep 1
+	tmux -L "$SOCK" send-keys -t r 4
+	seen=""
+	for _ in $(seq 50); do
+		tmux -L "$SOCK" capture-pane -p -t r >"$T/screen"
+		grep -q "complete" "$T/screen" && grep -qE "1T2Q|plain" "$T/screen" && { seen=y; break; }
+		sleep 0.1
+	done
+	if [ -n "$seen" ]; then
+		pass "the Results screen lists the import and its steps"
+	else
+		fail "the Results screen lists the import" "$(head -c 1500 "$T/screen")"
+	fi
+	tmux -L "$SOCK" send-keys -t r q
+else
+	skip "the Results screen lists an import" "tmux is not installed"
+fi
