@@ -562,7 +562,7 @@ static void entry_workload(const struct importer *im, const struct fio_entry *e,
 	if ((v = opt(im, e, "ramp_time")) && !units_parse_duration(v, &n))
 		wl->ramp_ns = n;
 	if ((v = opt(im, e, "rate_iops")) && !units_parse_uint(v, 0, UINT32_MAX, &n))
-		wl->rate_iops = n * wl->threads;
+		wl->rate_iops = n; /* per job: resolve_threads() makes it the total */
 	if ((v = opt(im, e, "size")) && *v) {
 		double pct;
 		size_t l = strlen(v);
@@ -663,7 +663,7 @@ static int make_step(struct importer *im, struct result_step *st, const struct f
 	}
 	if (!runtime_ms)
 		runtime_ms = e->job_runtime_ms;
-	st->summary.dur_ns = runtime_ms * 1000000;
+	st->summary.dur_ns = runtime_ms > UINT64_MAX / 1000000 ? UINT64_MAX : runtime_ms * 1000000;
 	st->wl.time_ns = st->summary.dur_ns;
 	if (bins) {
 		const struct hist *rd = e->d[FD_READ].lat[lk].bins, *wr = e->d[FD_WRITE].lat[lk].bins;
@@ -771,6 +771,12 @@ static int log_read(struct importer *im, const char *prefix, const char *kind, u
 				 path, line);
 			goto out;
 		}
+		if (t > UINT64_MAX / 1000000 / 2) {
+			ret = -EINVAL;
+			text_fmt(im->err, im->errlen, "%s:%u: the time %llu ms is out of range", path,
+				 line, t);
+			goto out;
+		}
 		if (ddir >= FD_N)
 			continue; /* trim */
 		if (out->n[ddir] >= RESULT_MAX_SAMPLES) {
@@ -797,6 +803,12 @@ out:
 		log_free(out);
 	free(text);
 	return ret;
+}
+
+/* A count from a rate: rounded, and held at 2^64-1 (a hostile log's rates). */
+static uint64_t to_u64(double v)
+{
+	return v < 18446744073709549568.0 ? (uint64_t)(v + 0.5) : UINT64_MAX;
 }
 
 /*
@@ -859,6 +871,8 @@ static int step_samples(struct importer *im, struct result_step *st, const struc
 				end_ms = iops[0].e[d][i].t_ms;
 		if (end_ms <= prev_ms)
 			end_ms = prev_ms + st->wl.interval_ns / 1000000;
+		if (end_ms > UINT64_MAX / 1000000 / 2)
+			break; /* past any time a log can have */
 		s.index = i;
 		s.start_ns = prev_ms * 1000000;
 		s.dur_ns = (end_ms - prev_ms) * 1000000;
@@ -876,8 +890,8 @@ static int step_samples(struct importer *im, struct result_step *st, const struc
 					lat_w += v;
 				}
 			}
-			ds->ios = (uint64_t)llround(ds->iops * (double)s.dur_ns / 1e9);
-			ds->bytes = (uint64_t)llround((double)ds->ios * avg_bs[d]);
+			ds->ios = to_u64(ds->iops * (double)s.dur_ns / 1e9);
+			ds->bytes = to_u64((double)ds->ios * avg_bs[d]);
 			ds->mbps = ds->iops * avg_bs[d] / 1e6;
 			ds->mean_ns = lat_w > 0 ? lat_sum / lat_w : 0;
 		}
@@ -1057,6 +1071,7 @@ static int resolve_threads(struct importer *im)
 			const struct pending *pd = &im->pend[k];
 			struct result_step *st = &im->r->phases[pd->phase].steps[pd->step];
 			st->wl.threads = per;
+			st->wl.rate_iops *= per;
 			/* one entry per thread: told apart as "job #1", "job #2" ... */
 			if (per == 1 && j - i > 1)
 				text_fmt(st->label, sizeof(st->label), "%.50s #%u", pd->name, k - i + 1);
