@@ -26,6 +26,8 @@ static const struct cli_command commands[] = {
 	{"show", cli_show, "show RESULT [--format text|json]"},
 	{"compare", cli_compare, "compare RESULT... [--metric M] [--format text|md|csv|json|html]"},
 	{"export-fio", cli_export_fio, "export-fio PRESET             the preset as a fio job file"},
+	{"export-samples", cli_export_samples, "export-samples RESULT [-o FILE]  interval samples as CSV"},
+	{"import", cli_import, "import FILE.json... [--logs DIR]  fio's JSON output as results"},
 };
 
 static void usage(FILE *out)

@@ -99,6 +99,13 @@ struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown);
  */
 int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *ro);
 
+/*
+ * Run plan on ro->target of each host through fio's client/server mode (fio_client.h):
+ * writing needs yes[] to hold "HOST:TARGET" for every host. Returns an exit status.
+ */
+int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_options *ro,
+		  const char *const *hosts, unsigned nhosts, const char *const *yes, unsigned nyes);
+
 /* Commands: argc/argv start at the command name. Return an exit status. */
 int cli_run(int argc, char **argv);
 int cli_replay(int argc, char **argv);
@@ -108,6 +115,8 @@ int cli_presets(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_export_fio(int argc, char **argv);
+int cli_import(int argc, char **argv);
+int cli_export_samples(int argc, char **argv);
 /* The TUI (ui/). */
 int ui_main(int argc, char **argv);
 

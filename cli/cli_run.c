@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fio_client.h"
 #include "preset.h"
 #include "result.h"
 #include "runner.h"
@@ -16,7 +17,7 @@
 #include "workload.h"
 
 enum {
-	O_PRESET = CLI_O_RUN_END, O_SCALE, O_RW, O_AUTOSAVE,
+	O_PRESET = CLI_O_RUN_END, O_SCALE, O_RW, O_AUTOSAVE, O_HOST,
 	O_KEY = 256, /* O_KEY + i: preset_keys[i], a workload option made from the key table */
 };
 
@@ -26,12 +27,13 @@ static const struct cli_opt run_own_opts[] = {
 	{"scale", O_SCALE, "F", "multiply every duration by F (0.01: a rehearsal)"},
 	{"autosave", O_AUTOSAVE, "DUR", "save the result this often while running (default 30s)"},
 	{"rw", O_RW, "MODE", "randread randwrite randrw read write rw: sets pattern and read"},
+	{"host", O_HOST, "HOST", "run on HOST's fio --server (repeat for several); fio's --client syntax"},
 };
 #define N_OWN (sizeof(run_own_opts) / sizeof(run_own_opts[0]))
 
 static const char run_usage[] =
 	"--target PATH (--preset NAME|FILE | WORKLOAD OPTIONS) [--scale F] [--out FILE]\n"
-	"       [--yes-destroy=PATH] [--quiet]\n"
+	"       [--yes-destroy=PATH] [--quiet] [--host HOST --yes-destroy=HOST:PATH ...]\n"
 	"The workload options are the preset keys of drivebench-preset(5); each takes what the\n"
 	"key takes, a list (\"2 4 8 16\") makes steps";
 
@@ -310,6 +312,9 @@ int cli_run(int argc, char **argv)
 	struct plan *plan = NULL;
 	char err[1024], rd[16];
 	int key, ret = EXIT_USAGE;
+	/* --host runs through fio on each host; every --yes-destroy is kept for them */
+	const char *hosts[FIO_LAB_MAX_HOSTS], *yes[2 * FIO_LAB_MAX_HOSTS];
+	unsigned nhosts = 0, nyes = 0;
 
 	if (!opts || !st || preset_nkeys > sizeof(st->value) / sizeof(st->value[0])) {
 		fprintf(stderr, "drivebench run: out of memory\n");
@@ -343,7 +348,16 @@ int cli_run(int argc, char **argv)
 			workload_opt_name = p.name;
 			st->rw = p.arg;
 			break;
+		case O_HOST:
+			if (nhosts == FIO_LAB_MAX_HOSTS) {
+				ret = cli_usage_error(&p, "--host: at most %u", FIO_LAB_MAX_HOSTS);
+				goto out;
+			}
+			hosts[nhosts++] = p.arg;
+			break;
 		default:
+			if (key == CLI_O_YES && nyes < 2 * FIO_LAB_MAX_HOSTS)
+				yes[nyes++] = p.arg;
 			if (key >= O_KEY) {
 				workload_opt_name = p.name;
 				setting_put(st, (unsigned)(key - O_KEY), p.arg, p.name);
@@ -382,7 +396,10 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: %s\n", err);
 		goto out;
 	}
-	ret = cli_run_plan("run", plan, &ro);
+	if (nhosts)
+		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, yes, nyes);
+	else
+		ret = cli_run_plan("run", plan, &ro);
 out:
 	plan_free(plan);
 	free(st);

@@ -43,8 +43,17 @@ START_TEST(test_export)
 	ck_assert_uint_eq(count(text, "\nstonewall\n"), steps);
 	ck_assert_ptr_nonnull(strstr(text, "[global]\nioengine=io_uring\ndirect=1\n"));
 	for (unsigned i = 0; i < p->nphases; i++) {
-		if (p->phases[i].until == UNTIL_STEADY)
-			ck_assert_ptr_nonnull(strstr(text, "fio has no round-based steady state"));
+		const struct plan_phase *ph = &p->phases[i];
+		if (ph->until == UNTIL_STEADY && ph->nsteps == 1) {
+			char want[64];
+			snprintf(want, sizeof(want), "\nsteadystate=%s:%g%%\n",
+				 strstr(ph->track, "mbps") ? "bw" : "iops", ph->steady.data_limit_pct);
+			ck_assert_msg(strstr(text, want), "%s: no %s", files[_i], want + 1);
+			ck_assert_ptr_nonnull(strstr(text, "\nsteadystate_duration="));
+			ck_assert_ptr_nonnull(strstr(text, "\nsteadystate_ramp_time="));
+		} else if (ph->until == UNTIL_STEADY) {
+			ck_assert_ptr_nonnull(strstr(text, "ends one job, not a round"));
+		}
 		if (p->phases[i].kind == PH_PURGE && p->phases[i].purge != PURGE_NONE)
 			ck_assert_ptr_nonnull(strstr(text, "fio has no purge"));
 	}

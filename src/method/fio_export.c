@@ -64,8 +64,7 @@ static char *fio_time(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-/* Job names: letters, digits, '-', '_' and '.'; fio uses them in its output. */
-static void job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label)
+void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label)
 {
 	size_t i;
 
@@ -90,13 +89,42 @@ static const char *fio_rw(const struct workload *wl)
 	return seq ? "rw" : "randrw";
 }
 
+/*
+ * fio's steady-state detection for a phase of one step run until steady: fio measures
+ * once a second and ends the job when, over a rolling window (steadystate_duration: the
+ * SNIA window of rounds), every measurement is within the limit of the window's mean
+ * (steadystate=iops:X%, bw:X% for MB/s). That is SNIA's data-excursion criterion (max -
+ * min of the round averages within X% of their average) as fio can state it; fio judges
+ * one criterion per job, so the slope criterion is named in a comment only.
+ */
+static void steady(struct out *o, const struct plan_phase *ph, const struct plan_step *st)
+{
+	const char *track = ph->track[0] ? ph->track : "iops";
+	const char *dot = strchr(track, '.');
+	const char *metric = dot ? dot + 1 : track;
+	bool bw = !strcmp(metric, "mbps");
+	char a[32];
+
+	if (strcmp(metric, "iops") && !bw)
+		put(o, "; drivebench tracks %s; fio's steady state tracks IOPS or bandwidth only: "
+		       "IOPS here\n",
+		    track);
+	put(o, "; SNIA's slope criterion (best-fit excursion <= %g%%) has no fio equivalent "
+	       "beside this one\n",
+	    ph->steady.slope_limit_pct);
+	put(o, "steadystate=%s:%g%%\n", bw ? "bw" : "iops", ph->steady.data_limit_pct);
+	put(o, "steadystate_duration=%s\n",
+	    fio_time(a, sizeof(a), st->wl.time_ns * ph->steady.window));
+	put(o, "steadystate_ramp_time=%s\n", fio_time(a, sizeof(a), st->wl.ramp_ns));
+}
+
 static void job(struct out *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
 		uint64_t time_ns, const char *label)
 {
 	const struct workload *wl = &st->wl;
 	char name[128], a[64];
 
-	job_name(name, sizeof(name), n, ph->name, label);
+	fio_export_job_name(name, sizeof(name), n, ph->name, label);
 	put(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
 	if (wl->read_pct != 100 && wl->read_pct != 0)
 		put(o, "rwmixread=%u\n", wl->read_pct);
@@ -156,6 +184,8 @@ static void job(struct out *o, unsigned n, const struct plan_phase *ph, const st
 	}
 	if (wl->seed)
 		put(o, "randseed=%llu\n", (unsigned long long)wl->seed);
+	if (ph->until == UNTIL_STEADY && ph->nsteps == 1)
+		steady(o, ph, st);
 	put(o, "\n");
 }
 
@@ -222,12 +252,12 @@ char *fio_export(const struct plan *p)
 			    ph->max_time_ns ? units_fmt_duration(a, sizeof(a), ph->max_time_ns)
 					    : "");
 			if (ph->nsteps == 1)
-				put(&o, "; fio has no round-based steady state: this job runs for "
-					"the longest the phase may take.\n\n");
+				put(&o, "; fio's steady-state detection (steadystate=) ends this job, "
+					"which runs at most\n; the longest the phase may take.\n\n");
 			else
-				put(&o, "; fio has no round-based steady state: these jobs are one "
-					"round; repeat them\n; (e.g. run the file again) until the "
-					"tracked job's numbers settle.\n\n");
+				put(&o, "; fio's steady-state detection ends one job, not a round of "
+					"several: these\n; jobs are one round; repeat them (e.g. run "
+					"the file again) until the\n; tracked job's numbers settle.\n\n");
 		} else {
 			put(&o, "\n");
 		}

@@ -4,14 +4,22 @@
 /*
  * A plan as an equivalent fio job file: one job section per step, each with stonewall so
  * it waits for the one before, as drivebench runs them. The target comes from the
- * environment (filename=${DRIVEBENCH_TARGET}). Where fio has no equivalent (purge,
- * rounds until SNIA steady state, rates given as a share of a measured maximum) a comment
- * in the job file says so and what the job does instead.
+ * environment (filename=${DRIVEBENCH_TARGET}). A phase of one step run until steady
+ * state uses fio's steady-state detection (steadystate=, steadystate_duration=,
+ * steadystate_ramp_time=). Where fio has no equivalent (purge, rounds of several steps
+ * until SNIA steady state, rates given as a share of a measured maximum) a comment in
+ * the job file says so and what the job does instead.
  */
 #include <stddef.h>
 
 struct plan;
 
+/*
+ * The name of the n-th job (from 1, over the steps of every phase but purges, in plan
+ * order): "001-measure-2T2Q", only letters, digits, '-', '_' and '.', as fio prints it
+ * back in its output.
+ */
+void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label);
 /* The job file text, malloc'd; NULL when out of memory. */
 char *fio_export(const struct plan *p);
 

@@ -179,6 +179,19 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
  */
 int report_show(const struct result *r, char **text, size_t *len);
 
+/*
+ * One CSV field (RFC 4180), made safe for spreadsheets (a cell that would run as a
+ * formula gets a leading ') and terminals (no control character); then "," or, when
+ * last, a newline. Every CSV drivebench writes goes through it.
+ */
+void report_csv_field(FILE *out, const char *s, bool last);
+/*
+ * A result's interval samples as CSV: a header row, then one row per sample of every
+ * step (phase, step, interval, time, IOPS, MB/s, latency mean, max and std dev, host
+ * stall, read and write IOPS), for gnuplot and spreadsheets. 0 or -EIO.
+ */
+int report_samples_csv(const struct result *r, FILE *out);
+
 /* ---- renderers ------------------------------------------------------------------ */
 
 #define REPORT_FORMATS(X)                                                                          \

@@ -47,7 +47,7 @@ static bool is_number(const char *s)
  * injection says, so "=cmd|' /C calc'!A0" stays text. RFC 4180: fields holding a
  * separator or a quote are quoted.
  */
-static void field(FILE *out, const char *s, bool last)
+void report_csv_field(FILE *out, const char *s, bool last)
 {
 	char *v = text_visible_dup(s ? s : "");
 	const char *t = v ? v : "";
@@ -76,14 +76,14 @@ static void num(FILE *out, double v, bool present, bool last)
 	char buf[48] = "";
 	if (present && isfinite(v))
 		snprintf(buf, sizeof(buf), "%.10g", v);
-	field(out, buf, last);
+	report_csv_field(out, buf, last);
 }
 
 static void unum(FILE *out, unsigned long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%llu", v);
-	field(out, buf, false);
+	report_csv_field(out, buf, false);
 }
 
 /* The step's warning codes, space-separated (the texts are in the other formats' notes). */
@@ -95,7 +95,7 @@ static void warnings(FILE *out, const struct result_step *st)
 	for (unsigned w = 0; w < st->nwarnings && used < sizeof(buf); w++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", w ? " " : "",
 					 st->warnings[w].code);
-	field(out, buf, true);
+	report_csv_field(out, buf, true);
 }
 
 static const char *const fixed_cols[] = {
@@ -115,14 +115,14 @@ int report_render_csv(const struct report *rep, FILE *out)
 	const unsigned nfixed = sizeof(fixed_cols) / sizeof(fixed_cols[0]);
 
 	for (unsigned c = 0; c < nfixed; c++)
-		field(out, fixed_cols[c], false);
+		report_csv_field(out, fixed_cols[c], false);
 	for (unsigned m = 0; m < RM_COUNT; m++)
 		if (rep->metric_mask & (1u << m))
-			field(out, report_metric_info[m].csv, false);
-	field(out, "rated_metric", false);
-	field(out, "rated_value", false);
-	field(out, "pct_of_rated", false);
-	field(out, "warnings", true);
+			report_csv_field(out, report_metric_info[m].csv, false);
+	report_csv_field(out, "rated_metric", false);
+	report_csv_field(out, "rated_value", false);
+	report_csv_field(out, "pct_of_rated", false);
+	report_csv_field(out, "warnings", true);
 
 	for (unsigned r = 0; r < rep->nrows; r++) {
 		const struct report_row *row = &rep->rows[r];
@@ -134,17 +134,17 @@ int report_render_csv(const struct report *rep, FILE *out)
 			int rated_metric = -1;
 
 			unum(out, i + 1);
-			field(out, rep->runs[i].label, false);
-			field(out, result_drive_model(res), false);
-			field(out, result_drive_firmware(res), false);
+			report_csv_field(out, rep->runs[i].label, false);
+			report_csv_field(out, result_drive_model(res), false);
+			report_csv_field(out, result_drive_firmware(res), false);
 			unum(out, result_capacity_bytes(res));
-			field(out, res->preset_name, false);
-			field(out, rep->groups[row->group].title, false);
-			field(out, row->name, false);
-			field(out, dir_name[row->dir], false);
-			field(out, wl_pattern_name[wl->pattern], false);
+			report_csv_field(out, res->preset_name, false);
+			report_csv_field(out, rep->groups[row->group].title, false);
+			report_csv_field(out, row->name, false);
+			report_csv_field(out, dir_name[row->dir], false);
+			report_csv_field(out, wl_pattern_name[wl->pattern], false);
 			unum(out, wl->nsplit ? 0 : wl->bs);
-			field(out, wl->nsplit ? workload_fmt_bssplit(wl, split, sizeof(split)) : "",
+			report_csv_field(out, wl->nsplit ? workload_fmt_bssplit(wl, split, sizeof(split)) : "",
 			      false);
 			unum(out, wl->read_pct);
 			unum(out, wl->threads);
@@ -161,7 +161,7 @@ int report_render_csv(const struct report *rep, FILE *out)
 					rated_metric = (int)m;
 				}
 			}
-			field(out, rated_metric >= 0 ? report_metric_info[rated_metric].csv : "",
+			report_csv_field(out, rated_metric >= 0 ? report_metric_info[rated_metric].csv : "",
 			      false);
 			num(out, rated.rated, rated_metric >= 0, false);
 			num(out, rated.pct_of_rated, rated_metric >= 0, false);

@@ -136,7 +136,10 @@ struct steady_info {
 	  "them then): the step ran with fewer threads than its label says")                    \
 	X(SW_THERMAL, "thermal-throttle",                                                          \
 	  "the drive reported a thermal-management transition, or time above its warning or "    \
-	  "critical temperature, during the step: it slowed itself down to cool")
+	  "critical temperature, during the step: it slowed itself down to cool")                 \
+	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
+	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
+	  "are fio's own per direction, those of reads and writes together are not known (0)")
 
 /* clang-format off */
 enum step_warning {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* drivebench export-samples: a result's interval samples as CSV, a row per interval. */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report.h"
+#include "result.h"
+
+static const struct cli_opt samples_opts[] = {
+	{"out", 'o', "FILE", "write the CSV here instead of standard output"},
+	{NULL, 0, NULL, NULL},
+};
+
+int cli_export_samples(int argc, char **argv)
+{
+	struct cli_parser parser, *p = &parser;
+	const char *out = NULL;
+	struct result r;
+	char err[1024];
+	FILE *f = stdout;
+	int key, status = EXIT_OK;
+
+	cli_parser_init(p, "export-samples", "RESULT [-o FILE]", samples_opts, argc, argv);
+	while ((key = cli_next(p)) > 0) {
+		if (key == 'h')
+			return EXIT_OK;
+		if (key == 'o')
+			out = p->arg;
+	}
+	if (key < 0)
+		return EXIT_USAGE;
+	if (p->npos != 1)
+		return cli_usage_error(p, p->npos ? "one result at a time" : "which result?");
+	if (result_load_opts(&r, p->pos[0], RESULT_LOAD_SAMPLES, err, sizeof(err))) {
+		fprintf(stderr, "drivebench export-samples: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (out && !(f = fopen(out, "w"))) {
+		fprintf(stderr, "drivebench export-samples: %s: %s\n", out, strerror(errno));
+		result_free(&r);
+		return EXIT_USAGE;
+	}
+	if (report_samples_csv(&r, f) || fflush(f) || (out && fclose(f))) {
+		fprintf(stderr, "drivebench export-samples: %s: %s\n", out ? out : "stdout",
+			strerror(errno));
+		status = EXIT_RUN_FAILED;
+	}
+	result_free(&r);
+	return status;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * drivebench import: fio's JSON output (json or json+, local or client/server) as
+ * drivebench results, one result file per fio file, for show, compare and the TUI.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fio_import.h"
+#include "result.h"
+#include "result_io.h"
+#include "text.h"
+
+enum { O_LOGS = 256, O_OUT, O_QUIET };
+
+static const struct cli_opt import_opts[] = {
+	{"logs", O_LOGS, "DIR", "fio's per-interval logs (write_iops_log, write_lat_log) are here"},
+	{"out", O_OUT, "PATH", "the result file (one input) or directory (several)"},
+	{"quiet", O_QUIET, NULL, "do not print the paths of the results written"},
+	{NULL, 0, NULL, NULL},
+};
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int cli_import(int argc, char **argv)
+{
+	struct cli_parser parser, *p = &parser;
+	const char *logs = NULL, *out = NULL;
+	bool quiet = false;
+	char err[1024], dir[4096], path[4096];
+	int key;
+
+	cli_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH]", import_opts, argc,
+			argv);
+	while ((key = cli_next(p)) > 0) {
+		switch (key) {
+		case 'h':
+			return EXIT_OK;
+		case O_LOGS:
+			logs = p->arg;
+			break;
+		case O_OUT:
+			out = p->arg;
+			break;
+		case O_QUIET:
+			quiet = true;
+			break;
+		}
+	}
+	if (key < 0)
+		return EXIT_USAGE;
+	if (!p->npos)
+		return cli_usage_error(p, "which fio output? (fio --output-format=json+)");
+	if (logs && !is_dir(logs))
+		return cli_usage_error(p, "--logs: '%s' is not a directory", logs);
+	if (out && p->npos > 1 && !is_dir(out))
+		return cli_usage_error(p, "--out: '%s' is not a directory (several inputs)", out);
+	if (out && is_dir(out)) {
+		snprintf(dir, sizeof(dir), "%s", out);
+		out = NULL;
+	} else if (!out && result_dir(dir, sizeof(dir))) {
+		fprintf(stderr, "drivebench import: %s: %s\n", dir, strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+
+	/* every input is read before any result is written: bad input writes nothing */
+	struct result *rs = calloc((size_t)p->npos, sizeof(*rs));
+	int status = EXIT_OK, i;
+	if (!rs) {
+		fprintf(stderr, "drivebench import: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	for (i = 0; i < p->npos; i++) {
+		if (fio_import_file(&rs[i], p->pos[i], logs, err, sizeof(err))) {
+			fprintf(stderr, "drivebench import: %s\n", err);
+			status = EXIT_USAGE;
+			break;
+		}
+	}
+	for (int k = 0; status == EXIT_OK && k < p->npos; k++) {
+		const char *base = strrchr(p->pos[k], '/') ? strrchr(p->pos[k], '/') + 1 : p->pos[k];
+		char name[256];
+		snprintf(name, sizeof(name), "%s", base);
+		if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))
+			name[strlen(name) - 5] = '\0';
+		if (out)
+			snprintf(path, sizeof(path), "%s", out);
+		else if (result_default_path(path, sizeof(path), dir, result_target_path(&rs[k]),
+					     name)) {
+			fprintf(stderr, "drivebench import: %s: no free file name\n", dir);
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (result_save(&rs[k], path, err, sizeof(err))) {
+			fprintf(stderr, "drivebench import: %s\n", err);
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (!quiet) {
+			text_fput_visible(stdout, path);
+			putchar('\n');
+		}
+	}
+	for (int k = 0; k < i && k < p->npos; k++)
+		result_free(&rs[k]);
+	free(rs);
+	return status;
+}

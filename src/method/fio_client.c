@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A plan on several hosts through fio's client/server mode (fio_client.h). */
+#include "fio_client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "fio_export.h"
+#include "fio_import.h"
+#include "preset.h"
+#include "text.h"
+
+#define LINE_MAX_BYTES 4096	 /* a longer line of fio's is handed over in pieces */
+#define STOP_GRACE_MS  15000 /* after SIGINT, fio has this long to stop its servers */
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* What fio printed: lines for the callback, and the JSON document from its first "{". */
+struct reader {
+	const struct fio_lab *lab;
+	char line[2][LINE_MAX_BYTES + 1]; /* stdout, stderr */
+	size_t len[2];
+	bool in_json;
+	char *json;
+	size_t json_len, json_cap;
+	bool too_big;
+	char last_err[256]; /* the last line on stderr, for messages */
+};
+
+static void json_append(struct reader *rd, const char *s, size_t n)
+{
+	if (rd->too_big)
+		return;
+	if (rd->json_len + n + 2 > FIO_IMPORT_MAX_BYTES) {
+		rd->too_big = true;
+		return;
+	}
+	if (rd->json_len + n + 2 > rd->json_cap) {
+		size_t cap = rd->json_cap ? rd->json_cap : 65536;
+		while (cap < rd->json_len + n + 2)
+			cap *= 2;
+		char *p = realloc(rd->json, cap);
+		if (!p) {
+			rd->too_big = true;
+			return;
+		}
+		rd->json = p;
+		rd->json_cap = cap;
+	}
+	memcpy(rd->json + rd->json_len, s, n);
+	rd->json_len += n;
+	rd->json[rd->json_len++] = '\n';
+	rd->json[rd->json_len] = '\0';
+}
+
+static void got_line(struct reader *rd, int which, const char *s, size_t n)
+{
+	if (which == 0 && (rd->in_json || (n && s[0] == '{'))) {
+		rd->in_json = true;
+		json_append(rd, s, n);
+		return;
+	}
+	char buf[LINE_MAX_BYTES + 1];
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (which == 1 && n)
+		text_copy(rd->last_err, sizeof(rd->last_err), buf);
+	if (rd->lab->on_line)
+		rd->lab->on_line(rd->lab->arg, buf);
+}
+
+/* Bytes from one of fio's pipes, cut into lines. */
+static void got_bytes(struct reader *rd, int which, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' || rd->len[which] == LINE_MAX_BYTES) {
+			got_line(rd, which, rd->line[which], rd->len[which]);
+			rd->len[which] = 0;
+			if (buf[i] == '\n')
+				continue;
+		}
+		rd->line[which][rd->len[which]++] = buf[i];
+	}
+}
+
+/*
+ * fio with argv, DRIVEBENCH_TARGET set, its output read as it comes. Returns 0 (with
+ * its wait status) or -errno.
+ */
+static int spawn_fio(const struct fio_lab *lab, char **argv, struct reader *rd, int *wstatus,
+		     bool *stopped, char *err, size_t errlen)
+{
+	int out[2] = {-1, -1}, errp[2] = {-1, -1};
+	pid_t pid;
+	int ret = 0;
+
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		ret = -errno;
+		text_fmt(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		text_fmt(err, errlen, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		setpgid(0, 0);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(errp[1], 2) < 0)
+			_exit(126);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		setenv("DRIVEBENCH_TARGET", lab->target, 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(errp[1]);
+	out[1] = errp[1] = -1;
+
+	struct pollfd pfd[2] = {{.fd = out[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
+	int64_t killed_at = 0;
+	unsigned open_fds = 2;
+	char buf[65536];
+	while (open_fds) {
+		if (lab->stop && atomic_load(lab->stop) && !*stopped) {
+			/* fio's client passes an interrupt on to its servers, which stop their jobs */
+			kill(pid, SIGINT);
+			*stopped = true;
+			killed_at = now_ms();
+		}
+		if (killed_at && now_ms() - killed_at > STOP_GRACE_MS) {
+			kill(-pid, SIGKILL);
+			killed_at = 0;
+		}
+		int n = poll(pfd, 2, 200);
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			text_fmt(err, errlen, "poll: %s", strerror(errno));
+			kill(-pid, SIGKILL);
+			break;
+		}
+		for (int i = 0; n > 0 && i < 2; i++) {
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t got = read(pfd[i].fd, buf, sizeof(buf));
+			if (got > 0) {
+				got_bytes(rd, i, buf, (size_t)got);
+			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+				if (rd->len[i])
+					got_line(rd, i, rd->line[i], rd->len[i]);
+				rd->len[i] = 0;
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	out[0] = errp[0] = -1;
+	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+		;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return ret;
+}
+
+/* The imported phase named name, or NULL. */
+static struct result_phase *find_phase(struct result *r, const char *name)
+{
+	for (unsigned p = 0; p < r->nphases; p++)
+		if (!strcmp(r->phases[p].name, name))
+			return &r->phases[p];
+	return NULL;
+}
+
+/*
+ * Move the step labelled `job` of imported phase src into phase dst, as the plan's step
+ * (its label and workload; threads times `hosts`). false when fio did not run it.
+ */
+static int take_step(struct result_phase *dst, struct result_phase *src, const char *job,
+		     const struct plan_step *ps, unsigned hosts, bool *found)
+{
+	*found = false;
+	for (unsigned s = 0; src && s < src->nsteps; s++) {
+		struct result_step *from = &src->steps[s];
+		if (strcmp(from->label, job))
+			continue;
+		struct result_step *to = result_add_step(dst, ps->label, &ps->wl);
+		if (!to)
+			return -ENOMEM;
+		struct workload wl = ps->wl;
+		char label[sizeof(to->label)];
+		memcpy(label, to->label, sizeof(label));
+		wl.threads *= hosts;
+		wl.time_ns = from->wl.time_ns;
+		*to = *from; /* the step's memory moves with it */
+		memset(from, 0, sizeof(*from));
+		from->label[0] = '\0';
+		memcpy(to->label, label, sizeof(label));
+		to->wl = wl;
+		*found = true;
+		return 0;
+	}
+	return 0;
+}
+
+/* fio's steady-state record of job on host ("" any) in host.fio.jobs, or NULL. */
+static struct json_object *job_steady(const struct result *r, const char *job, const char *host)
+{
+	struct json_object *fio, *jobs, *v;
+
+	if (!json_object_object_get_ex(r->host, "fio", &fio) ||
+	    !json_object_object_get_ex(fio, "jobs", &jobs))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		struct json_object *o = json_object_array_get_idx(jobs, i), *ss;
+		if (!json_object_object_get_ex(o, "name", &v) ||
+		    strcmp(json_object_get_string(v), job))
+			continue;
+		if (host[0] && (!json_object_object_get_ex(o, "host", &v) ||
+				strcmp(json_object_get_string(v), host)))
+			continue;
+		if (json_object_object_get_ex(o, "steadystate", &ss))
+			return ss;
+	}
+	return NULL;
+}
+
+/*
+ * A steady phase's verdict from fio's (steadystate=, fio_export.h): reached when fio
+ * attained it (on every host, for the sum), at the round its runtime reached, the data
+ * excursion the deviation fio measured (the largest of the hosts'). fio judges no slope:
+ * its limit and excursion are 0.
+ */
+static void set_steady(struct result_phase *dst, const struct plan_phase *pp,
+		       struct json_object *ss, bool first)
+{
+	struct steady_info *si = &dst->steady;
+	struct json_object *v;
+	bool attained = json_object_object_get_ex(ss, "attained", &v) && json_object_get_int64(v);
+	double crit = json_object_object_get_ex(ss, "criterion", &v)
+			      ? strtod(json_object_get_string(v), NULL)
+			      : 0;
+	const struct result_step *st = dst->nsteps ? &dst->steps[dst->nsteps - 1] : NULL;
+	uint64_t round_ns = pp->steps[0].wl.time_ns;
+
+	if (first) {
+		memset(si, 0, sizeof(*si));
+		si->used = true;
+		si->reached = true;
+		si->window = pp->steady.window;
+		si->data_limit_pct = pp->steady.data_limit_pct;
+		si->max_rounds = pp->steady.max_rounds;
+		text_copy(si->tracked, sizeof(si->tracked), pp->track[0] ? pp->track : "iops");
+	}
+	si->reached = si->reached && attained;
+	if (crit > si->data_excursion_pct && crit < 1e6)
+		si->data_excursion_pct = crit;
+	if (st && round_ns) {
+		uint64_t rounds = (st->summary.dur_ns + round_ns - 1) / round_ns;
+		if (rounds > si->round)
+			si->round = rounds > UINT32_MAX ? UINT32_MAX : (unsigned)rounds;
+	}
+}
+
+/* The imported result (phases "fio", "fio @HOST") laid out as the plan. */
+static int lay_out(const struct fio_lab *lab, struct result *imp, struct result *out)
+{
+	const struct plan *plan = lab->plan;
+	char hosts[FIO_LAB_MAX_HOSTS][32];
+	unsigned nhosts = 0, n = 0;
+	bool missing = false;
+
+	for (unsigned p = 0; p < imp->nphases && nhosts < FIO_LAB_MAX_HOSTS; p++)
+		if (!strncmp(imp->phases[p].name, "fio @", 5))
+			text_copy(hosts[nhosts++], sizeof(hosts[0]), imp->phases[p].name + 5);
+	/* one host: its phase is the aggregate */
+	char agg_name[32];
+	snprintf(agg_name, sizeof(agg_name), "%s", nhosts == 1 ? imp->phases[0].name : "fio");
+	for (unsigned i = 0; i < plan->nphases; i++) {
+		const struct plan_phase *pp = &plan->phases[i];
+		if (pp->kind == PH_PURGE)
+			continue;
+		unsigned first = n;
+		for (unsigned h = 0; h <= (nhosts > 1 ? nhosts : 0); h++) {
+			char name[32], iname[40];
+			if (h == 0) {
+				text_copy(name, sizeof(name), pp->name);
+				snprintf(iname, sizeof(iname), "%s", agg_name);
+			} else {
+				text_fmt(name, sizeof(name), "%s @%s", pp->name, hosts[h - 1]);
+				snprintf(iname, sizeof(iname), "fio @%s", hosts[h - 1]);
+			}
+			struct result_phase *dst = result_add_phase(out, name, pp->kind);
+			if (!dst)
+				return -ENOMEM;
+			dst->status = RS_COMPLETE;
+			struct result_phase *src = find_phase(imp, iname);
+			n = first;
+			for (unsigned s = 0; s < pp->nsteps; s++) {
+				char job[128];
+				bool found;
+				fio_export_job_name(job, sizeof(job), ++n, pp->name, pp->steps[s].label);
+				if (take_step(dst, src, job, &pp->steps[s], h == 0 && nhosts ? nhosts : 1,
+					      &found))
+					return -ENOMEM;
+				if (!found) {
+					missing = true;
+					dst->status = RS_ABORTED;
+					continue;
+				}
+				if (dst->steps[dst->nsteps - 1].status == RS_FAILED)
+					dst->status = RS_FAILED;
+				if (pp->until != UNTIL_STEADY || pp->nsteps != 1)
+					continue;
+				/* the sum: every host's verdict; a host: its own */
+				for (unsigned k = h ? h : 1; k <= (h ? h : (nhosts ? nhosts : 1)); k++) {
+					struct json_object *ss =
+						job_steady(out, job, nhosts ? hosts[k - 1] : "");
+					if (ss)
+						set_steady(dst, pp, ss, !dst->steady.used);
+				}
+			}
+		}
+	}
+	if (imp->status == RS_FAILED)
+		out->status = RS_FAILED;
+	else
+		out->status = missing ? RS_ABORTED : RS_COMPLETE;
+	return 0;
+}
+
+int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
+{
+	char job_file[] = "/tmp/drivebench-lab-XXXXXX";
+	char **argv = NULL;
+	struct reader *rd = NULL;
+	struct result imp;
+	char *jobs = NULL;
+	int fd = -1, ret, wstatus = 0;
+	bool stopped = false;
+
+	result_init(out);
+	result_init(&imp);
+	if (!lab->nhosts || lab->nhosts > FIO_LAB_MAX_HOSTS) {
+		text_fmt(err, errlen, "from 1 to %u hosts", FIO_LAB_MAX_HOSTS);
+		return -EINVAL;
+	}
+	rd = calloc(1, sizeof(*rd));
+	argv = calloc(2 * lab->nhosts + 3, sizeof(*argv));
+	jobs = fio_export(lab->plan);
+	if (!rd || !argv || !jobs) {
+		ret = -ENOMEM;
+		text_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	rd->lab = lab;
+	fd = mkstemp(job_file);
+	if (fd < 0 || write(fd, jobs, strlen(jobs)) != (ssize_t)strlen(jobs) || close(fd)) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", job_file, strerror(errno));
+		if (fd >= 0)
+			unlink(job_file);
+		goto out;
+	}
+	unsigned a = 0;
+	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
+	argv[a++] = "--output-format=json+";
+	char (*client)[4200] = calloc(lab->nhosts, sizeof(*client));
+	if (!client) {
+		ret = -ENOMEM;
+		text_fmt(err, errlen, "out of memory");
+		goto out_unlink;
+	}
+	for (unsigned h = 0; h < lab->nhosts; h++) {
+		snprintf(client[h], sizeof(client[h]), "--client=%s", lab->hosts[h]);
+		argv[a++] = client[h];
+		argv[a++] = job_file;
+	}
+	iso_now(out->started, sizeof(out->started));
+	ret = spawn_fio(lab, argv, rd, &wstatus, &stopped, err, errlen);
+	free(client);
+	if (ret)
+		goto out_unlink;
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
+		ret = -ENOENT;
+		text_fmt(err, errlen, "%s: not installed (Debian package fio)", argv[0]);
+		goto out_unlink;
+	}
+	if (rd->too_big) {
+		ret = -EFBIG;
+		text_fmt(err, errlen, "fio's output passes the limit of a result file");
+		goto out_unlink;
+	}
+	if (!rd->json_len) {
+		ret = -EINVAL;
+		text_fmt(err, errlen, "fio gave no result (%s %d)%s%s",
+			 WIFEXITED(wstatus) ? "exit" : "signal",
+			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
+			 rd->last_err[0] ? ": " : "", rd->last_err);
+		goto out_unlink;
+	}
+	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL, err,
+			     errlen);
+	if (ret)
+		goto out_unlink;
+
+	/* the run's facts: the plan, fio's record of the hosts, the target on each */
+	struct json_object *hosts = json_object_new_array();
+	out->host = imp.host;
+	imp.host = NULL;
+	out->target = imp.target;
+	imp.target = NULL;
+	if (!hosts || !(out->preset_text = strdup(lab->plan->text))) {
+		if (hosts)
+			json_object_put(hosts);
+		ret = -ENOMEM;
+		text_fmt(err, errlen, "out of memory");
+		goto out_unlink;
+	}
+	for (unsigned h = 0; h < lab->nhosts; h++)
+		json_object_array_add(hosts, json_object_new_string(lab->hosts[h]));
+	json_object_object_add(out->target, "hosts", hosts);
+	json_object_object_add(out->target, "path", json_object_new_string(lab->target));
+	text_copy(out->preset_name, sizeof(out->preset_name), lab->plan->name);
+	text_copy(out->preset_source, sizeof(out->preset_source), lab->plan->file);
+	out->scale = lab->plan->scale;
+	if ((ret = lay_out(lab, &imp, out))) {
+		text_fmt(err, errlen, "out of memory");
+		goto out_unlink;
+	}
+	if (stopped) {
+		/* fio stopped the step that was running: its phase did not complete */
+		out->status = RS_ABORTED;
+		for (unsigned p = 0; p < out->nphases; p++)
+			if (out->phases[p].status == RS_COMPLETE)
+				out->phases[p].status = RS_ABORTED;
+	}
+	else if (out->status == RS_COMPLETE && !(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)))
+		out->status = RS_FAILED;
+	if (out->status == RS_FAILED && !out->error[0])
+		text_fmt(out->error, sizeof(out->error), "fio failed (%s %d)%s%s",
+			 WIFEXITED(wstatus) ? "exit" : "signal",
+			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
+			 rd->last_err[0] ? ": " : "", rd->last_err);
+	iso_now(out->ended, sizeof(out->ended));
+out_unlink:
+	unlink(job_file);
+out:
+	if (ret)
+		result_free(out);
+	result_free(&imp);
+	free(jobs);
+	free(argv);
+	if (rd)
+		free(rd->json);
+	free(rd);
+	return ret;
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fio import on the fixtures in tests/fixtures/fio: json+ bins into histograms and
+ * percentiles, logs into samples, plain json, numjobs without group_reporting, a failed
+ * job, client/server output with its aggregate, and malformed input with file:line.
+ */
+#include "testlib.h"
+#include <math.h>
+
+#include <json-c/json.h>
+
+#include "fio_import.h"
+#include "hist.h"
+#include "result.h"
+#include "result_io.h"
+
+#define FIX DB_SRCDIR "/tests/fixtures/fio"
+
+static void load(struct result *r, const char *name, const char *logs)
+{
+	char err[1024], path[4096];
+
+	snprintf(path, sizeof(path), FIX "/%s", name);
+	int ret = fio_import_file(r, path, logs, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+}
+
+START_TEST(test_jsonplus)
+{
+	struct result r;
+	struct hist rd, wr;
+
+	load(&r, "jsonplus.json", FIX "/logs");
+	ck_assert_uint_eq(r.nphases, 1);
+	ck_assert_str_eq(r.phases[0].name, "fio");
+	ck_assert_uint_eq(r.phases[0].nsteps, 1);
+	const struct result_step *st = &r.phases[0].steps[0];
+	const struct dir_stats *d = st->summary.d;
+	ck_assert_str_eq(st->label, "mixed");
+	ck_assert_int_eq(st->status, RS_COMPLETE);
+	ck_assert_str_eq(st->engine, "fio-3.33 io_uring (clat_ns)");
+	ck_assert_uint_eq(st->summary.dur_ns, 1000000000ull);
+	/* fio's own numbers, as it printed them */
+	ck_assert_uint_eq(d[DIR_READ].ios, 7);
+	ck_assert_uint_eq(d[DIR_READ].bytes, 57344);
+	ck_assert(d[DIR_READ].iops == 7.0);
+	ck_assert(d[DIR_READ].mean_ns == 143000.5);
+	ck_assert(d[DIR_READ].std_ns == 377500.25);
+	ck_assert_uint_eq(d[DIR_READ].min_ns, 100);
+	ck_assert_uint_eq(d[DIR_READ].max_ns, 1000000);
+	ck_assert_uint_eq(d[DIR_WRITE].ios, 3);
+	ck_assert_uint_eq(d[DIR_ALL].ios, 10);
+	ck_assert_uint_eq(d[DIR_ALL].bytes, 81920);
+	ck_assert(d[DIR_ALL].iops == 10.0);
+	ck_assert_double_eq_tol(d[DIR_ALL].mean_ns, 100850.35, 1e-6);
+	ck_assert_uint_eq(d[DIR_ALL].min_ns, 100);
+	ck_assert_uint_eq(d[DIR_ALL].max_ns, 1000000);
+	/* bins: each fio midpoint is the value of a drivebench bucket */
+	ck_assert_ptr_nonnull(st->hist);
+	result_step_get_hist(st, &rd, &wr);
+	ck_assert_uint_eq(hist_count(&rd), 7);
+	ck_assert_uint_eq(hist_count(&wr), 3);
+	ck_assert_uint_eq(rd.bucket[hist_index(131)], 3);
+	ck_assert_uint_eq(hist_bucket_value(hist_index(1003520)), 1003520);
+	ck_assert_uint_eq(d[DIR_READ].pct_ns[PCT_50], 131);
+	ck_assert_uint_eq(d[DIR_READ].pct_ns[PCT_90], 1003520);
+	ck_assert_uint_eq(d[DIR_WRITE].pct_ns[PCT_50], 2512);
+	ck_assert_uint_eq(d[DIR_WRITE].pct_ns[PCT_90], 3024);
+	ck_assert_uint_eq(d[DIR_ALL].pct_ns[PCT_50], 2024);
+	ck_assert_uint_eq(d[DIR_ALL].pct_ns[PCT_90], 4128);
+	ck_assert_uint_eq(d[DIR_ALL].pct_ns[PCT_99], 1003520);
+	ck_assert_ptr_null(result_step_warning(st, "no-histogram"));
+	/* the options */
+	ck_assert_uint_eq(st->wl.read_pct, 70);
+	ck_assert_uint_eq(st->wl.bs, 8192);
+	ck_assert_uint_eq(st->wl.qdepth, 4);
+	ck_assert_uint_eq(st->wl.threads, 2); /* one entry for numjobs=2: a group report */
+	ck_assert_int_eq(st->wl.pattern, WL_RANDOM);
+	ck_assert_str_eq(result_target_path(&r), "/dev/nvme9n1");
+	struct json_object *fio, *v;
+	ck_assert(json_object_object_get_ex(r.host, "fio", &fio));
+	ck_assert(json_object_object_get_ex(fio, "version", &v));
+	ck_assert_str_eq(json_object_get_string(v), "fio-3.33");
+	ck_assert_str_eq(r.started, "2026-12-01T05:55:03Z");
+
+	/* the logs of threads 1 and 2: IOPS summed, latency weighted by IOPS */
+	struct sample s;
+	ck_assert_uint_eq(st->nsamples, 2);
+	ck_assert(result_step_sample(st, 0, &s));
+	ck_assert_uint_eq(s.start_ns, 0);
+	ck_assert_uint_eq(s.dur_ns, 500000000ull);
+	ck_assert(s.d[DIR_READ].iops == 10.0);
+	ck_assert_uint_eq(s.d[DIR_READ].ios, 5);
+	ck_assert_uint_eq(s.d[DIR_READ].bytes, 5 * 8192);
+	ck_assert(s.d[DIR_READ].mean_ns == 1600.0);
+	ck_assert(s.d[DIR_WRITE].iops == 4.0);
+	ck_assert(s.d[DIR_WRITE].mean_ns == 2000.0);
+	ck_assert(s.d[DIR_ALL].iops == 14.0);
+	ck_assert(result_step_sample(st, 1, &s));
+	ck_assert_uint_eq(s.start_ns, 500000000ull);
+	ck_assert_uint_eq(s.d[DIR_READ].ios, 2);
+	ck_assert(s.d[DIR_READ].mean_ns == 3000.0);
+	ck_assert(s.d[DIR_WRITE].mean_ns == 4000.0);
+	result_free(&r);
+
+	/* without --logs: no samples */
+	load(&r, "jsonplus.json", NULL);
+	ck_assert_uint_eq(r.phases[0].steps[0].nsamples, 0);
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_plain)
+{
+	struct result r;
+
+	load(&r, "plain.json", NULL);
+	ck_assert_uint_eq(r.phases[0].nsteps, 2);
+	const struct result_step *a = &r.phases[0].steps[0], *b = &r.phases[0].steps[1];
+	/* numjobs=2 without group_reporting: an entry per thread */
+	ck_assert_str_eq(a->label, "seq #1");
+	ck_assert_str_eq(b->label, "seq #2");
+	ck_assert_uint_eq(a->wl.threads, 1);
+	ck_assert_int_eq(a->wl.pattern, WL_SEQUENTIAL);
+	ck_assert_uint_eq(a->wl.read_pct, 50);
+	ck_assert_uint_eq(a->wl.bs, 128 * 1024);
+	/* fio's percentiles per direction, none for both together, no histogram */
+	ck_assert_ptr_null(a->hist);
+	ck_assert_ptr_nonnull(result_step_warning(a, "no-histogram"));
+	ck_assert_uint_eq(a->summary.d[DIR_READ].pct_ns[PCT_50], 50);
+	ck_assert_uint_eq(a->summary.d[DIR_READ].pct_ns[PCT_90], 80);
+	ck_assert_uint_eq(a->summary.d[DIR_WRITE].pct_ns[PCT_99], 300);
+	ck_assert_uint_eq(a->summary.d[DIR_ALL].pct_ns[PCT_50], 0);
+	ck_assert(a->summary.d[DIR_ALL].mean_ns == 100.0);
+	ck_assert_double_eq_tol(a->summary.d[DIR_ALL].std_ns, sqrt(54500.0 / 19), 1e-9);
+	ck_assert_uint_eq(a->summary.dur_ns, 2000000000ull);
+	/* a job fio reports an error of */
+	ck_assert_int_eq(b->status, RS_FAILED);
+	ck_assert_ptr_nonnull(strstr(b->error, "fio error 5"));
+	ck_assert_int_eq(r.status, RS_FAILED);
+	ck_assert_uint_eq(b->summary.d[DIR_ALL].pct_ns[PCT_50], 700); /* writes only */
+	ck_assert_str_eq(result_target_path(&r), "a.img");
+	result_free(&r);
+}
+END_TEST
+
+START_TEST(test_client)
+{
+	struct result r;
+
+	load(&r, "client.json", NULL);
+	ck_assert_uint_eq(r.nphases, 3);
+	ck_assert_str_eq(r.phases[0].name, "fio");
+	ck_assert_str_eq(r.phases[1].name, "fio @host1:8765");
+	ck_assert_str_eq(r.phases[2].name, "fio @host2:8765");
+	ck_assert_uint_eq(r.phases[0].nsteps, 1); /* "All clients" left out */
+	const struct result_step *agg = &r.phases[0].steps[0];
+	const struct dir_stats *d = &agg->summary.d[DIR_READ];
+	ck_assert_uint_eq(d->ios, 6);
+	ck_assert_uint_eq(d->bytes, 24576);
+	ck_assert(d->iops == 6.0);
+	ck_assert_double_eq_tol(d->mean_ns, 5000.0 / 6, 1e-9);
+	ck_assert_uint_eq(d->min_ns, 100);
+	ck_assert_uint_eq(d->max_ns, 3000);
+	ck_assert_uint_eq(d->pct_ns[PCT_50], 302);
+	ck_assert_uint_eq(d->pct_ns[PCT_90], 3024);
+	ck_assert_uint_eq(agg->summary.d[DIR_ALL].ios, 6);
+	ck_assert_uint_eq(agg->wl.threads, 4);
+	ck_assert_uint_eq(r.phases[2].steps[0].summary.d[DIR_READ].ios, 2);
+	struct json_object *h;
+	ck_assert(json_object_object_get_ex(r.host, "hostname", &h));
+	ck_assert_str_eq(json_object_get_string(h), "host1:8765, host2:8765");
+	ck_assert_str_eq(result_target_path(&r), "/tmp/x.img");
+	/* fio's steady-state verdict, in the job's record, without the per-second data */
+	struct json_object *fio, *jobs, *ss, *v;
+	ck_assert(json_object_object_get_ex(r.host, "fio", &fio));
+	ck_assert(json_object_object_get_ex(fio, "jobs", &jobs));
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(jobs, 0), "steadystate", &ss));
+	ck_assert(json_object_object_get_ex(ss, "attained", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 1);
+	ck_assert(json_object_object_get_ex(ss, "criterion", &v));
+	ck_assert_str_eq(json_object_get_string(v), "12.500000%");
+	ck_assert(!json_object_object_get_ex(ss, "data", &v));
+	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(jobs, 1), "steadystate", &v));
+	result_free(&r);
+}
+END_TEST
+
+/* An imported result is an ordinary result file: saved and loaded back the same. */
+START_TEST(test_roundtrip)
+{
+	struct result r, back;
+	char err[1024], path[] = "/tmp/check_fio_import.XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	load(&r, "jsonplus.json", FIX "/logs");
+	ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	const struct result_step *a = &r.phases[0].steps[0], *b = &back.phases[0].steps[0];
+	ck_assert_mem_eq(&a->summary, &b->summary, sizeof(a->summary));
+	ck_assert_uint_eq(b->nsamples, 2);
+	ck_assert_ptr_nonnull(b->hist);
+	ck_assert_str_eq(result_target_path(&back), "/dev/nvme9n1");
+	result_free(&r);
+	result_free(&back);
+}
+END_TEST
+
+static const struct {
+	const char *file, *logs, *want; /* want: in the message, after "FILE:" */
+} bad[] = {
+	{"bad-truncated.json", NULL, "the file ends too early"},
+	{"bad-negative.json", NULL, "bad-negative.json:47: \"total_ios\" is negative"},
+	{"bad-bins.json", NULL, "bad-bins.json:38: bins: \"4k\" is not a latency in ns"},
+	{"bad-noversion.json", NULL, "not fio output: no \"fio version\""},
+	{"bad-usec.json", NULL, "bad-usec.json:29: latencies in microseconds"},
+	{"bad-notfio.txt", NULL, "bad-notfio.txt:3: not fio's JSON output"},
+	{"bad-noavg.json", "logs", "without log_avg_msec"},
+	{"jsonplus.json", "logs-bad", "logs-bad/lg_iops.1.log:2: not a line of a fio log"},
+	{"jsonplus.json", ".", "lg_iops"},
+	{"nonexistent.json", NULL, "nonexistent.json"},
+	{"bad-steady.json", NULL, "bad-steady.json:16: steadystate: \"criterion\" is not a string"},
+};
+
+START_TEST(test_bad)
+{
+	struct result r;
+	char err[1024] = "", path[4096], logs[4096];
+
+	snprintf(path, sizeof(path), FIX "/%s", bad[_i].file);
+	snprintf(logs, sizeof(logs), FIX "/%s", bad[_i].logs ? bad[_i].logs : "");
+	int ret = fio_import_file(&r, path, bad[_i].logs ? logs : NULL, err, sizeof(err));
+	ck_assert_int_lt(ret, 0);
+	ck_assert_msg(strstr(err, bad[_i].want), "%s: got '%s'", bad[_i].file, err);
+	ck_assert_msg(!strncmp(err, FIX "/", strlen(FIX "/")), "no file name: %s", err);
+	ck_assert_uint_eq(r.nphases, 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("fio_import");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_jsonplus);
+	tcase_add_test(tc, test_plain);
+	tcase_add_test(tc, test_client);
+	tcase_add_test(tc, test_roundtrip);
+	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(suite)

@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# fio interop with the real fio: its json and json+ output of runs on the test's own file
+# imported (IOPS, bytes and mean latency as fio printed them, percentiles within the
+# histogram's bound), its interval logs as samples, show / compare / export-samples of
+# the imports, usage errors; the export of every preset parsed by fio.
+. tests/lib.sh
+
+if ! command -v fio >/dev/null 2>&1; then
+	skip "t_fio" "fio is not installed (Debian package fio; scripts/deps.sh check)"
+	exit 0
+fi
+F=$(mkfile 64M fio.img)
+
+# fio_run NAME FORMAT ARGS...: fio on the test file, its output in $T/NAME.json
+fio_run() {
+	local name=$1 fmt=$2; shift 2
+	(cd "$T" && timeout 60 fio --name="$name" --filename="$F" --direct=1 --ioengine=io_uring \
+		--time_based --runtime=1 --output-format="$fmt" --output="$T/$name.json" "$@" \
+		>"$T/$name.fio.out" 2>&1)
+}
+
+# same_numbers FIO RESULT BOUND: every step's ios, bytes, IOPS and mean latency equal
+# fio's; percentiles within BOUND (a fraction) of fio's own
+same_numbers() {
+	python3 - "$@" <<'EOF'
+import json, sys
+fio = json.load(open(sys.argv[1]))
+res = json.load(open(sys.argv[2]))
+bound = float(sys.argv[3])
+jobs = fio["jobs"]
+steps = [s for p in res["phases"] for s in p["steps"]]
+assert len(jobs) == len(steps), (len(jobs), len(steps))
+pcts = {"50.000000": "p50_ns", "90.000000": "p90_ns", "99.000000": "p99_ns",
+        "99.900000": "p99.9_ns", "99.990000": "p99.99_ns"}
+checked = 0
+for job, st in zip(jobs, steps):
+    for d in ("read", "write"):
+        f, s = job[d], st["summary"][d]
+        if not f["total_ios"]:
+            continue
+        assert s["ios"] == f["total_ios"], (d, s["ios"], f["total_ios"])
+        assert s["bytes"] == f["io_bytes"], (d, s["bytes"], f["io_bytes"])
+        assert s["iops"] == f["iops"], (d, s["iops"], f["iops"])
+        assert s["mean_ns"] == f["clat_ns"]["mean"], (d, s["mean_ns"], f["clat_ns"]["mean"])
+        assert s["std_ns"] == f["clat_ns"]["stddev"], (d, s["std_ns"])
+        assert s["max_ns"] == f["clat_ns"]["max"], (d, s["max_ns"])
+        for k, name in pcts.items():
+            want, got = f["clat_ns"]["percentile"][k], s[name]
+            assert abs(got - want) <= bound * want, (d, name, got, want)
+            checked += 1
+assert checked >= 5, checked
+EOF
+}
+
+# json+: bins become the histogram; group_reporting over numjobs=2, mixed reads and writes
+if fio_run plus json+ --rw=randrw --rwmixread=70 --bs=4k --iodepth=4 --numjobs=2 \
+	--group_reporting --write_iops_log=lg --write_lat_log=lg --log_avg_msec=250; then
+	if "$DRIVEBENCH" import "$T/plus.json" --logs "$T" --out "$T/plus.result.json" >/dev/null \
+		2>"$T/err"; then
+		pass "import json+"
+	else
+		fail "import json+" "$(head -c 300 "$T/err")"
+	fi
+	# percentiles from the histogram: within hist.h's bound of 1/128
+	check "json+: numbers equal fio's, percentiles within 0.79 %" \
+		same_numbers "$T/plus.json" "$T/plus.result.json" 0.0079
+	check "json+: the histogram is kept, threads and mix from the options" \
+		test "$(json "$T/plus.result.json" '(len(d["phases"][0]["steps"][0]["hist"]["read"]) > 0, d["phases"][0]["steps"][0]["workload"]["threads"], d["phases"][0]["steps"][0]["workload"]["read_pct"])')" = "(True, 2, 70)"
+	n=$(json "$T/plus.result.json" 'len(d["phases"][0]["steps"][0]["samples"]["rows"])')
+	# intervals both threads logged for both directions (one may log one more)
+	logn=$(for f in "$T"/lg_iops.[12].log; do for d in 0 1; do
+		awk -F, -v d=$d '$3 == d' "$f" | wc -l; done; done | sort -n | head -n 1)
+	check "json+ logs: one sample per interval every thread logged ($n of $logn)" \
+		test "$n" = "$logn" -a "$n" -ge 2
+	"$DRIVEBENCH" show "$T/plus.result.json" >"$T/show.txt" 2>&1
+	check "show an import" test $? -eq 0
+	check "show names the fio job" grep -q "^  plus " "$T/show.txt"
+else
+	fail "fio json+ run" "$(head -c 300 "$T/plus.fio.out")"
+fi
+
+# plain json: fio's own percentiles, exactly; no histogram, a warning says so
+if fio_run plain json --rw=randread --bs=4k --iodepth=2; then
+	check "import json" "$DRIVEBENCH" import --quiet "$T/plain.json" --out "$T/plain.result.json"
+	check "json: numbers and percentiles equal fio's" \
+		same_numbers "$T/plain.json" "$T/plain.result.json" 0
+	check "json: no histogram, the no-histogram warning" \
+		test "$(json "$T/plain.result.json" '("hist" in d["phases"][0]["steps"][0], d["phases"][0]["steps"][0]["warnings"][0]["code"])')" = "(False, 'no-histogram')"
+	# compare: two imports of the same job file side by side
+	cp "$T/plain.result.json" "$T/plain2.result.json"
+	if "$DRIVEBENCH" compare "$T/plain.result.json" "$T/plus.result.json" "$T/plain2.result.json" \
+		--format csv -o "$T/cmp.csv" 2>"$T/err"; then
+		pass "compare imports"
+	else
+		fail "compare imports" "$(head -c 300 "$T/err")"
+	fi
+else
+	fail "fio json run" "$(head -c 300 "$T/plain.fio.out")"
+fi
+
+# into the results directory, as the TUI's Results screen lists it
+if "$DRIVEBENCH" import "$T/plain.json" >"$T/path" 2>"$T/err" &&
+	[ "$(dirname "$(cat "$T/path")")" = "$XDG_DATA_HOME/drivebench/results" ] &&
+	[ -f "$(cat "$T/path")" ]; then
+	pass "import into the results directory"
+else
+	fail "import into the results directory" "$(cat "$T/path" "$T/err" | head -c 300)"
+fi
+
+# bad input: file:line, exit 2, nothing written
+printf '{\n  "fio version" : "fio-3.33",\n  "jobs" : [ { "read" : { "total_ios" : -1 } } ]\n}\n' \
+	>"$T/bad.json"
+"$DRIVEBENCH" import "$T/bad.json" --out "$T/bad.result.json" 2>"$T/err"
+rc=$?
+check "bad input: exit 2" test "$rc" -eq 2
+check "bad input: file:line" grep -q "bad.json:3: \"total_ios\" is negative" "$T/err"
+check "bad input: no result written" test ! -e "$T/bad.result.json"
+"$DRIVEBENCH" import 2>/dev/null
+check "no input: exit 2" test $? -eq 2
+"$DRIVEBENCH" import "$T/plain.json" --logs /nonexistent 2>/dev/null
+check "--logs not a directory: exit 2" test $? -eq 2
+
+# export-samples: a row per interval per step; cells safe for spreadsheets and terminals
+if [ -f "$T/plus.result.json" ]; then
+	"$DRIVEBENCH" export-samples "$T/plus.result.json" -o "$T/samples.csv" 2>"$T/err"
+	check "export-samples: exit 0" test $? -eq 0
+	check "export-samples: a row per sample" python3 - "$T/samples.csv" "$T/plus.result.json" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+res = json.load(open(sys.argv[2]))
+n = sum(len(s["samples"]["rows"]) for p in res["phases"] for s in p["steps"])
+assert rows[0][:6] == ["phase", "step", "interval", "time_s", "duration_s", "iops"], rows[0]
+assert len(rows) == n + 1 and n >= 2, (len(rows), n)
+first = res["phases"][0]["steps"][0]["samples"]
+f = first["fields"].index("all.iops")
+assert float(rows[1][5]) == first["rows"][0][f], (rows[1][5], first["rows"][0][f])
+PY
+fi
+"$DRIVEBENCH" export-samples tests/fixtures/hostile/strings.json >"$T/hostile.csv" 2>"$T/err"
+check "export-samples: the hostile corpus" test $? -eq 0
+check "export-samples: no formula, no control character" python3 - "$T/hostile.csv" <<'PY'
+import csv, re, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+assert len(rows) > 1
+num = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+for r in rows:
+    for c in r:
+        assert not re.search(r"[\x00-\x1f\x7f\x80-\x9f]", c), repr(c)
+        assert not (c[:1] in "=+-@" and c and not num.match(c)), repr(c)
+PY
+# a fio job named like a formula: the cell stays text
+if [ -f "$T/plus.json" ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["jobs"][0]["jobname"]="=HYPERLINK(\"x\")\x1b[31m"; json.dump(d, open(sys.argv[2], "w"))' \
+		"$T/plus.json" "$T/formula.json"
+	"$DRIVEBENCH" import --quiet "$T/formula.json" --logs "$T" --out "$T/formula.result.json" &&
+		"$DRIVEBENCH" export-samples "$T/formula.result.json" >"$T/formula.csv"
+	check "export-samples: a formula-like job name is text" \
+		test "$(sed -n 2p "$T/formula.csv" | cut -d, -f2)" = "\"'=HYPERLINK(\"\"x\"\")^[[31m\""
+fi
+"$DRIVEBENCH" export-samples 2>/dev/null
+check "export-samples without a result: exit 2" test $? -eq 2
+
+# two "hosts": fio --server on 127.0.0.1 on two ports, started and stopped here
+port1=$((20000 + ($$ % 20000) * 2)) port2=$((20001 + ($$ % 20000) * 2))
+servers_up=true
+for port in $port1 $port2; do
+	(cd "$T" && exec timeout 300 fio --server=ip:127.0.0.1,$port >"$T/server.$port.log" 2>&1) &
+	# timeout passes the TERM on to its fio
+	cleanup_add "kill $!"
+done
+for port in $port1 $port2; do
+	for _ in $(seq 50); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' \
+			$port 2>/dev/null && break
+		sleep 0.1
+	done || servers_up=false
+done
+L=$(mkfile 32M lab.img)
+h1=127.0.0.1,$port1 h2=127.0.0.1,$port2
+lab=(run --host "$h1" --host "$h2" --target "$L" --rw randrw --read 70 --bs 4k --threads 2
+	--qdepth 2 --time 2s --quiet)
+timeout 60 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy="$h1:$L" 2>"$T/err"
+rc=$?
+check "two hosts: writing without a confirmation for each host is refused (exit 3)" \
+	test "$rc" -eq 3 -a ! -e "$T/lab.json"
+check "two hosts: the refusal names the host and the confirmation" \
+	grep -q -- "--yes-destroy=$h2:$L" "$T/err"
+timeout 60 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy=/dev/sda 2>"$T/err"
+check "two hosts: a --yes-destroy naming no host is a usage error" test $? -eq 2
+if timeout 120 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy="$h1:$L" \
+	--yes-destroy="$h2:$L" 2>"$T/err"; then
+	pass "two hosts: run through fio --client"
+else
+	fail "two hosts: run through fio --client" "servers up: $servers_up; $(tail -c 400 "$T/err")"
+fi
+check "two hosts: the aggregate and each host, the aggregate their sum" python3 - "$T/lab.json" "$L" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [p["name"] for p in d["phases"]]
+assert len(names) == 3 and names[0] == "run" and all(n.startswith("run @127.0.0.1:") for n in names[1:]), names
+agg, h1, h2 = (p["steps"][0] for p in d["phases"])
+assert d["status"] == "complete" and agg["status"] == "complete"
+for k in ("read", "write"):
+    a, x, y = agg["summary"][k], h1["summary"][k], h2["summary"][k]
+    assert x["ios"] > 0 and y["ios"] > 0, (x["ios"], y["ios"])
+    assert a["ios"] == x["ios"] + y["ios"] and a["bytes"] == x["bytes"] + y["bytes"]
+    assert abs(a["iops"] - (x["iops"] + y["iops"])) < 1e-6 * a["iops"]
+assert agg["workload"]["threads"] == 4 and h1["workload"]["threads"] == 2
+assert agg["workload"]["read_pct"] == 70 and agg["label"] == h1["label"] == "4k 70/30 random 2T2Q"
+assert len(agg["hist"]["read"]) > 0
+assert d["target"]["path"] == sys.argv[2], d["target"]
+assert len(d["target"]["hosts"]) == 2
+PY
+"$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
+check "two hosts: the result compares like any other" test $? -eq 0
+# a phase run until steady: fio's steady-state detection, its verdict in the phase
+cat >"$T/steady.preset" <<'PRESET'
+[preset]
+name = lab steady
+[workload]
+bs = 4k
+[precondition]
+read = 0
+threads = 1
+qdepth = 2
+until = steady
+round = 1s
+window = 3
+max_rounds = 8
+data_limit = 90%
+[measure]
+read = 100
+threads = 1
+qdepth = 2
+time = 1s
+PRESET
+timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h2" --preset "$T/steady.preset" --target "$L" \
+	--yes-destroy="$h1:$L" --yes-destroy="$h2:$L" --quiet --out "$T/steady.json" 2>"$T/err"
+check "two hosts, steady phase: exit 0" test $? -eq 0
+check "two hosts, steady phase: fio's verdict in every precondition phase" python3 - "$T/steady.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pre = [p for p in d["phases"] if p["kind"] == "precondition"]
+assert len(pre) == 3, [p["name"] for p in d["phases"]]
+for p in pre:
+    st = p["steady"]
+    assert st["window"] == 3 and st["data_limit_pct"] == 90 and st["round"] >= 3, st
+    assert st["reached"] == (st["data_excursion_pct"] <= 90), st
+    assert 0 < st["data_excursion_pct"], st
+# the sum is reached only when every host's is
+assert pre[0]["steady"]["reached"] == (pre[1]["steady"]["reached"] and pre[2]["steady"]["reached"])
+assert pre[0]["steady"]["data_excursion_pct"] == max(p["steady"]["data_excursion_pct"] for p in pre[1:])
+assert [p["kind"] for p in d["phases"]].count("measure") == 3
+PY
+
+# interrupted: fio is interrupted, what it measured is saved as aborted (exit 1)
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 30s --quiet \
+	--out "$T/abort.json" 2>"$T/err" &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid
+rc=$?
+check "two hosts: SIGTERM aborts the run (exit 1) and saves it" \
+	test "$rc" -eq 1 -a "$(json "$T/abort.json" 'd["status"]' 2>/dev/null)" = aborted
+timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$L" --rw randread --time 1s --quiet \
+	--out "$T/nohost.json" 2>"$T/err"
+rc=$?
+check "a host with no fio server: exit 1, fio's message, no result" \
+	test "$rc" -eq 1 -a ! -e "$T/nohost.json"
+check "a host with no fio server: fio's message" grep -q "failed to connect" "$T/err"
+
+# the TUI's Results screen lists an import and shows its steps
+if command -v tmux >/dev/null 2>&1 && [ -f "$(cat "$T/path" 2>/dev/null)" ]; then
+	SOCK=drivebench-fio-$$
+	cleanup_add "tmux -L $SOCK kill-server"
+	tmux -L "$SOCK" new-session -d -s r -x 140 -y 40 \
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color ESCDELAY=25 \
+		XDG_DATA_HOME=$XDG_DATA_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME \
+		XDG_CONFIG_HOME=$XDG_CONFIG_HOME DRIVEBENCH_SCRATCH_SIZE=16m $DRIVEBENCH"
+	sleep 1
+	tmux -L "$SOCK" send-keys -t r 4
+	seen=""
+	for _ in $(seq 50); do
+		tmux -L "$SOCK" capture-pane -p -t r >"$T/screen"
+		grep -q "complete" "$T/screen" && grep -qE "1T2Q|plain" "$T/screen" && { seen=y; break; }
+		sleep 0.1
+	done
+	if [ -n "$seen" ]; then
+		pass "the Results screen lists the import and its steps"
+	else
+		fail "the Results screen lists the import" "$(head -c 1500 "$T/screen")"
+	fi
+	tmux -L "$SOCK" send-keys -t r q
+else
+	skip "the Results screen lists an import" "tmux is not installed"
+fi
