@@ -118,10 +118,22 @@ static bool same_group(const struct workload *a, const struct workload *b)
 	return true;
 }
 
-static bool same_step(const struct workload *a, const struct workload *b)
+/*
+ * A step's rate as compared: a rate-curve step (rate = 10%) by its share of its own run's
+ * maximum, since each drive's maximum differs; a fixed cap by its IOPS. The top bit keeps
+ * the two apart.
+ */
+static uint64_t rate_key(const struct result_step *st)
 {
-	return same_group(a, b) && a->threads == b->threads && a->qdepth == b->qdepth &&
-	       a->rate_iops == b->rate_iops;
+	if (st->rate_pct > 0)
+		return (1ull << 63) | (uint64_t)llround(st->rate_pct * 1000);
+	return st->wl.rate_iops & ~(1ull << 63);
+}
+
+static bool same_step(const struct result_step *a, const struct result_step *b)
+{
+	return same_group(&a->wl, &b->wl) && a->wl.threads == b->wl.threads &&
+	       a->wl.qdepth == b->wl.qdepth && rate_key(a) == rate_key(b);
 }
 
 /*
@@ -146,9 +158,11 @@ static uint64_t group_hash(const struct workload *wl)
 	return h;
 }
 
-static uint64_t step_hash(const struct workload *wl, unsigned occurrence)
+static uint64_t step_hash(const struct result_step *st, unsigned occurrence)
 {
-	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), wl->rate_iops),
+	const struct workload *wl = &st->wl;
+
+	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), rate_key(st)),
 		   occurrence);
 }
 
@@ -213,16 +227,16 @@ static int collect(const struct result *r, struct run_refs *rr)
 			ref->phase = ph;
 			ref->step = &ph->steps[s];
 			/* the occurrence: one more than the latest equal step's */
-			for (h = step_hash(&ref->step->wl, 0) & last.mask; last.slot[h];
+			for (h = step_hash(ref->step, 0) & last.mask; last.slot[h];
 			     h = (h + 1) & last.mask) {
 				const struct step_ref *prev = &rr->refs[last.slot[h] - 1];
-				if (same_step(&prev->step->wl, &ref->step->wl)) {
+				if (same_step(prev->step, ref->step)) {
 					ref->occurrence = prev->occurrence + 1;
 					break;
 				}
 			}
 			last.slot[h] = k + 1;
-			for (h = step_hash(&ref->step->wl, ref->occurrence) & rr->by_step.mask;
+			for (h = step_hash(ref->step, ref->occurrence) & rr->by_step.mask;
 			     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask)
 				;
 			rr->by_step.slot[h] = k + 1;
@@ -236,11 +250,11 @@ static int collect(const struct result *r, struct run_refs *rr)
 
 static struct step_ref *find_ref(struct run_refs *rr, const struct step_ref *want)
 {
-	for (size_t h = step_hash(&want->step->wl, want->occurrence) & rr->by_step.mask;
+	for (size_t h = step_hash(want->step, want->occurrence) & rr->by_step.mask;
 	     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask) {
 		struct step_ref *ref = &rr->refs[rr->by_step.slot[h] - 1];
 		if (ref->occurrence == want->occurrence &&
-		    same_step(&ref->step->wl, &want->step->wl))
+		    same_step(ref->step, want->step))
 			return ref;
 	}
 	return NULL;
@@ -279,7 +293,9 @@ static void step_name(char *buf, size_t len, const struct step_ref *ref, enum io
 	char tq[32], rate[48] = "", occ[16] = "";
 
 	workload_tq(&ref->step->wl, tq, sizeof(tq));
-	if (ref->step->wl.rate_iops)
+	if (ref->step->rate_pct > 0)
+		snprintf(rate, sizeof(rate), " @ %g%% of max", ref->step->rate_pct);
+	else if (ref->step->wl.rate_iops)
 		snprintf(rate, sizeof(rate), " @ %llu IOPS",
 			 (unsigned long long)ref->step->wl.rate_iops);
 	if (ref->occurrence)

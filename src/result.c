@@ -819,6 +819,8 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	jwrite_kstr(w, "label", s->label);
 	jwrite_key(w, "workload");
 	write_workload(w, &s->wl);
+	if (s->rate_pct > 0)
+		jwrite_kdbl(w, "rate_pct", s->rate_pct);
 	jwrite_kstr(w, "status", result_status_name[s->status]);
 	if (s->error[0]) {
 		jwrite_kstr(w, "error", s->error);
@@ -1623,6 +1625,8 @@ static void load_step(struct loader *L, struct result_step *s)
 			get_str(L, k, s->label, sizeof(s->label));
 		} else if (!strcmp(k, "workload")) {
 			load_workload(L, &s->wl);
+		} else if (!strcmp(k, "rate_pct")) {
+			s->rate_pct = get_dbl(L, k);
 		} else if (!strcmp(k, "status")) {
 			s->status = (enum result_status)get_enum(L, k, result_status_name, NSTATUS,
 								 RS_COMPLETE);

@@ -31,6 +31,8 @@
  *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
  *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
  *                "data", "compress_pct", "interval_ns", "seed"}
+ *   rate_pct    present when the rate was a share of the last uncapped step's IOPS
+ *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
  *   engine      backend description
  *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
@@ -175,6 +177,7 @@ struct step_hist {
 struct result_step {
 	char label[64];
 	struct workload wl;
+	double rate_pct; /* > 0: wl.rate_iops was this % of the last uncapped step's IOPS */
 	enum result_status status;
 	char error[256];
 	uint64_t error_offset;

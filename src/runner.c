@@ -329,6 +329,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	if (!st)
 		return -ENOMEM;
 	*out = st;
+	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
 	r->step_index = r->rp->nsteps - 1;
 	r->step_planned_ns = wl.ramp_ns + wl.time_ns;

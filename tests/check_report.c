@@ -591,6 +591,78 @@ START_TEST(html_rate_curves_and_matrix)
 }
 END_TEST
 
+/*
+ * Two runs of one rate-curve preset on drives with different maxima: every step pairs
+ * with the other run's step at the same share of its own maximum, in every format; the
+ * HTML curve joins each run's points in step order, so a 110% step that delivered less
+ * than the 100% one turns the line back.
+ */
+START_TEST(rate_curves_match_by_share)
+{
+	static const double pct[] = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120};
+	const unsigned n = sizeof(pct) / sizeof(pct[0]);
+	struct result runs[2];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 2; i++) {
+		double max = i ? 61234 : 40321; /* each drive's own maximum */
+		new_run(&runs[i], i ? "B" : "A", "1", "vdbench four corners");
+		struct result_phase *m = result_add_phase(&runs[i], "measure", PH_MEASURE);
+		workload_defaults(&wl);
+		wl.threads = 8;
+		wl.qdepth = 16;
+		for (unsigned k = 0; k < n; k++) {
+			wl.rate_iops = (uint64_t)llround(max * pct[k] / 100);
+			struct result_step *st = result_add_step(m, "curve", &wl);
+			st->rate_pct = pct[k];
+			/* past the maximum the drive falls back: 110% delivers less than 100% */
+			set_summary(st, k == 0 ? max : pct[k] > 100 ? max * 0.93 : (double)wl.rate_iops);
+		}
+	}
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.nrows, n);
+	ck_assert_uint_eq(rep.nnotes, 0);
+	for (unsigned k = 0; k < n; k++) {
+		ck_assert_ptr_eq(rep.rows[k].steps[0], &runs[0].phases[0].steps[k]);
+		ck_assert_ptr_eq(rep.rows[k].steps[1], &runs[1].phases[0].steps[k]);
+	}
+	ck_assert_str_eq(rep.rows[1].name, "8T16Q @ 10% of max");
+	ck_assert_str_eq(rep.rows[12].name, "8T16Q @ 120% of max");
+	for (enum report_format f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, f, &out, &len), 0);
+		ck_assert_ptr_null(strstr(out, "not compared"));
+		free(out);
+	}
+	/* the curve's path: x goes up to the 100% step, then back for 110% */
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	const char *d = strstr(out, "Rate curve: 4k read random 8T16Q");
+	ck_assert_ptr_nonnull(d);
+	d = strstr(d, " d=\"M");
+	ck_assert_ptr_nonnull(d);
+	double x[16];
+	unsigned nx = 0;
+	for (const char *p = d + 5; nx < 16 && *p != '"'; nx++) {
+		char *end;
+		x[nx] = strtod(p, &end);
+		(void)strtod(end, &end); /* y */
+		p = end;
+		while (*p == ' ' || *p == 'L' || *p == 'M')
+			p++;
+	}
+	ck_assert_uint_eq(nx, n - 1); /* the rate-limited steps: 10% .. 120% */
+	for (unsigned k = 1; k < 10; k++)
+		ck_assert(x[k] > x[k - 1]);
+	ck_assert(x[10] < x[9]);
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
 START_TEST(xml_escaping)
 {
 	struct result runs[1];
@@ -752,6 +824,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, parse_names);
 	tcase_add_test(tc, renderer_shapes);
 	tcase_add_test(tc, html_rate_curves_and_matrix);
+	tcase_add_test(tc, rate_curves_match_by_share);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);
 
