@@ -779,7 +779,27 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 				dur);
 	if (used >= len)
 		return buf;
-	if (st->used && st->reached)
+	if (st->used && st->fixed) {
+		char first[64] = "";
+		if (st->first_round && !st->reached)
+			snprintf(first, sizeof(first), ", though steady first at round %u",
+				 st->first_round);
+		else if (st->first_round)
+			snprintf(first, sizeof(first), ", first at round %u", st->first_round);
+		snprintf(buf + used, len - used,
+			 ", fixed length: %s at the last round%s (data excursion %.1f%% of %.0f%% "
+			 "allowed, slope excursion %.1f%% of %.0f%%)",
+			 st->reached ? "steady state" : "NOT steady", first,
+			 st->data_excursion_pct, st->data_limit_pct, st->slope_excursion_pct,
+			 st->slope_limit_pct);
+	} else if (st->used && st->reached && st->first_round && st->first_round < st->round)
+		snprintf(buf + used, len - used,
+			 ": steady state reached at round %u, first met at round %u before the "
+			 "minimum time or volume (data excursion %.1f%% of %.0f%% allowed, slope "
+			 "excursion %.1f%% of %.0f%%)",
+			 st->round, st->first_round, st->data_excursion_pct, st->data_limit_pct,
+			 st->slope_excursion_pct, st->slope_limit_pct);
+	else if (st->used && st->reached)
 		snprintf(buf + used, len - used,
 			 ": steady state reached at round %u (data excursion %.1f%% of %.0f%% "
 			 "allowed, slope excursion %.1f%% of %.0f%%)",
@@ -797,6 +817,23 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 		snprintf(buf + used, len - used, " [%s]", result_status_name[ph->status]);
 	}
 	return buf;
+}
+
+const struct steady_info *report_step_steady(const struct result *r, const struct result_step *st)
+{
+	const struct steady_info *last = NULL;
+
+	for (unsigned p = 0; p < r->nphases; p++) {
+		const struct result_phase *ph = &r->phases[p];
+		bool here = ph->nsteps && st >= ph->steps && st < ph->steps + ph->nsteps;
+		if (here && ph->steady.used)
+			return &ph->steady;
+		if (here)
+			return last;
+		if (ph->steady.used)
+			last = &ph->steady;
+	}
+	return NULL;
 }
 
 int report_render(const struct report *rep, enum report_format f, char **out, size_t *len)

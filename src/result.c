@@ -857,7 +857,7 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	jwrite_end_object(w);
 }
 
-static void write_steady(struct jwrite *w, const struct steady_info *st)
+void result_write_steady(struct jwrite *w, const struct steady_info *st)
 {
 	jwrite_begin_object(w);
 	jwrite_kstr(w, "tracked", st->tracked);
@@ -870,6 +870,8 @@ static void write_steady(struct jwrite *w, const struct steady_info *st)
 	jwrite_ku64(w, "round", st->round);
 	jwrite_kdbl(w, "data_excursion_pct", st->data_excursion_pct);
 	jwrite_kdbl(w, "slope_excursion_pct", st->slope_excursion_pct);
+	jwrite_kstr(w, "mode", st->fixed ? "fixed" : "until-steady");
+	jwrite_ku64(w, "first_round", st->first_round);
 	jwrite_end_object(w);
 }
 
@@ -881,7 +883,7 @@ static void write_phase(struct jwrite *w, const struct result_phase *ph)
 	jwrite_kstr(w, "status", result_status_name[ph->status]);
 	if (ph->steady.used) {
 		jwrite_key(w, "steady");
-		write_steady(w, &ph->steady);
+		result_write_steady(w, &ph->steady);
 	}
 	jwrite_key(w, "steps");
 	jwrite_begin_array(w);
@@ -1666,6 +1668,8 @@ static void load_step(struct loader *L, struct result_step *s)
 	}
 }
 
+static const char *const steady_mode_name[] = {"until-steady", "fixed"};
+
 static void load_steady(struct loader *L, struct steady_info *st)
 {
 	char k[32];
@@ -1692,6 +1696,10 @@ static void load_steady(struct loader *L, struct steady_info *st)
 			st->data_excursion_pct = get_dbl(L, k);
 		else if (!strcmp(k, "slope_excursion_pct"))
 			st->slope_excursion_pct = get_dbl(L, k);
+		else if (!strcmp(k, "first_round"))
+			st->first_round = get_uint(L, k);
+		else if (!strcmp(k, "mode"))
+			st->fixed = get_enum(L, k, steady_mode_name, 2, 0) == 1;
 		else
 			jread_skip(&L->j);
 	}

@@ -24,7 +24,11 @@
  *   status      as above, per phase
  *   steady      {"tracked": "iops", "window", "data_limit_pct", "slope_limit_pct",
  *                "max_rounds", "reached": bool, "round": n, "data_excursion_pct",
- *                "slope_excursion_pct"}     when the phase ran until steady state
+ *                "slope_excursion_pct", "mode": "until-steady" | "fixed",
+ *                "first_round": n}          when the phase ran in rounds judged for
+ *               steady state: reached, round and the excursions are the verdict at
+ *               the last round run, first_round the first round whose window was
+ *               steady (0: none). A file without mode is until-steady
  *   steps       [ step ... ]
  * step:
  *   label       "2T2Q", "round 7", "4k 65/35" ...
@@ -118,6 +122,8 @@ struct steady_info {
 	double data_excursion_pct;
 	double slope_excursion_pct;
 	char tracked[32];          /* "iops", "mbps", "mean_ns" ... */
+	bool fixed;                /* every round ran (until = fixed), steady or not */
+	unsigned first_round;      /* the first round judged steady (1-based); 0 none */
 };
 
 /*

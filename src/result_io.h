@@ -56,6 +56,9 @@ const char *result_drive_firmware(const struct result *r);
 const char *result_drive_serial(const struct result *r);
 const char *result_target_path(const struct result *r);
 uint64_t result_capacity_bytes(const struct result *r);
+struct jwrite;
+/* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
+void result_write_steady(struct jwrite *w, const struct steady_info *st);
 /* "200GB", "1.92TB": capacity as drive labels and reviews write it. */
 char *result_fmt_capacity(char *buf, size_t len, uint64_t bytes);
 /*

@@ -498,7 +498,7 @@ START_TEST(renderer_shapes)
 		lines++;
 	}
 	ck_assert_uint_eq(lines, 1 + rep.nrows * 3);
-	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 4);
+	ck_assert_uint_eq(header_fields, 16 + RM_COUNT + 8);
 	ck_assert_ptr_nonnull(strstr(out, "avg_latency_ms"));
 	free(out);
 
@@ -657,6 +657,68 @@ START_TEST(rate_curves_match_by_share)
 		ck_assert(x[k] > x[k - 1]);
 	ck_assert(x[10] < x[9]);
 	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/*
+ * A fixed-length precondition's verdict (steady or not at the last round, the first
+ * steady round, both excursions) is in every format of a compare.
+ */
+START_TEST(steady_verdict_everywhere)
+{
+	static const char *const want[RF_COUNT] = {
+		[RF_TEXT] = "fixed length: steady state at the last round, first at round 121 "
+			    "(data excursion 8.5% of 20% allowed, slope excursion 2.3% of 10%)",
+		[RF_MD] = "fixed length: NOT steady at the last round, though steady first at "
+			  "round 240 (data excursion 24.0% of 20% allowed",
+		[RF_CSV] = ",yes,121,8.5,2.3,",
+		[RF_JSON] = "\"first_round\": 121",
+		[RF_HTML] = "first at round 121 (data excursion 8.5%",
+	};
+	struct result runs[2];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "B" : "A", "1", "4K random");
+		struct result_phase *pc = result_add_phase(&runs[i], "precondition",
+							  PH_PRECONDITION);
+		workload_defaults(&wl);
+		wl.read_pct = 0;
+		set_summary(result_add_step(pc, "round 1", &wl), 1000);
+		pc->status = RS_COMPLETE;
+		pc->steady = (struct steady_info){
+			.used = true,
+			.fixed = true,
+			.reached = i == 0,
+			.window = 5,
+			.data_limit_pct = 20,
+			.slope_limit_pct = 10,
+			.max_rounds = 360,
+			.round = 360,
+			.first_round = i ? 240 : 121,
+			.data_excursion_pct = i ? 24 : 8.5,
+			.slope_excursion_pct = i ? 4 : 2.3,
+			.tracked = "iops",
+		};
+		four_k(&runs[i], 1000, 500);
+	}
+	build(&rep, runs, 2, NULL);
+	for (enum report_format f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, f, &out, &len), 0);
+		ck_assert_msg(strstr(out, want[f]), "format %d lacks '%s'", f, want[f]);
+		free(out);
+	}
+	/* each step is measured under its run's precondition verdict */
+	ck_assert_ptr_eq(report_step_steady(&runs[1], &runs[1].phases[1].steps[0]),
+			 &runs[1].phases[0].steady);
+	ck_assert_ptr_eq(report_step_steady(&runs[1], &runs[1].phases[0].steps[0]),
+			 &runs[1].phases[0].steady);
 	report_free(&rep);
 	result_free(&runs[0]);
 	result_free(&runs[1]);
@@ -825,6 +887,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, renderer_shapes);
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, rate_curves_match_by_share);
+	tcase_add_test(tc, steady_verdict_everywhere);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);
 
