@@ -156,12 +156,15 @@ static uint64_t eta2(const struct run *r, uint64_t step_done_ns, const struct sa
 	}
 	*bound = after + left;
 	after = exp_after;
-	/* a `loops` step ends on bytes: estimate from the rate so far */
+	/* a `loops` step ends on bytes: estimate from the rate so far; none yet, a fill */
 	if (r->loops_bytes && s && s->d[DIR_ALL].mbps > 0 && r->step_bytes < r->loops_bytes) {
 		double by_bytes =
 			(double)(r->loops_bytes - r->step_bytes) / (s->d[DIR_ALL].mbps * 1e6) * 1e9;
 		if (by_bytes < (double)left)
 			left = (uint64_t)by_bytes;
+	} else if (r->loops_bytes && r->step_bytes < r->loops_bytes) {
+		left = 0;
+		*fill = true;
 	}
 	return after + left;
 }

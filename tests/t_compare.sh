@@ -239,5 +239,35 @@ if [ "${#runs[@]}" -eq 3 ]; then
 	elif $have_xmllint; then
 		fail "end to end: html" "$n"
 	fi
+	# two runs of a rate-curve preset: every step pairs with the other run's at the same
+	# share of its own maximum, though the two maxima differ
+	curves=()
+	for i in 1 2; do
+		cimg=$(mkfile 64M "curve$i.img")
+		"$DRIVEBENCH" run --target "$cimg" --preset vdbench-seq16k --scale 0.001 --quiet \
+			--out "$T/curve$i.json" >"$T/curve$i.log" 2>&1 && curves+=("$T/curve$i.json")
+	done
+	if [ "${#curves[@]}" -eq 2 ]; then
+		"$DRIVEBENCH" compare "${curves[@]}" >"$T/curves.txt" 2>&1
+		check "end to end: two rate-curve runs compare every step" \
+			python3 - "$T/curves.txt" "${curves[@]}" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+assert "not compared" not in text, text[-600:]
+for path in sys.argv[2:]:
+    d = json.load(open(path))
+    steps = [s for p in d["phases"] if p["kind"] == "measure" for s in p["steps"]]
+    assert len(steps) == 26, len(steps)
+    assert sum(1 for s in steps if s.get("rate_pct")) == 24
+for pct in (10, 50, 100, 110, 120):
+    # each share, in both groups (read and write), as a row of every metric's table
+    assert text.count(f"@ {pct}% of max") >= 2, pct
+PY
+		"$DRIVEBENCH" compare --format csv "${curves[@]}" >"$T/curves.csv" &&
+			check "end to end: rate-curve csv has both runs' 26 steps" \
+				csv_shape "$T/curves.csv" 52 32
+	else
+		fail "end to end: rate-curve runs" "$(head -c 300 "$T/curve1.log" "$T/curve2.log")"
+	fi
 fi
 exit 0
