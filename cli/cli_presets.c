@@ -209,8 +209,8 @@ int cli_presets(int argc, char **argv)
 				plan_estimate(pl, 0, 0, &e);
 				printf(" %5u steps  %-9s  %s\n", plan_steps(pl),
 				       plan_writes(pl) ? "writes" : "read-only",
-				       plan_fmt_eta(dur, sizeof(dur), e.expected_ns, e.max_ns, e.early,
-						    e.fill_x > 0));
+				       plan_fmt_eta(dur, sizeof(dur), e.expected_ns, e.max_ns,
+						    e.early, e.fill_x > 0));
 				print_wrapped(pl->description, 4, 92);
 			} else {
 				fputs("  ", stdout);

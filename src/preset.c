@@ -1512,9 +1512,11 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		}
 	}
 	ph->nsteps = (unsigned)nsteps;
-	copy_str(ph->name, sizeof(ph->name),
-		 builds[0].name_set ? builds[0].name
-				    : builds[0].wipc ? "wipc" : preset_section_name[ps->kind]);
+	if (builds[0].name_set)
+		copy_str(ph->name, sizeof(ph->name), builds[0].name);
+	else
+		copy_str(ph->name, sizeof(ph->name),
+			 builds[0].wipc ? "wipc" : preset_section_name[ps->kind]);
 	ph->purge = builds[0].method;
 	ph->until = builds[0].until;
 	ph->wipc = builds[0].wipc;
@@ -2068,8 +2070,8 @@ void plan_estimate(const struct plan *p, uint64_t size, double fill_bps, struct 
 	memset(e, 0, sizeof(*e));
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
-		e->expected_ns =
-			sat_add(e->expected_ns, plan_phase_expected_ns(ph, size, fill_bps, &e->fill_x));
+		e->expected_ns = sat_add(e->expected_ns,
+					 plan_phase_expected_ns(ph, size, fill_bps, &e->fill_x));
 		e->max_ns = sat_add(e->max_ns, plan_phase_duration_ns(ph));
 		if (ph->until == UNTIL_STEADY)
 			e->early = true;

@@ -191,8 +191,7 @@ struct plan_eta {
 	bool early;	 /* a phase may end before its upper bound (until = steady) */
 };
 
-void plan_estimate(const struct plan *p, uint64_t size_bytes, double fill_bps,
-		   struct plan_eta *e);
+void plan_estimate(const struct plan *p, uint64_t size_bytes, double fill_bps, struct plan_eta *e);
 /* One phase's share of expected_ns; fill_x (may be NULL) as in plan_estimate(). */
 uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size_bytes, double fill_bps,
 				double *fill_x);

@@ -253,8 +253,7 @@ static struct step_ref *find_ref(struct run_refs *rr, const struct step_ref *wan
 	for (size_t h = step_hash(want->step, want->occurrence) & rr->by_step.mask;
 	     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask) {
 		struct step_ref *ref = &rr->refs[rr->by_step.slot[h] - 1];
-		if (ref->occurrence == want->occurrence &&
-		    same_step(ref->step, want->step))
+		if (ref->occurrence == want->occurrence && same_step(ref->step, want->step))
 			return ref;
 	}
 	return NULL;
@@ -789,9 +788,8 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 		snprintf(buf + used, len - used,
 			 ", fixed length: %s at the last round%s (data excursion %.1f%% of %.0f%% "
 			 "allowed, slope excursion %.1f%% of %.0f%%)",
-			 st->reached ? "steady state" : "NOT steady", first,
-			 st->data_excursion_pct, st->data_limit_pct, st->slope_excursion_pct,
-			 st->slope_limit_pct);
+			 st->reached ? "steady state" : "NOT steady", first, st->data_excursion_pct,
+			 st->data_limit_pct, st->slope_excursion_pct, st->slope_limit_pct);
 	} else if (st->used && st->reached && st->first_round && st->first_round < st->round)
 		snprintf(buf + used, len - used,
 			 ": steady state reached at round %u, first met at round %u before the "

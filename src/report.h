@@ -167,8 +167,7 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
  * ran in rounds judged for steady state (SNIA's measurement rounds), else the latest
  * such phase before it (the precondition); NULL when none.
  */
-const struct steady_info *report_step_steady(const struct result *r,
-					     const struct result_step *st);
+const struct steady_info *report_step_steady(const struct result *r, const struct result_step *st);
 
 /*
  * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,

@@ -42,8 +42,8 @@ struct run {
 	unsigned steps_total;
 	unsigned step_global;
 	/* the expected time left is the bound less what phases may not take (eta()) */
-	uint64_t slack_later_ns;   /* bound - expected over the phases after this one */
-	bool fill_later;	   /* a fill after this phase, left out of the expected time */
+	uint64_t slack_later_ns; /* bound - expected over the phases after this one */
+	bool fill_later;	 /* a fill after this phase, left out of the expected time */
 	const struct plan_phase *ph;
 	uint64_t phase_expected_ns;
 	uint64_t phase_bound_ns;
@@ -563,9 +563,10 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 		if (info->reached && !first) {
 			first = round;
 			if (info->fixed) {
-				snprintf(msg, sizeof(msg),
-					 "steady state first reached at round %u; the phase runs on",
-					 round);
+				snprintf(
+					msg, sizeof(msg),
+					"steady state first reached at round %u; the phase runs on",
+					round);
 				emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
 			}
 		}

@@ -619,7 +619,8 @@ START_TEST(rate_curves_match_by_share)
 			struct result_step *st = result_add_step(m, "curve", &wl);
 			st->rate_pct = pct[k];
 			/* past the maximum the drive falls back: 110% delivers less than 100% */
-			set_summary(st, k == 0 ? max : pct[k] > 100 ? max * 0.93 : (double)wl.rate_iops);
+			double got = pct[k] > 100 ? max * 0.93 : (double)wl.rate_iops;
+			set_summary(st, k == 0 ? max : got);
 		}
 	}
 	build(&rep, runs, 2, NULL);
@@ -686,8 +687,8 @@ START_TEST(steady_verdict_everywhere)
 
 	for (unsigned i = 0; i < 2; i++) {
 		new_run(&runs[i], i ? "B" : "A", "1", "4K random");
-		struct result_phase *pc = result_add_phase(&runs[i], "precondition",
-							  PH_PRECONDITION);
+		struct result_phase *pc =
+			result_add_phase(&runs[i], "precondition", PH_PRECONDITION);
 		workload_defaults(&wl);
 		wl.read_pct = 0;
 		set_summary(result_add_step(pc, "round 1", &wl), 1000);

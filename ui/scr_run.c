@@ -337,8 +337,9 @@ static void draw_steady(struct app *a, int y)
 	else if (st->reached)
 		snprintf(buf, sizeof(buf), "  steady at round %u", st->round);
 	else if (st->first_round)
-		snprintf(buf, sizeof(buf), "  not steady now (first at round %u; waits for the "
-					   "minimum time or volume)",
+		snprintf(buf, sizeof(buf),
+			 "  not steady now (first at round %u; waits for the "
+			 "minimum time or volume)",
 			 st->first_round);
 	else if (!full)
 		snprintf(buf, sizeof(buf), "  (full in %u rounds)", st->window - st->round);
