@@ -2085,7 +2085,8 @@ char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns,
 
 	units_fmt_duration(e, sizeof(e), expected_ns);
 	units_fmt_duration(m, sizeof(m), max_ns);
-	if (!early && !fill)
+	/* a bound that reads the same as the expected time says nothing more */
+	if (!fill && (!early || !strcmp(e, m)))
 		snprintf(buf, len, "about %s", e);
 	else
 		snprintf(buf, len, "%s %s%s, at most %s", early ? "at least" : "about", e,

@@ -107,9 +107,8 @@ static char *fmt_time(const struct app *a, char *buf, size_t len, uint64_t ns, b
 {
 	char d[32];
 
-	/* "≤ 6h 32m": a preset that runs until steady state has a limit, not a length */
-	snprintf(buf, len, "%s%s%s", bounded ? a->g->le : "", bounded ? " " : "",
-		 units_fmt_duration(d, sizeof(d), ns));
+	/* "≤ 6h 32m": a preset that may end early, or fills, has a limit; "~ 6h 40m" a length */
+	snprintf(buf, len, "%s %s", bounded ? a->g->le : "~", units_fmt_duration(d, sizeof(d), ns));
 	return buf;
 }
 
