@@ -412,17 +412,12 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		if (r->loops_bytes == 0)
 			r->loops_bytes = 1;
 	}
+	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, st);
 
 	memset(&sr, 0, sizeof(sr));
-	uint64_t t0 = mono_now_ns();
 	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
-	if (!ret && !sr.stopped && !ps->loops_set) {
-		uint64_t wall = mono_now_ns() - t0;
-		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
-		r->overhead_steps++;
-	}
 	/* the step array is not reallocated while the engine runs; st is still good */
 	result_step_clear_samples(st);
 	for (unsigned i = 0; i < sr.nsamples; i++)
@@ -483,6 +478,12 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	}
 	step_result_free(&sr);
 	st->status = RS_COMPLETE;
+	if (!ps->loops_set) {
+		/* the step's cost past its ramp and time: the hole walk, threads, the drain */
+		uint64_t wall = mono_now_ns() - t0;
+		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
+		r->overhead_steps++;
+	}
 	if (wl.rate_iops == 0)
 		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, r->step_planned_ns, NULL));
