@@ -379,6 +379,18 @@ START_TEST(test_rate_pct)
 	double max = ph->steps[1].summary.d[DIR_ALL].iops;
 	ck_assert_uint_eq(ph->steps[2].wl.rate_iops, (uint64_t)llround(max / 2));
 	ck_assert_str_eq(ph->steps[2].label, "50%");
+	/* the share is kept, for compare to pair curves by it; a fixed cap has none */
+	ck_assert_double_eq_tol(ph->steps[2].rate_pct, 50, 1e-12);
+	ck_assert_double_eq_tol(ph->steps[0].rate_pct, 0, 1e-12);
+	char path[64], err[512];
+	struct result back;
+	snprintf(path, sizeof(path), "/tmp/check_runner_rate.%d.json", (int)getpid());
+	ck_assert_int_eq(result_save(&res, path, err, sizeof(err)), 0);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	ck_assert_double_eq_tol(back.phases[0].steps[2].rate_pct, 50, 1e-12);
+	ck_assert_double_eq_tol(back.phases[0].steps[1].rate_pct, 0, 1e-12);
+	result_free(&back);
 	result_free(&res);
 	plan_free(p);
 }
