@@ -116,7 +116,7 @@ static void print_keys(void)
 int cli_presets(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
-	char dirs[2][4096], err[1024], dur[32];
+	char dirs[2][4096], err[1024], dur[96];
 	bool json = false, broken = false;
 	struct json_object *arr = NULL;
 	int key;
@@ -182,10 +182,16 @@ int cli_presets(int argc, char **argv)
 					json_object_object_add(
 						o, "steps",
 						json_object_new_int((int)plan_steps(pl)));
+					struct plan_eta e;
+					plan_estimate(pl, 0, 0, &e);
 					json_object_object_add(
 						o, "duration_ns",
-						json_object_new_int64(
-							(int64_t)plan_duration_ns(pl)));
+						json_object_new_int64((int64_t)e.max_ns));
+					json_object_object_add(
+						o, "expected_ns",
+						json_object_new_int64((int64_t)e.expected_ns));
+					json_object_object_add(o, "fill_x",
+							       json_object_new_double(e.fill_x));
 					json_object_object_add(
 						o, "writes",
 						json_object_new_boolean(plan_writes(pl)));
@@ -199,9 +205,12 @@ int cli_presets(int argc, char **argv)
 				cell(names[i], 16);
 				fputs(" ", stdout);
 				cell(pl->name, 24);
-				printf(" %5u steps  up to %-8s %s\n", plan_steps(pl),
-				       units_fmt_duration(dur, sizeof(dur), plan_duration_ns(pl)),
-				       plan_writes(pl) ? "writes" : "read-only");
+				struct plan_eta e;
+				plan_estimate(pl, 0, 0, &e);
+				printf(" %5u steps  %-9s  %s\n", plan_steps(pl),
+				       plan_writes(pl) ? "writes" : "read-only",
+				       plan_fmt_eta(dur, sizeof(dur), e.expected_ns, e.max_ns,
+						    e.early, e.fill_x > 0));
 				print_wrapped(pl->description, 4, 92);
 			} else {
 				fputs("  ", stdout);

@@ -109,7 +109,7 @@ static void print_summary(const char *what, const struct sample *s)
 static void on_event(void *arg, const struct runner_event *ev)
 {
 	struct progress *p = arg;
-	char el[32], eta[32];
+	char el[32], eta[96];
 
 	if (ev->kind == RUN_EV_ERROR) {
 		fprintf(stderr, "drivebench run: %s\n", ev->msg);
@@ -130,7 +130,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 		fprintf(stderr, "step %u/%u  %s  elapsed %s  ETA %s\n", ev->step_global + 1,
 			ev->steps_total, ev->step->label,
 			units_fmt_duration(el, sizeof(el), ev->elapsed_ns),
-			units_fmt_duration(eta, sizeof(eta), ev->eta_ns));
+			plan_fmt_eta(eta, sizeof(eta), ev->eta_ns, ev->eta_max_ns,
+				     ev->eta_max_ns > ev->eta_ns && !ev->eta_fill, ev->eta_fill));
 		break;
 	case RUN_EV_SAMPLE: {
 		/* short intervals would flood a terminal; every sample is in the result */
@@ -231,10 +232,12 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (!prog.quiet) {
-		char d[32];
-		fprintf(stderr, "drivebench %s: %s on %s, at most %s; result %s\n", cmd,
+		char d[96];
+		struct plan_eta e;
+		plan_estimate(plan, 0, 0, &e);
+		fprintf(stderr, "drivebench %s: %s on %s, %s; result %s\n", cmd,
 			plan->name[0] ? plan->name : "run", ro->target,
-			units_fmt_duration(d, sizeof(d), plan_duration_ns(plan)),
+			plan_fmt_eta(d, sizeof(d), e.expected_ns, e.max_ns, e.early, e.fill_x > 0),
 			run_result_path(run));
 	}
 	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));

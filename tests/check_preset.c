@@ -176,7 +176,8 @@ START_TEST(test_ladder)
 		ck_assert_uint_eq(m->steps[i].wl.ramp_ns, 30000000000ull);
 	}
 	const struct plan_phase *pc = phase_of(p, PH_PRECONDITION, 0);
-	ck_assert(pc->until == UNTIL_STEADY);
+	ck_assert(pc->until == UNTIL_FIXED);
+	ck_assert_uint_eq(plan_phase_rounds(pc), 360);
 	ck_assert_uint_eq(pc->steps[0].wl.threads, 16);
 	ck_assert_uint_eq(pc->steps[0].wl.qdepth, 16);
 	ck_assert_uint_eq(pc->steps[0].wl.time_ns, 60000000000ull);
@@ -214,7 +215,80 @@ START_TEST(test_snia_order)
 	ck_assert_double_eq_tol(w->steps[0].loops_bytes_x, 2, 1e-12);
 	ck_assert_uint_eq(w->steps[0].wl.bs, 128u << 10);
 	ck_assert(w->steps[0].wl.pattern == WL_SEQUENTIAL);
+	/* written as kind = wipc: the whole range, all writes, named for what it is */
+	ck_assert(w->wipc);
+	ck_assert_str_eq(w->name, "wipc");
+	ck_assert_uint_eq(w->steps[0].wl.read_pct, 0);
+	ck_assert_double_eq_tol(w->steps[0].wl.range_pct, 100, 1e-12);
+	ck_assert_uint_eq(w->steps[0].wl.qdepth, 32);
 	ck_assert_uint_eq(plan_steps(p), 1 + 1 + 56 * 25);
+	plan_free(p);
+}
+END_TEST
+
+/*
+ * What presets take: fixed-length ones "about" their length; until-steady ones at
+ * least their window, at most every round; fills left out of the expected time, or
+ * counted from a size and a speed; keys of the preconditioning modes as parsed.
+ */
+START_TEST(test_estimates)
+{
+	static const struct {
+		const char *name;
+		uint64_t expected_s, max_s;
+		double fill_x;
+		bool early;
+		const char *text;
+	} want[] = {
+		{"8k-7030", 6 * 3600 + 16 * 150, 6 * 3600 + 16 * 150, 0, false, "about 6h 40m"},
+		{"4k-random", 6 * 3600 + 2 * 150, 6 * 3600 + 2 * 150, 0, false, "about 6h 05m"},
+		{"quick", 48, 48, 0, false, "about 48 s"},
+		{"vdbench-corners", 52 * 70, 12 * 3600 + 52 * 70, 1, false,
+		 "about 1h 00m + fill, at most 13h 00m"},
+		{"snia-iops", 5 * 56 * 60, 24 * 3600 + 25 * 56 * 60, 2, true,
+		 "at least 4h 40m + fill, at most 47h 20m"},
+	};
+	char buf[128];
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct plan *p = builtin(want[i].name, 1.0);
+		struct plan_eta e;
+		plan_estimate(p, 0, 0, &e);
+		ck_assert_msg(e.expected_ns == want[i].expected_s * 1000000000ull,
+			      "%s: expected %llu ns", want[i].name,
+			      (unsigned long long)e.expected_ns);
+		ck_assert_uint_eq(e.max_ns, want[i].max_s * 1000000000ull);
+		ck_assert_uint_eq(e.max_ns, plan_duration_ns(p));
+		ck_assert_double_eq_tol(e.fill_x, want[i].fill_x, 1e-12);
+		ck_assert_int_eq(e.early, want[i].early);
+		plan_fmt_eta(buf, sizeof(buf), e.expected_ns, e.max_ns, e.early, e.fill_x > 0);
+		ck_assert_str_eq(buf, want[i].text);
+		plan_free(p);
+	}
+	/* a fill from the size and a speed: 1 GiB at 100 MB/s is 10.7 s, not its 12 h cap */
+	struct plan *p = builtin("vdbench-corners", 1.0);
+	struct plan_eta e;
+	plan_estimate(p, 1ull << 30, 100e6, &e);
+	ck_assert_double_eq_tol(e.fill_x, 0, 1e-12);
+	ck_assert_uint_eq(e.expected_ns, 52 * 70 * 1000000000ull + 10737418240ull);
+	plan_free(p);
+
+	/* until = fixed rounds: max_time over the round; min_time, min_written kept */
+	char err[512];
+	p = preset_parse("[preset]\nname = f\n[precondition]\nuntil = fixed\nround = 1m\n"
+			 "max_time = 90m\nmax_rounds = 1000\n[measure]\nuntil = steady\n"
+			 "min_time = 30m\nmin_written = 2x\ntime = 1m\nmax_rounds = 100\n",
+			 "t", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert(p->phases[0].until == UNTIL_FIXED);
+	ck_assert_uint_eq(plan_phase_rounds(&p->phases[0]), 90);
+	ck_assert_uint_eq(plan_phase_duration_ns(&p->phases[0]), 90 * 60000000000ull);
+	ck_assert_uint_eq(plan_phase_expected_ns(&p->phases[0], 0, 0, NULL), 90 * 60000000000ull);
+	ck_assert(p->phases[1].until == UNTIL_STEADY);
+	ck_assert_uint_eq(p->phases[1].min_time_ns, 30 * 60000000000ull);
+	ck_assert_double_eq_tol(p->phases[1].min_written_x, 2, 1e-12);
+	ck_assert_uint_eq(plan_phase_expected_ns(&p->phases[1], 0, 0, NULL), 30 * 60000000000ull);
+	ck_assert_uint_eq(plan_steps(p), 190);
 	plan_free(p);
 }
 END_TEST
@@ -589,7 +663,7 @@ START_TEST(test_check_target)
 	/* bssplit has 512b, 1k and 2k: not on a 4k-sector drive; the message names its line */
 	ck_assert_int_eq(plan_check_target(p, 4096, 1ull << 30, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want),
-		 "%s:11: block size 512b is below or not a multiple of the target's logical "
+		 "%s:12: block size 512b is below or not a multiple of the target's logical "
 		 "block size (4k)",
 		 p->file);
 	ck_assert_str_eq(err, want);
@@ -701,6 +775,7 @@ int main(void)
 	tcase_add_test(tc, test_ladder);
 	tcase_add_test(tc, test_snia_order);
 	tcase_add_test(tc, test_scale);
+	tcase_add_test(tc, test_estimates);
 	tcase_add_loop_test(tc, test_limits, 0, (int)(sizeof(limits) / sizeof(limits[0])));
 	tcase_add_test(tc, test_duration_saturates);
 	tcase_add_loop_test(tc, test_scaled_time, 0,

@@ -558,7 +558,7 @@ START_TEST(renderer_shapes)
 		lines++;
 	}
 	ck_assert_uint_eq(lines, 1 + rep.nrows * 3);
-	ck_assert_uint_eq(header_fields, 16 + NIO + 4);
+	ck_assert_uint_eq(header_fields, 16 + NIO + 8);
 	ck_assert_ptr_nonnull(strstr(out, "avg_latency_ms"));
 	free(out);
 
@@ -645,6 +645,141 @@ START_TEST(html_rate_curves_and_matrix)
 	ck_assert_ptr_nonnull(strstr(out, "<th>100/0</th><th>65/35</th><th>0/100</th>"));
 	ck_assert_ptr_nonnull(strstr(out, "<tr><th>64k</th><td>3,000</td><td>3,001</td>"));
 	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/*
+ * Two runs of one rate-curve preset on drives with different maxima: every step pairs
+ * with the other run's step at the same share of its own maximum, in every format; the
+ * HTML curve joins each run's points in step order, so a 110% step that delivered less
+ * than the 100% one turns the line back.
+ */
+START_TEST(rate_curves_match_by_share)
+{
+	static const double pct[] = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120};
+	const unsigned n = sizeof(pct) / sizeof(pct[0]);
+	struct result runs[2];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 2; i++) {
+		double max = i ? 61234 : 40321; /* each drive's own maximum */
+		new_run(&runs[i], i ? "B" : "A", "1", "vdbench four corners");
+		struct result_phase *m = result_add_phase(&runs[i], "measure", PH_MEASURE);
+		workload_defaults(&wl);
+		wl.threads = 8;
+		wl.qdepth = 16;
+		for (unsigned k = 0; k < n; k++) {
+			wl.rate_iops = (uint64_t)llround(max * pct[k] / 100);
+			struct result_step *st = result_add_step(m, "curve", &wl);
+			st->rate_pct = pct[k];
+			/* past the maximum the drive falls back: 110% delivers less than 100% */
+			double got = pct[k] > 100 ? max * 0.93 : (double)wl.rate_iops;
+			set_summary(st, k == 0 ? max : got);
+		}
+	}
+	build(&rep, runs, 2, NULL);
+	ck_assert_uint_eq(rep.nrows, n);
+	ck_assert_uint_eq(rep.nnotes, 0);
+	for (unsigned k = 0; k < n; k++) {
+		ck_assert_ptr_eq(rep.rows[k].steps[0], &runs[0].phases[0].steps[k]);
+		ck_assert_ptr_eq(rep.rows[k].steps[1], &runs[1].phases[0].steps[k]);
+	}
+	ck_assert_str_eq(rep.rows[1].name, "8T16Q @ 10% of max");
+	ck_assert_str_eq(rep.rows[12].name, "8T16Q @ 120% of max");
+	for (enum report_format f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, f, &out, &len), 0);
+		ck_assert_ptr_null(strstr(out, "not compared"));
+		free(out);
+	}
+	/* the curve's path: x goes up to the 100% step, then back for 110% */
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	const char *d = strstr(out, "Rate curve: 4k read random 8T16Q");
+	ck_assert_ptr_nonnull(d);
+	d = strstr(d, " d=\"M");
+	ck_assert_ptr_nonnull(d);
+	double x[16];
+	unsigned nx = 0;
+	for (const char *p = d + 5; nx < 16 && *p != '"'; nx++) {
+		char *end;
+		x[nx] = strtod(p, &end);
+		(void)strtod(end, &end); /* y */
+		p = end;
+		while (*p == ' ' || *p == 'L' || *p == 'M')
+			p++;
+	}
+	ck_assert_uint_eq(nx, n - 1); /* the rate-limited steps: 10% .. 120% */
+	for (unsigned k = 1; k < 10; k++)
+		ck_assert(x[k] > x[k - 1]);
+	ck_assert(x[10] < x[9]);
+	free(out);
+	report_free(&rep);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/*
+ * A fixed-length precondition's verdict (steady or not at the last round, the first
+ * steady round, both excursions) is in every format of a compare.
+ */
+START_TEST(steady_verdict_everywhere)
+{
+	static const char *const want[RF_COUNT] = {
+		[RF_TEXT] = "fixed length: steady state at the last round, first at round 121 "
+			    "(data excursion 8.5% of 20% allowed, slope excursion 2.3% of 10%)",
+		[RF_MD] = "fixed length: NOT steady at the last round, though steady first at "
+			  "round 240 (data excursion 24.0% of 20% allowed",
+		[RF_CSV] = ",yes,121,8.5,2.3,",
+		[RF_JSON] = "\"first_round\": 121",
+		[RF_HTML] = "first at round 121 (data excursion 8.5%",
+	};
+	struct result runs[2];
+	struct report rep;
+	struct workload wl;
+	char *out;
+	size_t len;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "B" : "A", "1", "4K random");
+		struct result_phase *pc =
+			result_add_phase(&runs[i], "precondition", PH_PRECONDITION);
+		workload_defaults(&wl);
+		wl.read_pct = 0;
+		set_summary(result_add_step(pc, "round 1", &wl), 1000);
+		pc->status = RS_COMPLETE;
+		pc->steady = (struct steady_info){
+			.used = true,
+			.fixed = true,
+			.reached = i == 0,
+			.window = 5,
+			.data_limit_pct = 20,
+			.slope_limit_pct = 10,
+			.max_rounds = 360,
+			.round = 360,
+			.first_round = i ? 240 : 121,
+			.data_excursion_pct = i ? 24 : 8.5,
+			.slope_excursion_pct = i ? 4 : 2.3,
+			.tracked = "iops",
+		};
+		four_k(&runs[i], 1000, 500);
+	}
+	build(&rep, runs, 2, NULL);
+	for (enum report_format f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, f, &out, &len), 0);
+		ck_assert_msg(strstr(out, want[f]), "format %d lacks '%s'", f, want[f]);
+		free(out);
+	}
+	/* each step is measured under its run's precondition verdict */
+	ck_assert_ptr_eq(report_step_steady(&runs[1], &runs[1].phases[1].steps[0]),
+			 &runs[1].phases[0].steady);
+	ck_assert_ptr_eq(report_step_steady(&runs[1], &runs[1].phases[0].steps[0]),
+			 &runs[1].phases[0].steady);
 	report_free(&rep);
 	result_free(&runs[0]);
 	result_free(&runs[1]);
@@ -813,6 +948,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, renderer_shapes);
 	tcase_add_test(tc, drive_metrics);
 	tcase_add_test(tc, html_rate_curves_and_matrix);
+	tcase_add_test(tc, rate_curves_match_by_share);
+	tcase_add_test(tc, steady_verdict_everywhere);
 	tcase_add_test(tc, xml_escaping);
 	suite_add_tcase(s, tc);
 

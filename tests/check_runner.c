@@ -55,7 +55,10 @@ struct log {
 	unsigned last_global;
 	bool order_ok; /* step_global never goes down, within steps_total */
 	struct steady_info steady[64];
-	uint64_t eta_at_start;
+	uint64_t eta_at_start, eta_max_at_start;
+	bool fill_at_start;
+	uint64_t start_ns, done_ns; /* CLOCK_MONOTONIC at RUN_START and RUN_DONE */
+	uint64_t eta_step4_ns;	    /* elapsed + ETA when the fourth step is done */
 	int stop_at_step; /* set ctl->stop when this step_global starts; -1 never */
 	struct engine_ctl *ctl;
 };
@@ -73,6 +76,12 @@ static void on_event(void *arg, const struct runner_event *ev)
 	switch (ev->kind) {
 	case RUN_EV_RUN_START:
 		l->eta_at_start = ev->eta_ns;
+		l->eta_max_at_start = ev->eta_max_ns;
+		l->fill_at_start = ev->eta_fill;
+		l->start_ns = mono_now_ns();
+		break;
+	case RUN_EV_RUN_DONE:
+		l->done_ns = mono_now_ns();
 		break;
 	case RUN_EV_SAMPLE:
 		ck_assert_ptr_nonnull(ev->sample);
@@ -91,6 +100,10 @@ static void on_event(void *arg, const struct runner_event *ev)
 		break;
 	case RUN_EV_AUTOSAVE:
 		l->autosaves++;
+		break;
+	case RUN_EV_STEP_DONE:
+		if (ev->step_global == 4)
+			l->eta_step4_ns = ev->elapsed_ns + ev->eta_ns;
 		break;
 	default:
 		break;
@@ -231,6 +244,124 @@ START_TEST(test_steady)
 }
 END_TEST
 
+/*
+ * until = fixed runs every round of a stable device and records the first steady one;
+ * until = steady with min_time or min_written goes on past a steady window until both
+ * are met. The verdict survives a save and a load.
+ */
+START_TEST(test_fixed_and_minimums)
+{
+	struct plan *p = parse("[preset]\nname = f\n[precondition]\nread = 0\nthreads = 1\n"
+			       "qdepth = 1\nrate = 2000\nuntil = fixed\nround = 100ms\n"
+			       "interval = 50ms\nmax_time = 800ms\nmax_rounds = 100\n",
+			       1);
+	char path[64], err[512];
+	struct result res, back;
+	struct log l;
+
+	ck_assert_uint_eq(plan_duration_ns(p), 800000000ull);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	const struct steady_info *st = &res.phases[0].steady;
+	ck_assert_uint_eq(res.phases[0].nsteps, 8);
+	ck_assert_uint_eq(l.rounds, 8);
+	ck_assert(st->fixed);
+	ck_assert_uint_eq(st->round, 8);
+	/* a stable device is steady at the first full window; a round that fell short on
+	 * a loaded host may delay it, never advance it */
+	ck_assert_uint_ge(st->first_round, 5);
+	ck_assert_uint_le(st->first_round, 8);
+	ck_assert(st->reached);
+	snprintf(path, sizeof(path), "/tmp/check_runner_fixed.%d.json", (int)getpid());
+	ck_assert_int_eq(result_save(&res, path, err, sizeof(err)), 0);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	ck_assert(back.phases[0].steady.fixed);
+	ck_assert_uint_eq(back.phases[0].steady.first_round, st->first_round);
+	ck_assert_uint_eq(back.phases[0].steady.round, 8);
+	result_free(&back);
+	result_free(&res);
+	plan_free(p);
+
+	/* steady at round 5, but not before 800 ms: 8 rounds */
+	p = parse("[preset]\nname = m\n[precondition]\nread = 0\nthreads = 1\nqdepth = 1\n"
+		  "rate = 2000\nuntil = steady\nround = 100ms\ninterval = 50ms\n"
+		  "min_time = 800ms\n",
+		  1);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	st = &res.phases[0].steady;
+	ck_assert(!st->fixed);
+	ck_assert(st->reached);
+	ck_assert_uint_ge(res.phases[0].nsteps, 8);
+	ck_assert_uint_eq(st->round, res.phases[0].nsteps);
+	ck_assert_uint_ge(st->first_round, 5);
+	result_free(&res);
+	plan_free(p);
+
+	/* 64k at 1000 IOPS writes 6.4 MB a round: 10x a 4 MB range takes 7 rounds at least */
+	p = parse("[preset]\nname = w\n[precondition]\nread = 0\nbs = 64k\nsize = 4m\n"
+		  "threads = 1\nqdepth = 1\nrate = 1000\nuntil = steady\nround = 100ms\n"
+		  "interval = 50ms\nmin_written = 10x\n",
+		  1);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	uint64_t written = 0;
+	for (unsigned i = 0; i < res.phases[0].nsteps; i++) {
+		const struct result_step *rs = &res.phases[0].steps[i];
+		written += rs->summary.d[DIR_WRITE].bytes + rs->ramp.d[DIR_WRITE].bytes +
+			   rs->drain.d[DIR_WRITE].bytes;
+	}
+	ck_assert(res.phases[0].steady.reached);
+	ck_assert_uint_ge(res.phases[0].nsteps, 7);
+	ck_assert_uint_ge(written, 40ull << 20);
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/*
+ * The time a fixed-length preset is expected to take is within 10% of what the run took:
+ * as the run's first event gives it, where steps are long enough for their start-up not
+ * to count, and once four steps have shown what a step costs beyond its time (16
+ * threads starting up for 100 ms rounds, scaled down from 6 hours). The bound is the
+ * same. A preset that may stop early has a larger bound than expected time.
+ */
+START_TEST(test_eta_fixed)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} presets[] = {{"quick", 0.05}, {"4k-random", 0.0002}};
+	char err[512];
+
+	for (unsigned i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		struct plan *p = preset_load(presets[i].name, presets[i].scale, err, sizeof(err));
+		struct result res;
+		struct log l;
+
+		ck_assert_msg(p != NULL, "%s", err);
+		ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+		double took = (double)(l.done_ns - l.start_ns);
+		ck_assert_uint_eq(l.eta_at_start, l.eta_max_at_start);
+		ck_assert(!l.fill_at_start);
+		uint64_t eta = i == 0 ? l.eta_at_start : l.eta_step4_ns;
+		ck_assert_msg(fabs((double)eta - took) <= 0.1 * took,
+			      "%s at scale %g: expected %.3f s, took %.3f s", presets[i].name,
+			      presets[i].scale, (double)eta / 1e9, took / 1e9);
+		result_free(&res);
+		plan_free(p);
+	}
+	struct plan *p = parse("[preset]\nname = s\n[precondition]\nread = 0\nthreads = 1\n"
+			       "qdepth = 1\nrate = 2000\nuntil = steady\nround = 100ms\n"
+			       "interval = 50ms\nmax_rounds = 20\n",
+			       1);
+	struct plan_eta e;
+	plan_estimate(p, 0, 0, &e);
+	ck_assert_uint_eq(e.expected_ns, 500000000ull); /* the window: 5 rounds */
+	ck_assert_uint_eq(e.max_ns, 2000000000ull);
+	ck_assert(e.early);
+	plan_free(p);
+}
+END_TEST
+
 /* rate = max 50%: the second step is capped at half of what the first measured. */
 START_TEST(test_rate_pct)
 {
@@ -248,6 +379,18 @@ START_TEST(test_rate_pct)
 	double max = ph->steps[1].summary.d[DIR_ALL].iops;
 	ck_assert_uint_eq(ph->steps[2].wl.rate_iops, (uint64_t)llround(max / 2));
 	ck_assert_str_eq(ph->steps[2].label, "50%");
+	/* the share is kept, for compare to pair curves by it; a fixed cap has none */
+	ck_assert_double_eq_tol(ph->steps[2].rate_pct, 50, 1e-12);
+	ck_assert_double_eq_tol(ph->steps[0].rate_pct, 0, 1e-12);
+	char path[64], err[512];
+	struct result back;
+	snprintf(path, sizeof(path), "/tmp/check_runner_rate.%d.json", (int)getpid());
+	ck_assert_int_eq(result_save(&res, path, err, sizeof(err)), 0);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	ck_assert_double_eq_tol(back.phases[0].steps[2].rate_pct, 50, 1e-12);
+	ck_assert_double_eq_tol(back.phases[0].steps[1].rate_pct, 0, 1e-12);
+	result_free(&back);
 	result_free(&res);
 	plan_free(p);
 }
@@ -714,6 +857,8 @@ int main(void)
 	tcase_add_unchecked_fixture(tc, make_target, drop_target);
 	tcase_add_test(tc, test_ladder);
 	tcase_add_test(tc, test_steady);
+	tcase_add_test(tc, test_fixed_and_minimums);
+	tcase_add_test(tc, test_eta_fixed);
 	tcase_add_test(tc, test_rate_pct);
 	tcase_add_test(tc, test_loops);
 	tcase_add_test(tc, test_stop);

@@ -109,11 +109,11 @@ golden show-p400m.txt "$DRIVEBENCH" show "$FIX/p400m.json"
 
 # ---- shapes -------------------------------------------------------------------------
 "$DRIVEBENCH" compare --no-specs --format csv "${three[@]}" >"$T/3.csv" &&
-	check "csv three runs: 16 steps x 3 directions x 3 runs" csv_shape "$T/3.csv" 144 28
+	check "csv three runs: 16 steps x 3 directions x 3 runs" csv_shape "$T/3.csv" 144 32
 "$DRIVEBENCH" compare --no-specs --format csv "${three[@]:0:2}" >"$T/2.csv" &&
-	check "csv two runs" csv_shape "$T/2.csv" 96 28
+	check "csv two runs" csv_shape "$T/2.csv" 96 32
 "$DRIVEBENCH" compare --no-specs --format csv --metric p99 --metric avg-lat "${three[@]}" \
-	>"$T/m.csv" && check "csv --metric keeps only those columns" csv_shape "$T/m.csv" 144 22
+	>"$T/m.csv" && check "csv --metric keeps only those columns" csv_shape "$T/m.csv" 144 26
 
 if n=$(md_wellformed <("$DRIVEBENCH" compare --no-specs --format md "${three[@]}") 2>&1) &&
 	[ "$n" -eq 9 ]; then
@@ -224,7 +224,7 @@ if [ "${#runs[@]}" -eq 3 ]; then
 		"^  ! 4k read random 1T4Q: reads-unwritten: 100.0% of the range it reads" \
 		"$T/e2e-show.txt"
 	"$DRIVEBENCH" compare --format csv "${runs[@]:0:2}" >"$T/e2e2.csv" &&
-		check "end to end: two runs share their one step" csv_shape "$T/e2e2.csv" 2 28
+		check "end to end: two runs share their one step" csv_shape "$T/e2e2.csv" 2 32
 	# the mixed run shares nothing with the others, and says so
 	"$DRIVEBENCH" compare "${runs[@]}" >"$T/e2e3.txt" 2>&1
 	if grep -q "share no measured steps" "$T/e2e3.txt" &&
@@ -238,6 +238,36 @@ if [ "${#runs[@]}" -eq 3 ]; then
 		pass "end to end: html with 2 series per chart ($n charts)"
 	elif $have_xmllint; then
 		fail "end to end: html" "$n"
+	fi
+	# two runs of a rate-curve preset: every step pairs with the other run's at the same
+	# share of its own maximum, though the two maxima differ
+	curves=()
+	for i in 1 2; do
+		cimg=$(mkfile 64M "curve$i.img")
+		"$DRIVEBENCH" run --target "$cimg" --preset vdbench-seq16k --scale 0.001 --quiet \
+			--out "$T/curve$i.json" >"$T/curve$i.log" 2>&1 && curves+=("$T/curve$i.json")
+	done
+	if [ "${#curves[@]}" -eq 2 ]; then
+		"$DRIVEBENCH" compare "${curves[@]}" >"$T/curves.txt" 2>&1
+		check "end to end: two rate-curve runs compare every step" \
+			python3 - "$T/curves.txt" "${curves[@]}" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+assert "not compared" not in text, text[-600:]
+for path in sys.argv[2:]:
+    d = json.load(open(path))
+    steps = [s for p in d["phases"] if p["kind"] == "measure" for s in p["steps"]]
+    assert len(steps) == 26, len(steps)
+    assert sum(1 for s in steps if s.get("rate_pct")) == 24
+for pct in (10, 50, 100, 110, 120):
+    # each share, in both groups (read and write), as a row of every metric's table
+    assert text.count(f"@ {pct}% of max") >= 2, pct
+PY
+		"$DRIVEBENCH" compare --format csv "${curves[@]}" >"$T/curves.csv" &&
+			check "end to end: rate-curve csv has both runs' 26 steps" \
+				csv_shape "$T/curves.csv" 52 32
+	else
+		fail "end to end: rate-curve runs" "$(head -c 300 "$T/curve1.log" "$T/curve2.log")"
 	fi
 fi
 exit 0

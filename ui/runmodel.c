@@ -162,6 +162,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 	pthread_mutex_lock(&m->lock);
 	s->elapsed_ns = ev->elapsed_ns;
 	s->eta_ns = ev->eta_ns;
+	s->eta_max_ns = ev->eta_max_ns;
+	s->eta_fill = ev->eta_fill;
 	s->phase_index = ev->phase_index;
 	s->step_global = ev->step_global;
 	s->steps_total = ev->steps_total;

@@ -50,6 +50,8 @@ struct run_snapshot {
 	char step_label[64];
 	unsigned step_index, phase_steps, step_global, steps_total;
 	uint64_t elapsed_ns, eta_ns;
+	uint64_t eta_max_ns;	/* the upper bound of the time left (runner_event) */
+	bool eta_fill;		/* a fill not started is left out of eta_ns */
 	uint64_t step_time_ns;	/* the running step's measured time */
 	uint64_t step_start_ns; /* elapsed_ns when the running step started */
 	bool mixed;		/* the running step both reads and writes */

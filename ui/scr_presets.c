@@ -51,11 +51,12 @@ static void load_one(struct ui_preset *p, const char *path, const char *name)
 	for (char *c = p->description; *c; c++)
 		if (*c == '\n' || *c == '\t')
 			*c = ' ';
-	p->duration_ns = plan_duration_ns(plan);
+	struct plan_eta e;
+	plan_estimate(plan, 0, 0, &e);
+	p->duration_ns = e.max_ns;
 	p->writes = plan_writes(plan);
-	for (unsigned i = 0; i < plan->nphases; i++)
-		if (plan->phases[i].until == UNTIL_STEADY)
-			p->bounded = true;
+	p->bounded = e.early || e.fill_x > 0;
+	plan_fmt_eta(p->eta, sizeof(p->eta), e.expected_ns, e.max_ns, e.early, e.fill_x > 0);
 	plan_free(plan);
 }
 
@@ -106,9 +107,8 @@ static char *fmt_time(const struct app *a, char *buf, size_t len, uint64_t ns, b
 {
 	char d[32];
 
-	/* "≤ 6h 32m": a preset that runs until steady state has a limit, not a length */
-	snprintf(buf, len, "%s%s%s", bounded ? a->g->le : "", bounded ? " " : "",
-		 units_fmt_duration(d, sizeof(d), ns));
+	/* "≤ 6h 32m": a preset that may end early, or fills, has a limit; "~ 6h 40m" a length */
+	snprintf(buf, len, "%s %s", bounded ? a->g->le : "~", units_fmt_duration(d, sizeof(d), ns));
 	return buf;
 }
 
@@ -174,7 +174,8 @@ void presets_draw(struct app *a, int top, int bottom)
 		int w = a->cols - 6, lines = 0, maxl = bottom - 4 - y - 2;
 		y++;
 		if (p->title[0])
-			ui_textf(a, y++, 3, w, ROLE_LABEL, "%s (%s)", p->title, p->name);
+			ui_textf(a, y++, 3, w, ROLE_LABEL, "%s (%s): %s at x1", p->title, p->name,
+				 p->eta);
 		while (*d && lines < maxl && lines < 4) {
 			int n = (int)strlen(d);
 			if (n > w) {
@@ -208,8 +209,8 @@ void presets_draw(struct app *a, int top, int bottom)
 		uint64_t ns = (uint64_t)((double)p->duration_ns * scale);
 		total += ns;
 		bounded |= p->bounded;
-		snprintf(buf, sizeof(buf), "%u. %s ~%s   ", q + 1, p->name,
-			 units_fmt_duration(tb, sizeof(tb), ns));
+		snprintf(buf, sizeof(buf), "%u. %s %s%s   ", q + 1, p->name,
+			 p->bounded ? a->g->le : "~", units_fmt_duration(tb, sizeof(tb), ns));
 		x += ui_text(a, y, x, a->cols - x - 28, ROLE_NORMAL, buf);
 	}
 	if (a->nqueue) {

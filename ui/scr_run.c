@@ -174,7 +174,7 @@ static void draw_axis(struct app *a, int y, int x, int w)
 
 static void draw_header(struct app *a, int y)
 {
-	char buf[512], el[32], eta[32];
+	char buf[512], el[32], eta[32], most[32];
 	int x = 1;
 	double pct = 0;
 	uint64_t total = a->snap.elapsed_ns + a->snap.eta_ns;
@@ -202,17 +202,24 @@ static void draw_header(struct app *a, int y)
 			snprintf(buf, sizeof(buf), "  %s %s%sstep %u/%u", a->snap.phase,
 				 a->snap.step_label, a->g->dot, now, steps);
 		}
-		x += ui_text(a, y, x, a->cols - x - 30, ROLE_NORMAL, buf);
+		x += ui_text(a, y, x, a->cols - x - 42, ROLE_NORMAL, buf);
 	}
 	units_fmt_duration(el, sizeof(el), a->snap.elapsed_ns);
 	units_fmt_duration(eta, sizeof(eta), a->snap.eta_ns);
+	/* the expected time left, and the bound when rounds may end early or a fill waits */
+	most[0] = '\0';
+	if (a->snap.eta_fill || a->snap.eta_max_ns > a->snap.eta_ns + a->snap.eta_ns / 20) {
+		char m[32];
+		snprintf(most, sizeof(most), "%s %s%s", a->snap.eta_fill ? "+fill" : "", a->g->le,
+			 units_fmt_duration(m, sizeof(m), a->snap.eta_max_ns));
+	}
 	if (a->snap.paused)
 		snprintf(buf, sizeof(buf), "PAUSED  %s", el);
 	else if (a->snap.active)
-		snprintf(buf, sizeof(buf), "%s  %.0f%%  ETA %s", el, pct, eta);
+		snprintf(buf, sizeof(buf), "%s  %.0f%%  ETA ~%s%s", el, pct, eta, most);
 	else
 		snprintf(buf, sizeof(buf), "%s", el);
-	ui_text_right(a, y, a->cols - 30, 29, a->snap.paused ? ROLE_WARNING : ROLE_NORMAL, buf);
+	ui_text_right(a, y, a->cols - 42, 41, a->snap.paused ? ROLE_WARNING : ROLE_NORMAL, buf);
 
 	/* the progress bar over the whole run */
 	int bw = a->cols - 2, filled = (int)(bw * pct / 100.0);
@@ -320,10 +327,25 @@ static void draw_steady(struct app *a, int y)
 	x += ui_text(a, y, x, a->cols - x - 1, ROLE_NORMAL, buf);
 	x += ui_text(a, y, x, a->cols - x - 1, slope_ok ? ROLE_OK : ROLE_WARNING,
 		     slope_ok ? a->g->ok : a->g->bad);
-	if (st->reached)
+	if (st->fixed && st->first_round)
+		/* a fixed-length phase runs on: the verdict now, and when it was first met */
+		snprintf(buf, sizeof(buf), "  %s (first at round %u; fixed length, runs on)",
+			 st->reached ? "steady" : "not steady now", st->first_round);
+	else if (st->reached && st->first_round && st->first_round < st->round)
+		snprintf(buf, sizeof(buf), "  steady at round %u (first at %u)", st->round,
+			 st->first_round);
+	else if (st->reached)
 		snprintf(buf, sizeof(buf), "  steady at round %u", st->round);
+	else if (st->first_round)
+		snprintf(buf, sizeof(buf),
+			 "  not steady now (first at round %u; waits for the "
+			 "minimum time or volume)",
+			 st->first_round);
 	else if (!full)
 		snprintf(buf, sizeof(buf), "  (full in %u rounds)", st->window - st->round);
+	else if (st->fixed)
+		snprintf(buf, sizeof(buf), "  not steady yet (fixed length, %u rounds at most)",
+			 st->max_rounds);
 	else
 		snprintf(buf, sizeof(buf), "  not steady yet (at most %u rounds)", st->max_rounds);
 	ui_text(a, y, x, a->cols - x - 1, st->reached ? ROLE_OK : ROLE_DIM, buf);

@@ -241,11 +241,12 @@ char *fio_export(const struct plan *p)
 		}
 		put(&o, "; ---- %s: %u step%s ----\n", text_visible_buf(name, sizeof(name), ph->name),
 		    ph->nsteps, ph->nsteps == 1 ? "" : "s");
-		if (ph->until == UNTIL_STEADY) {
+		if (ph->until != UNTIL_TIME) {
 			put(&o,
-			    "; drivebench repeats this phase in rounds until %s of step %u is "
+			    "; drivebench repeats this phase in rounds %s %s of step %u is "
 			    "steady (SNIA PTS:\n; window %u rounds, max-min <= %g%% and best-fit "
 			    "excursion <= %g%% of the average),\n; at most %u rounds%s%s.\n",
+			    ph->until == UNTIL_FIXED ? "(all of them), judging whether" : "until",
 			    ph->track, ph->track_step + 1, ph->steady.window,
 			    ph->steady.data_limit_pct, ph->steady.slope_limit_pct,
 			    ph->steady.max_rounds, ph->max_time_ns ? " or " : "",
@@ -265,7 +266,7 @@ char *fio_export(const struct plan *p)
 		for (unsigned s = 0; s < ph->nsteps; s++) {
 			const struct plan_step *st = &ph->steps[s];
 			uint64_t t = st->wl.time_ns;
-			if (ph->until == UNTIL_STEADY && ph->nsteps == 1)
+			if (ph->until != UNTIL_TIME && ph->nsteps == 1)
 				t = whole - st->wl.ramp_ns;
 			job(&o, ++n, ph, st, t, st->label);
 		}

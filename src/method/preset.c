@@ -57,6 +57,9 @@ struct preset_build {
 	enum phase_until until;
 	uint64_t round_ns; /* 0: the step's time */
 	uint64_t max_time_ns;
+	uint64_t min_time_ns;
+	double min_written_x; /* multiples of the range */
+	bool wipc;
 	struct steady_params sp;
 	char track[32];
 	const char *track_step; /* the raw "key=value ..." text */
@@ -357,9 +360,13 @@ static int set_until(struct preset_build *b, const char *v, char *err, size_t er
 		b->until = UNTIL_STEADY;
 		return 0;
 	}
+	if (!strcmp(v, "fixed")) {
+		b->until = UNTIL_FIXED;
+		return 0;
+	}
 	/* a duration: shorthand for `time`, the phase runs each step once for it */
 	if (units_parse_duration(v, &b->wl.time_ns) == -EINVAL || b->wl.time_ns == 0)
-		return set_err(err, errlen, "'%s' is neither steady nor a duration", v);
+		return set_err(err, errlen, "'%s' is not steady, fixed or a duration", v);
 	if (get_duration(v, &b->wl.time_ns, err, errlen))
 		return -EINVAL;
 	b->until = UNTIL_TIME;
@@ -379,6 +386,54 @@ static int set_round(struct preset_build *b, const char *v, char *err, size_t er
 static int set_max_time(struct preset_build *b, const char *v, char *err, size_t errlen)
 {
 	return get_duration(v, &b->max_time_ns, err, errlen);
+}
+
+static int set_min_time(struct preset_build *b, const char *v, char *err, size_t errlen)
+{
+	return get_duration(v, &b->min_time_ns, err, errlen);
+}
+
+/* "2" or "2x": multiples of the phase's range written before steady state may end it. */
+static int set_min_written(struct preset_build *b, const char *v, char *err, size_t errlen)
+{
+	char buf[32];
+	size_t n = strlen(v);
+
+	if (n == 0 || n >= sizeof(buf))
+		return set_err(err, errlen, "'%s' is not a multiple of the range (2 or 2x)", v);
+	memcpy(buf, v, n + 1);
+	if (buf[n - 1] == 'x')
+		buf[n - 1] = '\0';
+	if (!isdigit((unsigned char)buf[0]) || units_parse_double(buf, 0, 100, &b->min_written_x))
+		return set_err(err, errlen, "'%s' is not a multiple of the range 0..100 (2 or 2x)",
+			       v);
+	return 0;
+}
+
+/*
+ * kind = wipc: SNIA's workload-independent preconditioning, 128K sequential writes of
+ * twice the whole range. Keys written after it change any of that.
+ */
+static int set_kind(struct preset_build *b, const char *v, char *err, size_t errlen)
+{
+	if (!strcmp(v, "workload")) {
+		b->wipc = false;
+		return 0;
+	}
+	if (strcmp(v, "wipc"))
+		return set_err(err, errlen, "'%s' is not workload or wipc", v);
+	b->wipc = true;
+	b->wl.pattern = WL_SEQUENTIAL;
+	b->wl.bs = 128 * 1024;
+	b->wl.nsplit = 0;
+	b->bs_line = b->line;
+	b->wl.read_pct = 0;
+	b->wl.range_start = 0;
+	b->wl.range_pct = 100;
+	b->wl.range_size = 0;
+	b->loops = 2;
+	b->until = UNTIL_TIME;
+	return 0;
 }
 
 static int set_max_rounds(struct preset_build *b, const char *v, char *err, size_t errlen)
@@ -630,21 +685,44 @@ const struct preset_key preset_keys[] = {
 	 .help = "offsets and data; 0 chooses one at run time"},
 	{.name = "until",
 	 .sections = SEC_PHASES,
-	 .value = "steady|DURATION",
+	 .value = "steady|fixed|DURATION",
 	 .set = set_until,
-	 .help = "steady: repeat rounds of the phase's steps until steady state; a duration is "
-		 "`time`"},
+	 .help = "steady: repeat rounds of the phase's steps until steady state; fixed: every "
+		 "round to max_time or max_rounds, steady state judged and recorded, never "
+		 "stopping early; a duration is `time`"},
+	{.name = "kind",
+	 .sections = S(SEC_PRECONDITION),
+	 .def = "workload",
+	 .value = "workload|wipc",
+	 .set = set_kind,
+	 .help = "wipc: SNIA's workload-independent precondition, 128k sequential writes of "
+		 "twice the whole range (loops = 2; later keys change it)"},
+	{.name = "min_time",
+	 .sections = SEC_PHASES,
+	 .def = "0",
+	 .value = "DURATION",
+	 .set = set_min_time,
+	 .help = "until = steady: steady state ends the phase only after this much time"},
+	{.name = "min_written",
+	 .sections = SEC_PHASES,
+	 .def = "0",
+	 .value = "N",
+	 .set = set_min_written,
+	 .help = "until = steady: steady state ends the phase only after N x the range is "
+		 "written (2 or 2x)"},
 	{.name = "round",
 	 .sections = SEC_PHASES,
 	 .value = "DURATION",
 	 .set = set_round,
-	 .help = "until = steady: measured time of each step of a round (default: time)"},
+	 .help = "until = steady or fixed: measured time of each step of a round (default: "
+		 "time)"},
 	{.name = "max_time",
 	 .sections = SEC_PHASES,
 	 .def = "0",
 	 .value = "DURATION",
 	 .set = set_max_time,
-	 .help = "until = steady: no round starts after this much time; 0 no limit"},
+	 .help = "until = steady: no round starts after this much time; 0 no limit (fixed: the "
+		 "phase's length)"},
 	{.name = "max_rounds",
 	 .sections = SEC_PHASES,
 	 .def = STR(STEADY_MAX_ROUNDS),
@@ -1387,7 +1465,7 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		st->wl = b->wl;
 		if (b->loops && !b->time_set)
 			st->wl.time_ns = LOOPS_CAP_NS;
-		if (b->until == UNTIL_STEADY && b->round_ns)
+		if (b->until != UNTIL_TIME && b->round_ns)
 			st->wl.time_ns = b->round_ns;
 		st->wl.time_ns = scaled_time(st->wl.time_ns, x->scale);
 		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
@@ -1434,20 +1512,30 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 		}
 	}
 	ph->nsteps = (unsigned)nsteps;
-	copy_str(ph->name, sizeof(ph->name),
-		 builds[0].name_set ? builds[0].name : preset_section_name[ps->kind]);
+	if (builds[0].name_set)
+		copy_str(ph->name, sizeof(ph->name), builds[0].name);
+	else
+		copy_str(ph->name, sizeof(ph->name),
+			 builds[0].wipc ? "wipc" : preset_section_name[ps->kind]);
 	ph->purge = builds[0].method;
 	ph->until = builds[0].until;
+	ph->wipc = builds[0].wipc;
 	ph->max_time_ns = scaled_time(builds[0].max_time_ns, x->scale);
+	ph->min_time_ns = scaled_time(builds[0].min_time_ns, x->scale);
+	ph->min_written_x = builds[0].min_written_x * (x->scale < 1 ? x->scale : 1);
 	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
 		goto out;
-	ph->steady = builds[0].sp;
-	snprintf(ph->track, sizeof(ph->track), "%s", builds[0].track);
-	if (builds[0].track_step && ph->until != UNTIL_STEADY) {
-		ret = perr(x->p, builds[0].track_line, "track_step needs until = steady");
+	if ((builds[0].min_time_ns || builds[0].min_written_x > 0) && ph->until != UNTIL_STEADY) {
+		ret = perr(x->p, ps->line, "min_time and min_written need until = steady");
 		goto out;
 	}
-	if (ph->until == UNTIL_STEADY) {
+	ph->steady = builds[0].sp;
+	snprintf(ph->track, sizeof(ph->track), "%s", builds[0].track);
+	if (builds[0].track_step && ph->until == UNTIL_TIME) {
+		ret = perr(x->p, builds[0].track_line, "track_step needs until = steady or fixed");
+		goto out;
+	}
+	if (ph->until != UNTIL_TIME) {
 		if (ph->steady.window > ph->steady.max_rounds) {
 			ret = perr(x->p, ps->line,
 				   "window of %u rounds is longer than max_rounds (%u)",
@@ -1466,8 +1554,7 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 	}
 	if (!ret) {
 		/* the steps a result will hold: every round of a steady phase */
-		x->steps += ph->until == UNTIL_STEADY ? (uint64_t)nsteps * ph->steady.max_rounds
-						      : nsteps;
+		x->steps += (uint64_t)nsteps * plan_phase_rounds(ph);
 		if (x->steps > PRESET_MAX_STEPS)
 			ret = perr(
 				x->p, ps->line,
@@ -1872,7 +1959,7 @@ unsigned plan_steps(const struct plan *p)
 
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
-		n += ph->until == UNTIL_STEADY ? ph->nsteps * ph->steady.max_rounds : ph->nsteps;
+		n += ph->nsteps * plan_phase_rounds(ph);
 	}
 	return n;
 }
@@ -1887,22 +1974,44 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
+/*
+ * How many rounds a phase in rounds runs at most: max_rounds, or the rounds that start
+ * before max_time is used up (a round starts while less than max_time has run).
+ */
+static unsigned rounds_run(const struct plan_phase *ph, uint64_t once)
+{
+	unsigned n = ph->steady.max_rounds;
+
+	if (ph->max_time_ns && once) {
+		uint64_t by_time = ph->max_time_ns / once + (ph->max_time_ns % once != 0);
+		if (by_time < n)
+			n = (unsigned)by_time;
+	}
+	return n;
+}
+
+static uint64_t round_ns(const struct plan_phase *ph)
 {
 	uint64_t once = 0;
 
-	if (ph->kind == PH_PURGE)
-		return 0;
 	for (unsigned s = 0; s < ph->nsteps; s++)
 		once = sat_add(once, sat_add(ph->steps[s].wl.ramp_ns, ph->steps[s].wl.time_ns));
-	if (ph->until == UNTIL_STEADY) {
-		uint64_t all = sat_mul(once, ph->steady.max_rounds);
-		/* a round may start just before max_time runs out */
-		if (ph->max_time_ns && sat_add(ph->max_time_ns, once) < all)
-			all = sat_add(ph->max_time_ns, once);
-		once = all;
-	}
 	return once;
+}
+
+unsigned plan_phase_rounds(const struct plan_phase *ph)
+{
+	return ph->until == UNTIL_TIME ? 1 : rounds_run(ph, round_ns(ph));
+}
+
+uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
+{
+	uint64_t once;
+
+	if (ph->kind == PH_PURGE)
+		return 0;
+	once = round_ns(ph);
+	return ph->until == UNTIL_TIME ? once : sat_mul(once, rounds_run(ph, once));
 }
 
 uint64_t plan_duration_ns(const struct plan *p)
@@ -1912,6 +2021,77 @@ uint64_t plan_duration_ns(const struct plan *p)
 	for (unsigned i = 0; i < p->nphases; i++)
 		total = sat_add(total, plan_phase_duration_ns(&p->phases[i]));
 	return total;
+}
+
+uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size, double fill_bps,
+				double *fill_x)
+{
+	uint64_t once, t = 0;
+	unsigned n;
+
+	if (ph->kind == PH_PURGE)
+		return 0;
+	once = round_ns(ph);
+	if (ph->until == UNTIL_FIXED)
+		return sat_mul(once, rounds_run(ph, once));
+	if (ph->until == UNTIL_STEADY) {
+		/* the window must fill, and min_time pass (min_written: unknown speed) */
+		n = ph->steady.window;
+		if (once && ph->min_time_ns / once + (ph->min_time_ns % once != 0) > n)
+			n = (unsigned)(ph->min_time_ns / once + (ph->min_time_ns % once != 0));
+		if (n > rounds_run(ph, once))
+			n = rounds_run(ph, once);
+		return sat_mul(once, n);
+	}
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct plan_step *st = &ph->steps[s];
+		uint64_t step = sat_add(st->wl.ramp_ns, st->wl.time_ns);
+		if (st->loops_set) {
+			/* a fill ends when its bytes are written: its time is a cap */
+			if (size && fill_bps > 0) {
+				uint64_t start, len;
+				workload_range(&st->wl, size, &start, &len);
+				double ns = (double)len * st->loops_bytes_x / fill_bps * 1e9;
+				if (ns < (double)st->wl.time_ns)
+					step = sat_add(st->wl.ramp_ns, (uint64_t)ns);
+			} else {
+				step = 0;
+				if (fill_x)
+					*fill_x += st->loops_bytes_x;
+			}
+		}
+		t = sat_add(t, step);
+	}
+	return t;
+}
+
+void plan_estimate(const struct plan *p, uint64_t size, double fill_bps, struct plan_eta *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+		e->expected_ns = sat_add(e->expected_ns,
+					 plan_phase_expected_ns(ph, size, fill_bps, &e->fill_x));
+		e->max_ns = sat_add(e->max_ns, plan_phase_duration_ns(ph));
+		if (ph->until == UNTIL_STEADY)
+			e->early = true;
+	}
+}
+
+char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns, bool early,
+		   bool fill)
+{
+	char e[32], m[32];
+
+	units_fmt_duration(e, sizeof(e), expected_ns);
+	units_fmt_duration(m, sizeof(m), max_ns);
+	/* a bound that reads the same as the expected time says nothing more */
+	if (!fill && (!early || !strcmp(e, m)))
+		snprintf(buf, len, "about %s", e);
+	else
+		snprintf(buf, len, "%s %s%s, at most %s", early ? "at least" : "about", e,
+			 fill ? " + fill" : "", m);
+	return buf;
 }
 
 int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen)

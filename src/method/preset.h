@@ -77,6 +77,7 @@ extern const unsigned preset_nkeys;
 enum phase_until {
 	UNTIL_TIME,   /* every step once, for its time */
 	UNTIL_STEADY, /* rounds of all its steps until the tracked metric is steady */
+	UNTIL_FIXED,  /* every round to max_time / max_rounds; steady state judged, recorded */
 };
 
 struct plan_step {
@@ -94,10 +95,13 @@ struct plan_phase {
 	unsigned line;		 /* of the section header */
 	enum purge_method purge; /* PH_PURGE */
 	enum phase_until until;
-	uint64_t max_time_ns; /* UNTIL_STEADY: stop rounds after this much; 0 none */
+	uint64_t max_time_ns; /* in rounds: stop rounds after this much; 0 none */
+	uint64_t min_time_ns; /* UNTIL_STEADY: steady state ends the phase only after this */
+	double min_written_x; /* UNTIL_STEADY: ... and after this many x the range written */
+	bool wipc;	      /* kind = wipc: SNIA's workload-independent precondition */
 	struct steady_params steady;
-	char track[32];		 /* UNTIL_STEADY: metric (steady_metric_value) */
-	int track_step;		 /* UNTIL_STEADY: the step whose metric is tracked */
+	char track[32];		 /* in rounds: metric (steady_metric_value) */
+	int track_step;		 /* in rounds: the step whose metric is tracked */
 	struct plan_step *steps; /* purge: one, carrying the range */
 	unsigned nsteps;
 };
@@ -162,14 +166,42 @@ struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, co
 
 /* true when running the plan writes to the target (purge, or any step that writes). */
 bool plan_writes(const struct plan *p);
-/* Steps over the whole plan (steady phases count one round), and the planned time. */
+/* Steps over the whole plan (phases in rounds count every round). */
 unsigned plan_steps(const struct plan *p);
 /*
- * Upper bound of the run time, ns (steady phases: max_rounds or max_time); sums and
+ * Upper bound of the run time, ns (phases in rounds: max_rounds or max_time); sums and
  * products saturate at UINT64_MAX rather than wrap.
  */
 uint64_t plan_duration_ns(const struct plan *p);
 uint64_t plan_phase_duration_ns(const struct plan_phase *ph);
+/* The most rounds a phase runs: max_rounds for a phase in rounds, else 1. */
+unsigned plan_phase_rounds(const struct plan_phase *ph);
+
+/*
+ * What a plan is expected to take, beside its upper bound. expected_ns counts fixed
+ * phases (until = fixed, or time) as planned, until = steady phases at their shortest
+ * (the window filled and min_time passed) and fills (`loops` steps, which end when their
+ * bytes are written) from the target's size and a write speed; with either unknown (0)
+ * a fill is left out of expected_ns and its multiples of the range summed in fill_x.
+ */
+struct plan_eta {
+	uint64_t expected_ns;
+	uint64_t max_ns; /* plan_duration_ns() */
+	double fill_x;	 /* multiples of a range written by fills not in expected_ns */
+	bool early;	 /* a phase may end before its upper bound (until = steady) */
+};
+
+void plan_estimate(const struct plan *p, uint64_t size_bytes, double fill_bps, struct plan_eta *e);
+/* One phase's share of expected_ns; fill_x (may be NULL) as in plan_estimate(). */
+uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size_bytes, double fill_bps,
+				double *fill_x);
+/*
+ * The time a run takes (or has left), in words: "about 6h 40m" when it is known;
+ * "at least 30m, at most 6h 05m" when a phase may end early; "about 52m + fill, at most
+ * 12h 52m" when a fill of unknown speed is left out of the expected time.
+ */
+char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns, bool early,
+		   bool fill);
 /*
  * Check every step against a target with logical block size lbs and size bytes:
  * "file:line: message" in err and -EINVAL on the first that cannot run there.

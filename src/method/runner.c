@@ -41,6 +41,18 @@ struct run {
 	uint64_t planned_done_ns;  /* planned time of the steps already run */
 	unsigned steps_total;
 	unsigned step_global;
+	/* the expected time left is the bound less what phases may not take (eta()) */
+	uint64_t slack_later_ns; /* bound - expected over the phases after this one */
+	bool fill_later;	 /* a fill after this phase, left out of the expected time */
+	const struct plan_phase *ph;
+	uint64_t phase_expected_ns;
+	uint64_t phase_bound_ns;
+	uint64_t round_ns;	   /* phases in rounds: one round */
+	unsigned round_index;	   /* phases in rounds: 0-based */
+	uint64_t eta_bound_ns;	   /* of the last eta(): the upper bound of the time left */
+	uint64_t overhead_ns;	   /* over the timed steps so far: wall time past ramp + time */
+	unsigned overhead_steps;   /* (starting threads, the drain: what a scaled run feels) */
+	bool eta_fill;		   /* of the last eta(): a fill is left out of it */
 	double last_uncapped_iops; /* for rate = N% */
 
 	/* the running step, for the sample callback */
@@ -84,27 +96,83 @@ static void emit(struct run *r, enum runner_event_kind kind, const struct result
 		.msg = msg,
 		.elapsed_ns = mono_now_ns() - r->t0_ns,
 		.eta_ns = eta_ns,
+		.eta_max_ns = eta_ns ? r->eta_bound_ns : 0,
+		.eta_fill = eta_ns && r->eta_fill,
 	};
 
 	if (r->fn)
 		r->fn(r->arg, &ev);
 }
 
-/* Time left: the plan past this step, plus what this step still has to do. */
-static uint64_t eta(const struct run *r, uint64_t step_done_ns, const struct sample *s)
+/*
+ * The current phase's bound less its expected time, past the running step: an until =
+ * steady phase is expected to end when its window has filled (or min_time has run) or
+ * now, whichever is later; a fill not yet started has no expected time. *fill says
+ * whether such a fill is left out.
+ */
+static uint64_t slack_now(const struct run *r, bool *fill)
+{
+	const struct plan_phase *ph = r->ph;
+	uint64_t slack = 0;
+
+	*fill = r->fill_later;
+	if (!ph || ph->kind == PH_PURGE)
+		return slack;
+	if (ph->until == UNTIL_STEADY) {
+		uint64_t at_least = (uint64_t)(r->round_index + 1) * r->round_ns;
+		uint64_t exp = at_least > r->phase_expected_ns ? at_least : r->phase_expected_ns;
+		return r->phase_bound_ns > exp ? r->phase_bound_ns - exp : 0;
+	}
+	/* the running step is in the bound already; one not started (0 planned) is not */
+	for (unsigned s = r->step_index + (r->step_planned_ns != 0);
+	     ph->until == UNTIL_TIME && s < ph->nsteps; s++)
+		if (ph->steps[s].loops_set) {
+			slack += ph->steps[s].wl.ramp_ns + ph->steps[s].wl.time_ns;
+			*fill = true;
+		}
+	return slack;
+}
+
+/*
+ * Time left: the plan past this step, plus what this step still has to do. Returns the
+ * expected time, and the upper bound in *bound (every round, fills at their time cap).
+ */
+static uint64_t eta2(const struct run *r, uint64_t step_done_ns, const struct sample *s,
+		     uint64_t *bound, bool *fill)
 {
 	uint64_t after = r->planned_total_ns - r->planned_done_ns;
 	uint64_t left = step_done_ns < r->step_planned_ns ? r->step_planned_ns - step_done_ns : 0;
+	uint64_t slack = r->slack_later_ns + slack_now(r, fill);
 
 	after = after > r->step_planned_ns ? after - r->step_planned_ns : 0;
-	/* a `loops` step ends on bytes: estimate from the rate so far */
+	uint64_t exp_after = after > slack ? after - slack : 0;
+	/* each step costs a little more than its ramp and time: as measured so far */
+	if (r->overhead_steps && r->steps_total > r->step_global) {
+		double per = (double)r->overhead_ns / r->overhead_steps;
+		double more = per * (r->steps_total - r->step_global);
+		if (after)
+			exp_after += (uint64_t)(more * (double)exp_after / (double)after);
+		after += (uint64_t)more;
+	}
+	*bound = after + left;
+	after = exp_after;
+	/* a `loops` step ends on bytes: estimate from the rate so far; none yet, a fill */
 	if (r->loops_bytes && s && s->d[DIR_ALL].mbps > 0 && r->step_bytes < r->loops_bytes) {
 		double by_bytes =
 			(double)(r->loops_bytes - r->step_bytes) / (s->d[DIR_ALL].mbps * 1e6) * 1e9;
 		if (by_bytes < (double)left)
 			left = (uint64_t)by_bytes;
+	} else if (r->loops_bytes && r->step_bytes < r->loops_bytes) {
+		left = 0;
+		*fill = true;
 	}
 	return after + left;
+}
+
+/* The expected time left; the bound and the fill flag kept for the event it goes into. */
+static uint64_t eta(struct run *r, uint64_t step_done_ns, const struct sample *s)
+{
+	return eta2(r, step_done_ns, s, &r->eta_bound_ns, &r->eta_fill);
 }
 
 static void autosave(struct run *r, bool force)
@@ -329,6 +397,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	if (!st)
 		return -ENOMEM;
 	*out = st;
+	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
 	r->step_index = r->rp->nsteps - 1;
 	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
@@ -343,6 +412,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		if (r->loops_bytes == 0)
 			r->loops_bytes = 1;
 	}
+	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, st);
 
@@ -408,6 +478,12 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	}
 	step_result_free(&sr);
 	st->status = RS_COMPLETE;
+	if (!ps->loops_set) {
+		/* the step's cost past its ramp and time: the hole walk, threads, the drain */
+		uint64_t wall = mono_now_ns() - t0;
+		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
+		r->overhead_steps++;
+	}
 	if (wl.rate_iops == 0)
 		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, r->step_planned_ns, NULL));
@@ -427,26 +503,46 @@ static int run_fixed(struct run *r, const struct plan_phase *ph)
 	return 0;
 }
 
+/* Bytes a step wrote: in its measured time, its ramp and its drain. */
+static uint64_t step_written(const struct result_step *st)
+{
+	return st->summary.d[DIR_WRITE].bytes + st->ramp.d[DIR_WRITE].bytes +
+	       st->drain.d[DIR_WRITE].bytes;
+}
+
+/*
+ * Rounds of the phase's steps, the tracked step's metric judged after each. until =
+ * steady ends at the first steady verdict once min_time has run and min_written is
+ * written; until = fixed runs every round (max_rounds, max_time) whatever the verdict.
+ * Either way the first round judged steady is recorded, and the verdict at the last.
+ */
 static int run_steady(struct run *r, const struct plan_phase *ph)
 {
 	struct steady_info *info = &r->rp->steady;
-	uint64_t once_ns = 0, used_ns = 0;
-	unsigned rounds = ph->steady.max_rounds;
+	uint64_t once_ns = 0, used_ns = 0, written = 0, min_bytes = 0;
+	unsigned rounds = ph->steady.max_rounds, first = 0;
 	double *series = calloc(rounds, sizeof(double));
-	char label[64], msg[128];
+	char label[64], msg[160];
 	int ret = 0;
 
 	if (!series)
 		return -ENOMEM;
 	for (unsigned s = 0; s < ph->nsteps; s++)
 		once_ns += ph->steps[s].wl.ramp_ns + ph->steps[s].wl.time_ns;
+	if (ph->min_written_x > 0) {
+		uint64_t start, len;
+		workload_range(&ph->steps[0].wl, r->t->size, &start, &len);
+		min_bytes = (uint64_t)((double)len * ph->min_written_x);
+	}
 	memset(info, 0, sizeof(*info));
 	info->used = true;
+	info->fixed = ph->until == UNTIL_FIXED;
 	snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
 	for (unsigned round = 1; round <= rounds; round++) {
 		struct result_step *tracked = NULL;
 		double v = 0;
 
+		r->round_index = round - 1;
 		for (unsigned s = 0; s < ph->nsteps; s++) {
 			struct result_step *st;
 			if (ph->nsteps == 1)
@@ -457,6 +553,7 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 			ret = run_step(r, &ph->steps[s], label, &st);
 			if (ret)
 				goto out;
+			written += step_written(st);
 			if ((int)s == ph->track_step)
 				tracked = st;
 		}
@@ -464,22 +561,36 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 		steady_metric_value(ph->track, &tracked->summary, &v);
 		series[round - 1] = v;
 		steady_check(&ph->steady, series, round, info);
+		if (info->reached && !first) {
+			first = round;
+			if (info->fixed) {
+				snprintf(
+					msg, sizeof(msg),
+					"steady state first reached at round %u; the phase runs on",
+					round);
+				emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
+			}
+		}
+		info->first_round = first;
+		info->fixed = ph->until == UNTIL_FIXED;
 		snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
 		emit(r, RUN_EV_ROUND_DONE, tracked, NULL, info, NULL,
 		     eta(r, r->step_planned_ns, NULL));
-		if (info->reached) {
+		if (info->reached && !info->fixed && used_ns >= ph->min_time_ns &&
+		    written >= min_bytes) {
 			snprintf(msg, sizeof(msg), "steady state after %u rounds", round);
 			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
 			break;
 		}
 		if (ph->max_time_ns && used_ns >= ph->max_time_ns) {
-			snprintf(msg, sizeof(msg), "max_time reached after %u rounds, not steady",
-				 round);
+			snprintf(msg, sizeof(msg), "max_time reached after %u rounds, %s", round,
+				 info->reached ? "steady" : "not steady");
 			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
 			break;
 		}
 		if (round == rounds) {
-			snprintf(msg, sizeof(msg), "not steady after %u rounds", round);
+			snprintf(msg, sizeof(msg), "%s after %u rounds",
+				 info->reached ? "steady" : "not steady", round);
 			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
 		}
 	}
@@ -542,6 +653,12 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.t0_ns = r.last_save_ns = mono_now_ns();
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
+	for (unsigned i = 0; i < plan->nphases; i++) {
+		double fill_x = 0;
+		uint64_t exp = plan_phase_expected_ns(&plan->phases[i], t->size, 0, &fill_x);
+		r.slack_later_ns += plan_phase_duration_ns(&plan->phases[i]) - exp;
+		r.fill_later |= fill_x > 0;
+	}
 
 	if (runner_begin_result(plan, res))
 		return -ENOMEM;
@@ -553,14 +670,13 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 		emit(&r, RUN_EV_ERROR, NULL, NULL, NULL, res->error, 0);
 		goto done;
 	}
-	emit(&r, RUN_EV_RUN_START, NULL, NULL, NULL, NULL, r.planned_total_ns);
+	emit(&r, RUN_EV_RUN_START, NULL, NULL, NULL, NULL, eta(&r, 0, NULL));
 
 	for (unsigned i = 0; i < plan->nphases && !ret; i++) {
 		const struct plan_phase *ph = &plan->phases[i];
 		uint64_t planned = plan_phase_duration_ns(ph);
 		uint64_t done_before = r.planned_done_ns;
-		unsigned steps_planned =
-			ph->until == UNTIL_STEADY ? ph->nsteps * ph->steady.max_rounds : ph->nsteps;
+		unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
 		unsigned global_before = r.step_global;
 
 		if (atomic_load(&r.ctl->stop)) {
@@ -576,10 +692,22 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 		r.phase_index = i;
 		r.phase_steps = ph->kind == PH_PURGE ? 1 : steps_planned;
 		r.step_index = 0;
+		r.ph = ph;
+		r.phase_bound_ns = planned;
+		r.phase_expected_ns = plan_phase_expected_ns(ph, t->size, 0, NULL);
+		r.slack_later_ns -= planned - r.phase_expected_ns;
+		r.round_ns = ph->nsteps ? planned / plan_phase_rounds(ph) : 0;
+		r.round_index = 0;
+		r.step_planned_ns = 0;
+		r.fill_later = false;
+		for (unsigned j = i + 1; j < plan->nphases; j++)
+			for (unsigned s = 0; s < plan->phases[j].nsteps; s++)
+				r.fill_later |= plan->phases[j].kind != PH_PURGE &&
+						plan->phases[j].steps[s].loops_set;
 		emit(&r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(&r, 0, NULL));
 		if (ph->kind == PH_PURGE)
 			ret = run_purge(&r, ph);
-		else if (ph->until == UNTIL_STEADY)
+		else if (ph->until != UNTIL_TIME)
 			ret = run_steady(&r, ph);
 		else
 			ret = run_fixed(&r, ph);

@@ -44,7 +44,11 @@ struct runner_event {
 	const struct steady_info *steady;
 	const char *msg;
 	uint64_t elapsed_ns;     /* since the run started */
-	uint64_t eta_ns;         /* estimated time left (upper bound for steady phases) */
+	uint64_t eta_ns;         /* expected time left: until = steady phases at their
+				    shortest, a fill by its bytes once it runs */
+	uint64_t eta_max_ns;     /* the upper bound of the time left: every round, fills
+				    at their time cap */
+	bool eta_fill;           /* a fill that has not started is left out of eta_ns */
 };
 
 /*

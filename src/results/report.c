@@ -120,10 +120,22 @@ static bool same_group(const struct workload *a, const struct workload *b)
 	return true;
 }
 
-static bool same_step(const struct workload *a, const struct workload *b)
+/*
+ * A step's rate as compared: a rate-curve step (rate = 10%) by its share of its own run's
+ * maximum, since each drive's maximum differs; a fixed cap by its IOPS. The top bit keeps
+ * the two apart.
+ */
+static uint64_t rate_key(const struct result_step *st)
 {
-	return same_group(a, b) && a->threads == b->threads && a->qdepth == b->qdepth &&
-	       a->rate_iops == b->rate_iops;
+	if (st->rate_pct > 0)
+		return (1ull << 63) | (uint64_t)llround(st->rate_pct * 1000);
+	return st->wl.rate_iops & ~(1ull << 63);
+}
+
+static bool same_step(const struct result_step *a, const struct result_step *b)
+{
+	return same_group(&a->wl, &b->wl) && a->wl.threads == b->wl.threads &&
+	       a->wl.qdepth == b->wl.qdepth && rate_key(a) == rate_key(b);
 }
 
 /*
@@ -148,9 +160,11 @@ static uint64_t group_hash(const struct workload *wl)
 	return h;
 }
 
-static uint64_t step_hash(const struct workload *wl, unsigned occurrence)
+static uint64_t step_hash(const struct result_step *st, unsigned occurrence)
 {
-	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), wl->rate_iops),
+	const struct workload *wl = &st->wl;
+
+	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), rate_key(st)),
 		   occurrence);
 }
 
@@ -215,16 +229,16 @@ static int collect(const struct result *r, struct run_refs *rr)
 			ref->phase = ph;
 			ref->step = &ph->steps[s];
 			/* the occurrence: one more than the latest equal step's */
-			for (h = step_hash(&ref->step->wl, 0) & last.mask; last.slot[h];
+			for (h = step_hash(ref->step, 0) & last.mask; last.slot[h];
 			     h = (h + 1) & last.mask) {
 				const struct step_ref *prev = &rr->refs[last.slot[h] - 1];
-				if (same_step(&prev->step->wl, &ref->step->wl)) {
+				if (same_step(prev->step, ref->step)) {
 					ref->occurrence = prev->occurrence + 1;
 					break;
 				}
 			}
 			last.slot[h] = k + 1;
-			for (h = step_hash(&ref->step->wl, ref->occurrence) & rr->by_step.mask;
+			for (h = step_hash(ref->step, ref->occurrence) & rr->by_step.mask;
 			     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask)
 				;
 			rr->by_step.slot[h] = k + 1;
@@ -238,11 +252,10 @@ static int collect(const struct result *r, struct run_refs *rr)
 
 static struct step_ref *find_ref(struct run_refs *rr, const struct step_ref *want)
 {
-	for (size_t h = step_hash(&want->step->wl, want->occurrence) & rr->by_step.mask;
+	for (size_t h = step_hash(want->step, want->occurrence) & rr->by_step.mask;
 	     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask) {
 		struct step_ref *ref = &rr->refs[rr->by_step.slot[h] - 1];
-		if (ref->occurrence == want->occurrence &&
-		    same_step(&ref->step->wl, &want->step->wl))
+		if (ref->occurrence == want->occurrence && same_step(ref->step, want->step))
 			return ref;
 	}
 	return NULL;
@@ -281,7 +294,9 @@ static void step_name(char *buf, size_t len, const struct step_ref *ref, enum io
 	char tq[32], rate[48] = "", occ[16] = "";
 
 	workload_tq(&ref->step->wl, tq, sizeof(tq));
-	if (ref->step->wl.rate_iops)
+	if (ref->step->rate_pct > 0)
+		snprintf(rate, sizeof(rate), " @ %g%% of max", ref->step->rate_pct);
+	else if (ref->step->wl.rate_iops)
 		snprintf(rate, sizeof(rate), " @ %llu IOPS",
 			 (unsigned long long)ref->step->wl.rate_iops);
 	if (ref->occurrence)
@@ -790,7 +805,26 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 				dur);
 	if (used >= len)
 		return buf;
-	if (st->used && st->reached)
+	if (st->used && st->fixed) {
+		char first[64] = "";
+		if (st->first_round && !st->reached)
+			snprintf(first, sizeof(first), ", though steady first at round %u",
+				 st->first_round);
+		else if (st->first_round)
+			snprintf(first, sizeof(first), ", first at round %u", st->first_round);
+		snprintf(buf + used, len - used,
+			 ", fixed length: %s at the last round%s (data excursion %.1f%% of %.0f%% "
+			 "allowed, slope excursion %.1f%% of %.0f%%)",
+			 st->reached ? "steady state" : "NOT steady", first, st->data_excursion_pct,
+			 st->data_limit_pct, st->slope_excursion_pct, st->slope_limit_pct);
+	} else if (st->used && st->reached && st->first_round && st->first_round < st->round)
+		snprintf(buf + used, len - used,
+			 ": steady state reached at round %u, first met at round %u before the "
+			 "minimum time or volume (data excursion %.1f%% of %.0f%% allowed, slope "
+			 "excursion %.1f%% of %.0f%%)",
+			 st->round, st->first_round, st->data_excursion_pct, st->data_limit_pct,
+			 st->slope_excursion_pct, st->slope_limit_pct);
+	else if (st->used && st->reached)
 		snprintf(buf + used, len - used,
 			 ": steady state reached at round %u (data excursion %.1f%% of %.0f%% "
 			 "allowed, slope excursion %.1f%% of %.0f%%)",
@@ -808,6 +842,23 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 		snprintf(buf + used, len - used, " [%s]", result_status_name[ph->status]);
 	}
 	return buf;
+}
+
+const struct steady_info *report_step_steady(const struct result *r, const struct result_step *st)
+{
+	const struct steady_info *last = NULL;
+
+	for (unsigned p = 0; p < r->nphases; p++) {
+		const struct result_phase *ph = &r->phases[p];
+		bool here = ph->nsteps && st >= ph->steps && st < ph->steps + ph->nsteps;
+		if (here && ph->steady.used)
+			return &ph->steady;
+		if (here)
+			return last;
+		if (ph->steady.used)
+			last = &ph->steady;
+	}
+	return NULL;
 }
 
 int report_render(const struct report *rep, enum report_format f, char **out, size_t *len)

@@ -171,6 +171,12 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
  * (or any) phase.
  */
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph);
+/*
+ * The steady-state verdict a step of r was measured under: its own phase's when that
+ * ran in rounds judged for steady state (SNIA's measurement rounds), else the latest
+ * such phase before it (the precondition); NULL when none.
+ */
+const struct steady_info *report_step_steady(const struct result *r, const struct result_step *st);
 
 /*
  * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,

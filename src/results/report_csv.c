@@ -122,6 +122,10 @@ int report_render_csv(const struct report *rep, FILE *out)
 	report_csv_field(out, "rated_metric", false);
 	report_csv_field(out, "rated_value", false);
 	report_csv_field(out, "pct_of_rated", false);
+	report_csv_field(out, "steady", false);
+	report_csv_field(out, "steady_first_round", false);
+	report_csv_field(out, "steady_data_excursion_pct", false);
+	report_csv_field(out, "steady_slope_excursion_pct", false);
 	report_csv_field(out, "warnings", true);
 
 	for (unsigned r = 0; r < rep->nrows; r++) {
@@ -165,6 +169,12 @@ int report_render_csv(const struct report *rep, FILE *out)
 			      false);
 			num(out, rated.rated, rated_metric >= 0, false);
 			num(out, rated.pct_of_rated, rated_metric >= 0, false);
+			/* the steady-state verdict the step was measured under */
+			const struct steady_info *sv = report_step_steady(res, row->steps[i]);
+			report_csv_field(out, sv ? (sv->reached ? "yes" : "no") : "", false);
+			num(out, sv ? sv->first_round : 0, sv && sv->first_round, false);
+			num(out, sv ? sv->data_excursion_pct : 0, sv != NULL, false);
+			num(out, sv ? sv->slope_excursion_pct : 0, sv != NULL, false);
 			warnings(out, row->steps[i]);
 		}
 	}

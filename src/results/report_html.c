@@ -713,6 +713,7 @@ static void curve_title(char *t, size_t len, const struct workload *wl)
 struct curve_point {
 	unsigned curve; /* index into the titles, in order of first use */
 	unsigned run;
+	unsigned order; /* the step's place in its run: points are drawn in this order */
 	double iops, lat_ms;
 };
 
@@ -724,7 +725,7 @@ static int cmp_point(const void *a, const void *b)
 		return x->curve < y->curve ? -1 : 1;
 	if (x->run != y->run)
 		return x->run < y->run ? -1 : 1;
-	return (x->iops > y->iops) - (x->iops < y->iops);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 static uint64_t hash_str(const char *s)
@@ -741,6 +742,9 @@ static uint64_t hash_str(const char *s)
  * the IOPS it delivered. Rates are often a share of each drive's own maximum, so the
  * points do not line up across drives: curves come from every run's own steps. Steps
  * are sorted into curves once (a hash of titles, then a sort), not searched per curve.
+ * Each run's points are joined in the order its steps ran, with a marker on each: a
+ * 110% step that delivered less than the 100% one shows as the line turning back, which
+ * sorting by IOPS would hide.
  */
 static int section_rate_curves(FILE *out, const struct report *rep)
 {
@@ -764,6 +768,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 	}
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
+		unsigned order = 0;
 		for (unsigned p = 0; p < r->nphases; p++)
 			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
 			     s++) {
@@ -785,6 +790,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 				pts[npoints++] = (struct curve_point){
 					.curve = slot[h] - 1,
 					.run = i,
+					.order = order++,
 					.iops = st->summary.d[DIR_ALL].iops,
 					.lat_ms = st->summary.d[DIR_ALL].mean_ns / 1e6,
 				};
@@ -800,7 +806,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			ret = -ENOMEM;
 			break;
 		}
-		/* this curve's points, run by run, each run's by IOPS */
+		/* this curve's points, run by run, each run's in step order */
 		while (at < npoints && pts[at].curve == k && !ret) {
 			unsigned run = pts[at].run, end = at;
 			while (end < npoints && pts[end].curve == k && pts[end].run == run)

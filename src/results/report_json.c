@@ -38,6 +38,20 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 		jwrite_ku64(w, "unshared_steps", rep->runs[i].nunshared);
 		if (rep->runs[i].spec)
 			jwrite_kstr(w, "spec", rep->runs[i].spec->path);
+		/* every phase judged for steady state, with its verdict */
+		jwrite_key(w, "steady");
+		jwrite_begin_array(w);
+		for (unsigned p = 0; p < r->nphases; p++) {
+			const struct steady_info *st = &r->phases[p].steady;
+			if (!st->used)
+				continue;
+			jwrite_begin_object(w);
+			jwrite_kstr(w, "phase", r->phases[p].name);
+			jwrite_key(w, "verdict");
+			result_write_steady(w, st);
+			jwrite_end_object(w);
+		}
+		jwrite_end_array(w);
 		jwrite_end_object(w);
 	}
 	jwrite_end_array(w);

@@ -820,6 +820,8 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	jwrite_kstr(w, "label", s->label);
 	jwrite_key(w, "workload");
 	write_workload(w, &s->wl);
+	if (s->rate_pct > 0)
+		jwrite_kdbl(w, "rate_pct", s->rate_pct);
 	jwrite_kstr(w, "status", result_status_name[s->status]);
 	if (s->error[0]) {
 		jwrite_kstr(w, "error", s->error);
@@ -867,7 +869,7 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	jwrite_end_object(w);
 }
 
-static void write_steady(struct jwrite *w, const struct steady_info *st)
+void result_write_steady(struct jwrite *w, const struct steady_info *st)
 {
 	jwrite_begin_object(w);
 	jwrite_kstr(w, "tracked", st->tracked);
@@ -880,6 +882,8 @@ static void write_steady(struct jwrite *w, const struct steady_info *st)
 	jwrite_ku64(w, "round", st->round);
 	jwrite_kdbl(w, "data_excursion_pct", st->data_excursion_pct);
 	jwrite_kdbl(w, "slope_excursion_pct", st->slope_excursion_pct);
+	jwrite_kstr(w, "mode", st->fixed ? "fixed" : "until-steady");
+	jwrite_ku64(w, "first_round", st->first_round);
 	jwrite_end_object(w);
 }
 
@@ -891,7 +895,7 @@ static void write_phase(struct jwrite *w, const struct result_phase *ph)
 	jwrite_kstr(w, "status", result_status_name[ph->status]);
 	if (ph->steady.used) {
 		jwrite_key(w, "steady");
-		write_steady(w, &ph->steady);
+		result_write_steady(w, &ph->steady);
 	}
 	jwrite_key(w, "steps");
 	jwrite_begin_array(w);
@@ -1662,6 +1666,8 @@ static void load_step(struct loader *L, struct result_step *s)
 			get_str(L, k, s->label, sizeof(s->label));
 		} else if (!strcmp(k, "workload")) {
 			load_workload(L, &s->wl);
+		} else if (!strcmp(k, "rate_pct")) {
+			s->rate_pct = get_dbl(L, k);
 		} else if (!strcmp(k, "status")) {
 			s->status = (enum result_status)get_enum(L, k, result_status_name, NSTATUS,
 								 RS_COMPLETE);
@@ -1703,6 +1709,8 @@ static void load_step(struct loader *L, struct result_step *s)
 	}
 }
 
+static const char *const steady_mode_name[] = {"until-steady", "fixed"};
+
 static void load_steady(struct loader *L, struct steady_info *st)
 {
 	char k[32];
@@ -1729,6 +1737,10 @@ static void load_steady(struct loader *L, struct steady_info *st)
 			st->data_excursion_pct = get_dbl(L, k);
 		else if (!strcmp(k, "slope_excursion_pct"))
 			st->slope_excursion_pct = get_dbl(L, k);
+		else if (!strcmp(k, "first_round"))
+			st->first_round = get_uint(L, k);
+		else if (!strcmp(k, "mode"))
+			st->fixed = get_enum(L, k, steady_mode_name, 2, 0) == 1;
 		else
 			jread_skip(&L->j);
 	}

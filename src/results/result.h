@@ -24,13 +24,19 @@
  *   status      as above, per phase
  *   steady      {"tracked": "iops", "window", "data_limit_pct", "slope_limit_pct",
  *                "max_rounds", "reached": bool, "round": n, "data_excursion_pct",
- *                "slope_excursion_pct"}     when the phase ran until steady state
+ *                "slope_excursion_pct", "mode": "until-steady" | "fixed",
+ *                "first_round": n}          when the phase ran in rounds judged for
+ *               steady state: reached, round and the excursions are the verdict at
+ *               the last round run, first_round the first round whose window was
+ *               steady (0: none). A file without mode is until-steady
  *   steps       [ step ... ]
  * step:
  *   label       "2T2Q", "round 7", "4k 65/35" ...
  *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
  *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
  *                "data", "compress_pct", "interval_ns", "seed"}
+ *   rate_pct    present when the rate was a share of the last uncapped step's IOPS
+ *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
  *   engine      backend description
  *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
@@ -118,6 +124,8 @@ struct steady_info {
 	double data_excursion_pct;
 	double slope_excursion_pct;
 	char tracked[32];          /* "iops", "mbps", "mean_ns" ... */
+	bool fixed;                /* every round ran (until = fixed), steady or not */
+	unsigned first_round;      /* the first round judged steady (1-based); 0 none */
 };
 
 /*
@@ -194,6 +202,7 @@ struct step_hist {
 struct result_step {
 	char label[64];
 	struct workload wl;
+	double rate_pct; /* > 0: wl.rate_iops was this % of the last uncapped step's IOPS */
 	enum result_status status;
 	char error[256];
 	uint64_t error_offset;

@@ -56,6 +56,9 @@ const char *result_drive_firmware(const struct result *r);
 const char *result_drive_serial(const struct result *r);
 const char *result_target_path(const struct result *r);
 uint64_t result_capacity_bytes(const struct result *r);
+struct jwrite;
+/* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
+void result_write_steady(struct jwrite *w, const struct steady_info *st);
 /*
  * How a run is named in tables and legends: "Micron P400m 200GB", plus " FW 0200" when
  * with_firmware (two runs of one model); the target path when there is no drive model.
