@@ -252,7 +252,10 @@ char *fio_export(const struct plan *p)
 			    ph->steady.max_rounds, ph->max_time_ns ? " or " : "",
 			    ph->max_time_ns ? units_fmt_duration(a, sizeof(a), ph->max_time_ns)
 					    : "");
-			if (ph->nsteps == 1)
+			if (ph->until == UNTIL_FIXED)
+				put(&o, "; this job runs the whole phase, as drivebench does; judge its "
+					"steady state\n; from its log (write_iops_log, log_avg_msec).\n\n");
+			else if (ph->nsteps == 1)
 				put(&o, "; fio's steady-state detection (steadystate=) ends this job, "
 					"which runs at most\n; the longest the phase may take.\n\n");
 			else
