@@ -309,11 +309,16 @@ static void label_runs(struct report *rep)
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		const char *model = result_drive_model(r);
-		bool twin = false;
+		bool twin = false, fw_differs = false;
 		for (unsigned j = 0; j < rep->nruns && model[0]; j++)
-			if (j != i && !strcmp(model, result_drive_model(rep->runs[j].res)))
+			if (j != i && !strcmp(model, result_drive_model(rep->runs[j].res))) {
 				twin = true;
-		result_label(r, twin, rep->runs[i].label, sizeof(rep->runs[i].label));
+				fw_differs |= strcmp(result_drive_firmware(r),
+						     result_drive_firmware(rep->runs[j].res)) != 0;
+			}
+		/* a label names the run already: the firmware only tells a retest apart */
+		result_label(r, r->label[0] ? fw_differs : twin, rep->runs[i].label,
+			     sizeof(rep->runs[i].label));
 	}
 	/* the same drive and firmware twice (a repeat run): number the repeats */
 	unsigned *nth = calloc(rep->nruns, sizeof(*nth));

@@ -80,6 +80,16 @@ static void show_header(FILE *out, const struct result *r)
 	fprintf(out, " (format version %d, drivebench ", r->version);
 	V(r->tool_version[0] ? r->tool_version : "?");
 	fputs(")\n", out);
+	if (r->label[0]) {
+		fputs("Label    ", out);
+		V(r->label);
+		fputs("\n", out);
+	}
+	if (r->note[0]) {
+		fputs("Note     ", out);
+		V(r->note);
+		fputs("\n", out);
+	}
 	if (result_drive_model(r)[0]) {
 		fputs("Drive    ", out);
 		V(result_label(r, false, label, sizeof(label)));

@@ -919,6 +919,10 @@ int result_write(const struct result *r, FILE *out)
 	jwrite_kstr(&w, "started", r->started);
 	if (r->ended[0])
 		jwrite_kstr(&w, "ended", r->ended);
+	if (r->label[0])
+		jwrite_kstr(&w, "label", r->label);
+	if (r->note[0])
+		jwrite_kstr(&w, "note", r->note);
 	write_record(&w, "host", r->host);
 	write_record(&w, "target", r->target);
 	if (r->preset_name[0] || r->preset_text) {
@@ -1955,6 +1959,10 @@ static void load_root(struct loader *L, struct result *r)
 			get_str(L, k, r->started, sizeof(r->started));
 		} else if (!strcmp(k, "ended")) {
 			get_str(L, k, r->ended, sizeof(r->ended));
+		} else if (!strcmp(k, "label")) {
+			get_str(L, k, r->label, sizeof(r->label));
+		} else if (!strcmp(k, "note")) {
+			get_str(L, k, r->note, sizeof(r->note));
 		} else if (!strcmp(k, "host")) {
 			if (r->host)
 				json_object_put(r->host);
@@ -2204,6 +2212,11 @@ char *result_label(const struct result *r, bool with_firmware, char *buf, size_t
 	uint64_t cap = result_capacity_bytes(r);
 	char capbuf[32];
 
+	if (r->label[0]) {
+		text_fmt(buf, len, "%s%s%s", r->label, with_firmware && fw[0] ? " FW " : "",
+			 with_firmware ? fw : "");
+		return buf;
+	}
 	if (!model[0]) {
 		const char *path = result_target_path(r);
 		text_fmt(buf, len, "%s", path[0] ? path : (r->path[0] ? r->path : "unnamed run"));
@@ -2280,6 +2293,7 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 		text_copy(en->target, sizeof(en->target), result_target_path(&r));
 		en->capacity_bytes = result_capacity_bytes(&r);
 		text_copy(en->preset, sizeof(en->preset), r.preset_name);
+		text_copy(en->label, sizeof(en->label), r.label);
 		text_copy(en->started, sizeof(en->started), r.started);
 		en->status = r.status;
 		en->nphases = r.nphases;

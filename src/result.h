@@ -12,6 +12,8 @@
  *   status      "complete" | "aborted" | "failed" | "incomplete" (an autosave)
  *   error       string, present when failed
  *   started, ended   ISO 8601 UTC strings; "ended" absent while incomplete
+ *   label, note the operator's name for the run and a remark (--label, --note, or set
+ *               later on the TUI's Results screen); absent when empty
  *   host        {"hostname", "kernel", "kernel_build", "arch", "cpu", "cpus"}
  *   target      {"path", "kind": "block"|"file", "size", "lbs", "pbs", "drive": {...}}
  *               drive is the discovery record (drive.h), when the target is a drive
@@ -96,6 +98,8 @@
 #define RESULT_MAX_RECORD_BYTES (1u << 20)     /* "host", "target" */
 #define RESULT_MAX_PRESET_BYTES (1u << 20)     /* the preset text: PRESET_MAX_BYTES */
 #define RESULT_MAX_WARNINGS	64u	       /* per step, codes told apart */
+#define RESULT_LABEL_BYTES	128u	       /* "label": longer is cut on reading */
+#define RESULT_NOTE_BYTES	1024u	       /* "note": longer is cut on reading */
 
 struct json_object;
 
@@ -205,6 +209,8 @@ struct result {
 	char error[512];
 	char started[32];            /* ISO 8601 UTC */
 	char ended[32];
+	char label[RESULT_LABEL_BYTES]; /* the operator's name for the run; "" none */
+	char note[RESULT_NOTE_BYTES];   /* the operator's remark; "" none */
 	struct json_object *host;    /* owned */
 	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
 	char preset_name[128];       /* "" for an ad-hoc run */

@@ -20,6 +20,7 @@ struct result_entry {
 	uint64_t capacity_bytes; /* the drive's, else the target's size */
 	char target[256];	 /* the target path the run used */
 	char preset[128];	 /* "" for an ad-hoc run */
+	char label[RESULT_LABEL_BYTES]; /* the run's label; "" none */
 	char started[32];	 /* ISO 8601 UTC */
 	enum result_status status;
 	unsigned nphases;
@@ -59,8 +60,9 @@ uint64_t result_capacity_bytes(const struct result *r);
 /* "200GB", "1.92TB": capacity as drive labels and reviews write it. */
 char *result_fmt_capacity(char *buf, size_t len, uint64_t bytes);
 /*
- * How a run is named in tables and legends: "Micron P400m 200GB", plus " FW 0200" when
- * with_firmware (two runs of one model); the target path when there is no drive model.
+ * How a run is named in tables and legends: its label when it has one, else "Micron
+ * P400m 200GB" (the target path when there is no drive model); plus " FW 0200" when
+ * with_firmware (two runs of one model).
  */
 char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len);
 /* Steps over all phases. */

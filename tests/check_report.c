@@ -282,6 +282,7 @@ static const struct {
 	const char *model[3];
 	const char *fw[3];
 	const char *want[3];
+	const char *label[3]; /* --label; NULL: none */
 } label_cases[] = {
 	{{"X1", "X1", "Y"}, {"1", "2", "1"}, {"X1 200GB FW 1", "X1 200GB FW 2", "Y 200GB"}},
 	{{"X1", "X1", NULL},
@@ -290,6 +291,13 @@ static const struct {
 	{{NULL, NULL, "Z"},
 	 {"", "", "9"},
 	 {"/tmp/scratch.img (1)", "/tmp/scratch.img (2)", "Z 200GB"}},
+	/* labelled: a firmware retest shows the firmware, one firmware twice does not */
+	{{"X1", "X1", "Y"},
+	 {"1", "2", "1"},
+	 {"before FW 1", "after FW 2", "Y 200GB"},
+	 {"before", "after", NULL}},
+	{{"X1", "X1", "Y"}, {"1", "1", "1"}, {"run a", "run b", "rival"}, {"run a", "run b", "rival"}},
+	{{"X1", "X1", NULL}, {"1", "1", ""}, {"same (1)", "same (2)", "file"}, {"same", "same", "file"}},
 };
 
 START_TEST(labels)
@@ -300,6 +308,8 @@ START_TEST(labels)
 	for (unsigned i = 0; i < 3; i++) {
 		new_run(&runs[i], label_cases[_i].model[i], label_cases[_i].fw[i], "4K random");
 		four_k(&runs[i], 1000, 500);
+		if (label_cases[_i].label[i])
+			snprintf(runs[i].label, sizeof(runs[i].label), "%s", label_cases[_i].label[i]);
 	}
 	build(&rep, runs, 3, NULL);
 	for (unsigned i = 0; i < 3; i++)

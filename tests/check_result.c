@@ -64,6 +64,10 @@ static void build(struct result *r, unsigned nsteps)
 	snprintf(r->preset_source, sizeof(r->preset_source), "builtin");
 	r->preset_text = strdup("[preset]\nname = 8K 70/30\n");
 	r->scale = 0.25;
+	if (nsteps % 2) { /* labelled and not: both load */
+		snprintf(r->label, sizeof(r->label), "P400m FW 0200 \u00e9 retest");
+		snprintf(r->note, sizeof(r->note), "after the firmware update;\nsecond line");
+	}
 
 	struct result_phase *pre = result_add_phase(r, "precondition", PH_PRECONDITION);
 	ck_assert_ptr_nonnull(pre);
@@ -186,6 +190,8 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 	ck_assert_str_eq(a->error, b->error);
 	ck_assert_str_eq(a->started, b->started);
 	ck_assert_str_eq(a->ended, b->ended);
+	ck_assert_str_eq(a->label, b->label);
+	ck_assert_str_eq(a->note, b->note);
 	ck_assert_str_eq(a->tool_version, b->tool_version);
 	ck_assert_str_eq(a->preset_name, b->preset_name);
 	ck_assert_str_eq(a->preset_source, b->preset_source);
@@ -648,6 +654,7 @@ static const struct {
 	const char *target;
 	bool fw;
 	const char *want;
+	const char *label;
 } labels[] = {
 	{"{\"path\": \"/dev/sdb\", \"size\": 200049647616, \"drive\": {\"model\": \"Micron "
 	 "P400m\", \"firmware\": \"0200\", \"capacity_bytes\": 200049647616}}",
@@ -663,6 +670,13 @@ static const struct {
 	{"{\"path\": \"/dev/sdc\", \"drive\": {\"model\": \"Disk\", \"capacity_bytes\": "
 	 "3200000000000}}",
 	 false, "Disk 3.2TB"},
+	{"{\"path\": \"/dev/sdb\", \"drive\": {\"model\": \"Micron P400m\", \"firmware\": "
+	 "\"0200\"}}",
+	 false, "old sample", "old sample"},
+	{"{\"path\": \"/dev/sdb\", \"drive\": {\"model\": \"Micron P400m\", \"firmware\": "
+	 "\"0200\"}}",
+	 true, "old sample FW 0200", "old sample"},
+	{"{\"path\": \"/tmp/scratch.img\", \"kind\": \"file\"}", true, "scratch", "scratch"},
 };
 
 START_TEST(label)
@@ -673,6 +687,8 @@ START_TEST(label)
 	result_init(&r);
 	r.target = json_tokener_parse(labels[_i].target);
 	ck_assert_ptr_nonnull(r.target);
+	if (labels[_i].label)
+		snprintf(r.label, sizeof(r.label), "%s", labels[_i].label);
 	ck_assert_str_eq(result_label(&r, labels[_i].fw, buf, sizeof(buf)), labels[_i].want);
 	result_free(&r);
 }

@@ -318,6 +318,38 @@ keys c2 q
 tm kill-session -t c2 2>/dev/null
 rm -f "$RESULTS"/ladder*.json
 
+# ---- C4: labels and notes: --label, and the n and N keys; compare names runs by them ------
+lab=$(mkfile 16M lab.img)
+mkdir -p "$RESULTS"
+"$DRIVEBENCH" run --engine null --target "$lab" --bs 4k --time 200ms --quiet \
+	--label "from the CLI" --out "$RESULTS/lab1.json" 2>/dev/null
+sleep 1.1 # the second run is the newer one: listed first
+"$DRIVEBENCH" run --engine null --target "$lab" --bs 4k --time 200ms --quiet \
+	--out "$RESULTS/lab2.json" 2>/dev/null
+start c4 140 45 C.UTF-8 xterm-256color
+keys c4 4
+expect c4 "labels: --label is listed" "from the CLI"
+keys c4 g n
+expect c4 "labels: n opens the label editor" "Label \(the run's name"
+keys c4 -l "typed here"
+keys c4 Enter
+expect c4 "labels: the label is saved" "label saved"
+expect c4 "labels: the list shows it" "^ +[0-9-]+ [0-9:]+ +typed here"
+keys c4 N
+keys c4 -l "a note"
+keys c4 Enter
+expect c4 "notes: the note is saved" "note saved"
+keys c4 g Space Space
+expect c4 "labels: compare names both runs by label" "^ +STEP +typed here +from the CLI"
+keys c4 q
+tm kill-session -t c4 2>/dev/null
+out=$("$DRIVEBENCH" compare "$RESULTS/lab1.json" "$RESULTS/lab2.json" --format csv 2>&1)
+check "labels: compare --format csv uses them" grep -q "typed here" <<<"$out"
+out=$("$DRIVEBENCH" show "$RESULTS/lab2.json" 2>&1)
+check "notes: show prints the label and the note" grep -qzE "Label +typed here.Note +a note" \
+	<<<"$out"
+rm -f "$RESULTS"/lab*.json
+
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long

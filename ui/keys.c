@@ -58,6 +58,8 @@ const struct key_binding key_table[] = {
 	{KS_RESULTS, {'K'}, ACT_CMP_UP, "scroll the comparison up"},
 	{KS_RESULTS, {'L', '>'}, ACT_CMP_RIGHT, "scroll the comparison right: the next runs"},
 	{KS_RESULTS, {'H', '<'}, ACT_CMP_LEFT, "scroll the comparison left (the steps stay)"},
+	{KS_RESULTS, {'n'}, ACT_LABEL, "label the run: its name in comparisons"},
+	{KS_RESULTS, {'N'}, ACT_NOTE, "write a note on the run"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

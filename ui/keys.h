@@ -60,6 +60,8 @@ enum key_action {
 	ACT_CMP_UP,
 	ACT_CMP_RIGHT,
 	ACT_CMP_LEFT,
+	ACT_LABEL,
+	ACT_NOTE,
 };
 
 #define KEY_MAX_CODES 4

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "text.h"
 #include "units.h"
 
 /* The comparison on screen: the loaded results and the report built over them. */
@@ -409,7 +410,9 @@ void results_draw(struct app *a, int top, int bottom)
 		}
 		fmt_date(e->started, date, sizeof(date));
 		ui_text(a, y, xdate, 17, base, date);
-		if (e->model[0])
+		if (e->label[0])
+			snprintf(buf, sizeof(buf), "%s", e->label);
+		else if (e->model[0])
 			snprintf(buf, sizeof(buf), "%s %s", e->model,
 				 result_fmt_capacity(cap, sizeof(cap), e->capacity_bytes));
 		else if (strrchr(e->target, '/'))
@@ -536,6 +539,60 @@ void results_delete(struct app *a)
 	results_load(a);
 }
 
+/*
+ * Labels and notes live in the result file: it is read whole, changed and written back
+ * the way runs save it (atomically), so a reader never sees half a file.
+ */
+void results_annotate(struct app *a, enum key_action what, const char *text)
+{
+	struct result r;
+	char err[600];
+
+	if (a->result_sel >= a->results.n)
+		return;
+	const struct result_entry *e = &a->results.entries[a->result_sel];
+	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	if (what == ACT_LABEL)
+		text_copy(r.label, sizeof(r.label), text);
+	else
+		text_copy(r.note, sizeof(r.note), text);
+	int ret = result_save(&r, e->path, err, sizeof(err));
+	result_free(&r);
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	ui_status(a, ROLE_OK, "%s %s", what == ACT_LABEL ? "label" : "note",
+		  text[0] ? "saved" : "removed");
+	results_load(a);
+}
+
+/* Open the editor for the selected result's label or note, from what the file holds. */
+static void annotate_open(struct app *a, enum key_action what)
+{
+	struct result r;
+	char err[600];
+
+	if (a->result_sel >= a->results.n || a->results.entries[a->result_sel].error[0])
+		return;
+	const struct result_entry *e = &a->results.entries[a->result_sel];
+	/* a run's own file is saved by the run until it ends */
+	if (e->status == RS_INCOMPLETE && run_model_active(a->run)) {
+		ui_status(a, ROLE_WARNING, "a run is saving this result: label it when it ends");
+		return;
+	}
+	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	ui_edit(a, what, what == ACT_LABEL ? "Label (the run's name in comparisons)" : "Note",
+		what == ACT_LABEL ? r.label : r.note);
+	result_free(&r);
+}
+
 void results_key(struct app *a, enum key_action act)
 {
 	char text[600];
@@ -605,6 +662,10 @@ void results_key(struct app *a, enum key_action act)
 		break;
 	case ACT_RELOAD:
 		results_load(a);
+		break;
+	case ACT_LABEL:
+	case ACT_NOTE:
+		annotate_open(a, act);
 		break;
 	case ACT_CMP_DOWN:
 		a->cmp_top += 4; /* clamped to the last row when drawn */

@@ -55,7 +55,7 @@ struct ui_preset {
 
 #define UI_QUEUE_MAX 16
 
-enum dialog_kind { DLG_NONE, DLG_CONFIRM, DLG_TYPE, DLG_EXPORT, DLG_MESSAGE };
+enum dialog_kind { DLG_NONE, DLG_CONFIRM, DLG_TYPE, DLG_EXPORT, DLG_MESSAGE, DLG_EDIT };
 
 struct dialog {
 	enum dialog_kind kind;
@@ -64,6 +64,7 @@ struct dialog {
 	char text[512];
 	char expect[64]; /* DLG_TYPE: what must be typed */
 	char input[64];
+	char edit[RESULT_NOTE_BYTES]; /* DLG_EDIT: the text being written (UTF-8) */
 };
 
 struct app {
@@ -182,6 +183,8 @@ void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
 void results_export(struct app *a, int format);
 void results_delete(struct app *a);
+/* Set the selected result's label (ACT_LABEL) or note (ACT_NOTE) to text, saving its file. */
+void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
 
 void help_draw(struct app *a, int top, int bottom);
@@ -199,5 +202,7 @@ void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows);
 void ui_confirm(struct app *a, enum key_action then, const char *title, const char *text);
 void ui_type_confirm(struct app *a, enum key_action then, const char *title, const char *text,
 		     const char *expect);
+/* A line of text to write, starting from `text`; Enter hands it to `then`, Esc drops it. */
+void ui_edit(struct app *a, enum key_action then, const char *title, const char *text);
 
 #endif
