@@ -749,6 +749,36 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
 	return buf;
 }
 
+/* A precondition that writes the range in order without judging steady state: a fill. */
+static bool is_fill(const struct result_phase *ph, const struct result_step *st)
+{
+	return ph->kind == PH_PRECONDITION && !ph->steady.used && st->wl.pattern == WL_SEQUENTIAL &&
+	       st->wl.read_pct == 0;
+}
+
+char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
+		       const struct result_step *st)
+{
+	char wl[160], written[32];
+
+	if (ph->kind == PH_PURGE) {
+		text_fmt(buf, len, "purge: %s", st->label);
+	} else if (is_fill(ph, st)) {
+		uint64_t b = st->ramp.d[DIR_WRITE].bytes + st->summary.d[DIR_WRITE].bytes +
+			     st->drain.d[DIR_WRITE].bytes;
+		workload_describe(&st->wl, wl, sizeof(wl));
+		text_fmt(buf, len, "fill: %s, %s written", wl,
+			 result_fmt_capacity(written, sizeof(written), b));
+	} else if (ph->kind == PH_PRECONDITION) {
+		workload_describe(&st->wl, wl, sizeof(wl));
+		text_fmt(buf, len, "precondition: %s%s", wl,
+			 ph->steady.used ? " until steady state" : "");
+	} else {
+		workload_describe(&st->wl, buf, len);
+	}
+	return buf;
+}
+
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 {
 	const struct steady_info *st = &ph->steady;
@@ -756,11 +786,21 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 	uint64_t total_ns = 0;
 	size_t used;
 
-	if (ph->nsteps)
-		workload_describe(&ph->steps[0].wl, wl, sizeof(wl));
 	for (unsigned i = 0; i < ph->nsteps; i++)
 		total_ns += ph->steps[i].summary.dur_ns;
 	units_fmt_duration(dur, sizeof(dur), total_ns);
+	if (ph->kind == PH_PURGE) {
+		/* its step is the method, and it has a time, not a workload */
+		text_fmt(buf, len, "purge by %s, %s%s%s", ph->nsteps ? ph->steps[0].label : "?",
+			 dur, ph->status != RS_COMPLETE ? " " : "",
+			 ph->status != RS_COMPLETE ? result_status_name[ph->status] : "");
+		return buf;
+	}
+	/* a precondition's name says what it is; a fill says so itself */
+	if (ph->nsteps && is_fill(ph, &ph->steps[0]))
+		report_step_what(wl, sizeof(wl), ph, &ph->steps[0]);
+	else if (ph->nsteps)
+		workload_describe(&ph->steps[0].wl, wl, sizeof(wl));
 	used = (size_t)snprintf(buf, len, "%s%s%u %s, %s measured", wl, wl[0] ? ", " : "",
 				ph->nsteps,
 				st->used ? (ph->nsteps == 1 ? "round" : "rounds")

@@ -162,6 +162,13 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
  * (or any) phase.
  */
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph);
+/*
+ * What a step of phase ph is, named as it is: "purge: discard", "fill: 128k write
+ * sequential 1T32Q, 134MB written", "precondition: 4k write random 16T16Q until steady
+ * state", or the workload of a measuring step.
+ */
+char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
+		       const struct result_step *st);
 
 /*
  * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,

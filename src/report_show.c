@@ -249,8 +249,13 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
 			static const enum io_dir dirs[] = {DIR_ALL, DIR_READ, DIR_WRITE};
 			for (unsigned k = 0; k < (mix ? 3u : 1u); k++) {
-				char name[256], v[32];
-				if (k == 0)
+				char name[256], v[32], what[256];
+				/* a purge or a fill step is named as what it is, not as rounds */
+				if (k == 0 && (ph->kind == PH_PURGE ||
+					       (ph->kind == PH_PRECONDITION && !ph->steady.used)))
+					text_visible(name, sizeof(name),
+						     report_step_what(what, sizeof(what), ph, st));
+				else if (k == 0)
 					text_visible(name, sizeof(name), st->label);
 				else
 					snprintf(name, sizeof(name), "  %s",

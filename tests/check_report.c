@@ -743,6 +743,61 @@ START_TEST(html_axes_bounded)
 }
 END_TEST
 
+/* Purge, fill and precondition phases are named as what they are, not as a workload. */
+START_TEST(phases_named)
+{
+	struct result r;
+	struct workload wl;
+	char buf[512];
+
+	new_run(&r, "X1", "1", "p");
+	workload_defaults(&wl);
+	wl.threads = 1;
+	wl.qdepth = 32;
+	struct result_phase *pu = result_add_phase(&r, "purge", PH_PURGE);
+	pu->status = RS_COMPLETE;
+	result_add_step(pu, "discard", &wl)->summary.dur_ns = 2000000000ull;
+	wl.pattern = WL_SEQUENTIAL;
+	wl.bs = 131072;
+	wl.read_pct = 0;
+	struct result_phase *fi = result_add_phase(&r, "wipc", PH_PRECONDITION);
+	fi->status = RS_COMPLETE;
+	struct result_step *f = result_add_step(fi, "128k", &wl);
+	f->summary.d[DIR_WRITE].bytes = 400000000000ull;
+	f->ramp.d[DIR_WRITE].bytes = 200000000ull;
+	wl.pattern = WL_RANDOM;
+	wl.bs = 4096;
+	wl.threads = wl.qdepth = 16;
+	struct result_phase *pc = result_add_phase(&r, "precondition", PH_PRECONDITION);
+	pc->status = RS_COMPLETE;
+	pc->steady.used = true;
+	result_add_step(pc, "round 1", &wl);
+	/* the pointers are taken again: adding phases may move them */
+	pu = &r.phases[0];
+	fi = &r.phases[1];
+	pc = &r.phases[2];
+
+	ck_assert_str_eq(report_phase_summary(buf, sizeof(buf), pu), "purge by discard, 2 s");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), pu, &pu->steps[0]), "purge: discard");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), fi, &fi->steps[0]),
+			 "fill: 128k write sequential 1T32Q, 400GB written");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), pc, &pc->steps[0]),
+			 "precondition: 4k write random 16T16Q until steady state");
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), fi),
+			     "fill: 128k write sequential 1T32Q, 400GB written, 1 step"),
+		      "%s", buf);
+
+	char *text = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(report_show(&r, &text, &len), 0);
+	ck_assert_msg(strstr(text, "\n  purge: discard "), "%s", text);
+	ck_assert_msg(strstr(text, "\n  fill: 128k write sequential 1T32Q"), "%s", text);
+	ck_assert_msg(!strstr(text, "read random 1T32Q"), "%s", text);
+	free(text);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -763,6 +818,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, renderer_shapes);
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, xml_escaping);
+	tcase_add_test(tc, phases_named);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */
