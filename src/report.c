@@ -749,6 +749,45 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
 	return buf;
 }
 
+void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned r = 0; r < rep->nrows; r++) {
+		const struct result_step *st = rep->rows[r].steps[run];
+		/* a mixed step's read and write rows share it: count it once */
+		if (!st || !st->cpu.measured || rep->rows[r].dir != DIR_ALL)
+			continue;
+		const struct step_cpu *c = &st->cpu;
+		double proc = c->proc_user_pct + c->proc_system_pct;
+		double host = c->host_user_pct + c->host_system_pct;
+		out->nmeasured++;
+		if (proc > out->proc_max_pct || !out->proc_max_row) {
+			out->proc_max_pct = proc;
+			out->proc_max_row = rep->rows[r].name;
+			out->proc_max_group = rep->groups[rep->rows[r].group].title;
+		}
+		if (host > out->host_busy_max_pct)
+			out->host_busy_max_pct = host;
+		if (c->host_iowait_pct > out->iowait_max_pct)
+			out->iowait_max_pct = c->host_iowait_pct;
+		out->nbound += result_step_warning(st, step_warning_code[SW_CPU_BOUND]) != NULL;
+	}
+}
+
+char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c)
+{
+	if (!c->nmeasured)
+		return NULL;
+	int n = snprintf(buf, len,
+			 "drivebench up to %.0f%% of a CPU (%s %s), the host up to %.0f%% busy, "
+			 "iowait up to %.0f%%",
+			 c->proc_max_pct, c->proc_max_group, c->proc_max_row, c->host_busy_max_pct, c->iowait_max_pct);
+	if (c->nbound && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %u step%s CPU-bound", c->nbound,
+			 c->nbound == 1 ? "" : "s");
+	return buf;
+}
+
 /* A precondition that writes the range in order without judging steady state: a fill. */
 static bool is_fill(const struct result_phase *ph, const struct result_step *st)
 {

@@ -162,6 +162,23 @@ char *report_fmt_rating(char *buf, size_t len, enum report_metric m, const struc
  * (or any) phase.
  */
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph);
+/* A run's CPU use over its compared steps (result.h, struct step_cpu). */
+struct report_cpu {
+	unsigned nmeasured;	/* compared steps that recorded it; 0: nothing to say */
+	double proc_max_pct;	/* drivebench's most, % of one CPU */
+	const char *proc_max_group; /* in which group (report_group.title) */
+	const char *proc_max_row;   /* and row (report_row.name) */
+	double host_busy_max_pct; /* the host's most (user + system), % of all CPUs */
+	double iowait_max_pct;
+	unsigned nbound;	/* steps with the cpu-bound warning */
+};
+void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *out);
+/*
+ * "drivebench up to 95% of a CPU (4k read random 16T16Q), the host up to 97% busy, iowait up to 3%;
+ * 2 steps CPU-bound". NULL when the run recorded no CPU use.
+ */
+char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c);
+
 /*
  * What a step of phase ph is, named as it is: "purge: discard", "fill: 128k write
  * sequential 1T32Q, 134MB written", "precondition: 4k write random 16T16Q until steady

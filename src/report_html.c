@@ -551,6 +551,30 @@ static int precondition_series(const struct report *rep, struct series *series)
 	return 0;
 }
 
+/* Each run's CPU use over the compared steps, when the runs recorded it. */
+static void section_cpu(FILE *out, const struct report *rep)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		struct report_cpu c;
+		char s[512];
+		report_run_cpu(rep, i, &c);
+		if (!report_fmt_cpu(s, sizeof(s), &c))
+			continue;
+		if (!any)
+			fputs("<h2>CPU use</h2>\n<ul class=\"notes\">\n", out);
+		any = true;
+		fputs("<li>", out);
+		esc(out, rep->runs[i].label);
+		fputs(": ", out);
+		esc(out, s);
+		fputs("</li>\n", out);
+	}
+	if (any)
+		fputs("</ul>\n", out);
+}
+
 static int section_precondition(FILE *out, const struct report *rep)
 {
 	unsigned with = 0;
@@ -988,6 +1012,7 @@ int report_render_html(const struct report *rep, FILE *out)
 	esc(out, rep->title);
 	fputs("</h1>\n", out);
 	section_runs(out, rep);
+	section_cpu(out, rep);
 	ret = section_precondition(out, rep);
 	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
 		ret = section_group(out, rep, g);

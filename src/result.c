@@ -825,6 +825,17 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 		jwrite_ku64(w, "error_offset", s->error_offset);
 	}
 	jwrite_kstr(w, "engine", s->engine);
+	if (s->cpu.measured) {
+		jwrite_key(w, "cpu");
+		jwrite_begin_object(w);
+		jwrite_kdbl(w, "process_user_pct", s->cpu.proc_user_pct);
+		jwrite_kdbl(w, "process_system_pct", s->cpu.proc_system_pct);
+		jwrite_kdbl(w, "host_user_pct", s->cpu.host_user_pct);
+		jwrite_kdbl(w, "host_system_pct", s->cpu.host_system_pct);
+		jwrite_kdbl(w, "host_iowait_pct", s->cpu.host_iowait_pct);
+		jwrite_ku64(w, "cpus", s->cpu.cpus);
+		jwrite_end_object(w);
+	}
 	if (s->nwarnings) {
 		jwrite_key(w, "warnings");
 		jwrite_begin_array(w);
@@ -1618,6 +1629,31 @@ static void load_warnings(struct loader *L, struct result_step *st)
 	}
 }
 
+static void load_cpu(struct loader *L, struct step_cpu *c)
+{
+	char k[32];
+
+	if (jread_null(&L->j) || !enter_object(L, "cpu"))
+		return;
+	c->measured = true;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		if (!strcmp(k, "process_user_pct"))
+			c->proc_user_pct = get_dbl(L, k);
+		else if (!strcmp(k, "process_system_pct"))
+			c->proc_system_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_user_pct"))
+			c->host_user_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_system_pct"))
+			c->host_system_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_iowait_pct"))
+			c->host_iowait_pct = get_dbl(L, k);
+		else if (!strcmp(k, "cpus"))
+			c->cpus = get_uint(L, k);
+		else
+			jread_skip(&L->j);
+	}
+}
+
 static void load_step(struct loader *L, struct result_step *s)
 {
 	char k[32];
@@ -1636,6 +1672,8 @@ static void load_step(struct loader *L, struct result_step *s)
 			s->error_offset = get_u64(L, k);
 		} else if (!strcmp(k, "engine")) {
 			get_str(L, k, s->engine, sizeof(s->engine));
+		} else if (!strcmp(k, "cpu")) {
+			load_cpu(L, &s->cpu);
 		} else if (!strcmp(k, "summary")) {
 			load_sample(L, k, &s->summary);
 		} else if (!strcmp(k, "drain")) {

@@ -35,6 +35,9 @@
  *                "data", "compress_pct", "interval_ns", "seed"}
  *   status, error, error_offset
  *   engine      backend description
+ *   cpu         {"process_user_pct", "process_system_pct" (% of one CPU), "host_user_pct",
+ *                "host_system_pct", "host_iowait_pct" (% of all CPUs), "cpus"}: CPU use
+ *               from the step's start to its end; absent when not measured
  *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
  *               (codes: STEP_WARNINGS below; a reader keeps codes it does not know)
  *   summary     sample (below) over the whole measured time; its max and percentiles
@@ -68,7 +71,7 @@
  *   does not know.
  *
  * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns,
- * in either version) are optional: files without them load as before.
+ * cpu, label, note, in either version) are optional: files without them load as before.
  *
  * Numbers that are not finite are written as null. Counts, sizes and times are whole
  * numbers from 0 to 2^64-1; rates, means and percentages are finite and not negative.
@@ -135,7 +138,10 @@ struct steady_info {
 	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
 	X(SW_THREADS_IDLE, "threads-idle",                                                         \
 	  "some worker threads completed no I/O in the measured time (the host did not run "     \
-	  "them then): the step ran with fewer threads than its label says")
+	  "them then): the step ran with fewer threads than its label says")                     \
+	X(SW_CPU_BOUND, "cpu-bound",                                                               \
+	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
+	  "all busy with it: the figures may show the host's CPU limit, not the drive's")
 
 /* clang-format off */
 enum step_warning {
@@ -147,6 +153,17 @@ enum step_warning {
 /* clang-format on */
 extern const char *const step_warning_code[SW_COUNT];  /* "reads-unwritten", ... */
 extern const char *const step_warning_about[SW_COUNT]; /* what each means */
+
+/* CPU use over a step (cpu.h), from its start to its end, the ramp included. */
+struct step_cpu {
+	bool measured;		/* false: not recorded (a file from before, or a purge) */
+	double proc_user_pct;	/* drivebench, % of one CPU: 200 is two CPUs' worth */
+	double proc_system_pct;
+	double host_user_pct;	/* the whole host, % of all its CPUs: user and nice */
+	double host_system_pct; /* system, irq and softirq */
+	double host_iowait_pct;
+	unsigned cpus;		/* online */
+};
 
 struct result_warning {
 	char code[32];  /* a step_warning_code, or one from a newer drivebench */
@@ -191,6 +208,7 @@ struct result_step {
 	struct step_hist *hist;	 /* NULL when not kept; result_step_set_hist() */
 	struct result_warning *warnings; /* malloc'd */
 	unsigned nwarnings;
+	struct step_cpu cpu;
 };
 
 struct result_phase {

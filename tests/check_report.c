@@ -798,6 +798,51 @@ START_TEST(phases_named)
 }
 END_TEST
 
+/* CPU use: a section in text, Markdown and HTML, an object in JSON; none without it. */
+START_TEST(cpu_use)
+{
+	struct result runs[2];
+	struct report rep;
+	char *out = NULL;
+	size_t len = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "Y" : "X", "1", "4K random");
+		four_k(&runs[i], 1000, 500);
+	}
+	build(&rep, runs, 2, NULL);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &out, &len), 0);
+		ck_assert_msg(!strstr(out, "CPU use") && !strstr(out, "\"cpu\""), "%s", out);
+		free(out);
+	}
+	report_free(&rep);
+	struct result_step *st = &runs[1].phases[0].steps[1];
+	st->cpu = (struct step_cpu){true, 70, 28.5, 60, 37, 2.5, 4};
+	runs[1].phases[0].steps[0].cpu = (struct step_cpu){true, 20, 5, 30, 10, 7, 4};
+	ck_assert_int_eq(result_step_warn(st, SW_CPU_BOUND, "bound"), 0);
+	build(&rep, runs, 2, NULL);
+	static const char *const want[RF_COUNT] = {
+		[RF_TEXT] = "Y 200GB: drivebench up to 98% of a CPU (4k write random 16T16Q), the "
+			    "host up to 97% busy, iowait up to 7%; 1 step CPU-bound",
+		[RF_MD] = "## CPU use",
+		[RF_HTML] = "<h2>CPU use</h2>",
+		[RF_JSON] = "\"process_max_pct\": 98.5",
+	};
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		if (!want[f])
+			continue;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &out, &len), 0);
+		ck_assert_msg(strstr(out, want[f]), "%s: %s", want[f], out);
+		ck_assert_msg(!strstr(out, "X 200GB: drivebench"), "%s", out);
+		free(out);
+	}
+	report_free(&rep);
+	for (unsigned i = 0; i < 2; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -819,6 +864,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, html_rate_curves_and_matrix);
 	tcase_add_test(tc, xml_escaping);
 	tcase_add_test(tc, phases_named);
+	tcase_add_test(tc, cpu_use);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */

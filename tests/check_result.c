@@ -114,6 +114,14 @@ static void build(struct result *r, unsigned nsteps)
 			s->error_offset = 4096;
 		}
 		snprintf(s->engine, sizeof(s->engine), "uring SINGLE_ISSUER, fixed bufs");
+		if (i % 2 == 0) /* measured CPU use, and a step without */
+			s->cpu = (struct step_cpu){.measured = true,
+						   .proc_user_pct = 87.5 + i,
+						   .proc_system_pct = 12.25,
+						   .host_user_pct = 40.5,
+						   .host_system_pct = 9.75,
+						   .host_iowait_pct = 3.5,
+						   .cpus = 16};
 		fill_sample(&s->summary, i);
 		for (unsigned k = 0; k < 3; k++) {
 			struct sample sm;
@@ -225,6 +233,13 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert_str_eq(sa->error, sb->error);
 			ck_assert_uint_eq(sa->error_offset, sb->error_offset);
 			ck_assert_str_eq(sa->engine, sb->engine);
+			ck_assert_int_eq(sa->cpu.measured, sb->cpu.measured);
+			ck_assert(sa->cpu.proc_user_pct == sb->cpu.proc_user_pct);
+			ck_assert(sa->cpu.proc_system_pct == sb->cpu.proc_system_pct);
+			ck_assert(sa->cpu.host_user_pct == sb->cpu.host_user_pct);
+			ck_assert(sa->cpu.host_system_pct == sb->cpu.host_system_pct);
+			ck_assert(sa->cpu.host_iowait_pct == sb->cpu.host_iowait_pct);
+			ck_assert_uint_eq(sa->cpu.cpus, sb->cpu.cpus);
 			assert_sample_eq(&sa->summary, &sb->summary);
 			ck_assert_uint_eq(sa->drain.dur_ns, sb->drain.dur_ns);
 			ck_assert(memcmp(sa->drain.d, sb->drain.d, sizeof(sa->drain.d)) == 0);
