@@ -840,11 +840,21 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 		report_step_what(wl, sizeof(wl), ph, &ph->steps[0]);
 	else if (ph->nsteps)
 		workload_describe(&ph->steps[0].wl, wl, sizeof(wl));
-	used = (size_t)snprintf(buf, len, "%s%s%u %s, %s measured", wl, wl[0] ? ", " : "",
-				ph->nsteps,
-				st->used ? (ph->nsteps == 1 ? "round" : "rounds")
-					 : (ph->nsteps == 1 ? "step" : "steps"),
-				dur);
+	/* a round of a steady phase may be many steps (SNIA's 56): count what ran of each */
+	unsigned rounds = 0;
+	if (st->used && ph->nsteps &&
+	    sscanf(ph->steps[ph->nsteps - 1].label, "round %u", &rounds) != 1)
+		rounds = ph->nsteps;
+	if (st->used && rounds != ph->nsteps)
+		used = (size_t)snprintf(buf, len, "%s%s%u %s (%u steps), %s measured", wl,
+					wl[0] ? ", " : "", rounds, rounds == 1 ? "round" : "rounds",
+					ph->nsteps, dur);
+	else
+		used = (size_t)snprintf(buf, len, "%s%s%u %s, %s measured", wl, wl[0] ? ", " : "",
+					ph->nsteps,
+					st->used ? (ph->nsteps == 1 ? "round" : "rounds")
+						 : (ph->nsteps == 1 ? "step" : "steps"),
+					dur);
 	if (used >= len)
 		return buf;
 	if (st->used && st->reached)

@@ -787,6 +787,20 @@ START_TEST(phases_named)
 			     "fill: 128k write sequential 1T32Q, 400GB written, 1 step"),
 		      "%s", buf);
 
+	/* a steady phase of rounds of two steps: the rounds that ran, and the steps */
+	struct result_phase *ms = result_add_phase(&r, "measure", PH_MEASURE);
+	ms->steady.used = true;
+	ms->steady.round = 2;
+	ms->status = RS_COMPLETE;
+	for (unsigned i = 0; i < 5; i++) {
+		char label[32];
+		snprintf(label, sizeof(label), "round %u %s", 1 + i / 2, i % 2 ? "4k" : "8k");
+		result_add_step(ms, label, &wl);
+	}
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), &r.phases[3]),
+			     "16T16Q, 3 rounds (5 steps), "),
+		      "%s", buf);
+
 	char *text = NULL;
 	size_t len = 0;
 	ck_assert_int_eq(report_show(&r, &text, &len), 0);
