@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hist.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
@@ -899,4 +900,180 @@ int report_render(const struct report *rep, enum report_format f, char **out, si
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+/* ---- chart series ------------------------------------------------------------------ */
+
+bool report_group_single(const struct report *rep, unsigned g)
+{
+	const struct report_group *grp = &rep->groups[g];
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < grp->nrows; r++)
+		n += rep->rows[grp->first_row + r].dir == DIR_ALL;
+	return n == 1;
+}
+
+/* A row's first step: the workload all runs share in it. */
+static const struct result_step *row_step(const struct report *rep, unsigned row)
+{
+	for (unsigned i = 0; i < rep->nruns; i++)
+		if (rep->rows[row].steps[i])
+			return rep->rows[row].steps[i];
+	return NULL;
+}
+
+/* "4k random": what a bar set shares, the block size (or split) and the pattern. */
+static void bars_key(char *buf, size_t len, const struct workload *wl)
+{
+	char bs[WL_MAX_SPLIT * 24];
+
+	if (wl->nsplit)
+		workload_fmt_bssplit(wl, bs, sizeof(bs));
+	else
+		units_fmt_size(bs, sizeof(bs), wl->bs);
+	text_fmt(buf, len, "%s %s", bs, wl_pattern_name[wl->pattern]);
+}
+
+struct bar_row {
+	char key[128];
+	unsigned row;
+};
+
+static int cmp_bar_row(const void *a, const void *b)
+{
+	const struct bar_row *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static int cmp_bar_set(const void *a, const void *b)
+{
+	const struct report_bars *x = a, *y = b;
+	return (x->rows[0] > y->rows[0]) - (x->rows[0] < y->rows[0]);
+}
+
+int report_bars(const struct report *rep, struct report_bars **sets, unsigned *nsets)
+{
+	struct bar_row *br = malloc((rep->nrows ? rep->nrows : 1) * sizeof(*br));
+	unsigned n = 0;
+
+	*sets = NULL;
+	*nsets = 0;
+	if (!br)
+		return -ENOMEM;
+	for (unsigned g = 0; g < rep->ngroups; g++) {
+		if (!report_group_single(rep, g))
+			continue;
+		const struct report_group *grp = &rep->groups[g];
+		const struct result_step *st = row_step(rep, grp->first_row);
+		for (unsigned r = 0; st && r < grp->nrows; r++) {
+			bars_key(br[n].key, sizeof(br[n].key), &st->wl);
+			br[n++].row = grp->first_row + r;
+		}
+	}
+	/* sorted by key, the sets come out in one pass (linear after the sort) */
+	qsort(br, n, sizeof(*br), cmp_bar_row);
+	struct report_bars *out = calloc(n ? n : 1, sizeof(*out));
+	unsigned ns = 0;
+	int ret = out ? 0 : -ENOMEM;
+	for (unsigned i = 0, j; i < n && !ret; i = j) {
+		for (j = i; j < n && !strcmp(br[j].key, br[i].key); j++)
+			;
+		struct report_bars *b = &out[ns++];
+		text_copy(b->title, sizeof(b->title), br[i].key);
+		b->rows = malloc((j - i) * sizeof(*b->rows));
+		b->cats = malloc((j - i) * sizeof(*b->cats));
+		if (!b->rows || !b->cats) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned k = i; k < j; k++) {
+			const struct report_row *row = &rep->rows[br[k].row];
+			b->rows[b->ncats] = br[k].row;
+			text_fmt(b->cats[b->ncats++], sizeof(b->cats[0]), "%s %s",
+				 rep->groups[row->group].title, row->name);
+		}
+	}
+	free(br);
+	if (ret) {
+		report_bars_free(out, ns);
+		return ret;
+	}
+	if (ns > 1)
+		qsort(out, ns, sizeof(*out), cmp_bar_set);
+	*sets = out;
+	*nsets = ns;
+	return 0;
+}
+
+void report_bars_free(struct report_bars *sets, unsigned nsets)
+{
+	for (unsigned i = 0; sets && i < nsets; i++) {
+		free(sets[i].rows);
+		free(sets[i].cats);
+	}
+	free(sets);
+}
+
+int report_exceedance(const struct report *rep, unsigned row, unsigned run,
+		      struct report_exceed *out)
+{
+	const struct result_step *st = rep->rows[row].steps[run];
+	enum io_dir dir = rep->rows[row].dir;
+	struct hist *h;
+	uint64_t total = 0, seen = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!st || !st->hist)
+		return 0;
+	h = malloc(2 * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	result_step_get_hist(st, &h[0], &h[1]);
+	/* the row's direction; a combined row adds writes to reads */
+	if (dir == DIR_WRITE)
+		h[0] = h[1];
+	else if (dir == DIR_ALL)
+		hist_merge(&h[0], &h[1]);
+	unsigned nb = 0;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		total += h[0].bucket[i];
+		nb += h[0].bucket[i] != 0;
+	}
+	if (!total) {
+		free(h);
+		return 0;
+	}
+	out->nines = malloc((nb + 1) * sizeof(double));
+	out->lat_ms = malloc((nb + 1) * sizeof(double));
+	if (!out->nines || !out->lat_ms) {
+		free(h);
+		report_exceed_free(out);
+		return -ENOMEM;
+	}
+	/* a point per bucket: the share of I/Os that took at least its latency */
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h[0].bucket[i])
+			continue;
+		out->nines[out->n] = -log10((double)(total - seen) / (double)total);
+		out->lat_ms[out->n++] = (double)hist_bucket_value(i) / 1e6;
+		seen += h[0].bucket[i];
+	}
+	/* and the slowest I/O, one in all of them: the curve's end */
+	if (out->nines[out->n - 1] < log10((double)total)) {
+		out->nines[out->n] = log10((double)total);
+		out->lat_ms[out->n] = out->lat_ms[out->n - 1];
+		out->n++;
+	}
+	free(h);
+	return 0;
+}
+
+void report_exceed_free(struct report_exceed *e)
+{
+	free(e->nines);
+	free(e->lat_ms);
+	e->nines = e->lat_ms = NULL;
+	e->n = 0;
 }

@@ -151,6 +151,42 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g,
 		 struct report_table *t);
 void report_table_free(struct report_table *t);
 
+/* ---- chart series: what the HTML charts draw, from the model ------------------- */
+
+/* A single-step section: a group with one combined row (4K random at 16T16Q). */
+bool report_group_single(const struct report *rep, unsigned g);
+
+/*
+ * Grouped bars for single-step sections, as reviews draw them: the rows of every
+ * single-step group with one block size and pattern (4k random: read, write) are the
+ * categories of one set, each with one bar per run (report_cell gives the values).
+ */
+struct report_bars {
+	char title[128];   /* "4k random" */
+	unsigned ncats;
+	unsigned *rows;	   /* [ncats]: report rows */
+	char (*cats)[160]; /* [ncats]: "4k read random 16T16Q", "8k 70/30 random 16T16Q read" */
+};
+/* The sets, in order of their first row. 0 or -ENOMEM. */
+int report_bars(const struct report *rep, struct report_bars **sets, unsigned *nsets);
+void report_bars_free(struct report_bars *sets, unsigned nsets);
+
+/*
+ * A latency percentile ("exceedance") curve of run's step in row, from its stored
+ * histogram (the direction of the row; reads and writes together for a combined row):
+ * at the point k, a share 10^-nines[k] of the I/Os took lat_ms[k] or longer. nines runs
+ * from 0 (every I/O) to log10(I/Os) (the slowest one); n is 0 when the step kept no
+ * histogram.
+ */
+struct report_exceed {
+	unsigned n;
+	double *nines;	/* [n]: -log10(share of I/Os at or past lat_ms) */
+	double *lat_ms; /* [n] */
+};
+int report_exceedance(const struct report *rep, unsigned row, unsigned run,
+		      struct report_exceed *out);
+void report_exceed_free(struct report_exceed *e);
+
 /* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);
 /* "58,550 IOPS against a rated 54,000 (108%)" for the notes under a table. */

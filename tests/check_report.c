@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "hist.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
@@ -857,6 +858,65 @@ START_TEST(cpu_use)
 }
 END_TEST
 
+/* Bars for single-step sections only; percentile charts where histograms are kept. */
+START_TEST(html_bars_and_percentiles)
+{
+	struct result runs[2];
+	struct report rep;
+	struct report_bars *sets;
+	unsigned nsets;
+	char *out = NULL;
+	size_t len = 0;
+	static struct hist h[2];
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "Y" : "X", "1", "4K random");
+		four_k(&runs[i], 1000 + 100 * i, 500);
+		memset(h, 0, sizeof(h));
+		for (unsigned k = 0; k < 10000; k++)
+			hist_add(&h[1], 100000 + 37 * k * (i + 1));
+		/* the write step at 16T16Q keeps its histogram */
+		ck_assert_int_eq(result_step_set_hist(&runs[i].phases[0].steps[1], &h[0], &h[1]), 0);
+	}
+	build(&rep, runs, 2, NULL);
+	/* 4k read random is a ladder (16T16Q, 1T1Q); 4k write random one step */
+	ck_assert_int_eq(report_bars(&rep, &sets, &nsets), 0);
+	ck_assert_uint_eq(nsets, 1);
+	ck_assert_str_eq(sets[0].title, "4k random");
+	ck_assert_uint_eq(sets[0].ncats, 1);
+	ck_assert_str_eq(sets[0].cats[0], "4k write random 16T16Q");
+	report_bars_free(sets, nsets);
+
+	struct report_exceed e;
+	unsigned wrow = rep.groups[1].first_row;
+	ck_assert_int_eq(report_exceedance(&rep, wrow, 0, &e), 0);
+	ck_assert_uint_gt(e.n, 10);
+	ck_assert(e.nines[0] == 0);
+	ck_assert(fabs(e.nines[e.n - 1] - 4) < 0.01); /* the slowest of 10,000: 4 nines */
+	for (unsigned k = 1; k < e.n; k++)
+		ck_assert(e.nines[k] > e.nines[k - 1] && e.lat_ms[k] >= e.lat_ms[k - 1]);
+	ck_assert(fabs(e.lat_ms[0] - 0.1) < 0.001 && fabs(e.lat_ms[e.n - 1] - 0.47) < 0.005);
+	report_exceed_free(&e);
+	ck_assert_int_eq(report_exceedance(&rep, rep.groups[0].first_row, 0, &e), 0);
+	ck_assert_uint_eq(e.n, 0); /* no histogram kept */
+
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\""),
+			  RM_COUNT);
+	ck_assert_uint_eq(count(out, "<rect class=\"bar\""), 2 * RM_COUNT);
+	ck_assert_uint_eq(count(out, "<title>Latency percentiles: 4k write random 16T16Q</title>"),
+			  1);
+	ck_assert_uint_eq(count(out, "<title>Latency percentiles"), 1);
+	/* the ladder keeps its line charts, the single step has none */
+	ck_assert_uint_eq(count(out, "<title>4k read random: "), RM_COUNT);
+	ck_assert_uint_eq(count(out, "<title>4k write random: "), 0);
+	free(out);
+	report_free(&rep);
+	for (unsigned i = 0; i < 2; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -879,6 +939,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, xml_escaping);
 	tcase_add_test(tc, phases_named);
 	tcase_add_test(tc, cpu_use);
+	tcase_add_test(tc, html_bars_and_percentiles);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */

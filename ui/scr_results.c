@@ -213,8 +213,8 @@ static void compare_build(struct app *a)
 	for (unsigned i = 0; i < n; i++) {
 		result_init(&c->res[i]);
 		c->n++;
-		/* samples for an HTML export's charts; histograms are never shown */
-		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_SAMPLES, err, sizeof(err)) <
+		/* samples and histograms for an HTML export's charts */
+		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_ALL, err, sizeof(err)) <
 		    0) {
 			snprintf(c->error, sizeof(c->error), "%s", err);
 			return;
