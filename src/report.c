@@ -1077,3 +1077,157 @@ void report_exceed_free(struct report_exceed *e)
 	e->nines = e->lat_ms = NULL;
 	e->n = 0;
 }
+
+/* ---- SNIA matrix ---------------------------------------------------------------- */
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x < y) - (x > y);
+}
+
+/* The distinct values of v[0..n), sorted descending, in place; how many. */
+static unsigned unique_desc(uint32_t *v, unsigned n)
+{
+	unsigned k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u32_desc);
+	for (unsigned i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/* The position of x in v[0..n) sorted descending (x is there). */
+static unsigned find_desc(const uint32_t *v, unsigned n, uint32_t x)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (v[mid] > x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A step of the matrix: fixed block size, random, no rate limit, the first one's T/Q. */
+static bool matrix_step(const struct result_step *st, const struct result_step *first)
+{
+	return !st->wl.nsplit && !st->wl.rate_iops && st->wl.pattern == WL_RANDOM &&
+	       (!first ||
+		(st->wl.threads == first->wl.threads && st->wl.qdepth == first->wl.qdepth));
+}
+
+static bool measuring_phase(const struct result_phase *ph)
+{
+	return ph->kind == PH_MEASURE || ph->kind == PH_RUN;
+}
+
+/* A step's round, from its label ("round 7 4k 65/35"); 0 outside rounds. */
+static unsigned step_round(const struct result_step *st)
+{
+	unsigned r = 0;
+	return sscanf(st->label, "round %u", &r) == 1 ? r : 0;
+}
+
+void report_matrix_free(struct report_matrix *m)
+{
+	free(m->bs);
+	free(m->mix);
+	free(m->bs_names);
+	free(m->iops);
+	free(m->conv);
+	memset(m, 0, sizeof(*m));
+}
+
+int report_matrix(const struct report *rep, unsigned run, struct report_matrix *m)
+{
+	const struct result *r = rep->runs[run].res;
+	const struct result_phase *ph = NULL;
+	unsigned n = result_nsteps(r), *cnt = NULL;
+
+	memset(m, 0, sizeof(*m));
+	m->bs = calloc(n + 1, sizeof(*m->bs));
+	m->mix = calloc(n + 1, sizeof(*m->mix));
+	if (!m->bs || !m->mix)
+		goto oom;
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0; measuring_phase(&r->phases[p]) && s < r->phases[p].nsteps;
+		     s++) {
+			const struct result_step *st = &r->phases[p].steps[s];
+			/* the first phase with such steps is the matrix */
+			if ((ph && ph != &r->phases[p]) || !matrix_step(st, m->first))
+				continue;
+			if (!m->first) {
+				m->first = st;
+				ph = m->phase = &r->phases[p];
+			}
+			m->bs[m->nbs++] = st->wl.bs;
+			m->mix[m->nmix++] = st->wl.read_pct;
+		}
+	m->nbs = unique_desc(m->bs, m->nbs);
+	m->nmix = unique_desc(m->mix, m->nmix);
+	if (m->nbs < 2 || m->nmix < 2) {
+		report_matrix_free(m);
+		return 0;
+	}
+	/* the window: the phase's judged rounds, the last `window` of them */
+	const struct steady_info *sd = &ph->steady;
+	for (unsigned s = 0; s < ph->nsteps; s++)
+		if (step_round(&ph->steps[s]) > m->nrounds)
+			m->nrounds = step_round(&ph->steps[s]);
+	if (sd->used && sd->round && sd->window) {
+		m->last_round = sd->round;
+		m->window_rounds = sd->window < sd->round ? sd->window : sd->round;
+	}
+	size_t cells = (size_t)m->nbs * m->nmix;
+	m->iops = malloc(cells * sizeof(*m->iops));
+	cnt = calloc(cells, sizeof(*cnt));
+	m->bs_names = calloc(m->nbs, sizeof(*m->bs_names));
+	m->conv = malloc(((size_t)m->nbs * m->nrounds + 1) * sizeof(*m->conv));
+	if (!m->iops || !cnt || !m->bs_names || !m->conv)
+		goto oom;
+	for (size_t i = 0; i < cells; i++)
+		m->iops[i] = NAN;
+	for (size_t i = 0; i < (size_t)m->nbs * m->nrounds; i++)
+		m->conv[i] = NAN;
+	for (unsigned b = 0; b < m->nbs; b++)
+		units_fmt_size(m->bs_names[b], sizeof(m->bs_names[b]), m->bs[b]);
+	/* one pass over the phase's steps: window sums, or the last value, and convergence */
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct result_step *st = &ph->steps[s];
+		if (!matrix_step(st, m->first) || !st->summary.d[DIR_ALL].ios)
+			continue;
+		unsigned b = find_desc(m->bs, m->nbs, st->wl.bs);
+		unsigned c = find_desc(m->mix, m->nmix, st->wl.read_pct), rd = step_round(st);
+		size_t i = (size_t)b * m->nmix + c;
+		double v = st->summary.d[DIR_ALL].iops;
+		if (rd && c == m->nmix - 1)
+			m->conv[(size_t)b * m->nrounds + rd - 1] = v;
+		if (!m->window_rounds) {
+			m->iops[i] = v; /* the last one measured */
+		} else if (rd + m->window_rounds > m->last_round && rd <= m->last_round) {
+			m->iops[i] = cnt[i] ? m->iops[i] + v : v;
+			cnt[i]++;
+		}
+	}
+	for (size_t i = 0; i < cells && m->window_rounds; i++)
+		if (cnt[i])
+			m->iops[i] /= cnt[i];
+	free(cnt);
+	report_phase_summary(m->verdict, sizeof(m->verdict), ph);
+	return 0;
+oom:
+	free(cnt);
+	report_matrix_free(m);
+	return -ENOMEM;
+}
+
+bool report_matrix_covers(const struct report_matrix *m, const struct result_step *st)
+{
+	return m->nbs && st && st >= m->phase->steps && st < m->phase->steps + m->phase->nsteps &&
+	       matrix_step(st, m->first);
+}

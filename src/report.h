@@ -27,6 +27,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -186,6 +187,32 @@ struct report_exceed {
 int report_exceedance(const struct report *rep, unsigned row, unsigned run,
 		      struct report_exceed *out);
 void report_exceed_free(struct report_exceed *e);
+
+/*
+ * SNIA PTS style block size x read mix (the IOPS test's 7x8): when a run measured several
+ * block sizes under several mixes (fixed block size, random, the first such step's
+ * threads and queue depth, no rate limit), each cell's IOPS averaged over the
+ * steady-state window (the last `window` rounds the phase judged; without a judge, the
+ * last measurement), and each block size's IOPS at the lowest read mix round by round
+ * (SNIA's convergence plot). nbs is 0 when the run has no such matrix.
+ */
+struct report_matrix {
+	const struct result_phase *phase; /* the phase it comes from */
+	const struct result_step *first;  /* its threads and queue depth */
+	unsigned nbs, nmix;
+	uint32_t *bs, *mix;	  /* descending: 1024k ... 512b; 100 ... 0 % reads */
+	char (*bs_names)[32];	  /* [nbs]: "4k" */
+	double *iops;		  /* [nbs * nmix]: NAN where nothing was measured */
+	unsigned window_rounds;	  /* the rounds averaged; 0: last measurement */
+	unsigned last_round;	  /* the window's last round */
+	unsigned nrounds;	  /* rounds that ran */
+	double *conv;		  /* [nbs * nrounds]: NAN where missing */
+	char verdict[512];	  /* report_phase_summary of its phase */
+};
+int report_matrix(const struct report *rep, unsigned run, struct report_matrix *out);
+void report_matrix_free(struct report_matrix *m);
+/* Is st one of m's cells (a step of its phase, at any round)? */
+bool report_matrix_covers(const struct report_matrix *m, const struct result_step *st);
 
 /* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);

@@ -1094,134 +1094,79 @@ out:
 	return ret;
 }
 
-static int cmp_u32_desc(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x < y) - (x > y);
-}
-
-/* The distinct values of v[0..n), sorted descending, in place; how many. */
-static unsigned unique_desc(uint32_t *v, unsigned n)
-{
-	unsigned k = 0;
-
-	qsort(v, n, sizeof(*v), cmp_u32_desc);
-	for (unsigned i = 0; i < n; i++)
-		if (!k || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
-/* The position of x in v[0..n) sorted descending (x is there). */
-static unsigned find_desc(const uint32_t *v, unsigned n, uint32_t x)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (v[mid] > x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* A step of the matrix: fixed block size, random, no rate limit, the first one's T/Q. */
-static bool matrix_step(const struct result_step *st, const struct result_step *first)
-{
-	return !st->wl.nsplit && !st->wl.rate_iops && st->wl.pattern == WL_RANDOM &&
-	       (!first ||
-		(st->wl.threads == first->wl.threads && st->wl.qdepth == first->wl.qdepth));
-}
-
 /*
- * SNIA PTS style matrix: when a run measured several block sizes under several read/write
- * mixes (fixed block size, random, same threads and queue depth, no rate limit), IOPS as
- * a table of block size (rows) by mix (columns). Repeated cells (rounds) keep the last,
- * the one measured in steady state. Cells are filled in one pass over the steps.
+ * SNIA PTS style tables (report_matrix): per run that measured several block sizes under
+ * several mixes, the steady-state window's average IOPS as block size x mix, the
+ * convergence of each block size's lowest-read-mix IOPS round by round, and the verdict.
  */
 static int section_matrix(FILE *out, const struct report *rep)
 {
 	bool heading = false;
+	int ret = 0;
 
-	for (unsigned i = 0; i < rep->nruns; i++) {
-		const struct result *r = rep->runs[i].res;
-		unsigned n = result_nsteps(r);
-		uint32_t *bs = calloc(n + 1, sizeof(*bs)), *mix = calloc(n + 1, sizeof(*mix));
-		unsigned nbs = 0, nmix = 0;
-		const struct result_step *first = NULL, **cell = NULL;
-
-		if (!bs || !mix) {
-			free(bs);
-			free(mix);
-			return -ENOMEM;
-		}
-		for (unsigned p = 0; p < r->nphases; p++)
-			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
-			     s++) {
-				const struct result_step *st = &r->phases[p].steps[s];
-				if (!matrix_step(st, NULL))
-					continue;
-				if (!first)
-					first = st;
-				if (!matrix_step(st, first))
-					continue;
-				bs[nbs++] = st->wl.bs;
-				mix[nmix++] = st->wl.read_pct;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		struct report_matrix mx;
+		char tq[32], sz[32];
+		ret = report_matrix(rep, i, &mx);
+		if (ret || !mx.nbs)
+			continue;
+		if (!heading)
+			fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
+		heading = true;
+		fputs("<figure>\n<figcaption>", out);
+		esc(out, rep->runs[i].label);
+		fprintf(out, ", %s random, IOPS", workload_tq(&mx.first->wl, tq, sizeof(tq)));
+		if (mx.window_rounds)
+			fprintf(out, ": the steady-state window's average, rounds %u to %u",
+				mx.last_round - mx.window_rounds + 1, mx.last_round);
+		fputs("</figcaption>\n<table class=\"data matrix\">\n<thead><tr><th>block size</th>",
+		      out);
+		for (unsigned c = 0; c < mx.nmix; c++)
+			fprintf(out, "<th>%u/%u</th>", mx.mix[c], 100 - mx.mix[c]);
+		fputs("</tr></thead>\n<tbody>\n", out);
+		for (unsigned b = 0; b < mx.nbs; b++) {
+			fprintf(out, "<tr><th>%s</th>", units_fmt_size(sz, sizeof(sz), mx.bs[b]));
+			for (unsigned c = 0; c < mx.nmix; c++) {
+				char v[32] = "-";
+				if (isfinite(mx.iops[b * mx.nmix + c]))
+					report_fmt_value(v, sizeof(v), RM_IOPS,
+							 mx.iops[b * mx.nmix + c]);
+				fprintf(out, "<td>%s</td>", v);
 			}
-		nbs = unique_desc(bs, nbs);
-		nmix = unique_desc(mix, nmix);
-		bool oom = false;
-		if (nbs >= 2 && nmix >= 2) {
-			cell = calloc((size_t)nbs * nmix, sizeof(*cell));
-			oom = !cell;
+			fputs("</tr>\n", out);
 		}
-		if (cell) {
-			for (unsigned p = 0; p < r->nphases; p++)
-				for (unsigned s = 0;
-				     measuring(&r->phases[p]) && s < r->phases[p].nsteps; s++) {
-					const struct result_step *st = &r->phases[p].steps[s];
-					if (matrix_step(st, first))
-						cell[find_desc(bs, nbs, st->wl.bs) * nmix +
-						     find_desc(mix, nmix, st->wl.read_pct)] = st;
+		fputs("</tbody>\n</table>\n</figure>\n", out);
+		if (mx.nrounds >= 2) {
+			struct chart c = {.markers = true};
+			c.series = calloc(mx.nbs, sizeof(*c.series));
+			ret = c.series ? 0 : -ENOMEM;
+			for (unsigned b = 0; b < mx.nbs && !ret; b++) {
+				struct series *se = &c.series[c.nseries++];
+				ret = series_alloc(se, mx.bs_names[b], mx.nrounds);
+				for (unsigned k = 0; k < mx.nrounds && !ret; k++) {
+					se->x[se->n] = k + 1;
+					se->y[se->n++] = mx.conv[b * mx.nrounds + k];
 				}
-			if (!heading)
-				fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
-			heading = true;
-			char tq[32];
-			fputs("<figure>\n<figcaption>", out);
-			esc(out, rep->runs[i].label);
-			fprintf(out,
-				", %s random, IOPS</figcaption>\n<table class=\"data matrix\">\n"
-				"<thead><tr><th>block size</th>",
-				workload_tq(&first->wl, tq, sizeof(tq)));
-			for (unsigned c = 0; c < nmix; c++)
-				fprintf(out, "<th>%u/%u</th>", mix[c], 100 - mix[c]);
-			fputs("</tr></thead>\n<tbody>\n", out);
-			for (unsigned b = 0; b < nbs; b++) {
-				char sz[32];
-				fprintf(out, "<tr><th>%s</th>",
-					units_fmt_size(sz, sizeof(sz), bs[b]));
-				for (unsigned c = 0; c < nmix; c++) {
-					const struct result_step *st = cell[b * nmix + c];
-					char v[32] = "-";
-					if (st && st->summary.d[DIR_ALL].ios)
-						report_fmt_value(v, sizeof(v), RM_IOPS,
-								 st->summary.d[DIR_ALL].iops);
-					fprintf(out, "<td>%s</td>", v);
-				}
-				fputs("</tr>\n", out);
 			}
-			fputs("</tbody>\n</table>\n</figure>\n", out);
+			snprintf(c.title, sizeof(c.title), "Steady-state convergence, %u/%u mix",
+				 mx.mix[mx.nmix - 1], 100 - mx.mix[mx.nmix - 1]);
+			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
+			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
+			if (!ret) {
+				fputs("<figure class=\"convergence\">\n", out);
+				svg_chart(out, &c);
+				fputs("</figure>\n", out);
+			}
+			series_free(c.series, c.nseries);
 		}
-		free(cell);
-		free(bs);
-		free(mix);
-		if (oom)
-			return -ENOMEM;
+		if (mx.verdict[0]) {
+			fputs("<p class=\"verdict\">", out);
+			esc(out, mx.verdict);
+			fputs("</p>\n", out);
+		}
+		report_matrix_free(&mx);
 	}
-	return 0;
+	return ret;
 }
 
 static const char css[] =
@@ -1258,8 +1203,23 @@ int report_render_html(const struct report *rep, FILE *out)
 	ret = section_precondition(out, rep);
 	if (!ret)
 		ret = section_bars(out, rep);
-	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
-		ret = section_group(out, rep, g);
+	/* a group of a matrix's cells, round by round, is in the matrix and its convergence */
+	struct report_matrix *mx = calloc(rep->nruns ? rep->nruns : 1, sizeof(*mx));
+	if (!mx)
+		ret = -ENOMEM;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++)
+		ret = report_matrix(rep, i, &mx[i]);
+	for (unsigned g = 0; g < rep->ngroups && !ret; g++) {
+		bool covered = false;
+		for (unsigned i = 0; i < rep->nruns; i++)
+			covered |= report_matrix_covers(&mx[i],
+							rep->rows[rep->groups[g].first_row].steps[i]);
+		if (!covered)
+			ret = section_group(out, rep, g);
+	}
+	for (unsigned i = 0; mx && i < rep->nruns; i++)
+		report_matrix_free(&mx[i]);
+	free(mx);
 	if (!ret)
 		ret = section_rate_curves(out, rep);
 	if (!ret)

@@ -917,6 +917,73 @@ START_TEST(html_bars_and_percentiles)
 }
 END_TEST
 
+/* SNIA's tables: the window's average per block size x mix, the convergence, the verdict. */
+START_TEST(snia_matrix)
+{
+	struct result run;
+	struct report rep;
+	struct report_matrix mx;
+	struct workload wl;
+	char *out = NULL;
+	size_t len = 0;
+	static const uint32_t bss[] = {4096, 65536};
+	static const unsigned mixes[] = {100, 0};
+
+	new_run(&run, "X", "1", "SNIA IOPS");
+	struct result_phase *ph = result_add_phase(&run, "measure", PH_MEASURE);
+	ph->status = RS_COMPLETE;
+	ph->steady = (struct steady_info){.used = true, .reached = true, .window = 2, .round = 4,
+					  .max_rounds = 25, .data_limit_pct = 20,
+					  .slope_limit_pct = 10};
+	workload_defaults(&wl);
+	wl.threads = 4;
+	wl.qdepth = 32;
+	for (unsigned rd = 1; rd <= 4; rd++)
+		for (unsigned b = 0; b < 2; b++)
+			for (unsigned m = 0; m < 2; m++) {
+				char label[64];
+				wl.bs = bss[b];
+				wl.read_pct = mixes[m];
+				snprintf(label, sizeof(label), "round %u %u %u", rd, b, m);
+				/* IOPS: 1000 x round, + 100 for 64k, + 10 for writes */
+				set_summary(result_add_step(ph, label, &wl),
+					    1000.0 * rd + 100 * b + 10 * m);
+			}
+	build(&rep, &run, 1, NULL);
+	ck_assert_int_eq(report_matrix(&rep, 0, &mx), 0);
+	ck_assert_uint_eq(mx.nbs, 2);
+	ck_assert_uint_eq(mx.nmix, 2);
+	ck_assert_uint_eq(mx.bs[0], 65536);
+	ck_assert_uint_eq(mx.mix[0], 100);
+	ck_assert_uint_eq(mx.window_rounds, 2);
+	ck_assert_uint_eq(mx.last_round, 4);
+	ck_assert_uint_eq(mx.nrounds, 4);
+	/* rounds 3 and 4: (3000 + 4000) / 2, plus the block size's and the mix's share */
+	ck_assert(fabs(mx.iops[0 * 2 + 0] - 3600) < 1e-6);
+	ck_assert(fabs(mx.iops[0 * 2 + 1] - 3610) < 1e-6);
+	ck_assert(fabs(mx.iops[1 * 2 + 0] - 3500) < 1e-6);
+	ck_assert(fabs(mx.iops[1 * 2 + 1] - 3510) < 1e-6);
+	/* convergence: each block size's writes, round by round */
+	for (unsigned rd = 0; rd < 4; rd++) {
+		ck_assert(fabs(mx.conv[0 * 4 + rd] - (1000.0 * (rd + 1) + 110)) < 1e-6);
+		ck_assert(fabs(mx.conv[1 * 4 + rd] - (1000.0 * (rd + 1) + 10)) < 1e-6);
+	}
+	ck_assert_msg(strstr(mx.verdict, "4 rounds (16 steps)"), "%s", mx.verdict);
+	report_matrix_free(&mx);
+
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_msg(strstr(out, "the steady-state window's average, rounds 3 to 4"), "%s", out);
+	ck_assert_uint_eq(count(out, "<figure class=\"convergence\">"), 1);
+	ck_assert_uint_eq(count(out, "<p class=\"verdict\">"), 1);
+	ck_assert_msg(strstr(out, "<td>3,600</td>"), "%s", out);
+	/* the per-round groups are the matrix's: no chart of them, only the convergence */
+	ck_assert_uint_eq(count(out, "<svg "), 1);
+	free(out);
+	report_free(&rep);
+	result_free(&run);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -940,6 +1007,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, phases_named);
 	tcase_add_test(tc, cpu_use);
 	tcase_add_test(tc, html_bars_and_percentiles);
+	tcase_add_test(tc, snia_matrix);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */
