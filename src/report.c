@@ -1231,3 +1231,66 @@ bool report_matrix_covers(const struct report_matrix *m, const struct result_ste
 	return m->nbs && st && st >= m->phase->steps && st < m->phase->steps + m->phase->nsteps &&
 	       matrix_step(st, m->first);
 }
+
+/* ---- preconditioning over time --------------------------------------------------- */
+
+/* How many chart points a run's preconditioning has: a sample each, or a round's summary. */
+unsigned report_precondition_count(const struct result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0;
+		     r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps; s++)
+			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
+	return n;
+}
+
+/*
+ * Points of a run's preconditioning, every interval sample on one time line: t_s[] in
+ * seconds and, for each metric in mask, v[m][]. One pass over the (packed) samples.
+ */
+void report_precondition_points(const struct result *r, unsigned mask, double *t_s,
+				double *v[RM_COUNT], unsigned max)
+{
+	uint64_t offset_ns = 0;
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++) {
+		const struct result_phase *ph = &r->phases[p];
+		if (ph->kind != PH_PRECONDITION)
+			continue;
+		for (unsigned s = 0; s < ph->nsteps && n < max; s++) {
+			const struct result_step *st = &ph->steps[s];
+			uint64_t end_ns = st->summary.dur_ns;
+			struct sample_iter it;
+			struct sample sm;
+			sample_iter_init(&it, st);
+			while (n < max && sample_iter_next(&it, &sm)) {
+				t_s[n] = (double)(offset_ns + sm.start_ns + sm.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = sm.d[DIR_ALL].ios
+								  ? report_metric_value(
+									    (enum report_metric)m,
+									    &sm.d[DIR_ALL])
+								  : NAN;
+				n++;
+				if (sm.start_ns + sm.dur_ns > end_ns)
+					end_ns = sm.start_ns + sm.dur_ns;
+			}
+			if (!st->nsamples && n < max) {
+				/* a round without interval samples: its summary as one point */
+				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
+				for (unsigned m = 0; m < RM_COUNT; m++)
+					if (mask & (1u << m))
+						v[m][n] = report_metric_value(
+							(enum report_metric)m,
+							&st->summary.d[DIR_ALL]);
+				n++;
+			}
+			offset_ns += end_ns;
+		}
+	}
+}
+

@@ -154,6 +154,16 @@ void report_table_free(struct report_table *t);
 
 /* ---- chart series: what the HTML charts draw, from the model ------------------- */
 
+/* How many points a run's preconditioning has over time: a sample each, or a round's. */
+unsigned report_precondition_count(const struct result *r);
+/*
+ * Those points, every interval sample of every precondition phase on one time line:
+ * t_s[] in seconds and, for each metric in mask, v[m][] (NAN for an interval without
+ * I/O); at most max. One pass over the packed samples.
+ */
+void report_precondition_points(const struct result *r, unsigned mask, double *t_s,
+				double *v[RM_COUNT], unsigned max);
+
 /* A single-step section: a group with one combined row (4K random at 16T16Q). */
 bool report_group_single(const struct report *rep, unsigned g);
 

@@ -556,66 +556,6 @@ static void section_runs(FILE *out, const struct report *rep)
 	}
 }
 
-/* How many chart points a run's preconditioning has: a sample each, or a round's summary. */
-static unsigned precondition_count(const struct result *r)
-{
-	unsigned n = 0;
-
-	for (unsigned p = 0; p < r->nphases; p++)
-		for (unsigned s = 0;
-		     r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps; s++)
-			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
-	return n;
-}
-
-/*
- * Points of a run's preconditioning, every interval sample on one time line: t_s[] in
- * seconds and, for each metric in mask, v[m][]. One pass over the (packed) samples.
- */
-static void precondition_points(const struct result *r, unsigned mask, double *t_s,
-				double *v[RM_COUNT], unsigned max)
-{
-	uint64_t offset_ns = 0;
-	unsigned n = 0;
-
-	for (unsigned p = 0; p < r->nphases; p++) {
-		const struct result_phase *ph = &r->phases[p];
-		if (ph->kind != PH_PRECONDITION)
-			continue;
-		for (unsigned s = 0; s < ph->nsteps && n < max; s++) {
-			const struct result_step *st = &ph->steps[s];
-			uint64_t end_ns = st->summary.dur_ns;
-			struct sample_iter it;
-			struct sample sm;
-			sample_iter_init(&it, st);
-			while (n < max && sample_iter_next(&it, &sm)) {
-				t_s[n] = (double)(offset_ns + sm.start_ns + sm.dur_ns) / 1e9;
-				for (unsigned m = 0; m < RM_COUNT; m++)
-					if (mask & (1u << m))
-						v[m][n] = sm.d[DIR_ALL].ios
-								  ? report_metric_value(
-									    (enum report_metric)m,
-									    &sm.d[DIR_ALL])
-								  : NAN;
-				n++;
-				if (sm.start_ns + sm.dur_ns > end_ns)
-					end_ns = sm.start_ns + sm.dur_ns;
-			}
-			if (!st->nsamples && n < max) {
-				/* a round without interval samples: its summary as one point */
-				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
-				for (unsigned m = 0; m < RM_COUNT; m++)
-					if (mask & (1u << m))
-						v[m][n] = report_metric_value(
-							(enum report_metric)m,
-							&st->summary.d[DIR_ALL]);
-				n++;
-			}
-			offset_ns += end_ns;
-		}
-	}
-}
-
 /*
  * Long preconditioning (6 h at 1 s) has far more points than a chart has pixels: merge
  * neighbours into at most `keep` points of ox[], oy[], keeping the peak for max latency
@@ -656,7 +596,7 @@ static int precondition_series(const struct report *rep, struct series *series)
 {
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
-		unsigned n = precondition_count(r);
+		unsigned n = report_precondition_count(r);
 		double *t, *v[RM_COUNT] = {0};
 		int ret = 0;
 
@@ -667,7 +607,7 @@ static int precondition_series(const struct report *rep, struct series *series)
 			if (rep->metric_mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
 				ret = -ENOMEM;
 		if (t && !ret) {
-			precondition_points(r, rep->metric_mask, t, v, n);
+			report_precondition_points(r, rep->metric_mask, t, v, n);
 			for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
 				struct series *se = &series[i * RM_COUNT + m];
 				if (!(rep->metric_mask & (1u << m)))
@@ -723,7 +663,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 	int ret = 0;
 
 	for (unsigned i = 0; i < rep->nruns; i++)
-		with += precondition_count(rep->runs[i].res) > 0;
+		with += report_precondition_count(rep->runs[i].res) > 0;
 	if (!with)
 		return 0;
 	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);

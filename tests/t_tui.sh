@@ -314,8 +314,37 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do keys c2 K; done
 	expect c2 "compare scroll: K goes back to 2T2Q" "^ +2T2Q +[0-9,]+( !)? +[0-9,]+"
 fi
+# ---- C5: the chart view of the two marked runs, overlaid --------------------------------
+keys c2 c
+expect c2 "charts: c opens the first chart" "chart 1 of 5 . Preconditioning: Throughput \(IOPS\)"
+expect c2 "charts: a legend entry per drive" "ladder.img \\(1\\) +. .*ladder.img \\(2\\)"
+if cap c2 | has_braille; then pass "charts: braille"; else fail "charts: braille" "$(cap c2)"; fi
+expect c2 "charts: the time axis" "0 .* [0-9.]+ (ms|s) "
+keys c2 l
+expect c2 "charts: l, the next chart" "chart 2 of 5 . Preconditioning: Average latency \(ms\)"
+keys c2 l l l
+expect c2 "charts: the ladder" "chart 5 of 5 . 8k 70/30 random: Throughput \(IOPS\)"
+expect c2 "charts: the ladder's axis runs from 2T2Q to 16T16Q" "2T2Q .* 16T16Q"
+keys c2 l
+expect c2 "charts: the last chart stays" "chart 5 of 5"
+keys c2 h
+expect c2 "charts: h, the chart before" "chart 4 of 5 . Preconditioning: Latency standard"
+keys c2 c
+expect c2 "charts: c closes them" "compare \(2 marked\)"
 keys c2 q
 tm kill-session -t c2 2>/dev/null
+# the same in ASCII
+start c5 120 40 C vt100
+keys c5 4
+keys c5 g Space Space c
+expect c5 "charts, ASCII: the first chart" "chart 1 of 5 - Preconditioning: Throughput"
+if cap c5 | is_ascii && cap c5 | grep -qE "[_\`-]{2}"; then
+	pass "charts, ASCII: drawn without braille"
+else
+	fail "charts, ASCII" "$(cap c5)"
+fi
+keys c5 q
+tm kill-session -t c5 2>/dev/null
 rm -f "$RESULTS"/ladder*.json
 
 # ---- C4: labels and notes: --label, and the n and N keys; compare names runs by them ------

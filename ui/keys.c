@@ -60,6 +60,8 @@ const struct key_binding key_table[] = {
 	{KS_RESULTS, {'H', '<'}, ACT_CMP_LEFT, "scroll the comparison left (the steps stay)"},
 	{KS_RESULTS, {'n'}, ACT_LABEL, "label the run: its name in comparisons"},
 	{KS_RESULTS, {'N'}, ACT_NOTE, "write a note on the run"},
+	{KS_RESULTS, {'c'}, ACT_CHARTS,
+	 "charts of the selected run, or of the marked runs overlaid (h, l: the next chart)"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

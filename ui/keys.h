@@ -62,6 +62,7 @@ enum key_action {
 	ACT_CMP_LEFT,
 	ACT_LABEL,
 	ACT_NOTE,
+	ACT_CHARTS,
 };
 
 #define KEY_MAX_CODES 4

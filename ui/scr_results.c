@@ -377,6 +377,18 @@ void results_draw(struct app *a, int top, int bottom)
 		details_draw(a, top, bottom);
 		return;
 	}
+	if (a->charts) {
+		if (a->cmp_dirty)
+			compare_build(a);
+		if (a->cmp && a->cmp->built) {
+			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHARTS};
+			static const char *const cwords[] = {"chart", "close"};
+			charts_draw(a, &a->cmp->rep, &a->chart_page, top, bottom - 1);
+			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 2);
+			return;
+		}
+		a->charts = false;
+	}
 	if (a->cmp_dirty)
 		compare_build(a);
 	ui_text(a, y, xdate, 17, ROLE_HEADER, "DATE (UTC)");
@@ -456,11 +468,12 @@ void results_draw(struct app *a, int top, int bottom)
 		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
 	}
-	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN, ACT_EXPORT,
+	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN,
+					       ACT_CHARTS, ACT_EXPORT,	    ACT_LABEL,
 					       ACT_DELETE, ACT_RELOAD,	    ACT_DETAILS};
-	static const char *const words[] = {"mark",   "metric", "scroll",	"export",
-					    "delete", "reload", "details"};
-	ui_hints(a, bottom, KS_RESULTS, acts, words, 7);
+	static const char *const words[] = {"mark",  "metric", "scroll", "charts", "export",
+					    "label", "delete", "reload", "details"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 9);
 }
 
 /* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
@@ -625,7 +638,32 @@ void results_key(struct app *a, enum key_action act)
 			break;
 		}
 	}
+	if (a->charts) {
+		switch (act) {
+		case ACT_CHARTS:
+		case ACT_BACK:
+		case ACT_DETAILS:
+			a->charts = false;
+			return;
+		case ACT_METRIC_NEXT:
+		case ACT_DOWN:
+			a->chart_page++; /* clamped when drawn */
+			return;
+		case ACT_METRIC_PREV:
+		case ACT_UP:
+			a->chart_page = a->chart_page ? a->chart_page - 1 : 0;
+			return;
+		default:
+			/* anything else acts on the list, which comes back */
+			a->charts = false;
+			break;
+		}
+	}
 	switch (act) {
+	case ACT_CHARTS:
+		a->charts = true;
+		a->chart_page = 0;
+		break;
 	case ACT_DETAILS:
 		details_open(a);
 		break;

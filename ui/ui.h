@@ -126,6 +126,8 @@ struct app {
 	char **details_lines;     /* into details, one per line */
 	unsigned details_n, details_top, details_left, details_width; /* lines, columns */
 	char details_name[256];   /* the file's name, for the title */
+	bool charts;              /* the chart view is open (chart_view.c) */
+	unsigned chart_page;      /* which chart it shows */
 
 	/* Help */
 	unsigned help_top;
@@ -186,6 +188,13 @@ void results_delete(struct app *a);
 /* Set the selected result's label (ACT_LABEL) or note (ACT_NOTE) to text, saving its file. */
 void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
+
+/* ---- chart_view.c ----------------------------------------------------------------- */
+struct report;
+/* How many charts the comparison has: preconditioning's four, a ladder or rate curve each. */
+unsigned charts_count(const struct report *rep);
+/* Chart *page (clamped) of rep between top and bottom. */
+void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom);
 
 void help_draw(struct app *a, int top, int bottom);
 void help_key(struct app *a, enum key_action act);
