@@ -2287,15 +2287,51 @@ static int entry_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
+/* Append the entry of the file at path (its facts, or why it cannot be read). */
+static int list_append(struct result_list *l, size_t *cap, const char *path)
+{
+	if (l->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct result_entry *p = realloc(l->entries, ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		l->entries = p;
+		*cap = ncap;
+	}
+	struct result_entry *en = &l->entries[l->n++];
+	struct result r;
+	memset(en, 0, sizeof(*en));
+	snprintf(en->path, sizeof(en->path), "%s", path);
+	/* the list shows what names a run: no samples, no histograms */
+	if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
+		if (!en->error[0])
+			text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		return 0;
+	}
+	text_copy(en->model, sizeof(en->model), result_drive_model(&r));
+	text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
+	text_copy(en->target, sizeof(en->target), result_target_path(&r));
+	en->capacity_bytes = result_capacity_bytes(&r);
+	text_copy(en->preset, sizeof(en->preset), r.preset_name);
+	text_copy(en->label, sizeof(en->label), r.label);
+	text_copy(en->started, sizeof(en->started), r.started);
+	en->status = r.status;
+	en->nphases = r.nphases;
+	en->nsteps = result_nsteps(&r);
+	en->version = r.version;
+	result_free(&r);
+	return 0;
+}
+
+/* Every *.json of dir appended to out (unsorted). */
+static int list_append_dir(const char *dir, struct result_list *out, size_t *cap, char *err,
+			   size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t cap = 0;
+	char path[4096];
 	int ret = 0;
 
-	out->entries = NULL;
-	out->n = 0;
 	if (!d) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
@@ -2305,41 +2341,26 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 		size_t nl = strlen(e->d_name);
 		if (e->d_name[0] == '.' || nl < 6 || strcmp(e->d_name + nl - 5, ".json"))
 			continue; /* hidden names include save()'s temp files */
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct result_entry *p = realloc(out->entries, ncap * sizeof(*p));
-			if (!p) {
-				ret = -ENOMEM;
-				snprintf(err, errlen, "%s: out of memory", dir);
-				break;
-			}
-			out->entries = p;
-			cap = ncap;
-		}
-		struct result_entry *en = &out->entries[out->n++];
-		struct result r;
-		memset(en, 0, sizeof(*en));
-		snprintf(en->path, sizeof(en->path), "%s/%s", dir, e->d_name);
-		/* the list shows what names a run: no samples, no histograms */
-		if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
-			if (!en->error[0])
-				text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path))
 			continue;
+		if (list_append(out, cap, path) < 0) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "%s: out of memory", dir);
+			break;
 		}
-		text_copy(en->model, sizeof(en->model), result_drive_model(&r));
-		text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
-		text_copy(en->target, sizeof(en->target), result_target_path(&r));
-		en->capacity_bytes = result_capacity_bytes(&r);
-		text_copy(en->preset, sizeof(en->preset), r.preset_name);
-		text_copy(en->label, sizeof(en->label), r.label);
-		text_copy(en->started, sizeof(en->started), r.started);
-		en->status = r.status;
-		en->nphases = r.nphases;
-		en->nsteps = result_nsteps(&r);
-		en->version = r.version;
-		result_free(&r);
 	}
 	closedir(d);
+	return ret;
+}
+
+int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int ret;
+
+	out->entries = NULL;
+	out->n = 0;
+	ret = list_append_dir(dir, out, &cap, err, errlen);
 	if (ret) {
 		result_list_free(out);
 		return ret;
@@ -2347,6 +2368,29 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 	if (out->n)
 		qsort(out->entries, out->n, sizeof(*out->entries), entry_cmp);
 	return 0;
+}
+
+int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t cap = l->n; /* the array is exactly full: the first append grows it */
+	int ret;
+
+	if (stat(path, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = list_append_dir(path, l, &cap, err, errlen);
+	} else {
+		ret = list_append(l, &cap, path);
+		if (ret)
+			snprintf(err, errlen, "%s: out of memory", path);
+	}
+	if (l->n)
+		qsort(l->entries, l->n, sizeof(*l->entries), entry_cmp);
+	return ret;
 }
 
 void result_list_free(struct result_list *l)

@@ -41,6 +41,12 @@ struct result_list {
  */
 int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen);
 void result_list_free(struct result_list *l);
+/*
+ * Add to l what path holds: a result file, or every *.json file of a directory (listed
+ * as result_list_dir() lists them), keeping l sorted. 0 or -errno (path unreadable),
+ * message in err; l keeps what it had, and what was added before an error.
+ */
+int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen);
 
 /*
  * Load n files into rs[0..n-1] (what: RESULT_LOAD_*, as for result_load_opts()), on

@@ -665,6 +665,39 @@ START_TEST(list_dir)
 }
 END_TEST
 
+/* A list grows by a file and by a directory, sorted newest first; a missing path fails. */
+START_TEST(list_add)
+{
+	struct result_list l;
+	struct result r;
+	char dir[600], path[700], err[600];
+
+	snprintf(dir, sizeof(dir), "%s/add", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		build(&r, 1);
+		snprintf(r.started, sizeof(r.started), "2026-11-%02uT10:00:00Z", 10 + i);
+		snprintf(path, sizeof(path), "%s/%s%u.json", i == 2 ? tmpdir : dir, "a", i);
+		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+		result_free(&r);
+	}
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(result_list_add(&l, dir, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), 0); /* the third, a file */
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_str_eq(l.entries[0].path, path);
+	ck_assert_str_eq(l.entries[0].started, "2026-11-12T10:00:00Z");
+	ck_assert_str_eq(l.entries[2].started, "2026-11-10T10:00:00Z");
+	ck_assert_str_eq(l.entries[1].label, "P400m FW 0200 \u00e9 retest");
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "none: No such file"), "%s", err);
+	ck_assert_uint_eq(l.n, 3);
+	result_list_free(&l);
+}
+END_TEST
+
 static const struct {
 	const char *target;
 	bool fw;
@@ -1136,6 +1169,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, status_names);
 	tcase_add_test(tc, list_dir);
 	tcase_add_test(tc, load_many);
+	tcase_add_test(tc, list_add);
 	tcase_add_test(tc, not_regular);
 	tcase_add_test(tc, limits);
 	tcase_add_test(tc, strings_repaired);

@@ -379,6 +379,36 @@ check "notes: show prints the label and the note" grep -qzE "Label +typed here.N
 	<<<"$out"
 rm -f "$RESULTS"/lab*.json
 
+# ---- C6: results saved elsewhere: o opens a directory, and the library remembers it -------
+mkdir -p "$T/elsewhere"
+far=$(mkfile 16M far.img)
+"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+	--label "saved far away" --out "$T/elsewhere/far.json" 2>/dev/null
+start c6 120 40 C.UTF-8 xterm-256color
+keys c6 4
+sleep 0.5
+if cap c6 | grep -q "saved far away"; then fail "library: not listed before" "$(cap c6)"; fi
+keys c6 o
+expect c6 "library: o asks for a path" "Open a result file or a directory"
+keys c6 -l "$T/elsewhere"
+keys c6 Enter
+expect c6 "library: the directory's result is listed" "saved far away"
+expect c6 "library: and it is remembered" "listed from now on"
+keys c6 q
+tm kill-session -t c6 2>/dev/null
+check "library: the config names the directory" grep -qxF "$T/elsewhere" \
+	"$XDG_CONFIG_HOME/drivebench/library"
+start c6 120 40 C.UTF-8 xterm-256color
+keys c6 4
+expect c6 "library: listed again at the next start" "saved far away"
+keys c6 o
+keys c6 -l "$T/nowhere"
+keys c6 Enter
+expect c6 "library: a missing path is refused" "nowhere: No such file"
+keys c6 q
+tm kill-session -t c6 2>/dev/null
+rm -f "$XDG_CONFIG_HOME/drivebench/library"
+
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long

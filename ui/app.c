@@ -150,7 +150,9 @@ void ui_type_confirm(struct app *a, enum key_action then, const char *title, con
 
 void ui_edit(struct app *a, enum key_action then, const char *title, const char *text)
 {
-	ui_confirm(a, then, title, "Enter saves it; an empty text removes it. Esc cancels.");
+	ui_confirm(a, then, title,
+		   then == ACT_OPEN ? "Type its path; Enter opens it. Esc cancels."
+				    : "Enter saves it; an empty text removes it. Esc cancels.");
 	a->dlg.kind = DLG_EDIT;
 	text_copy(a->dlg.edit, sizeof(a->dlg.edit), text);
 }
@@ -311,7 +313,10 @@ static void dialog_key(struct app *a, int key)
 			ui_status(a, ROLE_NORMAL, "cancelled");
 		} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 			d->kind = DLG_NONE;
-			results_annotate(a, then, d->edit);
+			if (then == ACT_OPEN)
+				results_open(a, d->edit);
+			else
+				results_annotate(a, then, d->edit);
 		} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 			/* a whole character: its continuation bytes and its first */
 			while (n && (d->edit[n - 1] & 0xc0) == 0x80)

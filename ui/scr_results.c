@@ -8,6 +8,7 @@
 #include "ui.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "library.h"
 #include "report.h"
 #include "text.h"
 #include "units.h"
@@ -154,6 +156,15 @@ void results_load(struct app *a)
 		ui_status(a, ROLE_ERROR, "%s", err);
 		memset(&a->results, 0, sizeof(a->results));
 	}
+	/* and the places the library names (results saved elsewhere) */
+	static char lib[LIBRARY_MAX][4096];
+	unsigned nlib = 0;
+	if (library_read(lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
+		ui_status(a, ROLE_ERROR, "%s", err);
+	for (unsigned i = 0; i < nlib; i++)
+		if (strcmp(lib[i], a->results_dir) &&
+		    result_list_add(&a->results, lib[i], err, sizeof(err)) < 0)
+			ui_status(a, ROLE_WARNING, "library: %s", err);
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
@@ -583,6 +594,33 @@ void results_annotate(struct app *a, enum key_action what, const char *text)
 	results_load(a);
 }
 
+/*
+ * Open a result file or a directory of results: it is listed from now on, and the
+ * library (library.h) remembers it.
+ */
+void results_open(struct app *a, const char *path)
+{
+	char abs[PATH_MAX], err[600];
+	struct stat st;
+
+	if (!path[0])
+		return;
+	if (!realpath(path, abs) || stat(abs, &st) < 0) {
+		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		ui_status(a, ROLE_ERROR, "%s: not a file or a directory", abs);
+		return;
+	}
+	if (library_add(abs, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	results_load(a);
+	ui_status(a, ROLE_OK, "listed from now on: %s", abs);
+}
+
 /* Open the editor for the selected result's label or note, from what the file holds. */
 static void annotate_open(struct app *a, enum key_action what)
 {
@@ -704,6 +742,10 @@ void results_key(struct app *a, enum key_action act)
 	case ACT_LABEL:
 	case ACT_NOTE:
 		annotate_open(a, act);
+		break;
+	case ACT_OPEN:
+		ui_edit(a, ACT_OPEN, "Open a result file or a directory of results (remembered)",
+			"");
 		break;
 	case ACT_CMP_DOWN:
 		a->cmp_top += 4; /* clamped to the last row when drawn */

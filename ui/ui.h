@@ -185,6 +185,8 @@ void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
 void results_export(struct app *a, int format);
 void results_delete(struct app *a);
+/* List the result file or directory at path from now on (the library remembers it). */
+void results_open(struct app *a, const char *path);
 /* Set the selected result's label (ACT_LABEL) or note (ACT_NOTE) to text, saving its file. */
 void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
