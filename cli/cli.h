@@ -75,6 +75,8 @@ struct run_options {
 	const struct engine_ops *ops; /* uring, or null for tests */
 	const char *out;              /* result file; NULL: the results directory */
 	const char *yes_destroy;      /* --yes-destroy=PATH */
+	const char *label;            /* --label TEXT: the result's label */
+	const char *note;             /* --note TEXT: the result's note */
 	bool quiet;
 	uint64_t autosave_ns;         /* 0: every 30 s */
 };
@@ -84,7 +86,7 @@ struct run_options {
  * keys (from CLI_O_RUN up), their rows (cli_run_opts, NULL-terminated), and their handling.
  */
 enum { CLI_O_RUN = 200, CLI_O_TARGET = CLI_O_RUN, CLI_O_YES, CLI_O_OUT, CLI_O_QUIET,
-       CLI_O_ENGINE, CLI_O_BUSY_POLL, CLI_O_RUN_END };
+       CLI_O_ENGINE, CLI_O_BUSY_POLL, CLI_O_LABEL, CLI_O_NOTE, CLI_O_RUN_END };
 extern const struct cli_opt cli_run_opts[];
 /* One of them into ro: 0, or an exit status after printing a usage error. */
 int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro);

@@ -127,7 +127,7 @@ int cli_compare(int argc, char **argv)
 	}
 	/* tables need the step summaries only; the HTML report charts the samples too */
 	if (result_load_many(res, (const char *const *)p.pos, (unsigned)p.npos,
-			     fmt == RF_HTML ? RESULT_LOAD_SAMPLES : 0, err, sizeof(err))) {
+			     fmt == RF_HTML ? RESULT_LOAD_ALL : 0, err, sizeof(err))) {
 		fprintf(stderr, "drivebench compare: %s\n", err);
 		rc = EXIT_USAGE;
 		goto out;

@@ -168,6 +168,8 @@ const struct cli_opt cli_run_opts[] = {
 	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr (errors and warnings still)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
 	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
+	{"label", CLI_O_LABEL, "TEXT", "name the run in comparisons (default: the drive)"},
+	{"note", CLI_O_NOTE, "TEXT", "a remark kept with the result"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -205,6 +207,14 @@ int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro)
 		return 0;
 	case CLI_O_BUSY_POLL:
 		return cli_busy_poll(p) ? EXIT_USAGE : 0;
+	case CLI_O_LABEL:
+	case CLI_O_NOTE:
+		if (strlen(p->arg) >= (key == CLI_O_LABEL ? RESULT_LABEL_BYTES : RESULT_NOTE_BYTES))
+			return cli_usage_error(p, "--%s: longer than %u bytes", p->name,
+					       (key == CLI_O_LABEL ? RESULT_LABEL_BYTES
+								   : RESULT_NOTE_BYTES) - 1);
+		*(key == CLI_O_LABEL ? &ro->label : &ro->note) = p->arg;
+		return 0;
 	}
 	return cli_usage_error(p, "unexpected option");
 }
@@ -218,6 +228,8 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.confirm = ro->yes_destroy,
 		.out_path = ro->out,
 		.ops = ro->ops,
+		.label = ro->label,
+		.note = ro->note,
 	};
 	struct run *run;
 	char err[1024];

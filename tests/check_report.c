@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "hist.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
@@ -282,6 +283,7 @@ static const struct {
 	const char *model[3];
 	const char *fw[3];
 	const char *want[3];
+	const char *label[3]; /* --label; NULL: none */
 } label_cases[] = {
 	{{"X1", "X1", "Y"}, {"1", "2", "1"}, {"X1 200GB FW 1", "X1 200GB FW 2", "Y 200GB"}},
 	{{"X1", "X1", NULL},
@@ -290,6 +292,13 @@ static const struct {
 	{{NULL, NULL, "Z"},
 	 {"", "", "9"},
 	 {"/tmp/scratch.img (1)", "/tmp/scratch.img (2)", "Z 200GB"}},
+	/* labelled: a firmware retest shows the firmware, one firmware twice does not */
+	{{"X1", "X1", "Y"},
+	 {"1", "2", "1"},
+	 {"before FW 1", "after FW 2", "Y 200GB"},
+	 {"before", "after", NULL}},
+	{{"X1", "X1", "Y"}, {"1", "1", "1"}, {"run a", "run b", "rival"}, {"run a", "run b", "rival"}},
+	{{"X1", "X1", NULL}, {"1", "1", ""}, {"same (1)", "same (2)", "file"}, {"same", "same", "file"}},
 };
 
 START_TEST(labels)
@@ -300,6 +309,8 @@ START_TEST(labels)
 	for (unsigned i = 0; i < 3; i++) {
 		new_run(&runs[i], label_cases[_i].model[i], label_cases[_i].fw[i], "4K random");
 		four_k(&runs[i], 1000, 500);
+		if (label_cases[_i].label[i])
+			snprintf(runs[i].label, sizeof(runs[i].label), "%s", label_cases[_i].label[i]);
 	}
 	build(&rep, runs, 3, NULL);
 	for (unsigned i = 0; i < 3; i++)
@@ -928,6 +939,246 @@ START_TEST(html_axes_bounded)
 }
 END_TEST
 
+/* Purge, fill and precondition phases are named as what they are, not as a workload. */
+START_TEST(phases_named)
+{
+	struct result r;
+	struct workload wl;
+	char buf[512];
+
+	new_run(&r, "X1", "1", "p");
+	workload_defaults(&wl);
+	wl.threads = 1;
+	wl.qdepth = 32;
+	struct result_phase *pu = result_add_phase(&r, "purge", PH_PURGE);
+	pu->status = RS_COMPLETE;
+	result_add_step(pu, "discard", &wl)->summary.dur_ns = 2000000000ull;
+	wl.pattern = WL_SEQUENTIAL;
+	wl.bs = 131072;
+	wl.read_pct = 0;
+	struct result_phase *fi = result_add_phase(&r, "wipc", PH_PRECONDITION);
+	fi->status = RS_COMPLETE;
+	struct result_step *f = result_add_step(fi, "128k", &wl);
+	f->summary.d[DIR_WRITE].bytes = 400000000000ull;
+	f->ramp.d[DIR_WRITE].bytes = 200000000ull;
+	wl.pattern = WL_RANDOM;
+	wl.bs = 4096;
+	wl.threads = wl.qdepth = 16;
+	struct result_phase *pc = result_add_phase(&r, "precondition", PH_PRECONDITION);
+	pc->status = RS_COMPLETE;
+	pc->steady.used = true;
+	result_add_step(pc, "round 1", &wl);
+	/* the pointers are taken again: adding phases may move them */
+	pu = &r.phases[0];
+	fi = &r.phases[1];
+	pc = &r.phases[2];
+
+	ck_assert_str_eq(report_phase_summary(buf, sizeof(buf), pu), "purge by discard, 2 s");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), pu, &pu->steps[0]), "purge: discard");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), fi, &fi->steps[0]),
+			 "fill: 128k write sequential 1T32Q, 400GB written");
+	ck_assert_str_eq(report_step_what(buf, sizeof(buf), pc, &pc->steps[0]),
+			 "precondition: 4k write random 16T16Q until steady state");
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), fi),
+			     "fill: 128k write sequential 1T32Q, 400GB written, 1 step"),
+		      "%s", buf);
+
+	/* a steady phase of rounds of two steps: the rounds that ran, and the steps */
+	struct result_phase *ms = result_add_phase(&r, "measure", PH_MEASURE);
+	ms->steady.used = true;
+	ms->steady.round = 2;
+	ms->status = RS_COMPLETE;
+	for (unsigned i = 0; i < 5; i++) {
+		char label[32];
+		snprintf(label, sizeof(label), "round %u %s", 1 + i / 2, i % 2 ? "4k" : "8k");
+		result_add_step(ms, label, &wl);
+	}
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), &r.phases[3]),
+			     "16T16Q, 3 rounds (5 steps), "),
+		      "%s", buf);
+
+	char *text = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(report_show(&r, &text, &len), 0);
+	ck_assert_msg(strstr(text, "\n  purge: discard "), "%s", text);
+	ck_assert_msg(strstr(text, "\n  fill: 128k write sequential 1T32Q"), "%s", text);
+	ck_assert_msg(!strstr(text, "read random 1T32Q"), "%s", text);
+	free(text);
+	result_free(&r);
+}
+END_TEST
+
+/* CPU use: a section in text, Markdown and HTML, an object in JSON; none without it. */
+START_TEST(cpu_use)
+{
+	struct result runs[2];
+	struct report rep;
+	char *out = NULL;
+	size_t len = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "Y" : "X", "1", "4K random");
+		four_k(&runs[i], 1000, 500);
+	}
+	build(&rep, runs, 2, NULL);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &out, &len), 0);
+		ck_assert_msg(!strstr(out, "CPU use") && !strstr(out, "\"cpu\""), "%s", out);
+		free(out);
+	}
+	report_free(&rep);
+	struct result_step *st = &runs[1].phases[0].steps[1];
+	st->cpu = (struct step_cpu){true, 70, 28.5, 60, 37, 2.5, 4};
+	runs[1].phases[0].steps[0].cpu = (struct step_cpu){true, 20, 5, 30, 10, 7, 4};
+	ck_assert_int_eq(result_step_warn(st, SW_CPU_BOUND, "bound"), 0);
+	build(&rep, runs, 2, NULL);
+	static const char *const want[RF_COUNT] = {
+		[RF_TEXT] = "Y 200GB: drivebench up to 98% of a CPU (4k write random 16T16Q), the "
+			    "host up to 97% busy, iowait up to 7%; 1 step CPU-bound",
+		[RF_MD] = "## CPU use",
+		[RF_HTML] = "<h2>CPU use</h2>",
+		[RF_JSON] = "\"process_max_pct\": 98.5",
+	};
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		if (!want[f])
+			continue;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &out, &len), 0);
+		ck_assert_msg(strstr(out, want[f]), "%s: %s", want[f], out);
+		ck_assert_msg(!strstr(out, "X 200GB: drivebench"), "%s", out);
+		free(out);
+	}
+	report_free(&rep);
+	for (unsigned i = 0; i < 2; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
+/* Bars for single-step sections only; percentile charts where histograms are kept. */
+START_TEST(html_bars_and_percentiles)
+{
+	struct result runs[2];
+	struct report rep;
+	struct report_bars *sets;
+	unsigned nsets;
+	char *out = NULL;
+	size_t len = 0;
+	static struct hist h[2];
+
+	for (unsigned i = 0; i < 2; i++) {
+		new_run(&runs[i], i ? "Y" : "X", "1", "4K random");
+		four_k(&runs[i], 1000 + 100 * i, 500);
+		memset(h, 0, sizeof(h));
+		for (unsigned k = 0; k < 10000; k++)
+			hist_add(&h[1], 100000 + 37 * k * (i + 1));
+		/* the write step at 16T16Q keeps its histogram */
+		ck_assert_int_eq(result_step_set_hist(&runs[i].phases[0].steps[1], &h[0], &h[1]), 0);
+	}
+	build(&rep, runs, 2, NULL);
+	/* 4k read random is a ladder (16T16Q, 1T1Q); 4k write random one step */
+	ck_assert_int_eq(report_bars(&rep, &sets, &nsets), 0);
+	ck_assert_uint_eq(nsets, 1);
+	ck_assert_str_eq(sets[0].title, "4k random");
+	ck_assert_uint_eq(sets[0].ncats, 1);
+	ck_assert_str_eq(sets[0].cats[0], "4k write random 16T16Q");
+	report_bars_free(sets, nsets);
+
+	struct report_exceed e;
+	unsigned wrow = rep.groups[1].first_row;
+	ck_assert_int_eq(report_exceedance(&rep, wrow, 0, &e), 0);
+	ck_assert_uint_gt(e.n, 10);
+	ck_assert(e.nines[0] == 0);
+	ck_assert(fabs(e.nines[e.n - 1] - 4) < 0.01); /* the slowest of 10,000: 4 nines */
+	for (unsigned k = 1; k < e.n; k++)
+		ck_assert(e.nines[k] > e.nines[k - 1] && e.lat_ms[k] >= e.lat_ms[k - 1]);
+	ck_assert(fabs(e.lat_ms[0] - 0.1) < 0.001 && fabs(e.lat_ms[e.n - 1] - 0.47) < 0.005);
+	report_exceed_free(&e);
+	ck_assert_int_eq(report_exceedance(&rep, rep.groups[0].first_row, 0, &e), 0);
+	ck_assert_uint_eq(e.n, 0); /* no histogram kept */
+
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\""),
+			  NIO);
+	ck_assert_uint_eq(count(out, "<rect class=\"bar\""), 2 * NIO);
+	ck_assert_uint_eq(count(out, "<title>Latency percentiles: 4k write random 16T16Q</title>"),
+			  1);
+	ck_assert_uint_eq(count(out, "<title>Latency percentiles"), 1);
+	/* the ladder keeps its line charts, the single step has none */
+	ck_assert_uint_eq(count(out, "<title>4k read random: "), NIO);
+	ck_assert_uint_eq(count(out, "<title>4k write random: "), 0);
+	free(out);
+	report_free(&rep);
+	for (unsigned i = 0; i < 2; i++)
+		result_free(&runs[i]);
+}
+END_TEST
+
+/* SNIA's tables: the window's average per block size x mix, the convergence, the verdict. */
+START_TEST(snia_matrix)
+{
+	struct result run;
+	struct report rep;
+	struct report_matrix mx;
+	struct workload wl;
+	char *out = NULL;
+	size_t len = 0;
+	static const uint32_t bss[] = {4096, 65536};
+	static const unsigned mixes[] = {100, 0};
+
+	new_run(&run, "X", "1", "SNIA IOPS");
+	struct result_phase *ph = result_add_phase(&run, "measure", PH_MEASURE);
+	ph->status = RS_COMPLETE;
+	ph->steady = (struct steady_info){.used = true, .reached = true, .window = 2, .round = 4,
+					  .max_rounds = 25, .data_limit_pct = 20,
+					  .slope_limit_pct = 10};
+	workload_defaults(&wl);
+	wl.threads = 4;
+	wl.qdepth = 32;
+	for (unsigned rd = 1; rd <= 4; rd++)
+		for (unsigned b = 0; b < 2; b++)
+			for (unsigned m = 0; m < 2; m++) {
+				char label[64];
+				wl.bs = bss[b];
+				wl.read_pct = mixes[m];
+				snprintf(label, sizeof(label), "round %u %u %u", rd, b, m);
+				/* IOPS: 1000 x round, + 100 for 64k, + 10 for writes */
+				set_summary(result_add_step(ph, label, &wl),
+					    1000.0 * rd + 100 * b + 10 * m);
+			}
+	build(&rep, &run, 1, NULL);
+	ck_assert_int_eq(report_matrix(&rep, 0, &mx), 0);
+	ck_assert_uint_eq(mx.nbs, 2);
+	ck_assert_uint_eq(mx.nmix, 2);
+	ck_assert_uint_eq(mx.bs[0], 65536);
+	ck_assert_uint_eq(mx.mix[0], 100);
+	ck_assert_uint_eq(mx.window_rounds, 2);
+	ck_assert_uint_eq(mx.last_round, 4);
+	ck_assert_uint_eq(mx.nrounds, 4);
+	/* rounds 3 and 4: (3000 + 4000) / 2, plus the block size's and the mix's share */
+	ck_assert(fabs(mx.iops[0 * 2 + 0] - 3600) < 1e-6);
+	ck_assert(fabs(mx.iops[0 * 2 + 1] - 3610) < 1e-6);
+	ck_assert(fabs(mx.iops[1 * 2 + 0] - 3500) < 1e-6);
+	ck_assert(fabs(mx.iops[1 * 2 + 1] - 3510) < 1e-6);
+	/* convergence: each block size's writes, round by round */
+	for (unsigned rd = 0; rd < 4; rd++) {
+		ck_assert(fabs(mx.conv[0 * 4 + rd] - (1000.0 * (rd + 1) + 110)) < 1e-6);
+		ck_assert(fabs(mx.conv[1 * 4 + rd] - (1000.0 * (rd + 1) + 10)) < 1e-6);
+	}
+	ck_assert_msg(strstr(mx.verdict, "4 rounds (16 steps)"), "%s", mx.verdict);
+	report_matrix_free(&mx);
+
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_msg(strstr(out, "the steady-state window's average, rounds 3 to 4"), "%s", out);
+	ck_assert_uint_eq(count(out, "<figure class=\"convergence\">"), 1);
+	ck_assert_uint_eq(count(out, "<p class=\"verdict\">"), 1);
+	ck_assert_msg(strstr(out, "<td>3,600</td>"), "%s", out);
+	/* the per-round groups are the matrix's: no chart of them, only the convergence */
+	ck_assert_uint_eq(count(out, "<svg "), 1);
+	free(out);
+	report_free(&rep);
+	result_free(&run);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -951,6 +1202,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, rate_curves_match_by_share);
 	tcase_add_test(tc, steady_verdict_everywhere);
 	tcase_add_test(tc, xml_escaping);
+	tcase_add_test(tc, phases_named);
+	tcase_add_test(tc, cpu_use);
+	tcase_add_test(tc, html_bars_and_percentiles);
+	tcase_add_test(tc, snia_matrix);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */

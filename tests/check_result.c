@@ -65,6 +65,10 @@ static void build(struct result *r, unsigned nsteps)
 	snprintf(r->preset_source, sizeof(r->preset_source), "builtin");
 	r->preset_text = strdup("[preset]\nname = 8K 70/30\n");
 	r->scale = 0.25;
+	if (nsteps % 2) { /* labelled and not: both load */
+		snprintf(r->label, sizeof(r->label), "P400m FW 0200 \u00e9 retest");
+		snprintf(r->note, sizeof(r->note), "after the firmware update;\nsecond line");
+	}
 
 	struct result_phase *pre = result_add_phase(r, "precondition", PH_PRECONDITION);
 	ck_assert_ptr_nonnull(pre);
@@ -111,6 +115,14 @@ static void build(struct result *r, unsigned nsteps)
 			s->error_offset = 4096;
 		}
 		snprintf(s->engine, sizeof(s->engine), "uring SINGLE_ISSUER, fixed bufs");
+		if (i % 2 == 0) /* measured CPU use, and a step without */
+			s->cpu = (struct step_cpu){.measured = true,
+						   .proc_user_pct = 87.5 + i,
+						   .proc_system_pct = 12.25,
+						   .host_user_pct = 40.5,
+						   .host_system_pct = 9.75,
+						   .host_iowait_pct = 3.5,
+						   .cpus = 16};
 		fill_sample(&s->summary, i);
 		for (unsigned k = 0; k < 3; k++) {
 			struct sample sm;
@@ -191,6 +203,8 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 	ck_assert_str_eq(a->error, b->error);
 	ck_assert_str_eq(a->started, b->started);
 	ck_assert_str_eq(a->ended, b->ended);
+	ck_assert_str_eq(a->label, b->label);
+	ck_assert_str_eq(a->note, b->note);
 	ck_assert_str_eq(a->tool_version, b->tool_version);
 	ck_assert_str_eq(a->preset_name, b->preset_name);
 	ck_assert_str_eq(a->preset_source, b->preset_source);
@@ -224,6 +238,13 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			ck_assert_str_eq(sa->error, sb->error);
 			ck_assert_uint_eq(sa->error_offset, sb->error_offset);
 			ck_assert_str_eq(sa->engine, sb->engine);
+			ck_assert_int_eq(sa->cpu.measured, sb->cpu.measured);
+			ck_assert(sa->cpu.proc_user_pct == sb->cpu.proc_user_pct);
+			ck_assert(sa->cpu.proc_system_pct == sb->cpu.proc_system_pct);
+			ck_assert(sa->cpu.host_user_pct == sb->cpu.host_user_pct);
+			ck_assert(sa->cpu.host_system_pct == sb->cpu.host_system_pct);
+			ck_assert(sa->cpu.host_iowait_pct == sb->cpu.host_iowait_pct);
+			ck_assert_uint_eq(sa->cpu.cpus, sb->cpu.cpus);
 			assert_sample_eq(&sa->summary, &sb->summary);
 			ck_assert_uint_eq(sa->drain.dur_ns, sb->drain.dur_ns);
 			ck_assert(memcmp(sa->drain.d, sb->drain.d, sizeof(sa->drain.d)) == 0);
@@ -653,10 +674,44 @@ START_TEST(list_dir)
 }
 END_TEST
 
+/* A list grows by a file and by a directory, sorted newest first; a missing path fails. */
+START_TEST(list_add)
+{
+	struct result_list l;
+	struct result r;
+	char dir[600], path[700], err[600];
+
+	snprintf(dir, sizeof(dir), "%s/add", tmpdir);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		build(&r, 1);
+		snprintf(r.started, sizeof(r.started), "2026-11-%02uT10:00:00Z", 10 + i);
+		snprintf(path, sizeof(path), "%s/%s%u.json", i == 2 ? tmpdir : dir, "a", i);
+		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+		result_free(&r);
+	}
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(result_list_add(&l, dir, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), 0); /* the third, a file */
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_str_eq(l.entries[0].path, path);
+	ck_assert_str_eq(l.entries[0].started, "2026-11-12T10:00:00Z");
+	ck_assert_str_eq(l.entries[2].started, "2026-11-10T10:00:00Z");
+	ck_assert_str_eq(l.entries[1].label, "P400m FW 0200 \u00e9 retest");
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "none: No such file"), "%s", err);
+	ck_assert_uint_eq(l.n, 3);
+	result_list_free(&l);
+}
+END_TEST
+
 static const struct {
 	const char *target;
 	bool fw;
 	const char *want;
+	const char *label;
 } labels[] = {
 	{"{\"path\": \"/dev/sdb\", \"size\": 200049647616, \"drive\": {\"model\": \"Micron "
 	 "P400m\", \"firmware\": \"0200\", \"capacity_bytes\": 200049647616}}",
@@ -672,6 +727,13 @@ static const struct {
 	{"{\"path\": \"/dev/sdc\", \"drive\": {\"model\": \"Disk\", \"capacity_bytes\": "
 	 "3200000000000}}",
 	 false, "Disk 3.2TB"},
+	{"{\"path\": \"/dev/sdb\", \"drive\": {\"model\": \"Micron P400m\", \"firmware\": "
+	 "\"0200\"}}",
+	 false, "old sample", "old sample"},
+	{"{\"path\": \"/dev/sdb\", \"drive\": {\"model\": \"Micron P400m\", \"firmware\": "
+	 "\"0200\"}}",
+	 true, "old sample FW 0200", "old sample"},
+	{"{\"path\": \"/tmp/scratch.img\", \"kind\": \"file\"}", true, "scratch", "scratch"},
 };
 
 START_TEST(label)
@@ -682,6 +744,8 @@ START_TEST(label)
 	result_init(&r);
 	r.target = json_tokener_parse(labels[_i].target);
 	ck_assert_ptr_nonnull(r.target);
+	if (labels[_i].label)
+		snprintf(r.label, sizeof(r.label), "%s", labels[_i].label);
 	ck_assert_str_eq(result_label(&r, labels[_i].fw, buf, sizeof(buf)), labels[_i].want);
 	result_free(&r);
 }
@@ -1114,6 +1178,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, status_names);
 	tcase_add_test(tc, list_dir);
 	tcase_add_test(tc, load_many);
+	tcase_add_test(tc, list_add);
 	tcase_add_test(tc, not_regular);
 	tcase_add_test(tc, limits);
 	tcase_add_test(tc, strings_repaired);

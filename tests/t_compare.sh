@@ -81,12 +81,14 @@ for n, svg in enumerate(svgs):
     p = subprocess.run(["xmllint", "--noout", "-"], input=svg.encode(), capture_output=True)
     assert p.returncode == 0, "svg %d: %s" % (n, p.stderr.decode()[:300])
     p = subprocess.run(["xmllint", "--xpath",
-                        "count(//*[local-name()='g'][@class='series'])", "-"],
+                        "count(//*[local-name()='g'][contains(concat(' ', @class, ' '), ' series ')])", "-"],
                        input=svg.encode(), capture_output=True)
     got = int(float(p.stdout.decode().strip() or -1))
     assert got == want, "svg %d has %d series, want %d" % (n, got, want)
+    # bars have their categories down the side, and the value's unit along
     assert re.search(r'class="xlabel"[^>]*>[^<]+\(', svg) and \
-        re.search(r'class="ylabel"[^>]*>[^<]+\(', svg), "svg %d: axis without unit" % n
+        ('class="bars"' in svg or re.search(r'class="ylabel"[^>]*>[^<]+\(', svg)), \
+        "svg %d: axis without unit" % n
 assert "<script" not in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
 print(len(svgs))
 EOF
@@ -236,6 +238,25 @@ if [ "${#runs[@]}" -eq 3 ]; then
 	if $have_xmllint && "$DRIVEBENCH" compare --format html -o "$T/e2e.html" "${runs[@]:0:2}" &&
 		n=$(svg_check "$T/e2e.html" 2 2>&1); then
 		pass "end to end: html with 2 series per chart ($n charts)"
+		# one step: a bar chart per metric, two bars in each, no line chart of it;
+		# and its latency percentiles from the histograms, a curve per drive
+		check "end to end: html draws the single step as bars, percentiles from histograms" \
+			python3 - "$T/e2e.html" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+bars = [s for s in svgs if 'class="bars"' in s]
+assert len(bars) == 8, len(bars)
+for s in bars:
+    assert s.count('<rect class="bar"') == 2, s[:300]
+    assert "4k read random 1T4Q" in s, s[:300]
+pct = [s for s in svgs if "<title>Latency percentiles: 4k read random 1T4Q" in s]
+assert len(pct) == 1, len(pct)
+assert pct[0].count("<path fill=\"none\"") == 2, pct[0][:300]
+assert re.search(r">99\.9</text>", pct[0]), "no 99.9 tick"
+lines = [s for s in svgs if 'class="bars"' not in s and "Latency percentiles" not in s]
+assert not lines, "line charts of a single step: %d" % len(lines)
+PY
 	elif $have_xmllint; then
 		fail "end to end: html" "$n"
 	fi

@@ -228,3 +228,28 @@ if is_root && mkloop ddev "$(mkfile 32M discard.img)"; then
 else
 	skip "unwritten: discarded device" "needs root for a loop device"
 fi
+
+# CPU use per step: the process's and the host's, in the result and in show
+cpuf=$(mkfile 16M cpu.img)
+"$DRIVEBENCH" run --engine null --target "$cpuf" --bs 4k --threads "1 2" --time 400ms --quiet \
+	--out "$T/cpu.json" 2>/dev/null
+check "cpu: every step records the process's and the host's CPU use" python3 - "$T/cpu.json" <<'PY'
+import json, os, sys
+steps = json.load(open(sys.argv[1]))["phases"][0]["steps"]
+assert len(steps) == 2, len(steps)
+for st in steps:
+    c = st["cpu"]
+    assert c["cpus"] == os.cpu_count(), c
+    threads = st["workload"]["threads"]
+    proc = c["process_user_pct"] + c["process_system_pct"]
+    # the null engine does no I/O: its workers only use CPU, at most a CPU each
+    assert 0 < proc <= 100 * min(threads + 1, c["cpus"]) + 5, c
+    for k in ("host_user_pct", "host_system_pct", "host_iowait_pct"):
+        assert 0 <= c[k] <= 100, c
+    assert c["host_user_pct"] + c["host_system_pct"] + c["host_iowait_pct"] <= 100.1, c
+    for w in st.get("warnings", []):
+        if w["code"] == "cpu-bound":
+            assert "may be the limit" in w["text"], w
+PY
+check "cpu: show prints the CPU columns" grep -qE "cpu %  host usr/sys/io %  status$" \
+	<("$DRIVEBENCH" show "$T/cpu.json")

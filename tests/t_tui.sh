@@ -314,9 +314,100 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do keys c2 K; done
 	expect c2 "compare scroll: K goes back to 2T2Q" "^ +2T2Q +[0-9,]+( !)? +[0-9,]+"
 fi
+# ---- C5: the chart view of the two marked runs, overlaid --------------------------------
+keys c2 c
+expect c2 "charts: c opens the first chart" "chart 1 of 5 . Preconditioning: Throughput \(IOPS\)"
+expect c2 "charts: a legend entry per drive" "ladder.img \\(1\\) +. .*ladder.img \\(2\\)"
+if cap c2 | has_braille; then pass "charts: braille"; else fail "charts: braille" "$(cap c2)"; fi
+expect c2 "charts: the time axis" "0 .* [0-9.]+ (ms|s) "
+keys c2 l
+expect c2 "charts: l, the next chart" "chart 2 of 5 . Preconditioning: Average latency \(ms\)"
+keys c2 l l l
+expect c2 "charts: the ladder" "chart 5 of 5 . 8k 70/30 random: Throughput \(IOPS\)"
+expect c2 "charts: the ladder's axis runs from 2T2Q to 16T16Q" "2T2Q .* 16T16Q"
+keys c2 l
+expect c2 "charts: the last chart stays" "chart 5 of 5"
+keys c2 h
+expect c2 "charts: h, the chart before" "chart 4 of 5 . Preconditioning: Latency standard"
+keys c2 c
+expect c2 "charts: c closes them" "compare \(2 marked\)"
 keys c2 q
 tm kill-session -t c2 2>/dev/null
+# the same in ASCII
+start c5 120 40 C vt100
+keys c5 4
+keys c5 g Space Space c
+expect c5 "charts, ASCII: the first chart" "chart 1 of 5 - Preconditioning: Throughput"
+if cap c5 | is_ascii && cap c5 | grep -qE "[_\`-]{2}"; then
+	pass "charts, ASCII: drawn without braille"
+else
+	fail "charts, ASCII" "$(cap c5)"
+fi
+keys c5 q
+tm kill-session -t c5 2>/dev/null
 rm -f "$RESULTS"/ladder*.json
+
+# ---- C4: labels and notes: --label, and the n and N keys; compare names runs by them ------
+lab=$(mkfile 16M lab.img)
+mkdir -p "$RESULTS"
+"$DRIVEBENCH" run --engine null --target "$lab" --bs 4k --time 200ms --quiet \
+	--label "from the CLI" --out "$RESULTS/lab1.json" 2>/dev/null
+sleep 1.1 # the second run is the newer one: listed first
+"$DRIVEBENCH" run --engine null --target "$lab" --bs 4k --time 200ms --quiet \
+	--out "$RESULTS/lab2.json" 2>/dev/null
+start c4 140 45 C.UTF-8 xterm-256color
+keys c4 4
+expect c4 "labels: --label is listed" "from the CLI"
+keys c4 g n
+expect c4 "labels: n opens the label editor" "Label \(the run's name"
+keys c4 -l "typed here"
+keys c4 Enter
+expect c4 "labels: the label is saved" "label saved"
+expect c4 "labels: the list shows it" "^ +[0-9-]+ [0-9:]+ +typed here"
+keys c4 N
+keys c4 -l "a note"
+keys c4 Enter
+expect c4 "notes: the note is saved" "note saved"
+keys c4 g Space Space
+expect c4 "labels: compare names both runs by label" "^ +STEP +typed here +from the CLI"
+keys c4 q
+tm kill-session -t c4 2>/dev/null
+out=$("$DRIVEBENCH" compare "$RESULTS/lab1.json" "$RESULTS/lab2.json" --format csv 2>&1)
+check "labels: compare --format csv uses them" grep -q "typed here" <<<"$out"
+out=$("$DRIVEBENCH" show "$RESULTS/lab2.json" 2>&1)
+check "notes: show prints the label and the note" grep -qzE "Label +typed here.Note +a note" \
+	<<<"$out"
+rm -f "$RESULTS"/lab*.json
+
+# ---- C6: results saved elsewhere: o opens a directory, and the library remembers it -------
+mkdir -p "$T/elsewhere"
+far=$(mkfile 16M far.img)
+"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+	--label "saved far away" --out "$T/elsewhere/far.json" 2>/dev/null
+start c6 120 40 C.UTF-8 xterm-256color
+keys c6 4
+sleep 0.5
+if cap c6 | grep -q "saved far away"; then fail "library: not listed before" "$(cap c6)"; fi
+keys c6 o
+expect c6 "library: o asks for a path" "Open a result file or a directory"
+keys c6 -l "$T/elsewhere"
+keys c6 Enter
+expect c6 "library: the directory's result is listed" "saved far away"
+expect c6 "library: and it is remembered" "listed from now on"
+keys c6 q
+tm kill-session -t c6 2>/dev/null
+check "library: the config names the directory" grep -qxF "$T/elsewhere" \
+	"$XDG_CONFIG_HOME/drivebench/library"
+start c6 120 40 C.UTF-8 xterm-256color
+keys c6 4
+expect c6 "library: listed again at the next start" "saved far away"
+keys c6 o
+keys c6 -l "$T/nowhere"
+keys c6 Enter
+expect c6 "library: a missing path is refused" "nowhere: No such file"
+keys c6 q
+tm kill-session -t c6 2>/dev/null
+rm -f "$XDG_CONFIG_HOME/drivebench/library"
 
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole

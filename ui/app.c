@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "scratch.h"
+#include "text.h"
 
 static const struct glyphs glyphs_utf8 = {
 	.sel = "\u25b6",
@@ -147,6 +148,15 @@ void ui_type_confirm(struct app *a, enum key_action then, const char *title, con
 	snprintf(a->dlg.expect, sizeof(a->dlg.expect), "%s", expect);
 }
 
+void ui_edit(struct app *a, enum key_action then, const char *title, const char *text)
+{
+	ui_confirm(a, then, title,
+		   then == ACT_OPEN ? "Type its path; Enter opens it. Esc cancels."
+				    : "Enter saves it; an empty text removes it. Esc cancels.");
+	a->dlg.kind = DLG_EDIT;
+	text_copy(a->dlg.edit, sizeof(a->dlg.edit), text);
+}
+
 static void dialog_draw(struct app *a)
 {
 	struct dialog *d = &a->dlg;
@@ -190,6 +200,15 @@ static void dialog_draw(struct app *a)
 	case DLG_MESSAGE:
 		ui_text(a, y + 7, x + 2, w - 4, ROLE_DIALOG, "any key to close");
 		break;
+	case DLG_EDIT: {
+		/* the end of the text, where the cursor is, stays in view */
+		const char *tail = d->edit;
+		while (ui_width(a, tail) > w - 6)
+			tail += text_utf8_next(tail, strlen(tail), &(uint32_t){0});
+		snprintf(buf, sizeof(buf), "> %s_", tail);
+		ui_text(a, y + 6, x + 2, w - 4, ROLE_DIALOG, buf);
+		break;
+	}
 	case DLG_NONE:
 		break;
 	}
@@ -287,6 +306,28 @@ static void dialog_key(struct app *a, int key)
 	case DLG_MESSAGE:
 		d->kind = DLG_NONE;
 		break;
+	case DLG_EDIT: {
+		size_t n = strlen(d->edit);
+		if (key == 27) {
+			d->kind = DLG_NONE;
+			ui_status(a, ROLE_NORMAL, "cancelled");
+		} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+			d->kind = DLG_NONE;
+			if (then == ACT_OPEN)
+				results_open(a, d->edit);
+			else
+				results_annotate(a, then, d->edit);
+		} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+			/* a whole character: its continuation bytes and its first */
+			while (n && (d->edit[n - 1] & 0xc0) == 0x80)
+				n--;
+			d->edit[n ? n - 1 : 0] = '\0';
+		} else if (key >= 32 && key < 256 && key != 127 && n + 1 < sizeof(d->edit)) {
+			d->edit[n] = (char)key; /* UTF-8 arrives a byte at a time */
+			d->edit[n + 1] = '\0';
+		}
+		break;
+	}
 	case DLG_NONE:
 		break;
 	}

@@ -58,6 +58,11 @@ const struct key_binding key_table[] = {
 	{KS_RESULTS, {'K'}, ACT_CMP_UP, "scroll the comparison up"},
 	{KS_RESULTS, {'L', '>'}, ACT_CMP_RIGHT, "scroll the comparison right: the next runs"},
 	{KS_RESULTS, {'H', '<'}, ACT_CMP_LEFT, "scroll the comparison left (the steps stay)"},
+	{KS_RESULTS, {'n'}, ACT_LABEL, "label the run: its name in comparisons"},
+	{KS_RESULTS, {'N'}, ACT_NOTE, "write a note on the run"},
+	{KS_RESULTS, {'c'}, ACT_CHARTS,
+	 "charts of the selected run, or of the marked runs overlaid (h, l: the next chart)"},
+	{KS_RESULTS, {'o'}, ACT_OPEN, "open a result file or a directory of them, listed from then on"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

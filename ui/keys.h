@@ -60,6 +60,10 @@ enum key_action {
 	ACT_CMP_UP,
 	ACT_CMP_RIGHT,
 	ACT_CMP_LEFT,
+	ACT_LABEL,
+	ACT_NOTE,
+	ACT_CHARTS,
+	ACT_OPEN,
 };
 
 #define KEY_MAX_CODES 4

@@ -8,6 +8,7 @@
 #include "ui.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "library.h"
 #include "report.h"
+#include "text.h"
 #include "units.h"
 
 /* The comparison on screen: the loaded results and the report built over them. */
@@ -153,6 +156,15 @@ void results_load(struct app *a)
 		ui_status(a, ROLE_ERROR, "%s", err);
 		memset(&a->results, 0, sizeof(a->results));
 	}
+	/* and the places the library names (results saved elsewhere) */
+	static char lib[LIBRARY_MAX][4096];
+	unsigned nlib = 0;
+	if (library_read(lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
+		ui_status(a, ROLE_ERROR, "%s", err);
+	for (unsigned i = 0; i < nlib; i++)
+		if (strcmp(lib[i], a->results_dir) &&
+		    result_list_add(&a->results, lib[i], err, sizeof(err)) < 0)
+			ui_status(a, ROLE_WARNING, "library: %s", err);
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
@@ -212,8 +224,8 @@ static void compare_build(struct app *a)
 	for (unsigned i = 0; i < n; i++) {
 		result_init(&c->res[i]);
 		c->n++;
-		/* samples for an HTML export's charts; histograms are never shown */
-		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_SAMPLES, err, sizeof(err)) <
+		/* samples and histograms for an HTML export's charts */
+		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_ALL, err, sizeof(err)) <
 		    0) {
 			snprintf(c->error, sizeof(c->error), "%s", err);
 			return;
@@ -376,6 +388,18 @@ void results_draw(struct app *a, int top, int bottom)
 		details_draw(a, top, bottom);
 		return;
 	}
+	if (a->charts) {
+		if (a->cmp_dirty)
+			compare_build(a);
+		if (a->cmp && a->cmp->built) {
+			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHARTS};
+			static const char *const cwords[] = {"chart", "close"};
+			charts_draw(a, &a->cmp->rep, &a->chart_page, top, bottom - 1);
+			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 2);
+			return;
+		}
+		a->charts = false;
+	}
 	if (a->cmp_dirty)
 		compare_build(a);
 	ui_text(a, y, xdate, 17, ROLE_HEADER, "DATE (UTC)");
@@ -409,7 +433,9 @@ void results_draw(struct app *a, int top, int bottom)
 		}
 		fmt_date(e->started, date, sizeof(date));
 		ui_text(a, y, xdate, 17, base, date);
-		if (e->model[0])
+		if (e->label[0])
+			snprintf(buf, sizeof(buf), "%s", e->label);
+		else if (e->model[0])
 			snprintf(buf, sizeof(buf), "%s %s", e->model,
 				 units_fmt_capacity_compact(cap, sizeof(cap), e->capacity_bytes));
 		else if (strrchr(e->target, '/'))
@@ -453,11 +479,12 @@ void results_draw(struct app *a, int top, int bottom)
 		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
 	}
-	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN, ACT_EXPORT,
+	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN,
+					       ACT_CHARTS, ACT_EXPORT,	    ACT_LABEL,
 					       ACT_DELETE, ACT_RELOAD,	    ACT_DETAILS};
-	static const char *const words[] = {"mark",   "metric", "scroll",	"export",
-					    "delete", "reload", "details"};
-	ui_hints(a, bottom, KS_RESULTS, acts, words, 7);
+	static const char *const words[] = {"mark",  "metric", "scroll", "charts", "export",
+					    "label", "delete", "reload", "details"};
+	ui_hints(a, bottom, KS_RESULTS, acts, words, 9);
 }
 
 /* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
@@ -536,6 +563,87 @@ void results_delete(struct app *a)
 	results_load(a);
 }
 
+/*
+ * Labels and notes live in the result file: it is read whole, changed and written back
+ * the way runs save it (atomically), so a reader never sees half a file.
+ */
+void results_annotate(struct app *a, enum key_action what, const char *text)
+{
+	struct result r;
+	char err[600];
+
+	if (a->result_sel >= a->results.n)
+		return;
+	const struct result_entry *e = &a->results.entries[a->result_sel];
+	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	if (what == ACT_LABEL)
+		text_copy(r.label, sizeof(r.label), text);
+	else
+		text_copy(r.note, sizeof(r.note), text);
+	int ret = result_save(&r, e->path, err, sizeof(err));
+	result_free(&r);
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	ui_status(a, ROLE_OK, "%s %s", what == ACT_LABEL ? "label" : "note",
+		  text[0] ? "saved" : "removed");
+	results_load(a);
+}
+
+/*
+ * Open a result file or a directory of results: it is listed from now on, and the
+ * library (library.h) remembers it.
+ */
+void results_open(struct app *a, const char *path)
+{
+	char abs[PATH_MAX], err[600];
+	struct stat st;
+
+	if (!path[0])
+		return;
+	if (!realpath(path, abs) || stat(abs, &st) < 0) {
+		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		ui_status(a, ROLE_ERROR, "%s: not a file or a directory", abs);
+		return;
+	}
+	if (library_add(abs, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	results_load(a);
+	ui_status(a, ROLE_OK, "listed from now on: %s", abs);
+}
+
+/* Open the editor for the selected result's label or note, from what the file holds. */
+static void annotate_open(struct app *a, enum key_action what)
+{
+	struct result r;
+	char err[600];
+
+	if (a->result_sel >= a->results.n || a->results.entries[a->result_sel].error[0])
+		return;
+	const struct result_entry *e = &a->results.entries[a->result_sel];
+	/* a run's own file is saved by the run until it ends */
+	if (e->status == RS_INCOMPLETE && run_model_active(a->run)) {
+		ui_status(a, ROLE_WARNING, "a run is saving this result: label it when it ends");
+		return;
+	}
+	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	ui_edit(a, what, what == ACT_LABEL ? "Label (the run's name in comparisons)" : "Note",
+		what == ACT_LABEL ? r.label : r.note);
+	result_free(&r);
+}
+
 void results_key(struct app *a, enum key_action act)
 {
 	char text[600];
@@ -568,7 +676,32 @@ void results_key(struct app *a, enum key_action act)
 			break;
 		}
 	}
+	if (a->charts) {
+		switch (act) {
+		case ACT_CHARTS:
+		case ACT_BACK:
+		case ACT_DETAILS:
+			a->charts = false;
+			return;
+		case ACT_METRIC_NEXT:
+		case ACT_DOWN:
+			a->chart_page++; /* clamped when drawn */
+			return;
+		case ACT_METRIC_PREV:
+		case ACT_UP:
+			a->chart_page = a->chart_page ? a->chart_page - 1 : 0;
+			return;
+		default:
+			/* anything else acts on the list, which comes back */
+			a->charts = false;
+			break;
+		}
+	}
 	switch (act) {
+	case ACT_CHARTS:
+		a->charts = true;
+		a->chart_page = 0;
+		break;
 	case ACT_DETAILS:
 		details_open(a);
 		break;
@@ -605,6 +738,14 @@ void results_key(struct app *a, enum key_action act)
 		break;
 	case ACT_RELOAD:
 		results_load(a);
+		break;
+	case ACT_LABEL:
+	case ACT_NOTE:
+		annotate_open(a, act);
+		break;
+	case ACT_OPEN:
+		ui_edit(a, ACT_OPEN, "Open a result file or a directory of results (remembered)",
+			"");
 		break;
 	case ACT_CMP_DOWN:
 		a->cmp_top += 4; /* clamped to the last row when drawn */

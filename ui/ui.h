@@ -56,7 +56,7 @@ struct ui_preset {
 
 #define UI_QUEUE_MAX 16
 
-enum dialog_kind { DLG_NONE, DLG_CONFIRM, DLG_TYPE, DLG_EXPORT, DLG_MESSAGE };
+enum dialog_kind { DLG_NONE, DLG_CONFIRM, DLG_TYPE, DLG_EXPORT, DLG_MESSAGE, DLG_EDIT };
 
 struct dialog {
 	enum dialog_kind kind;
@@ -65,6 +65,7 @@ struct dialog {
 	char text[512];
 	char expect[64]; /* DLG_TYPE: what must be typed */
 	char input[64];
+	char edit[RESULT_NOTE_BYTES]; /* DLG_EDIT: the text being written (UTF-8) */
 };
 
 struct app {
@@ -126,6 +127,8 @@ struct app {
 	char **details_lines;     /* into details, one per line */
 	unsigned details_n, details_top, details_left, details_width; /* lines, columns */
 	char details_name[256];   /* the file's name, for the title */
+	bool charts;              /* the chart view is open (chart_view.c) */
+	unsigned chart_page;      /* which chart it shows */
 
 	/* Help */
 	unsigned help_top;
@@ -183,7 +186,18 @@ void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
 void results_export(struct app *a, int format);
 void results_delete(struct app *a);
+/* List the result file or directory at path from now on (the library remembers it). */
+void results_open(struct app *a, const char *path);
+/* Set the selected result's label (ACT_LABEL) or note (ACT_NOTE) to text, saving its file. */
+void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
+
+/* ---- chart_view.c ----------------------------------------------------------------- */
+struct report;
+/* How many charts the comparison has: preconditioning's four, a ladder or rate curve each. */
+unsigned charts_count(const struct report *rep);
+/* Chart *page (clamped) of rep between top and bottom. */
+void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom);
 
 void help_draw(struct app *a, int top, int bottom);
 void help_key(struct app *a, enum key_action act);
@@ -200,5 +214,7 @@ void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows);
 void ui_confirm(struct app *a, enum key_action then, const char *title, const char *text);
 void ui_type_confirm(struct app *a, enum key_action then, const char *title, const char *text,
 		     const char *expect);
+/* A line of text to write, starting from `text`; Enter hands it to `then`, Esc drops it. */
+void ui_edit(struct app *a, enum key_action then, const char *title, const char *text);
 
 #endif

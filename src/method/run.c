@@ -14,6 +14,7 @@
 #include "preset.h"
 #include "purge.h"
 #include "safety.h"
+#include "text.h"
 
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
 #define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
@@ -223,6 +224,8 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	text_copy(r->res.label, sizeof(r->res.label), rq->label ? rq->label : "");
+	text_copy(r->res.note, sizeof(r->res.note), rq->note ? rq->note : "");
 	/* the result file is written before the first I/O: an output that fails fails now */
 	ret = result_save(&r->res, r->path, err, errlen);
 	if (ret < 0)

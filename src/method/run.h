@@ -41,6 +41,8 @@ struct run_request {
 	const char *results_dir;  /* NULL: result_dir() */
 	const char *target_name;  /* names the default file; NULL: the target's base name */
 	const char *plan_label;   /* names it too; NULL: the plan's name */
+	const char *label;        /* the result's label (result.h); NULL: none */
+	const char *note;         /* the result's note; NULL: none */
 	const struct engine_ops *ops;    /* NULL: uring */
 	const struct inuse_roots *roots; /* NULL: the real /proc and /sys */
 	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu.h"
 #include "holes.h"
 #include "preset.h"
 #include "purge.h"
@@ -417,7 +418,11 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	check_unwritten(r, &wl, st);
 
 	memset(&sr, 0, sizeof(sr));
+	struct cpu_mark cpu0, cpu1;
+	cpu_mark(&cpu0);
 	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
+	cpu_mark(&cpu1);
+	cpu_between(&cpu0, &cpu1, &st->cpu);
 	/* the step array is not reallocated while the engine runs; st is still good */
 	result_step_clear_samples(st);
 	for (unsigned i = 0; i < sr.nsamples; i++)
@@ -456,6 +461,10 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		     "%u of %u worker threads (thread %u the first) completed no I/O in the "
 		     "measured time: the host did not run them then",
 		     sr.idle_workers, wl.threads, sr.first_idle + 1);
+	char why[256];
+	if (ret == 0 && !sr.stopped && cpu_bound(&st->cpu, wl.threads, engine_busy_poll(wl.threads),
+					       why, sizeof(why)))
+		warn(r, st, SW_CPU_BOUND, "%s", why);
 	if (wl.read_pct < 100)
 		r->discarded = false;
 	r->planned_done_ns += r->step_planned_ns;

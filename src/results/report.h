@@ -27,6 +27,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -160,6 +161,78 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g,
 		 struct report_table *t);
 void report_table_free(struct report_table *t);
 
+/* ---- chart series: what the HTML charts draw, from the model ------------------- */
+
+/* How many points a run's preconditioning has over time: a sample each, or a round's. */
+unsigned report_precondition_count(const struct result *r);
+/*
+ * Those points, every interval sample of every precondition phase on one time line:
+ * t_s[] in seconds and, for each metric in mask, v[m][] (NAN for an interval without
+ * I/O); at most max. One pass over the packed samples.
+ */
+void report_precondition_points(const struct result *r, unsigned mask, double *t_s,
+				double *v[RM_COUNT], unsigned max);
+
+/* A single-step section: a group with one combined row (4K random at 16T16Q). */
+bool report_group_single(const struct report *rep, unsigned g);
+
+/*
+ * Grouped bars for single-step sections, as reviews draw them: the rows of every
+ * single-step group with one block size and pattern (4k random: read, write) are the
+ * categories of one set, each with one bar per run (report_cell gives the values).
+ */
+struct report_bars {
+	char title[128];   /* "4k random" */
+	unsigned ncats;
+	unsigned *rows;	   /* [ncats]: report rows */
+	char (*cats)[160]; /* [ncats]: "4k read random 16T16Q", "8k 70/30 random 16T16Q read" */
+};
+/* The sets, in order of their first row. 0 or -ENOMEM. */
+int report_bars(const struct report *rep, struct report_bars **sets, unsigned *nsets);
+void report_bars_free(struct report_bars *sets, unsigned nsets);
+
+/*
+ * A latency percentile ("exceedance") curve of run's step in row, from its stored
+ * histogram (the direction of the row; reads and writes together for a combined row):
+ * at the point k, a share 10^-nines[k] of the I/Os took lat_ms[k] or longer. nines runs
+ * from 0 (every I/O) to log10(I/Os) (the slowest one); n is 0 when the step kept no
+ * histogram.
+ */
+struct report_exceed {
+	unsigned n;
+	double *nines;	/* [n]: -log10(share of I/Os at or past lat_ms) */
+	double *lat_ms; /* [n] */
+};
+int report_exceedance(const struct report *rep, unsigned row, unsigned run,
+		      struct report_exceed *out);
+void report_exceed_free(struct report_exceed *e);
+
+/*
+ * SNIA PTS style block size x read mix (the IOPS test's 7x8): when a run measured several
+ * block sizes under several mixes (fixed block size, random, the first such step's
+ * threads and queue depth, no rate limit), each cell's IOPS averaged over the
+ * steady-state window (the last `window` rounds the phase judged; without a judge, the
+ * last measurement), and each block size's IOPS at the lowest read mix round by round
+ * (SNIA's convergence plot). nbs is 0 when the run has no such matrix.
+ */
+struct report_matrix {
+	const struct result_phase *phase; /* the phase it comes from */
+	const struct result_step *first;  /* its threads and queue depth */
+	unsigned nbs, nmix;
+	uint32_t *bs, *mix;	  /* descending: 1024k ... 512b; 100 ... 0 % reads */
+	char (*bs_names)[32];	  /* [nbs]: "4k" */
+	double *iops;		  /* [nbs * nmix]: NAN where nothing was measured */
+	unsigned window_rounds;	  /* the rounds averaged; 0: last measurement */
+	unsigned last_round;	  /* the window's last round */
+	unsigned nrounds;	  /* rounds that ran */
+	double *conv;		  /* [nbs * nrounds]: NAN where missing */
+	char verdict[512];	  /* report_phase_summary of its phase */
+};
+int report_matrix(const struct report *rep, unsigned run, struct report_matrix *out);
+void report_matrix_free(struct report_matrix *m);
+/* Is st one of m's cells (a step of its phase, at any round)? */
+bool report_matrix_covers(const struct report_matrix *m, const struct result_step *st);
+
 /* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);
 /* "58,550 IOPS against a rated 54,000 (108%)" for the notes under a table. */
@@ -177,6 +250,31 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
  * such phase before it (the precondition); NULL when none.
  */
 const struct steady_info *report_step_steady(const struct result *r, const struct result_step *st);
+
+/* A run's CPU use over its compared steps (result.h, struct step_cpu). */
+struct report_cpu {
+	unsigned nmeasured;	/* compared steps that recorded it; 0: nothing to say */
+	double proc_max_pct;	/* drivebench's most, % of one CPU */
+	const char *proc_max_group; /* in which group (report_group.title) */
+	const char *proc_max_row;   /* and row (report_row.name) */
+	double host_busy_max_pct; /* the host's most (user + system), % of all CPUs */
+	double iowait_max_pct;
+	unsigned nbound;	/* steps with the cpu-bound warning */
+};
+void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *out);
+/*
+ * "drivebench up to 95% of a CPU (4k read random 16T16Q), the host up to 97% busy, iowait up to 3%;
+ * 2 steps CPU-bound". NULL when the run recorded no CPU use.
+ */
+char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c);
+
+/*
+ * What a step of phase ph is, named as it is: "purge: discard", "fill: 128k write
+ * sequential 1T32Q, 134MB written", "precondition: 4k write random 16T16Q until steady
+ * state", or the workload of a measuring step.
+ */
+char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
+		       const struct result_step *st);
 
 /*
  * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,

@@ -2,8 +2,10 @@
 /*
  * HTML: one self-contained file (inline CSS and SVG, no scripts, nothing fetched) laid
  * out like a published drive review: the runs, the notes, preconditioning over time per
- * metric with one line per drive, each ladder per metric as a chart and a table, rate
+ * metric with one line per drive, single-step sections as grouped horizontal bars, each
+ * ladder per metric as a chart and a table, a latency percentile chart per step, rate
  * curves as latency against IOPS, and SNIA-style block size x mix matrices as tables.
+ * Series come from the report model (report_bars, report_exceedance, report_cell).
  *
  * Charts are drawn for print as much as for screens: every series has its own colour
  * (Okabe-Ito, safe for colour-blind readers), dash pattern and marker shape, so they
@@ -58,6 +60,9 @@ struct chart {
 	struct series *series;
 	unsigned nseries;
 	bool markers;
+	enum report_metric metric; /* bars: how their values are printed */
+	bool ylog;   /* y holds log10 of the value: ticks at powers of ten */
+	bool xnines; /* x holds -log10(1 - p): ticks at 0, 90, 99, 99.9 ... % */
 };
 
 enum { CW = 760, PLOT_L = 78, PLOT_R = 20, PLOT_T = 40, PLOT_H = 260, AXIS_B = 62, LEG_ROW = 20 };
@@ -117,6 +122,41 @@ static void fmt_tick(char *buf, size_t len, double v, double step)
 		snprintf(buf, len, "%.*f", (int)fmin(ceil(-log10(step) - 1e-9), 12), v);
 }
 
+/* A log10 axis in whole decades, lo..hi widened to integers (at least one decade). */
+static void axis_decades(struct axis *a, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi) || hi < lo) {
+		lo = 0;
+		hi = 1;
+	}
+	a->lo = floor(fmax(lo, -30));
+	a->hi = ceil(fmin(hi, 30));
+	if (a->hi <= a->lo)
+		a->hi = a->lo + 1;
+	a->step = 1;
+	a->nticks = (unsigned)(a->hi - a->lo) + 1;
+}
+
+/* 10^v as a number: 0.001, 0.01, ..., 1, 10, 1000, 10K */
+static void fmt_pow10(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "%.*f", (int)-v, pow(10, v));
+	else
+		units_fmt_count(buf, len, pow(10, v));
+}
+
+/* k nines as a percentile: 0 -> "0", 1 -> "90", 2 -> "99", 3 -> "99.9" */
+static void fmt_nines(char *buf, size_t len, double k)
+{
+	if (k < 1)
+		snprintf(buf, len, "0");
+	else if (k < 2)
+		snprintf(buf, len, "90");
+	else
+		snprintf(buf, len, "%.*f", (int)k - 2, 100 - pow(10, 2 - k));
+}
+
 /* A coordinate in the SVG, kept a short finite number whatever the value. */
 static double clamp_px(double v)
 {
@@ -143,9 +183,27 @@ static void marker(FILE *out, unsigned shape, double x, double y, const char *co
 	}
 }
 
+/* An SVG document's start: its own xmlns, a white page, the title as <title> and text. */
+static void svg_head(FILE *out, const char *attrs, unsigned height, const char *title)
+{
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\"%s viewBox=\"0 0 %d %u\" width=\"%d\" "
+		"height=\"%u\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
+		"font-size=\"12\">\n<title>",
+		attrs, CW, height, CW, height);
+	esc(out, title);
+	fprintf(out, "</title>\n<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", CW, height);
+	fprintf(out,
+		"<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
+		"font-weight=\"bold\">",
+		CW / 2);
+	esc(out, title);
+	fputs("</text>\n", out);
+}
+
 static void svg_chart(FILE *out, const struct chart *c)
 {
-	double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+	double xmin = INFINITY, xmax = -INFINITY, ymax = 0, ymin = INFINITY;
 	const double pw = CW - PLOT_L - PLOT_R;
 	/* legend entries in columns wide enough for the longest name (~7 px a character) */
 	size_t longest = 1;
@@ -165,10 +223,16 @@ static void svg_chart(FILE *out, const struct chart *c)
 			xmin = fmin(xmin, x);
 			xmax = fmax(xmax, x);
 			ymax = fmax(ymax, y);
+			ymin = fmin(ymin, y);
 		}
 	struct axis ya, xa;
-	axis_fit(&ya, 0, ymax > 0 ? ymax : 1, 5);
-	if (c->xcats) {
+	if (c->ylog)
+		axis_decades(&ya, ymin, ymax);
+	else
+		axis_fit(&ya, 0, ymax > 0 ? ymax : 1, 5);
+	if (c->xnines) {
+		axis_decades(&xa, 0, xmax);
+	} else if (c->xcats) {
 		xa = (struct axis){.lo = -0.5, .hi = c->ncats - 0.5, .step = 1, .nticks = 0};
 	} else {
 		if (!isfinite(xmin)) {
@@ -180,23 +244,12 @@ static void svg_chart(FILE *out, const struct chart *c)
 	}
 	xmin = xa.lo;
 	xmax = xa.hi;
-	const double ytop = ya.hi;
+	const double ybot = ya.lo, ytop = ya.hi;
 #define PX(v) clamp_px(PLOT_L + ((v)-xmin) / (xmax - xmin) * pw)
-#define PY(v) clamp_px(PLOT_T + PLOT_H - (v) / ytop * PLOT_H)
+#define PY(v) clamp_px(PLOT_T + PLOT_H - ((v)-ybot) / (ytop - ybot) * PLOT_H)
 
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %u\" width=\"%d\" "
-		"height=\"%u\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
-		"font-size=\"12\">\n<title>",
-		CW, height, CW, height);
-	esc(out, c->title);
-	fprintf(out, "</title>\n<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", CW, height);
-	fprintf(out,
-		"<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
-		"font-weight=\"bold\">",
-		CW / 2);
-	esc(out, c->title);
-	fputs("</text>\n<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
+	svg_head(out, "", height, c->title);
+	fputs("<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
 	for (unsigned i = 0; i < ya.nticks; i++)
 		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PLOT_L,
 			PY(ya.lo + i * ya.step), CW - PLOT_R, PY(ya.lo + i * ya.step));
@@ -204,7 +257,10 @@ static void svg_chart(FILE *out, const struct chart *c)
 	for (unsigned i = 0; i < ya.nticks; i++) {
 		char t[32];
 		double y = ya.lo + i * ya.step;
-		fmt_tick(t, sizeof(t), y, ya.step);
+		if (c->ylog)
+			fmt_pow10(t, sizeof(t), y);
+		else
+			fmt_tick(t, sizeof(t), y, ya.step);
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			PLOT_L - 6, PY(y) + 4, t);
 	}
@@ -225,7 +281,10 @@ static void svg_chart(FILE *out, const struct chart *c)
 		for (unsigned i = 0; i < xa.nticks; i++) {
 			char t[32];
 			double x = xa.lo + i * xa.step;
-			fmt_tick(t, sizeof(t), x, xa.step);
+			if (c->xnines)
+				fmt_nines(t, sizeof(t), x);
+			else
+				fmt_tick(t, sizeof(t), x, xa.step);
 			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 				PX(x), PLOT_T + PLOT_H + 16, t);
 		}
@@ -295,6 +354,88 @@ static void svg_chart(FILE *out, const struct chart *c)
 	fputs("</g>\n</svg>\n", out);
 #undef PX
 #undef PY
+}
+
+enum { BAR_L = 230, BAR_H = 13, BAR_GAP = 12 };
+
+/*
+ * Grouped horizontal bars: c->xcats are the categories, down the page; each series is a
+ * run with one bar in every category (y[k], NAN for none), in its colour and with its
+ * value at the bar's end. Each run's bars are one <g class="series bars"> element.
+ */
+static void svg_bars(FILE *out, const struct chart *c)
+{
+	const double pw = CW - BAR_L - PLOT_R - 60; /* room for the value past the longest */
+	unsigned band = c->nseries * BAR_H + BAR_GAP;
+	unsigned legend_rows = (c->nseries + 2) / 3;
+	unsigned height = PLOT_T + c->ncats * band + 44 + legend_rows * LEG_ROW + 8;
+	double vmax = 0;
+
+	for (unsigned s = 0; s < c->nseries; s++)
+		for (unsigned k = 0; k < c->series[s].n; k++)
+			if (isfinite(c->series[s].y[k]))
+				vmax = fmax(vmax, c->series[s].y[k]);
+	struct axis xa;
+	axis_fit(&xa, 0, vmax > 0 ? vmax : 1, 5);
+#define BX(v) clamp_px(BAR_L + ((v)-xa.lo) / (xa.hi - xa.lo) * pw)
+	svg_head(out, " class=\"bars\"", height, c->title);
+	unsigned bottom = PLOT_T + c->ncats * band;
+	fputs("<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
+	for (unsigned i = 0; i < xa.nticks; i++)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%u\"/>\n",
+			BX(xa.lo + i * xa.step), PLOT_T, BX(xa.lo + i * xa.step), bottom);
+	fputs("</g>\n<g class=\"axes\" font-size=\"11\" fill=\"#222222\">\n", out);
+	for (unsigned i = 0; i < xa.nticks; i++) {
+		char t[32];
+		fmt_tick(t, sizeof(t), xa.lo + i * xa.step, xa.step);
+		fprintf(out, "<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
+			BX(xa.lo + i * xa.step), bottom + 14, t);
+	}
+	for (unsigned k = 0; k < c->ncats; k++) {
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", BAR_L - 6,
+			PLOT_T + k * band + (band - BAR_GAP) / 2.0 + 4);
+		esc(out, c->xcats[k]);
+		fputs("</text>\n", out);
+	}
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%u\" stroke=\"#222222\"/>\n",
+		BAR_L, PLOT_T, BAR_L, bottom);
+	fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">",
+		BAR_L + pw / 2, bottom + 32);
+	esc(out, c->xlabel);
+	fputs("</text>\n</g>\n", out);
+	for (unsigned s = 0; s < c->nseries; s++) {
+		const struct series *se = &c->series[s];
+		fprintf(out, "<g class=\"series bars\" data-series=\"%u\" fill=\"%s\"><title>", s,
+			series_style[s % NSTYLES].colour);
+		esc(out, se->name);
+		fputs("</title>\n", out);
+		for (unsigned k = 0; k < se->n && k < c->ncats; k++) {
+			double y = PLOT_T + k * band + s * BAR_H, v = se->y[k];
+			char t[64];
+			if (!isfinite(v))
+				continue;
+			report_fmt_value(t, sizeof(t), c->metric, v);
+			fprintf(out,
+				"<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%d\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+				"fill=\"#222222\">%s</text>\n",
+				BAR_L, y, BX(v) - BAR_L, BAR_H - 2, BX(v) + 4, y + BAR_H - 4, t);
+		}
+		fputs("</g>\n", out);
+	}
+	fputs("<g class=\"legend\" font-size=\"12\">\n", out);
+	for (unsigned s = 0; s < c->nseries; s++) {
+		double lx = BAR_L + (s % 3) * ((CW - BAR_L - PLOT_R) / 3.0);
+		double ly = bottom + 44 + (s / 3) * LEG_ROW;
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\">",
+			lx, ly - 9, series_style[s % NSTYLES].colour, lx + 20, ly);
+		esc(out, c->series[s].name);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n</svg>\n", out);
+#undef BX
 }
 
 static int series_alloc(struct series *s, const char *name, unsigned n)
@@ -415,66 +556,6 @@ static void section_runs(FILE *out, const struct report *rep)
 	}
 }
 
-/* How many chart points a run's preconditioning has: a sample each, or a round's summary. */
-static unsigned precondition_count(const struct result *r)
-{
-	unsigned n = 0;
-
-	for (unsigned p = 0; p < r->nphases; p++)
-		for (unsigned s = 0;
-		     r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps; s++)
-			n += r->phases[p].steps[s].nsamples ? r->phases[p].steps[s].nsamples : 1;
-	return n;
-}
-
-/*
- * Points of a run's preconditioning, every interval sample on one time line: t_s[] in
- * seconds and, for each metric in mask, v[m][]. One pass over the (packed) samples.
- */
-static void precondition_points(const struct result *r, unsigned mask, double *t_s,
-				double *v[RM_COUNT], unsigned max)
-{
-	uint64_t offset_ns = 0;
-	unsigned n = 0;
-
-	for (unsigned p = 0; p < r->nphases; p++) {
-		const struct result_phase *ph = &r->phases[p];
-		if (ph->kind != PH_PRECONDITION)
-			continue;
-		for (unsigned s = 0; s < ph->nsteps && n < max; s++) {
-			const struct result_step *st = &ph->steps[s];
-			uint64_t end_ns = st->summary.dur_ns;
-			struct sample_iter it;
-			struct sample sm;
-			sample_iter_init(&it, st);
-			while (n < max && sample_iter_next(&it, &sm)) {
-				t_s[n] = (double)(offset_ns + sm.start_ns + sm.dur_ns) / 1e9;
-				for (unsigned m = 0; m < RM_COUNT; m++)
-					if (mask & (1u << m))
-						v[m][n] = sm.d[DIR_ALL].ios
-								  ? report_metric_value(
-									    (enum report_metric)m,
-									    &sm.d[DIR_ALL])
-								  : NAN;
-				n++;
-				if (sm.start_ns + sm.dur_ns > end_ns)
-					end_ns = sm.start_ns + sm.dur_ns;
-			}
-			if (!st->nsamples && n < max) {
-				/* a round without interval samples: its summary as one point */
-				t_s[n] = (double)(offset_ns + st->summary.dur_ns) / 1e9;
-				for (unsigned m = 0; m < RM_COUNT; m++)
-					if (mask & (1u << m))
-						v[m][n] = report_metric_value(
-							(enum report_metric)m,
-							&st->summary.d[DIR_ALL]);
-				n++;
-			}
-			offset_ns += end_ns;
-		}
-	}
-}
-
 /*
  * Long preconditioning (6 h at 1 s) has far more points than a chart has pixels: merge
  * neighbours into at most `keep` points of ox[], oy[], keeping the peak for max latency
@@ -517,7 +598,7 @@ static int precondition_series(const struct report *rep, struct series *series)
 
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
-		unsigned n = precondition_count(r);
+		unsigned n = report_precondition_count(r);
 		double *t, *v[RM_COUNT] = {0};
 		int ret = 0;
 
@@ -528,7 +609,7 @@ static int precondition_series(const struct report *rep, struct series *series)
 			if (mask & (1u << m) && !(v[m] = malloc(n * sizeof(double))))
 				ret = -ENOMEM;
 		if (t && !ret) {
-			precondition_points(r, mask, t, v, n);
+			report_precondition_points(r, mask, t, v, n);
 			for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
 				struct series *se = &series[i * RM_COUNT + m];
 				if (!(mask & (1u << m)))
@@ -553,6 +634,30 @@ static int precondition_series(const struct report *rep, struct series *series)
 	return 0;
 }
 
+/* Each run's CPU use over the compared steps, when the runs recorded it. */
+static void section_cpu(FILE *out, const struct report *rep)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		struct report_cpu c;
+		char s[512];
+		report_run_cpu(rep, i, &c);
+		if (!report_fmt_cpu(s, sizeof(s), &c))
+			continue;
+		if (!any)
+			fputs("<h2>CPU use</h2>\n<ul class=\"notes\">\n", out);
+		any = true;
+		fputs("<li>", out);
+		esc(out, rep->runs[i].label);
+		fputs(": ", out);
+		esc(out, s);
+		fputs("</li>\n", out);
+	}
+	if (any)
+		fputs("</ul>\n", out);
+}
+
 static int section_precondition(FILE *out, const struct report *rep)
 {
 	unsigned with = 0;
@@ -560,7 +665,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 	int ret = 0;
 
 	for (unsigned i = 0; i < rep->nruns; i++)
-		with += precondition_count(rep->runs[i].res) > 0;
+		with += report_precondition_count(rep->runs[i].res) > 0;
 	if (!with)
 		return 0;
 	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);
@@ -625,6 +730,114 @@ static int section_precondition(FILE *out, const struct report *rep)
 	return ret;
 }
 
+/*
+ * A chart's series from the model: one per run, its value in each of the rows (c->ncats
+ * of them) at x = 0, 1, ... (NAN where the run has none). 0 or -ENOMEM.
+ */
+static int cell_series(const struct report *rep, struct chart *c, const unsigned *rows,
+		       enum report_metric m)
+{
+	int ret = 0;
+
+	c->series = calloc(rep->nruns, sizeof(*c->series));
+	if (!c->series)
+		return -ENOMEM;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		struct series *se = &c->series[c->nseries++];
+		ret = series_alloc(se, rep->runs[i].label, c->ncats);
+		for (unsigned k = 0; k < c->ncats && !ret; k++) {
+			struct report_cell cell = report_cell(rep, rows[k], i, m);
+			se->x[k] = k;
+			se->y[k] = cell.present ? cell.value : NAN;
+		}
+		se->n = ret ? 0 : c->ncats;
+	}
+	return ret;
+}
+
+/* Single-step sections as grouped bars, one chart per set and metric (report_bars). */
+static int section_bars(FILE *out, const struct report *rep)
+{
+	struct report_bars *sets;
+	unsigned nsets;
+	int ret = report_bars(rep, &sets, &nsets);
+
+	for (unsigned b = 0; b < nsets && !ret; b++) {
+		const char **cats = malloc(sets[b].ncats * sizeof(*cats));
+		if (!cats) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (unsigned k = 0; k < sets[b].ncats; k++)
+			cats[k] = sets[b].cats[k];
+		fputs("<h2>", out);
+		esc(out, sets[b].title);
+		fputs("</h2>\n", out);
+		for (unsigned m = 0; m < RM_COUNT && !ret; m++) {
+			if (!(rep->metric_mask & (1u << m)))
+				continue;
+			struct chart c = {.xcats = cats, .ncats = sets[b].ncats, .metric = m};
+			ret = cell_series(rep, &c, sets[b].rows, (enum report_metric)m);
+			if (ret == -ENOMEM && !c.series)
+				break;
+			snprintf(c.title, sizeof(c.title), "%s: %s", sets[b].title,
+				 report_metric_info[m].title);
+			snprintf(c.xlabel, sizeof(c.xlabel), "%s (%s)", report_metric_info[m].title,
+				 report_metric_info[m].unit);
+			if (!ret) {
+				fputs("<figure>\n", out);
+				svg_bars(out, &c);
+				fputs("</figure>\n", out);
+			}
+			series_free(c.series, c.nseries);
+		}
+		free(cats);
+	}
+	report_bars_free(sets, nsets);
+	return ret;
+}
+
+/* A step's latency percentiles, one curve per drive (report_exceedance), log on log. */
+static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool *heading)
+{
+	struct chart c = {.ylog = true, .xnines = true};
+	unsigned with = 0;
+	int ret = 0;
+
+	c.series = calloc(rep->nruns, sizeof(*c.series));
+	if (!c.series)
+		return -ENOMEM;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		struct report_exceed e;
+		ret = report_exceedance(rep, row, i, &e);
+		if (ret || !e.n)
+			continue;
+		struct series *se = &c.series[c.nseries++];
+		ret = series_alloc(se, rep->runs[i].label, e.n);
+		for (unsigned k = 0; k < e.n && !ret; k++) {
+			se->x[se->n] = e.nines[k];
+			se->y[se->n++] = log10(fmax(e.lat_ms[k], 1e-6));
+		}
+		with++;
+		report_exceed_free(&e);
+	}
+	if (!ret && with) {
+		const struct report_row *r = &rep->rows[row];
+		snprintf(c.title, sizeof(c.title), "Latency percentiles: %s %s",
+			 rep->groups[r->group].title, r->name);
+		snprintf(c.xlabel, sizeof(c.xlabel), "Percentile (%%, log scale of 1 - percentile)");
+		snprintf(c.ylabel, sizeof(c.ylabel), "Latency (ms, log scale)");
+		if (!*heading)
+			fputs("<h3>Latency percentiles</h3>\n", out);
+		*heading = true;
+		fputs("<figure class=\"percentiles\">\n", out);
+		svg_chart(out, &c);
+		fputs("</figure>\n", out);
+	}
+	series_free(c.series, c.nseries);
+	return ret;
+}
+
 /* A ladder: per metric, one line per drive over the group's combined rows, and the table. */
 static int section_group(FILE *out, const struct report *rep, unsigned g)
 {
@@ -643,6 +856,7 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			rows[ncats] = grp->first_row + r;
 			cats[ncats++] = rep->rows[grp->first_row + r].name;
 		}
+	bool single = report_group_single(rep, g);
 	fputs("<h2>", out);
 	esc(out, grp->title);
 	fputs("</h2>\n", out);
@@ -652,30 +866,19 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 		struct report_table t;
 		struct chart c = {.xcats = cats, .ncats = ncats, .markers = true};
 
-		c.series = calloc(rep->nruns, sizeof(*c.series));
-		if (!c.series) {
-			ret = -ENOMEM;
+		ret = cell_series(rep, &c, rows, (enum report_metric)m);
+		if (ret == -ENOMEM && !c.series)
 			break;
-		}
-		for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-			struct series *se = &c.series[c.nseries++];
-			ret = series_alloc(se, rep->runs[i].label, ncats);
-			for (unsigned k = 0; k < ncats && !ret; k++) {
-				struct report_cell cell =
-					report_cell(rep, rows[k], i, (enum report_metric)m);
-				se->x[k] = k;
-				se->y[k] = cell.present ? cell.value : NAN;
-			}
-			se->n = ncats;
-		}
 		snprintf(c.title, sizeof(c.title), "%s: %s", grp->title,
 			 report_metric_info[m].title);
 		snprintf(c.xlabel, sizeof(c.xlabel), "Threads x queue depth per thread (T/Q)");
 		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
 			 report_metric_info[m].unit);
 		if (!ret) {
+			/* a single step is a bar in the section's bar chart, not a line */
 			fputs("<figure>\n", out);
-			svg_chart(out, &c);
+			if (!single)
+				svg_chart(out, &c);
 			ret = report_table(rep, (enum report_metric)m, g, &t);
 		}
 		series_free(c.series, c.nseries);
@@ -688,6 +891,9 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 		fputs("</figure>\n", out);
 		report_table_free(&t);
 	}
+	bool heading = false;
+	for (unsigned k = 0; k < ncats && !ret; k++)
+		ret = exceed_chart(out, rep, rows[k], &heading);
 out:
 	free(cats);
 	free(rows);
@@ -836,134 +1042,79 @@ out:
 	return ret;
 }
 
-static int cmp_u32_desc(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x < y) - (x > y);
-}
-
-/* The distinct values of v[0..n), sorted descending, in place; how many. */
-static unsigned unique_desc(uint32_t *v, unsigned n)
-{
-	unsigned k = 0;
-
-	qsort(v, n, sizeof(*v), cmp_u32_desc);
-	for (unsigned i = 0; i < n; i++)
-		if (!k || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
-/* The position of x in v[0..n) sorted descending (x is there). */
-static unsigned find_desc(const uint32_t *v, unsigned n, uint32_t x)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-		if (v[mid] > x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* A step of the matrix: fixed block size, random, no rate limit, the first one's T/Q. */
-static bool matrix_step(const struct result_step *st, const struct result_step *first)
-{
-	return !st->wl.nsplit && !st->wl.rate_iops && st->wl.pattern == WL_RANDOM &&
-	       (!first ||
-		(st->wl.threads == first->wl.threads && st->wl.qdepth == first->wl.qdepth));
-}
-
 /*
- * SNIA PTS style matrix: when a run measured several block sizes under several read/write
- * mixes (fixed block size, random, same threads and queue depth, no rate limit), IOPS as
- * a table of block size (rows) by mix (columns). Repeated cells (rounds) keep the last,
- * the one measured in steady state. Cells are filled in one pass over the steps.
+ * SNIA PTS style tables (report_matrix): per run that measured several block sizes under
+ * several mixes, the steady-state window's average IOPS as block size x mix, the
+ * convergence of each block size's lowest-read-mix IOPS round by round, and the verdict.
  */
 static int section_matrix(FILE *out, const struct report *rep)
 {
 	bool heading = false;
+	int ret = 0;
 
-	for (unsigned i = 0; i < rep->nruns; i++) {
-		const struct result *r = rep->runs[i].res;
-		unsigned n = result_nsteps(r);
-		uint32_t *bs = calloc(n + 1, sizeof(*bs)), *mix = calloc(n + 1, sizeof(*mix));
-		unsigned nbs = 0, nmix = 0;
-		const struct result_step *first = NULL, **cell = NULL;
-
-		if (!bs || !mix) {
-			free(bs);
-			free(mix);
-			return -ENOMEM;
-		}
-		for (unsigned p = 0; p < r->nphases; p++)
-			for (unsigned s = 0; measuring(&r->phases[p]) && s < r->phases[p].nsteps;
-			     s++) {
-				const struct result_step *st = &r->phases[p].steps[s];
-				if (!matrix_step(st, NULL))
-					continue;
-				if (!first)
-					first = st;
-				if (!matrix_step(st, first))
-					continue;
-				bs[nbs++] = st->wl.bs;
-				mix[nmix++] = st->wl.read_pct;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		struct report_matrix mx;
+		char tq[32], sz[32];
+		ret = report_matrix(rep, i, &mx);
+		if (ret || !mx.nbs)
+			continue;
+		if (!heading)
+			fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
+		heading = true;
+		fputs("<figure>\n<figcaption>", out);
+		esc(out, rep->runs[i].label);
+		fprintf(out, ", %s random, IOPS", workload_tq(&mx.first->wl, tq, sizeof(tq)));
+		if (mx.window_rounds)
+			fprintf(out, ": the steady-state window's average, rounds %u to %u",
+				mx.last_round - mx.window_rounds + 1, mx.last_round);
+		fputs("</figcaption>\n<table class=\"data matrix\">\n<thead><tr><th>block size</th>",
+		      out);
+		for (unsigned c = 0; c < mx.nmix; c++)
+			fprintf(out, "<th>%u/%u</th>", mx.mix[c], 100 - mx.mix[c]);
+		fputs("</tr></thead>\n<tbody>\n", out);
+		for (unsigned b = 0; b < mx.nbs; b++) {
+			fprintf(out, "<tr><th>%s</th>", units_fmt_size(sz, sizeof(sz), mx.bs[b]));
+			for (unsigned c = 0; c < mx.nmix; c++) {
+				char v[32] = "-";
+				if (isfinite(mx.iops[b * mx.nmix + c]))
+					report_fmt_value(v, sizeof(v), RM_IOPS,
+							 mx.iops[b * mx.nmix + c]);
+				fprintf(out, "<td>%s</td>", v);
 			}
-		nbs = unique_desc(bs, nbs);
-		nmix = unique_desc(mix, nmix);
-		bool oom = false;
-		if (nbs >= 2 && nmix >= 2) {
-			cell = calloc((size_t)nbs * nmix, sizeof(*cell));
-			oom = !cell;
+			fputs("</tr>\n", out);
 		}
-		if (cell) {
-			for (unsigned p = 0; p < r->nphases; p++)
-				for (unsigned s = 0;
-				     measuring(&r->phases[p]) && s < r->phases[p].nsteps; s++) {
-					const struct result_step *st = &r->phases[p].steps[s];
-					if (matrix_step(st, first))
-						cell[find_desc(bs, nbs, st->wl.bs) * nmix +
-						     find_desc(mix, nmix, st->wl.read_pct)] = st;
+		fputs("</tbody>\n</table>\n</figure>\n", out);
+		if (mx.nrounds >= 2) {
+			struct chart c = {.markers = true};
+			c.series = calloc(mx.nbs, sizeof(*c.series));
+			ret = c.series ? 0 : -ENOMEM;
+			for (unsigned b = 0; b < mx.nbs && !ret; b++) {
+				struct series *se = &c.series[c.nseries++];
+				ret = series_alloc(se, mx.bs_names[b], mx.nrounds);
+				for (unsigned k = 0; k < mx.nrounds && !ret; k++) {
+					se->x[se->n] = k + 1;
+					se->y[se->n++] = mx.conv[b * mx.nrounds + k];
 				}
-			if (!heading)
-				fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
-			heading = true;
-			char tq[32];
-			fputs("<figure>\n<figcaption>", out);
-			esc(out, rep->runs[i].label);
-			fprintf(out,
-				", %s random, IOPS</figcaption>\n<table class=\"data matrix\">\n"
-				"<thead><tr><th>block size</th>",
-				workload_tq(&first->wl, tq, sizeof(tq)));
-			for (unsigned c = 0; c < nmix; c++)
-				fprintf(out, "<th>%u/%u</th>", mix[c], 100 - mix[c]);
-			fputs("</tr></thead>\n<tbody>\n", out);
-			for (unsigned b = 0; b < nbs; b++) {
-				char sz[32];
-				fprintf(out, "<tr><th>%s</th>",
-					units_fmt_size(sz, sizeof(sz), bs[b]));
-				for (unsigned c = 0; c < nmix; c++) {
-					const struct result_step *st = cell[b * nmix + c];
-					char v[32] = "-";
-					if (st && st->summary.d[DIR_ALL].ios)
-						report_fmt_value(v, sizeof(v), RM_IOPS,
-								 st->summary.d[DIR_ALL].iops);
-					fprintf(out, "<td>%s</td>", v);
-				}
-				fputs("</tr>\n", out);
 			}
-			fputs("</tbody>\n</table>\n</figure>\n", out);
+			snprintf(c.title, sizeof(c.title), "Steady-state convergence, %u/%u mix",
+				 mx.mix[mx.nmix - 1], 100 - mx.mix[mx.nmix - 1]);
+			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
+			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
+			if (!ret) {
+				fputs("<figure class=\"convergence\">\n", out);
+				svg_chart(out, &c);
+				fputs("</figure>\n", out);
+			}
+			series_free(c.series, c.nseries);
 		}
-		free(cell);
-		free(bs);
-		free(mix);
-		if (oom)
-			return -ENOMEM;
+		if (mx.verdict[0]) {
+			fputs("<p class=\"verdict\">", out);
+			esc(out, mx.verdict);
+			fputs("</p>\n", out);
+		}
+		report_matrix_free(&mx);
 	}
-	return 0;
+	return ret;
 }
 
 static const char css[] =
@@ -996,9 +1147,27 @@ int report_render_html(const struct report *rep, FILE *out)
 	esc(out, rep->title);
 	fputs("</h1>\n", out);
 	section_runs(out, rep);
+	section_cpu(out, rep);
 	ret = section_precondition(out, rep);
-	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
-		ret = section_group(out, rep, g);
+	if (!ret)
+		ret = section_bars(out, rep);
+	/* a group of a matrix's cells, round by round, is in the matrix and its convergence */
+	struct report_matrix *mx = calloc(rep->nruns ? rep->nruns : 1, sizeof(*mx));
+	if (!mx)
+		ret = -ENOMEM;
+	for (unsigned i = 0; i < rep->nruns && !ret; i++)
+		ret = report_matrix(rep, i, &mx[i]);
+	for (unsigned g = 0; g < rep->ngroups && !ret; g++) {
+		bool covered = false;
+		for (unsigned i = 0; i < rep->nruns; i++)
+			covered |= report_matrix_covers(&mx[i],
+							rep->rows[rep->groups[g].first_row].steps[i]);
+		if (!covered)
+			ret = section_group(out, rep, g);
+	}
+	for (unsigned i = 0; mx && i < rep->nruns; i++)
+		report_matrix_free(&mx[i]);
+	free(mx);
 	if (!ret)
 		ret = section_rate_curves(out, rep);
 	if (!ret)

@@ -36,6 +36,18 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 		jwrite_kstr(w, "started", r->started);
 		jwrite_kstr(w, "status", result_status_name[r->status]);
 		jwrite_ku64(w, "unshared_steps", rep->runs[i].nunshared);
+		struct report_cpu c;
+		report_run_cpu(rep, i, &c);
+		if (c.nmeasured) {
+			jwrite_key(w, "cpu");
+			jwrite_begin_object(w);
+			jwrite_kdbl(w, "process_max_pct", c.proc_max_pct);
+			jwrite_kstr(w, "process_max_step", c.proc_max_row);
+			jwrite_kdbl(w, "host_busy_max_pct", c.host_busy_max_pct);
+			jwrite_kdbl(w, "host_iowait_max_pct", c.iowait_max_pct);
+			jwrite_ku64(w, "cpu_bound_steps", c.nbound);
+			jwrite_end_object(w);
+		}
 		if (rep->runs[i].spec)
 			jwrite_kstr(w, "spec", rep->runs[i].spec->path);
 		/* every phase judged for steady state, with its verdict */

@@ -55,6 +55,20 @@ static void col_value(char *buf, size_t len, enum col c, const struct dir_stats 
 	}
 }
 
+/* CPU columns: drivebench's use (% of one CPU), the host's user/system/iowait (% of all). */
+static const char *const cpu_head[2] = {"cpu %", "host usr/sys/io %"};
+
+static void cpu_value(char *buf, size_t len, unsigned c, const struct step_cpu *cpu)
+{
+	if (!cpu || !cpu->measured)
+		snprintf(buf, len, "%s", cpu ? "-" : "");
+	else if (c == 0)
+		snprintf(buf, len, "%.0f", cpu->proc_user_pct + cpu->proc_system_pct);
+	else
+		snprintf(buf, len, "%.0f/%.0f/%.0f", cpu->host_user_pct, cpu->host_system_pct,
+			 cpu->host_iowait_pct);
+}
+
 static const char *jstr(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -80,6 +94,16 @@ static void show_header(FILE *out, const struct result *r)
 	fprintf(out, " (format version %d, drivebench ", r->version);
 	V(r->tool_version[0] ? r->tool_version : "?");
 	fputs(")\n", out);
+	if (r->label[0]) {
+		fputs("Label    ", out);
+		V(r->label);
+		fputs("\n", out);
+	}
+	if (r->note[0]) {
+		fputs("Note     ", out);
+		V(r->note);
+		fputs("\n", out);
+	}
 	if (result_drive_model(r)[0]) {
 		fputs("Drive    ", out);
 		V(result_label(r, false, label, sizeof(label)));
@@ -223,12 +247,20 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 	if (!ph->nsteps)
 		return;
 
+	/* CPU columns when the steps recorded it (files from before did not) */
+	bool cpu = false;
+	size_t wcpu[2] = {strlen(cpu_head[0]), strlen(cpu_head[1])};
+	for (unsigned s = 0; s < ph->nsteps; s++)
+		cpu |= ph->steps[s].cpu.measured;
+
 	/* two passes: measure the columns, then print them */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
 			fprintf(out, "  %-*s", (int)w[0], "step");
 			for (unsigned c = 0; c < NCOLS; c++)
 				fprintf(out, "  %*s", (int)w[c + 1], col_head[c]);
+			for (unsigned c = 0; cpu && c < 2; c++)
+				fprintf(out, "  %*s", (int)wcpu[c], cpu_head[c]);
 			fprintf(out, "  status\n");
 		} else {
 			for (unsigned c = 0; c < NCOLS; c++)
@@ -239,8 +271,13 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
 			static const enum io_dir dirs[] = {DIR_ALL, DIR_READ, DIR_WRITE};
 			for (unsigned k = 0; k < (mix ? 3u : 1u); k++) {
-				char name[256], v[32];
-				if (k == 0)
+				char name[256], v[32], what[256];
+				/* a purge or a fill step is named as what it is, not as rounds */
+				if (k == 0 && (ph->kind == PH_PURGE ||
+					       (ph->kind == PH_PRECONDITION && !ph->steady.used)))
+					text_visible(name, sizeof(name),
+						     report_step_what(what, sizeof(what), ph, st));
+				else if (k == 0)
 					text_visible(name, sizeof(name), st->label);
 				else
 					snprintf(name, sizeof(name), "  %s",
@@ -258,6 +295,13 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 						w[c + 1] = strlen(v);
 					if (pass)
 						fprintf(out, "  %*s", (int)w[c + 1], v);
+				}
+				for (unsigned c = 0; cpu && c < 2; c++) {
+					cpu_value(v, sizeof(v), c, k ? NULL : &st->cpu);
+					if (!pass && strlen(v) > wcpu[c])
+						wcpu[c] = strlen(v);
+					if (pass)
+						fprintf(out, "  %*s", (int)wcpu[c], v);
 				}
 				if (pass && k) {
 					fprintf(out, "\n");

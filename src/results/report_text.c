@@ -233,6 +233,23 @@ static int render(const struct report *rep, FILE *out, enum style st)
 		}
 	}
 
+	any = false;
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		struct report_cpu c;
+		char s[512];
+		report_run_cpu(rep, i, &c);
+		if (!report_fmt_cpu(s, sizeof(s), &c))
+			continue;
+		if (!any)
+			fprintf(out, md ? "\n## CPU use\n\n" : "\nCPU use\n");
+		any = true;
+		fputs(md ? "- " : "  - ", out);
+		put_at(out, st, rep->runs[i].label, true);
+		fputs(": ", out);
+		put(out, st, s);
+		fputs("\n", out);
+	}
+
 	for (unsigned m = 0; m < RM_COUNT; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;

@@ -828,6 +828,17 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 		jwrite_ku64(w, "error_offset", s->error_offset);
 	}
 	jwrite_kstr(w, "engine", s->engine);
+	if (s->cpu.measured) {
+		jwrite_key(w, "cpu");
+		jwrite_begin_object(w);
+		jwrite_kdbl(w, "process_user_pct", s->cpu.proc_user_pct);
+		jwrite_kdbl(w, "process_system_pct", s->cpu.proc_system_pct);
+		jwrite_kdbl(w, "host_user_pct", s->cpu.host_user_pct);
+		jwrite_kdbl(w, "host_system_pct", s->cpu.host_system_pct);
+		jwrite_kdbl(w, "host_iowait_pct", s->cpu.host_iowait_pct);
+		jwrite_ku64(w, "cpus", s->cpu.cpus);
+		jwrite_end_object(w);
+	}
 	if (s->nwarnings) {
 		jwrite_key(w, "warnings");
 		jwrite_begin_array(w);
@@ -935,6 +946,10 @@ int result_write(const struct result *r, FILE *out)
 	jwrite_kstr(&w, "started", r->started);
 	if (r->ended[0])
 		jwrite_kstr(&w, "ended", r->ended);
+	if (r->label[0])
+		jwrite_kstr(&w, "label", r->label);
+	if (r->note[0])
+		jwrite_kstr(&w, "note", r->note);
 	write_record(&w, "host", r->host);
 	write_record(&w, "target", r->target);
 	if (r->preset_name[0] || r->preset_text) {
@@ -1657,6 +1672,31 @@ static void load_step_drive(struct loader *L, struct step_drive *d)
 	}
 }
 
+static void load_cpu(struct loader *L, struct step_cpu *c)
+{
+	char k[32];
+
+	if (jread_null(&L->j) || !enter_object(L, "cpu"))
+		return;
+	c->measured = true;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		if (!strcmp(k, "process_user_pct"))
+			c->proc_user_pct = get_dbl(L, k);
+		else if (!strcmp(k, "process_system_pct"))
+			c->proc_system_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_user_pct"))
+			c->host_user_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_system_pct"))
+			c->host_system_pct = get_dbl(L, k);
+		else if (!strcmp(k, "host_iowait_pct"))
+			c->host_iowait_pct = get_dbl(L, k);
+		else if (!strcmp(k, "cpus"))
+			c->cpus = get_uint(L, k);
+		else
+			jread_skip(&L->j);
+	}
+}
+
 static void load_step(struct loader *L, struct result_step *s)
 {
 	char k[32];
@@ -1677,6 +1717,8 @@ static void load_step(struct loader *L, struct result_step *s)
 			s->error_offset = get_u64(L, k);
 		} else if (!strcmp(k, "engine")) {
 			get_str(L, k, s->engine, sizeof(s->engine));
+		} else if (!strcmp(k, "cpu")) {
+			load_cpu(L, &s->cpu);
 		} else if (!strcmp(k, "summary")) {
 			load_sample(L, k, &s->summary);
 		} else if (!strcmp(k, "drain")) {
@@ -2008,6 +2050,10 @@ static void load_root(struct loader *L, struct result *r)
 			get_str(L, k, r->started, sizeof(r->started));
 		} else if (!strcmp(k, "ended")) {
 			get_str(L, k, r->ended, sizeof(r->ended));
+		} else if (!strcmp(k, "label")) {
+			get_str(L, k, r->label, sizeof(r->label));
+		} else if (!strcmp(k, "note")) {
+			get_str(L, k, r->note, sizeof(r->note));
 		} else if (!strcmp(k, "host")) {
 			if (r->host)
 				json_object_put(r->host);
@@ -2242,6 +2288,11 @@ char *result_label(const struct result *r, bool with_firmware, char *buf, size_t
 	uint64_t cap = result_capacity_bytes(r);
 	char capbuf[32];
 
+	if (r->label[0]) {
+		text_fmt(buf, len, "%s%s%s", r->label, with_firmware && fw[0] ? " FW " : "",
+			 with_firmware ? fw : "");
+		return buf;
+	}
 	if (!model[0]) {
 		const char *path = result_target_path(r);
 		text_fmt(buf, len, "%s", path[0] ? path : (r->path[0] ? r->path : "unnamed run"));
@@ -2274,15 +2325,51 @@ static int entry_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
+/* Append the entry of the file at path (its facts, or why it cannot be read). */
+static int list_append(struct result_list *l, size_t *cap, const char *path)
+{
+	if (l->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct result_entry *p = realloc(l->entries, ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		l->entries = p;
+		*cap = ncap;
+	}
+	struct result_entry *en = &l->entries[l->n++];
+	struct result r;
+	memset(en, 0, sizeof(*en));
+	snprintf(en->path, sizeof(en->path), "%s", path);
+	/* the list shows what names a run: no samples, no histograms */
+	if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
+		if (!en->error[0])
+			text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		return 0;
+	}
+	text_copy(en->model, sizeof(en->model), result_drive_model(&r));
+	text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
+	text_copy(en->target, sizeof(en->target), result_target_path(&r));
+	en->capacity_bytes = result_capacity_bytes(&r);
+	text_copy(en->preset, sizeof(en->preset), r.preset_name);
+	text_copy(en->label, sizeof(en->label), r.label);
+	text_copy(en->started, sizeof(en->started), r.started);
+	en->status = r.status;
+	en->nphases = r.nphases;
+	en->nsteps = result_nsteps(&r);
+	en->version = r.version;
+	result_free(&r);
+	return 0;
+}
+
+/* Every *.json of dir appended to out (unsorted). */
+static int list_append_dir(const char *dir, struct result_list *out, size_t *cap, char *err,
+			   size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t cap = 0;
+	char path[4096];
 	int ret = 0;
 
-	out->entries = NULL;
-	out->n = 0;
 	if (!d) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
@@ -2292,40 +2379,26 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 		size_t nl = strlen(e->d_name);
 		if (e->d_name[0] == '.' || nl < 6 || strcmp(e->d_name + nl - 5, ".json"))
 			continue; /* hidden names include save()'s temp files */
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct result_entry *p = realloc(out->entries, ncap * sizeof(*p));
-			if (!p) {
-				ret = -ENOMEM;
-				snprintf(err, errlen, "%s: out of memory", dir);
-				break;
-			}
-			out->entries = p;
-			cap = ncap;
-		}
-		struct result_entry *en = &out->entries[out->n++];
-		struct result r;
-		memset(en, 0, sizeof(*en));
-		snprintf(en->path, sizeof(en->path), "%s/%s", dir, e->d_name);
-		/* the list shows what names a run: no samples, no histograms */
-		if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
-			if (!en->error[0])
-				text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path))
 			continue;
+		if (list_append(out, cap, path) < 0) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "%s: out of memory", dir);
+			break;
 		}
-		text_copy(en->model, sizeof(en->model), result_drive_model(&r));
-		text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
-		text_copy(en->target, sizeof(en->target), result_target_path(&r));
-		en->capacity_bytes = result_capacity_bytes(&r);
-		text_copy(en->preset, sizeof(en->preset), r.preset_name);
-		text_copy(en->started, sizeof(en->started), r.started);
-		en->status = r.status;
-		en->nphases = r.nphases;
-		en->nsteps = result_nsteps(&r);
-		en->version = r.version;
-		result_free(&r);
 	}
 	closedir(d);
+	return ret;
+}
+
+int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int ret;
+
+	out->entries = NULL;
+	out->n = 0;
+	ret = list_append_dir(dir, out, &cap, err, errlen);
 	if (ret) {
 		result_list_free(out);
 		return ret;
@@ -2333,6 +2406,29 @@ int result_list_dir(const char *dir, struct result_list *out, char *err, size_t 
 	if (out->n)
 		qsort(out->entries, out->n, sizeof(*out->entries), entry_cmp);
 	return 0;
+}
+
+int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t cap = l->n; /* the array is exactly full: the first append grows it */
+	int ret;
+
+	if (stat(path, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = list_append_dir(path, l, &cap, err, errlen);
+	} else {
+		ret = list_append(l, &cap, path);
+		if (ret)
+			snprintf(err, errlen, "%s: out of memory", path);
+	}
+	if (l->n)
+		qsort(l->entries, l->n, sizeof(*l->entries), entry_cmp);
+	return ret;
 }
 
 void result_list_free(struct result_list *l)

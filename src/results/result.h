@@ -12,6 +12,8 @@
  *   status      "complete" | "aborted" | "failed" | "incomplete" (an autosave)
  *   error       string, present when failed
  *   started, ended   ISO 8601 UTC strings; "ended" absent while incomplete
+ *   label, note the operator's name for the run and a remark (--label, --note, or set
+ *               later on the TUI's Results screen); absent when empty
  *   host        {"hostname", "kernel", "kernel_build", "arch", "cpu", "cpus"}
  *   target      {"path", "kind": "block"|"file", "size", "lbs", "pbs", "drive": {...}}
  *               drive is the discovery record (drive.h), when the target is a drive
@@ -39,6 +41,9 @@
  *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
  *   engine      backend description
+ *   cpu         {"process_user_pct", "process_system_pct" (% of one CPU), "host_user_pct",
+ *                "host_system_pct", "host_iowait_pct" (% of all CPUs), "cpus"}: CPU use
+ *               from the step's start to its end; absent when not measured
  *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
  *               (codes: STEP_WARNINGS below; a reader keeps codes it does not know)
  *   summary     sample (below) over the whole measured time; its max and percentiles
@@ -74,7 +79,7 @@
  *   does not know.
  *
  * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns,
- * in either version) are optional: files without them load as before.
+ * cpu, label, note, in either version) are optional: files without them load as before.
  *
  * Numbers that are not finite are written as null. Counts, sizes and times are whole
  * numbers from 0 to 2^64-1; rates, means and percentages are finite and not negative.
@@ -104,6 +109,8 @@
 #define RESULT_MAX_RECORD_BYTES (1u << 20)     /* "host", "target" */
 #define RESULT_MAX_PRESET_BYTES (1u << 20)     /* the preset text: PRESET_MAX_BYTES */
 #define RESULT_MAX_WARNINGS	64u	       /* per step, codes told apart */
+#define RESULT_LABEL_BYTES	128u	       /* "label": longer is cut on reading */
+#define RESULT_NOTE_BYTES	1024u	       /* "note": longer is cut on reading */
 
 struct json_object;
 
@@ -147,7 +154,10 @@ struct steady_info {
 	  "critical temperature, during the step: it slowed itself down to cool")                 \
 	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
 	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
-	  "are fio's own per direction, those of reads and writes together are not known (0)")
+	  "are fio's own per direction, those of reads and writes together are not known (0)")   \
+	X(SW_CPU_BOUND, "cpu-bound",                                                               \
+	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
+	  "all busy with it: the figures may show the host's CPU limit, not the drive's")
 
 /* clang-format off */
 enum step_warning {
@@ -169,6 +179,17 @@ struct step_drive {
 	bool has_written, has_temp;
 	uint64_t written_bytes;
 	int temp_max_c;
+};
+
+/* CPU use over a step (cpu.h), from its start to its end, the ramp included. */
+struct step_cpu {
+	bool measured;		/* false: not recorded (a file from before, or a purge) */
+	double proc_user_pct;	/* drivebench, % of one CPU: 200 is two CPUs' worth */
+	double proc_system_pct;
+	double host_user_pct;	/* the whole host, % of all its CPUs: user and nice */
+	double host_system_pct; /* system, irq and softirq */
+	double host_iowait_pct;
+	unsigned cpus;		/* online */
 };
 
 struct result_warning {
@@ -216,6 +237,7 @@ struct result_step {
 	struct result_warning *warnings; /* malloc'd */
 	unsigned nwarnings;
 	struct step_drive drive; /* what the drive itself counted over the step */
+	struct step_cpu cpu;
 };
 
 struct result_phase {
@@ -234,6 +256,8 @@ struct result {
 	char error[512];
 	char started[32];            /* ISO 8601 UTC */
 	char ended[32];
+	char label[RESULT_LABEL_BYTES]; /* the operator's name for the run; "" none */
+	char note[RESULT_NOTE_BYTES];   /* the operator's remark; "" none */
 	struct json_object *host;    /* owned */
 	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
 	char preset_name[128];       /* "" for an ad-hoc run */

@@ -20,6 +20,7 @@ struct result_entry {
 	uint64_t capacity_bytes; /* the drive's, else the target's size */
 	char target[256];	 /* the target path the run used */
 	char preset[128];	 /* "" for an ad-hoc run */
+	char label[RESULT_LABEL_BYTES]; /* the run's label; "" none */
 	char started[32];	 /* ISO 8601 UTC */
 	enum result_status status;
 	unsigned nphases;
@@ -40,6 +41,12 @@ struct result_list {
  */
 int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen);
 void result_list_free(struct result_list *l);
+/*
+ * Add to l what path holds: a result file, or every *.json file of a directory (listed
+ * as result_list_dir() lists them), keeping l sorted. 0 or -errno (path unreadable),
+ * message in err; l keeps what it had, and what was added before an error.
+ */
+int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen);
 
 /*
  * Load n files into rs[0..n-1] (what: RESULT_LOAD_*, as for result_load_opts()), on
@@ -60,8 +67,9 @@ struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
 void result_write_steady(struct jwrite *w, const struct steady_info *st);
 /*
- * How a run is named in tables and legends: "Micron P400m 200GB", plus " FW 0200" when
- * with_firmware (two runs of one model); the target path when there is no drive model.
+ * How a run is named in tables and legends: its label when it has one, else "Micron
+ * P400m 200GB" (the target path when there is no drive model); plus " FW 0200" when
+ * with_firmware (two runs of one model).
  */
 char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len);
 /* Steps over all phases. */
