@@ -154,6 +154,12 @@ static void job(struct out *o, unsigned n, const struct plan_phase *ph, const st
 		else
 			put(o, "refill_buffers=1\n");
 	}
+	if (wl->dist != WL_DIST_UNIFORM && wl->pattern == WL_RANDOM) {
+		char dist[WL_MAX_ZONES * 8 + 16];
+		/* drivebench keeps no map of the blocks touched, skewed or not */
+		put(o, "random_distribution=%s\nnorandommap=1\n",
+		    workload_fmt_dist(wl, dist, sizeof(dist)));
+	}
 	if (wl->seed)
 		put(o, "randseed=%llu\n", (unsigned long long)wl->seed);
 	put(o, "\n");

@@ -30,7 +30,8 @@
  *   label       "2T2Q", "round 7", "4k 65/35" ...
  *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
  *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
- *                "data", "compress_pct", "interval_ns", "seed"}
+ *                "data", "compress_pct", "interval_ns", "seed",
+ *                "distribution" (fio's random_distribution syntax; absent: uniform)}
  *   status, error, error_offset
  *   engine      backend description
  *   warnings    [{"code": "reads-unwritten", "text": "..."}, ...]  absent when none
