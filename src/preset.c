@@ -1239,6 +1239,8 @@ static void step_label(const struct preset_build *b, const struct preset_entry *
 					 100 - b->wl.read_pct);
 		} else if (k->set == set_pattern) {
 			snprintf(part, sizeof(part), "%s", wl_pattern_name[b->wl.pattern]);
+		} else if (k->set == set_distribution) {
+			workload_fmt_dist(&b->wl, part, sizeof(part));
 		} else if (k->set == set_rate) {
 			if (b->rate_pct > 0)
 				snprintf(part, sizeof(part), "%g%%", b->rate_pct);
@@ -1266,7 +1268,7 @@ static void step_label_rest(const struct preset_entry **eff, const unsigned *idx
 		const struct preset_key *k = eff[i]->key;
 		if (eff[i]->nvals < 2 || k->set == set_threads || k->set == set_qdepth ||
 		    k->set == set_bs || k->set == set_read || k->set == set_pattern ||
-		    k->set == set_rate)
+		    k->set == set_rate || k->set == set_distribution)
 			continue;
 		snprintf(part, sizeof(part), "%s=%s", k->name, eff[i]->vals[idx[i]]);
 		label_part(label, len, part);

@@ -247,15 +247,29 @@ bool workload_same_dist(const struct workload *a, const struct workload *b)
 	       !memcmp(a->zones, b->zones, sizeof(a->zones[0]) * a->nzones);
 }
 
+/* The shortest decimal that reads back as v: "1.2", not "1.1999999999999999556". */
+static const char *fmt_exact(char *buf, size_t len, double v)
+{
+	for (int prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
 char *workload_fmt_dist(const struct workload *wl, char *buf, size_t len)
 {
+	char num[32];
 	size_t used;
 
 	if (wl->dist != WL_DIST_ZONED) {
 		if (wl->dist == WL_DIST_UNIFORM)
 			snprintf(buf, len, "uniform");
 		else
-			snprintf(buf, len, "%s:%.6g", wl_dist_name[wl->dist], wl->dist_param);
+			snprintf(buf, len, "%s:%s", wl_dist_name[wl->dist],
+				 fmt_exact(num, sizeof(num), wl->dist_param));
 		return buf;
 	}
 	used = (size_t)snprintf(buf, len, "zoned");

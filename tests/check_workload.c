@@ -282,6 +282,7 @@ static const struct {
 	{"uniform", "uniform"},
 	{"zipf:1.2", "zipf:1.2"},
 	{"zipf:0.8", "zipf:0.8"},
+	{"zipf:1.234567891", "zipf:1.234567891"}, /* results keep every digit */
 	{"zipf:1", NULL},
 	{"zipf:0", NULL},
 	{"zipf", NULL},
