@@ -156,6 +156,11 @@ static void job(struct out *o, unsigned n, const struct plan_phase *ph, const st
 	}
 	if (wl->dist != WL_DIST_UNIFORM && wl->pattern == WL_RANDOM) {
 		char dist[WL_MAX_ZONES * 8 + 16];
+		if (wl->dist != WL_DIST_ZONED)
+			put(o,
+			    "; fio spreads the hot blocks over the range by a hash; drivebench "
+			    "keeps them\n; at its %s: the same shares, other blocks\n",
+			    wl->dist == WL_DIST_NORMAL ? "middle" : "start");
 		/* drivebench keeps no map of the blocks touched, skewed or not */
 		put(o, "random_distribution=%s\nnorandommap=1\n",
 		    workload_fmt_dist(wl, dist, sizeof(dist)));
