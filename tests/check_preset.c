@@ -84,7 +84,10 @@ static void assert_wl_eq(const struct workload *a, const struct workload *b, con
 			      a->time_ns == b->time_ns && a->ramp_ns == b->ramp_ns &&
 			      a->rate_iops == b->rate_iops && a->data == b->data &&
 			      a->compress_pct == b->compress_pct &&
-			      a->interval_ns == b->interval_ns && a->seed == b->seed,
+			      a->interval_ns == b->interval_ns && a->seed == b->seed &&
+			      a->dist == b->dist && a->dist_param == b->dist_param &&
+			      a->nzones == b->nzones &&
+			      !memcmp(a->zones, b->zones, sizeof(a->zones)),
 		      "%s: workloads differ", what);
 	for (unsigned i = 0; i < a->nsplit; i++)
 		ck_assert(a->split[i].bs == b->split[i].bs && a->split[i].pct == b->split[i].pct);

@@ -106,6 +106,13 @@ static void build(struct result *r, unsigned nsteps)
 			ck_assert_int_eq(
 				workload_parse_bssplit(&wl, "4k/60:8k/30:64k/10", err, sizeof(err)),
 				0);
+		/* skewed offsets round-trip; the other steps have none, as old files load */
+		if (i == 2 || i == 3)
+			ck_assert_int_eq(workload_parse_dist(&wl,
+							     i == 2 ? "zoned:60/10:30/20:8/30:2/40"
+								    : "pareto:0.25",
+							     err, sizeof(err)),
+					 0);
 		snprintf(label, sizeof(label), "%uT%uQ", wl.threads, wl.qdepth);
 		s = result_add_step(m, label, &wl);
 		ck_assert_ptr_nonnull(s);
@@ -195,6 +202,10 @@ static void assert_wl_eq(const struct workload *a, const struct workload *b)
 	ck_assert_uint_eq(a->compress_pct, b->compress_pct);
 	ck_assert_uint_eq(a->interval_ns, b->interval_ns);
 	ck_assert_uint_eq(a->seed, b->seed);
+	ck_assert_int_eq(a->dist, b->dist);
+	ck_assert(a->dist_param == b->dist_param);
+	ck_assert_uint_eq(a->nzones, b->nzones);
+	ck_assert(!memcmp(a->zones, b->zones, sizeof(a->zones)));
 }
 
 static void assert_result_eq(const struct result *a, const struct result *b)

@@ -127,7 +127,7 @@ START_TEST(test_bssplit_mix)
 
 	workload_defaults(&wl);
 	ck_assert_int_eq(workload_parse_bssplit(&wl, splits[_i].spec, err, sizeof(err)), 0);
-	wl_gen_init(&g, &wl, 1ull << 30, 0, 12345 + (uint64_t)_i);
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 12345 + (uint64_t)_i, NULL);
 	for (int i = 0; i < DRAWS; i++) {
 		bool w;
 		uint64_t off;
@@ -156,7 +156,7 @@ START_TEST(test_read_pct)
 
 	workload_defaults(&wl);
 	wl.read_pct = pcts[_i];
-	wl_gen_init(&g, &wl, 1ull << 30, 0, 99);
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 99, NULL);
 	for (int i = 0; i < DRAWS; i++) {
 		bool w;
 		uint64_t off;
@@ -184,7 +184,7 @@ START_TEST(test_random_offsets)
 	wl.bs = bs;
 	wl.range_start = start;
 	wl.range_size = size;
-	wl_gen_init(&g, &wl, 1ull << 30, 0, 7);
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 7, NULL);
 	for (int i = 0; i < DRAWS; i++) {
 		bool w;
 		uint64_t off;
@@ -213,7 +213,7 @@ START_TEST(test_sequential_wraps)
 	wl.bs = 4096;
 	wl.range_start = 8192;
 	wl.range_size = 10 * 4096;
-	wl_gen_init(&g, &wl, 1ull << 20, 0, 1);
+	wl_gen_init(&g, &wl, 1ull << 20, 0, 1, NULL);
 	for (int i = 0; i < 25; i++) {
 		bool w;
 		uint64_t off;
@@ -235,7 +235,7 @@ START_TEST(test_sequential_slices)
 	wl.bs = 131072;
 	wl.threads = 4;
 	for (unsigned t = 0; t < 4; t++) {
-		wl_gen_init(&g[t], &wl, 64ull << 20, t, 1);
+		wl_gen_init(&g[t], &wl, 64ull << 20, t, 1, NULL);
 		ck_assert_uint_eq(g[t].start, t * (16ull << 20));
 		ck_assert_uint_eq(g[t].end, (t + 1) * (16ull << 20));
 		for (int i = 0; i < 300; i++) {
@@ -281,6 +281,222 @@ START_TEST(test_set_rw)
 }
 END_TEST
 
+static const struct {
+	const char *in;
+	const char *out; /* NULL: refused */
+} dists[] = {
+	{"uniform", "uniform"},
+	{"zipf:1.2", "zipf:1.2"},
+	{"zipf:0.8", "zipf:0.8"},
+	{"zipf:1.234567891", "zipf:1.234567891"}, /* results keep every digit */
+	{"zipf:1", NULL},
+	{"zipf:0", NULL},
+	{"zipf", NULL},
+	{"pareto:0.2", "pareto:0.2"},
+	{"pareto:1", NULL},
+	{"pareto:-0.1", NULL},
+	{"normal:10", "normal:10"},
+	{"normal:0", NULL},
+	{"normal:101", NULL},
+	{"zoned:60/10:30/20:8/30:2/40", "zoned:60/10:30/20:8/30:2/40"},
+	{"zoned:90/10:10/90", "zoned:90/10:10/90"},
+	{"zoned:0/50:100/50", "zoned:0/50:100/50"},
+	{"zoned:90/10:10/80", NULL},
+	{"zoned:90/10:20/90", NULL},
+	{"zoned:100/0:0/100", NULL},
+	{"zoned:50:50", NULL},
+	{"zoned", NULL},
+	{"uniform:1", NULL},
+	{"gauss:3", NULL},
+	{"zoned:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:1/1:84/84", NULL},
+};
+
+START_TEST(test_dist_parse)
+{
+	struct workload wl;
+	char err[256], buf[256];
+	int ret;
+
+	workload_defaults(&wl);
+	wl.dist = WL_DIST_ZIPF;
+	wl.dist_param = 3;
+	ret = workload_parse_dist(&wl, dists[_i].in, err, sizeof(err));
+	if (!dists[_i].out) {
+		ck_assert_msg(ret == -EINVAL, "'%s' accepted", dists[_i].in);
+		ck_assert_ptr_nonnull(strstr(err, "distribution: "));
+		/* a refused value leaves the workload as it was */
+		ck_assert(wl.dist == WL_DIST_ZIPF && wl.dist_param == 3);
+		return;
+	}
+	ck_assert_msg(ret == 0, "'%s': %s", dists[_i].in, err);
+	ck_assert_str_eq(workload_fmt_dist(&wl, buf, sizeof(buf)), dists[_i].out);
+}
+END_TEST
+
+/*
+ * The realised distribution: 1e6 offsets from the generator, against the share of the
+ * range the requested distribution puts below each of 64 points, computed here from its
+ * definition (not from the generator's table). By the Dvoretzky-Kiefer-Wolfowitz
+ * inequality, the empirical CDF of 1e6 draws strays more than 0.0025 from the true one
+ * with probability at most 2 exp(-2 * 1e6 * 0.0025^2) < 1e-5; the table's buckets put
+ * their edges on the 64 points, so only sampling error remains.
+ */
+#define DIST_DRAWS 1000000u
+#define BINS	   64u
+
+static const struct {
+	const char *dist;
+	uint64_t range;	     /* bytes, of 4k blocks */
+	const char *bssplit; /* NULL: 4k */
+} realised[] = {
+	{"zipf:1.2", 1ull << 30, NULL},
+	{"zipf:0.8", 4ull << 30, NULL}, /* 1M blocks: the table's sums past 65536 terms */
+	{"zipf:2", 256 * 4096, NULL},	/* fewer blocks than buckets: one block a bucket */
+	{"pareto:0.2", 1ull << 30, NULL},
+	{"pareto:0.7", 1ull << 30, NULL},
+	{"normal:10", 1ull << 30, NULL},
+	{"normal:40", 1ull << 30, NULL},
+	{"zoned:60/10:30/20:8/30:2/40", 1ull << 30, NULL},
+	{"zoned:90/10:10/90", 1ull << 30, "4k/50:8k/50"},
+	{"zoned:80/20:20/80", 1ull << 30, NULL},
+	{"uniform", 1ull << 30, NULL},
+};
+
+static double requested_cdf(const struct workload *wl, uint64_t units, uint64_t below)
+{
+	double x = (double)below / (double)units;
+
+	switch (wl->dist) {
+	case WL_DIST_UNIFORM:
+		return x;
+	case WL_DIST_ZIPF: {
+		/* the sum over all blocks is the same for every point: kept from the last call */
+		static double all;
+		static uint64_t all_units;
+		static double all_theta;
+		double part = 0;
+		if (all_units != units || all_theta != wl->dist_param) {
+			all = 0;
+			for (uint64_t i = 1; i <= units; i++)
+				all += pow((double)i, -wl->dist_param);
+			all_units = units;
+			all_theta = wl->dist_param;
+		}
+		for (uint64_t i = 1; i <= below; i++)
+			part += pow((double)i, -wl->dist_param);
+		return part / all;
+	}
+	case WL_DIST_PARETO: {
+		/* fio: x = u^(log h / log(1 - h)) for u uniform on [0, 1) */
+		double p = log(wl->dist_param) / log(1 - wl->dist_param);
+		return pow(x, 1 / p);
+	}
+	case WL_DIST_NORMAL: {
+		double sd = wl->dist_param / 100;
+		double lo = 0.5 * (1 + erf(-0.5 / sd / sqrt(2)));
+		double hi = 0.5 * (1 + erf(0.5 / sd / sqrt(2)));
+		return (0.5 * (1 + erf((x - 0.5) / sd / sqrt(2))) - lo) / (hi - lo);
+	}
+	case WL_DIST_ZONED: {
+		double cum_r = 0, cum_a = 0;
+		for (unsigned z = 0; z < wl->nzones; z++) {
+			double r = wl->zones[z].range_pct / 100.0,
+			       a = wl->zones[z].access_pct / 100.0;
+			if (x <= cum_r + r)
+				return cum_a + a * (x - cum_r) / r;
+			cum_r += r;
+			cum_a += a;
+		}
+		return 1;
+	}
+	}
+	return -1;
+}
+
+START_TEST(test_dist_realised)
+{
+	struct workload wl;
+	struct wl_dist_table *t = malloc(sizeof(*t));
+	struct wl_gen g;
+	uint64_t hist[BINS] = {0}, units, start = 1ull << 20;
+	double worst = 0, cdf = 0;
+	unsigned worst_at = 0;
+	char err[256];
+
+	ck_assert_ptr_nonnull(t);
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_parse_dist(&wl, realised[_i].dist, err, sizeof(err)), 0);
+	if (realised[_i].bssplit)
+		ck_assert_int_eq(
+			workload_parse_bssplit(&wl, realised[_i].bssplit, err, sizeof(err)), 0);
+	wl.range_start = start;
+	wl.range_size = realised[_i].range;
+	units = wl.range_size / 4096;
+	ck_assert_int_eq(wl_dist_table_build(t, &wl, start + wl.range_size, err, sizeof(err)), 0);
+	ck_assert_uint_eq(t->nb, wl.dist == WL_DIST_UNIFORM ? 0
+				 : wl.dist == WL_DIST_ZONED ? wl.nzones
+				 : units < WL_DIST_BUCKETS  ? units
+							    : WL_DIST_BUCKETS);
+	wl_gen_init(&g, &wl, start + wl.range_size, 0, 42 + (uint64_t)_i, t);
+	for (unsigned i = 0; i < DIST_DRAWS; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		ck_assert(off >= start && off + len <= start + wl.range_size && off % 4096 == 0);
+		hist[(off - start) / 4096 * BINS / units]++;
+	}
+	for (unsigned b = 0; b < BINS; b++) {
+		/* the block count below bin edge b + 1, as the histogram bins them */
+		uint64_t below = ((b + 1) * units + BINS - 1) / BINS;
+		double dev;
+		cdf += (double)hist[b] / DIST_DRAWS;
+		dev = fabs(cdf - requested_cdf(&wl, units, below));
+		if (dev > worst) {
+			worst = dev;
+			worst_at = b;
+		}
+	}
+	ck_assert_msg(worst <= 0.0025, "%s: the realised CDF is %.4f off the requested at bin %u",
+		      realised[_i].dist, worst, worst_at);
+	free(t);
+}
+END_TEST
+
+/* A table is not a stub: a skewed request changes where offsets land. */
+START_TEST(test_dist_not_uniform)
+{
+	struct workload wl;
+	struct wl_dist_table *t = malloc(sizeof(*t));
+	struct wl_gen g;
+	unsigned first_tenth = 0;
+	char err[256];
+
+	ck_assert_ptr_nonnull(t);
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_parse_dist(&wl, "zoned:90/10:10/90", err, sizeof(err)), 0);
+	ck_assert_int_eq(wl_dist_table_build(t, &wl, 1ull << 30, err, sizeof(err)), 0);
+	wl_gen_init(&g, &wl, 1ull << 30, 0, 5, t);
+	for (unsigned i = 0; i < 100000; i++) {
+		bool w;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(&g, &w, &off, &len);
+		first_tenth += off < (1ull << 30) / 10;
+	}
+	ck_assert_msg(first_tenth > 89000 && first_tenth < 91000, "%u", first_tenth);
+	/* a zone smaller than one block is refused, and sequential access takes no skew */
+	ck_assert_int_eq(workload_parse_dist(&wl, "zoned:50/1:50/99", err, sizeof(err)), 0);
+	ck_assert_int_eq(workload_validate(&wl, 4096, 50 * 4096, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "smaller than one block"));
+	ck_assert_int_eq(workload_validate(&wl, 4096, 100 * 4096, err, sizeof(err)), 0);
+	wl.pattern = WL_SEQUENTIAL;
+	ck_assert_int_eq(workload_validate(&wl, 4096, 100 * 4096, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "random access"));
+	free(t);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -296,6 +512,9 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, test_sequential_slices);
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_set_rw);
+	tcase_add_loop_test(tc, test_dist_parse, 0, sizeof(dists) / sizeof(dists[0]));
+	tcase_add_loop_test(tc, test_dist_realised, 0, sizeof(realised) / sizeof(realised[0]));
+	tcase_add_test(tc, test_dist_not_uniform);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -106,6 +106,7 @@ struct run {
 	uint32_t max_bs;
 	unsigned nworkers;
 	bool busy_poll;          /* workers spin for completions (engine_busy_poll) */
+	struct wl_dist_table *dist; /* built before the workers start, then read-only */
 	struct worker *w;
 };
 
@@ -332,7 +333,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	for (unsigned i = 0; i < wl->qdepth && !stopping; i++)
 		free_slots[nfree++] = wl->qdepth - 1 - i;
 
-	wl_gen_init(&gen, wl, run->t->size, w->id, run->seed);
+	wl_gen_init(&gen, wl, run->t->size, w->id, run->seed, run->dist);
 	if (wl->rate_iops) {
 		/* share the total rate evenly; the first threads take the remainder */
 		uint64_t r = wl->rate_iops / wl->threads +
@@ -996,11 +997,15 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	out->ramp_acc = calloc(2, sizeof(*out->ramp_acc));
 	c.tmp = calloc(2, sizeof(*c.tmp));
 	run.w = calloc(run.nworkers, sizeof(*run.w));
-	if (!out->acc || !out->drain_acc || !out->ramp_acc || !c.tmp || !run.w) {
+	run.dist = malloc(sizeof(*run.dist));
+	if (!out->acc || !out->drain_acc || !out->ramp_acc || !c.tmp || !run.w || !run.dist) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory for %u workers", run.nworkers);
 		goto out;
 	}
+	ret = wl_dist_table_build(run.dist, wl, t->size, err, errlen);
+	if (ret < 0)
+		goto out;
 	for (int d = 0; d < 2; d++) {
 		io_acc_init(&out->acc[d]);
 		io_acc_init(&out->drain_acc[d]);
@@ -1061,6 +1066,7 @@ int engine_run(const struct engine_ops *ops, const struct target *t, const struc
 	}
 out:
 	free(c.tmp);
+	free(run.dist);
 	if (run.w)
 		for (unsigned i = 0; i < run.nworkers; i++) {
 			free(run.w[i].buf_mem);

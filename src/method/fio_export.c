@@ -182,6 +182,17 @@ static void job(struct out *o, unsigned n, const struct plan_phase *ph, const st
 		else
 			put(o, "refill_buffers=1\n");
 	}
+	if (wl->dist != WL_DIST_UNIFORM && wl->pattern == WL_RANDOM) {
+		char dist[WL_MAX_ZONES * 8 + 16];
+		if (wl->dist != WL_DIST_ZONED)
+			put(o,
+			    "; fio spreads the hot blocks over the range by a hash; drivebench "
+			    "keeps them\n; at its %s: the same shares, other blocks\n",
+			    wl->dist == WL_DIST_NORMAL ? "middle" : "start");
+		/* drivebench keeps no map of the blocks touched, skewed or not */
+		put(o, "random_distribution=%s\nnorandommap=1\n",
+		    workload_fmt_dist(wl, dist, sizeof(dist)));
+	}
 	if (wl->seed)
 		put(o, "randseed=%llu\n", (unsigned long long)wl->seed);
 	if (ph->until == UNTIL_STEADY && ph->nsteps == 1)

@@ -49,6 +49,7 @@ struct preset_build {
 	unsigned line; /* of the entry being applied */
 	unsigned bs_line;
 	unsigned rate_line;
+	unsigned dist_line; /* of the distribution key, 0: the default */
 	double rate_pct;
 	unsigned loops;
 	bool time_set;
@@ -211,6 +212,19 @@ static int set_bssplit(struct preset_build *b, const char *v, char *err, size_t 
 	b->wl = wl;
 	b->bs_line = b->line;
 	return 0;
+}
+
+static int set_distribution(struct preset_build *b, const char *v, char *err, size_t errlen)
+{
+	int r = workload_parse_dist(&b->wl, v, err, errlen);
+	size_t pre = strlen("distribution: ");
+
+	/* the caller names the key already */
+	if (r && !strncmp(err, "distribution: ", pre))
+		memmove(err, err + pre, strlen(err + pre) + 1);
+	if (!r)
+		b->dist_line = b->line;
+	return r;
 }
 
 static int set_read(struct preset_build *b, const char *v, char *err, size_t errlen)
@@ -573,6 +587,14 @@ const struct preset_key preset_keys[] = {
 	 .group = G_BLOCKSIZE,
 	 .set = set_bssplit,
 	 .help = "block-size mix in fio's syntax, 4k/60:8k/40; replaces bs"},
+	{.name = "distribution",
+	 .option = true,
+	 .sections = SEC_WL,
+	 .list = true,
+	 .def = "uniform",
+	 .value = "uniform|zipf:T|pareto:H|normal:S|zoned:A/R:...",
+	 .set = set_distribution,
+	 .help = "where random offsets land, in fio's random_distribution syntax"},
 	{.name = "read",
 	 .option = true,
 	 .sections = SEC_WL,
@@ -791,7 +813,7 @@ static void build_defaults(struct preset_build *b)
 	}
 	b->time_set = false;
 	b->interval_set = false;
-	b->bs_line = b->rate_line = 0;
+	b->bs_line = b->rate_line = b->dist_line = 0;
 }
 
 /* ---- the parsed text ------------------------------------------------------------- */
@@ -1295,6 +1317,8 @@ static void step_label(const struct preset_build *b, const struct preset_entry *
 					 100 - b->wl.read_pct);
 		} else if (k->set == set_pattern) {
 			snprintf(part, sizeof(part), "%s", wl_pattern_name[b->wl.pattern]);
+		} else if (k->set == set_distribution) {
+			workload_fmt_dist(&b->wl, part, sizeof(part));
 		} else if (k->set == set_rate) {
 			if (b->rate_pct > 0)
 				snprintf(part, sizeof(part), "%g%%", b->rate_pct);
@@ -1322,7 +1346,7 @@ static void step_label_rest(const struct preset_entry **eff, const unsigned *idx
 		const struct preset_key *k = eff[i]->key;
 		if (eff[i]->nvals < 2 || k->set == set_threads || k->set == set_qdepth ||
 		    k->set == set_bs || k->set == set_read || k->set == set_pattern ||
-		    k->set == set_rate)
+		    k->set == set_rate || k->set == set_distribution)
 			continue;
 		snprintf(part, sizeof(part), "%s=%s", k->name, eff[i]->vals[idx[i]]);
 		label_part(label, len, part);
@@ -1487,6 +1511,14 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 				   units_fmt_duration(a, sizeof(a), st->wl.time_ns),
 				   units_fmt_latency(iv, sizeof(iv), (double)st->wl.interval_ns),
 				   RESULT_MAX_SAMPLES);
+			goto out;
+		}
+		if (ps->kind != SEC_PURGE && st->wl.dist != WL_DIST_UNIFORM &&
+		    st->wl.pattern == WL_SEQUENTIAL) {
+			ret = perr(x->p, b->dist_line ? b->dist_line : ps->line,
+				   "[%s] step %u: distribution %s needs pattern = random",
+				   preset_section_name[ps->kind], (unsigned)s + 1,
+				   wl_dist_name[st->wl.dist]);
 			goto out;
 		}
 		st->rate_pct = b->rate_pct;

@@ -111,7 +111,8 @@ static bool measuring(const struct result_phase *ph)
 /* Same workload apart from threads, queue depth and rate: the same ladder or curve. */
 static bool same_group(const struct workload *a, const struct workload *b)
 {
-	if (a->pattern != b->pattern || a->read_pct != b->read_pct || a->nsplit != b->nsplit)
+	if (a->pattern != b->pattern || a->read_pct != b->read_pct || a->nsplit != b->nsplit ||
+	    !workload_same_dist(a, b))
 		return false;
 	if (!a->nsplit)
 		return a->bs == b->bs;
@@ -152,7 +153,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 /* What same_group() compares, and then what same_step() adds. */
 static uint64_t group_hash(const struct workload *wl)
 {
-	uint64_t h = mix(mix(mix(0, wl->pattern), wl->read_pct), wl->nsplit);
+	uint64_t h = mix(mix(mix(mix(0, wl->pattern), wl->read_pct), wl->nsplit), wl->dist);
 
 	if (!wl->nsplit)
 		return mix(h, wl->bs);
@@ -281,6 +282,13 @@ char *report_group_title(char *buf, size_t len, const struct workload *wl)
 	}
 	workload_fmt_mix(wl, mix, sizeof(mix));
 	snprintf(buf, len, "%s %s %s", bs, mix, wl_pattern_name[wl->pattern]);
+	if (wl->dist != WL_DIST_UNIFORM) {
+		size_t used = strlen(buf);
+		if (used + 2 < len) {
+			buf[used] = ' ';
+			workload_fmt_dist(wl, buf + used + 1, len - used - 1);
+		}
+	}
 	return buf;
 }
 

@@ -234,6 +234,30 @@ static void show_edges(FILE *out, const struct result_phase *ph)
 	}
 }
 
+/* Skewed offsets: one line when every step has the same distribution, else one a step. */
+static void show_offsets(FILE *out, const struct result_phase *ph)
+{
+	char dist[WL_MAX_ZONES * 8 + 16];
+	bool same = true, skewed = false;
+
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		skewed |= ph->steps[s].wl.dist != WL_DIST_UNIFORM;
+		same &= workload_same_dist(&ph->steps[0].wl, &ph->steps[s].wl);
+	}
+	if (!skewed)
+		return;
+	if (same) {
+		fprintf(out, "  offsets: %s\n",
+			workload_fmt_dist(&ph->steps[0].wl, dist, sizeof(dist)));
+		return;
+	}
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		fputs("  offsets ", out);
+		V(ph->steps[s].label);
+		fprintf(out, ": %s\n", workload_fmt_dist(&ph->steps[s].wl, dist, sizeof(dist)));
+	}
+}
+
 static void show_phase(FILE *out, const struct result_phase *ph)
 {
 	size_t w[NCOLS + 1] = {strlen("step")};
@@ -323,6 +347,7 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 		fprintf(out, "  block sizes: %s\n",
 			workload_fmt_bssplit(&ph->steps[0].wl, split, sizeof(split)));
 	}
+	show_offsets(out, ph);
 }
 
 int report_show(const struct result *r, char **text, size_t *len)

@@ -662,6 +662,10 @@ static void write_workload(struct jwrite *w, const struct workload *wl)
 	jwrite_ku64(w, "compress_pct", wl->compress_pct);
 	jwrite_ku64(w, "interval_ns", wl->interval_ns);
 	jwrite_ku64(w, "seed", wl->seed);
+	if (wl->dist != WL_DIST_UNIFORM) {
+		char dist[WL_MAX_ZONES * 8 + 16];
+		jwrite_kstr(w, "distribution", workload_fmt_dist(wl, dist, sizeof(dist)));
+	}
 	jwrite_end_object(w);
 }
 
@@ -1338,6 +1342,11 @@ static void load_workload(struct loader *L, struct workload *wl)
 			wl->interval_ns = get_u64(L, k);
 		} else if (!strcmp(k, "seed")) {
 			wl->seed = get_u64(L, k);
+		} else if (!strcmp(k, "distribution")) {
+			char dist[256], msg[256];
+			get_str(L, k, dist, sizeof(dist));
+			if (workload_parse_dist(wl, dist, msg, sizeof(msg)))
+				bad(L, "%s", msg);
 		} else {
 			jread_skip(&L->j);
 		}

@@ -36,7 +36,8 @@
  *   label       "2T2Q", "round 7", "4k 65/35" ...
  *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
  *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
- *                "data", "compress_pct", "interval_ns", "seed"}
+ *                "data", "compress_pct", "interval_ns", "seed",
+ *                "distribution" (fio's random_distribution syntax; absent: uniform)}
  *   rate_pct    present when the rate was a share of the last uncapped step's IOPS
  *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
