@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "text.h"
 #include "units.h"
 
@@ -932,29 +933,6 @@ static const char *did_you_mean(const char *word, const char *const *names, unsi
 	return bestd <= (len > 6 ? 3u : 2u) && bestd < len ? best : NULL;
 }
 
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
-
-/* '#' or ';' at the start of a line or after a blank starts a comment. */
-static void strip_comment(char *s)
-{
-	for (char *c = s; *c; c++) {
-		if ((*c == '#' || *c == ';') && (c == s || isspace((unsigned char)c[-1]))) {
-			*c = '\0';
-			return;
-		}
-	}
-}
-
 /* Runs of blanks made one space, in place. */
 static void squeeze(char *s)
 {
@@ -982,10 +960,10 @@ static int section_begin(const struct parser *p, struct preset_doc *d, char *lin
 
 	if (!close)
 		return perr(p, lineno, "expected ']' to close the section name");
-	if (*trim(close + 1))
+	if (*lines_trim(close + 1))
 		return perr(p, lineno, "unexpected text after ']'");
 	*close = '\0';
-	name = trim(line + 1);
+	name = lines_trim(line + 1);
 	for (int i = 0; i < PRESET_NSECTIONS; i++)
 		if (!strcmp(name, preset_section_name[i]))
 			kind = i;
@@ -1084,16 +1062,13 @@ static int entry_put(const struct parser *p, struct preset_doc *d, const char *n
 
 static int entry_add(const struct parser *p, struct preset_doc *d, char *line, unsigned lineno)
 {
-	char *eq = strchr(line, '=');
-	char *name;
+	char *name, *val;
 
-	if (!eq)
+	if (!lines_split(line, &name, &val))
 		return perr(p, lineno, "expected 'key = value'");
-	*eq = '\0';
-	name = trim(line);
 	if (!*name)
 		return perr(p, lineno, "a value without a key");
-	return entry_put(p, d, name, trim(eq + 1), lineno);
+	return entry_put(p, d, name, val, lineno);
 }
 
 /* The caller knows there is an entry to continue. */
@@ -1173,29 +1148,19 @@ static int doc_finish(const struct parser *p, struct preset_doc *d)
 static int doc_parse(const struct parser *p, const char *text, struct preset_doc **out)
 {
 	struct preset_doc *d = calloc(1, sizeof(*d));
-	char *copy = strdup(text), *save = NULL;
-	unsigned lineno = 0;
+	char *copy = strdup(text), *s;
+	struct lines lines;
 	int ret = 0;
 
 	if (!d || !copy) {
 		ret = -ENOMEM;
 		goto fail;
 	}
-	/* strtok_r would skip empty lines and lose the count; walk by hand */
-	for (char *line = copy; line && *line && !ret; line = save) {
-		char *nl = strchr(line, '\n');
-		bool indented;
-		char *s;
-
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
-		lineno++;
-		indented = *line == ' ' || *line == '\t';
-		strip_comment(line);
-		s = trim(line);
-		if (!*s)
-			continue;
+	/* '#' or ';' at the start of a line or after a blank starts a comment */
+	lines_init(&lines, copy, "#;");
+	while (!ret && (s = lines_next(&lines))) {
+		unsigned lineno = lines.lineno;
+		bool indented = lines.indented;
 		if (indented && *s != '[' && d->n && d->s[d->n - 1].n)
 			ret = entry_continue(d, s);
 		else if (indented && *s != '[' && d->n && !strchr(s, '='))
@@ -1208,7 +1173,7 @@ static int doc_parse(const struct parser *p, const char *text, struct preset_doc
 	if (ret)
 		goto fail;
 	if (!d->n) {
-		ret = perr(p, lineno ? lineno : 1, "no sections: not a drivebench preset");
+		ret = perr(p, lines.lineno ? lines.lineno : 1, "no sections: not a drivebench preset");
 		goto fail;
 	}
 	if ((ret = doc_finish(p, d)))
