@@ -6,6 +6,7 @@
 #include "testlib.h"
 
 #include "lines.h"
+#include "strbuf.h"
 #include "text.h"
 
 #define FFFD TEXT_REPLACEMENT
@@ -227,6 +228,29 @@ START_TEST(line_reader)
 }
 END_TEST
 
+/* The string builder: grows across appends, hands its string over once, empty when unused. */
+START_TEST(string_builder)
+{
+	struct strbuf b = {0};
+	char *s;
+
+	s = strbuf_take(&b);
+	ck_assert_str_eq(s, "");
+	free(s);
+	for (unsigned i = 0; i < 1000; i++)
+		strbuf_add(&b, "%u,", i % 10);
+	ck_assert_uint_eq(b.len, 2000);
+	strbuf_add(&b, "%s", "end");
+	s = strbuf_take(&b);
+	ck_assert_uint_eq(strlen(s), 2003);
+	ck_assert_int_eq(strncmp(s, "0,1,2,", 6), 0);
+	ck_assert_str_eq(s + 2000, "end");
+	ck_assert_ptr_null(b.s);
+	ck_assert_uint_eq(b.len, 0);
+	free(s);
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -239,6 +263,7 @@ static Suite *text_suite(void)
 	tcase_add_loop_test(tc, escaping, 0, (int)(sizeof(escape_cases) / sizeof(escape_cases[0])));
 	tcase_add_test(tc, filter_stream);
 	tcase_add_test(tc, line_reader);
+	tcase_add_test(tc, string_builder);
 	suite_add_tcase(s, tc);
 	return s;
 }

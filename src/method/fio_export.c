@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "preset.h"
+#include "strbuf.h"
 #include "text.h"
 #include "units.h"
 
@@ -17,39 +18,6 @@ static const char *text_visible_buf(char *buf, size_t len, const char *s)
 {
 	text_visible(buf, len, s);
 	return buf;
-}
-
-struct out {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (o->len + (size_t)n + 1 > o->cap) {
-		size_t cap = (o->cap + (size_t)n + 1) * 2;
-		char *s = realloc(o->s, cap);
-		if (!s) {
-			o->oom = true;
-			return;
-		}
-		o->s = s;
-		o->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(o->s + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	o->len += (size_t)n;
 }
 
 /* fio reads plain numbers as seconds and takes ms/s/m/h suffixes. */
@@ -97,7 +65,7 @@ static const char *fio_rw(const struct workload *wl)
  * min of the round averages within X% of their average) as fio can state it; fio judges
  * one criterion per job, so the slope criterion is named in a comment only.
  */
-static void steady(struct out *o, const struct plan_phase *ph, const struct plan_step *st)
+static void steady(struct strbuf *o, const struct plan_phase *ph, const struct plan_step *st)
 {
 	const char *track = ph->track[0] ? ph->track : "iops";
 	const char *dot = strchr(track, '.');
@@ -106,113 +74,113 @@ static void steady(struct out *o, const struct plan_phase *ph, const struct plan
 	char a[32];
 
 	if (strcmp(metric, "iops") && !bw)
-		put(o, "; drivebench tracks %s; fio's steady state tracks IOPS or bandwidth only: "
+		strbuf_add(o, "; drivebench tracks %s; fio's steady state tracks IOPS or bandwidth only: "
 		       "IOPS here\n",
 		    track);
-	put(o, "; SNIA's slope criterion (best-fit excursion <= %g%%) has no fio equivalent "
+	strbuf_add(o, "; SNIA's slope criterion (best-fit excursion <= %g%%) has no fio equivalent "
 	       "beside this one\n",
 	    ph->steady.slope_limit_pct);
-	put(o, "steadystate=%s:%g%%\n", bw ? "bw" : "iops", ph->steady.data_limit_pct);
-	put(o, "steadystate_duration=%s\n",
+	strbuf_add(o, "steadystate=%s:%g%%\n", bw ? "bw" : "iops", ph->steady.data_limit_pct);
+	strbuf_add(o, "steadystate_duration=%s\n",
 	    fio_time(a, sizeof(a), st->wl.time_ns * ph->steady.window));
-	put(o, "steadystate_ramp_time=%s\n", fio_time(a, sizeof(a), st->wl.ramp_ns));
+	strbuf_add(o, "steadystate_ramp_time=%s\n", fio_time(a, sizeof(a), st->wl.ramp_ns));
 }
 
-static void job(struct out *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
+static void job(struct strbuf *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
 		uint64_t time_ns, const char *label)
 {
 	const struct workload *wl = &st->wl;
 	char name[128], a[64];
 
 	fio_export_job_name(name, sizeof(name), n, ph->name, label);
-	put(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
+	strbuf_add(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
 	if (wl->read_pct != 100 && wl->read_pct != 0)
-		put(o, "rwmixread=%u\n", wl->read_pct);
+		strbuf_add(o, "rwmixread=%u\n", wl->read_pct);
 	if (wl->nsplit)
-		put(o, "bssplit=%s\n", workload_fmt_bssplit(wl, a, sizeof(a)));
+		strbuf_add(o, "bssplit=%s\n", workload_fmt_bssplit(wl, a, sizeof(a)));
 	else
-		put(o, "bs=%s\n", units_fmt_size(a, sizeof(a), wl->bs));
-	put(o, "numjobs=%u\niodepth=%u\n", wl->threads, wl->qdepth);
+		strbuf_add(o, "bs=%s\n", units_fmt_size(a, sizeof(a), wl->bs));
+	strbuf_add(o, "numjobs=%u\niodepth=%u\n", wl->threads, wl->qdepth);
 	if (wl->range_start)
-		put(o, "offset=%s\n", units_fmt_size(a, sizeof(a), wl->range_start));
+		strbuf_add(o, "offset=%s\n", units_fmt_size(a, sizeof(a), wl->range_start));
 	/* drivebench gives each sequential thread its own slice, as offset_increment does */
 	if (wl->pattern == WL_SEQUENTIAL && wl->threads > 1 && !wl->range_size) {
 		double pct = (wl->range_pct > 0 ? wl->range_pct : 100.0) / wl->threads;
-		put(o, "size=%.6g%%\noffset_increment=%.6g%%\n", pct, pct);
+		strbuf_add(o, "size=%.6g%%\noffset_increment=%.6g%%\n", pct, pct);
 	} else if (wl->range_pct > 0) {
-		put(o, "size=%.6g%%\n", wl->range_pct);
+		strbuf_add(o, "size=%.6g%%\n", wl->range_pct);
 	} else if (wl->range_size) {
 		if (wl->pattern == WL_SEQUENTIAL && wl->threads > 1) {
 			uint64_t slice = wl->range_size / wl->threads;
-			put(o, "size=%llu\noffset_increment=%llu\n", (unsigned long long)slice,
+			strbuf_add(o, "size=%llu\noffset_increment=%llu\n", (unsigned long long)slice,
 			    (unsigned long long)slice);
 		} else {
-			put(o, "size=%s\n", units_fmt_size(a, sizeof(a), wl->range_size));
+			strbuf_add(o, "size=%s\n", units_fmt_size(a, sizeof(a), wl->range_size));
 		}
 	}
 	if (st->loops_set) {
-		put(o, "; drivebench ends this step after %g x the range; fio loops whole passes\n",
+		strbuf_add(o, "; drivebench ends this step after %g x the range; fio loops whole passes\n",
 		    st->loops_bytes_x);
-		put(o, "loops=%u\n",
+		strbuf_add(o, "loops=%u\n",
 		    st->loops_bytes_x >= 1 ? (unsigned)(st->loops_bytes_x + 0.5) : 1u);
-		put(o, "runtime=%s\n", fio_time(a, sizeof(a), time_ns));
+		strbuf_add(o, "runtime=%s\n", fio_time(a, sizeof(a), time_ns));
 	} else {
-		put(o, "time_based=1\nruntime=%s\n", fio_time(a, sizeof(a), time_ns));
+		strbuf_add(o, "time_based=1\nruntime=%s\n", fio_time(a, sizeof(a), time_ns));
 	}
 	if (wl->ramp_ns)
-		put(o, "ramp_time=%s\n", fio_time(a, sizeof(a), wl->ramp_ns));
+		strbuf_add(o, "ramp_time=%s\n", fio_time(a, sizeof(a), wl->ramp_ns));
 	if (st->rate_pct > 0)
-		put(o,
+		strbuf_add(o,
 		    "; rate: %g%% of the IOPS of the last uncapped job, which drivebench "
 		    "measures as it runs;\n; fio has no such rate: set rate_iops= (per job, "
 		    "i.e. total / numjobs) by hand\n",
 		    st->rate_pct);
 	else if (wl->rate_iops)
-		put(o,
+		strbuf_add(o,
 		    "; drivebench caps the total at %llu IOPS; fio's rate_iops is per job\n"
 		    "rate_iops=%llu\n",
 		    (unsigned long long)wl->rate_iops,
 		    (unsigned long long)((wl->rate_iops + wl->threads - 1) / wl->threads));
 	if (wl->read_pct < 100) {
 		if (wl->data == WL_DATA_ZERO)
-			put(o, "zero_buffers=1\n");
+			strbuf_add(o, "zero_buffers=1\n");
 		else if (wl->data == WL_DATA_COMPRESS)
-			put(o, "refill_buffers=1\nbuffer_compress_percentage=%u\n",
+			strbuf_add(o, "refill_buffers=1\nbuffer_compress_percentage=%u\n",
 			    wl->compress_pct);
 		else
-			put(o, "refill_buffers=1\n");
+			strbuf_add(o, "refill_buffers=1\n");
 	}
 	if (wl->dist != WL_DIST_UNIFORM && wl->pattern == WL_RANDOM) {
 		char dist[WL_MAX_ZONES * 8 + 16];
 		if (wl->dist != WL_DIST_ZONED)
-			put(o,
+			strbuf_add(o,
 			    "; fio spreads the hot blocks over the range by a hash; drivebench "
 			    "keeps them\n; at its %s: the same shares, other blocks\n",
 			    wl->dist == WL_DIST_NORMAL ? "middle" : "start");
 		/* drivebench keeps no map of the blocks touched, skewed or not */
-		put(o, "random_distribution=%s\nnorandommap=1\n",
+		strbuf_add(o, "random_distribution=%s\nnorandommap=1\n",
 		    workload_fmt_dist(wl, dist, sizeof(dist)));
 	}
 	if (wl->seed)
-		put(o, "randseed=%llu\n", (unsigned long long)wl->seed);
+		strbuf_add(o, "randseed=%llu\n", (unsigned long long)wl->seed);
 	if (ph->until == UNTIL_STEADY && ph->nsteps == 1)
 		steady(o, ph, st);
-	put(o, "\n");
+	strbuf_add(o, "\n");
 }
 
-static void purge(struct out *o, const struct plan_phase *ph)
+static void purge(struct strbuf *o, const struct plan_phase *ph)
 {
 	const struct workload *wl = &ph->steps[0].wl;
 	char a[32], b[32];
 
 	char name[128];
-	put(o, "; ---- %s: %s ----\n", text_visible_buf(name, sizeof(name), ph->name),
+	strbuf_add(o, "; ---- %s: %s ----\n", text_visible_buf(name, sizeof(name), ph->name),
 	    purge_method_name[ph->purge]);
 	if (ph->purge == PURGE_NONE) {
-		put(o, "; nothing to do\n\n");
+		strbuf_add(o, "; nothing to do\n\n");
 		return;
 	}
-	put(o, "; fio has no purge of drivebench's kind; before the jobs below, run\n");
+	strbuf_add(o, "; fio has no purge of drivebench's kind; before the jobs below, run\n");
 	if (wl->range_pct > 0)
 		snprintf(b, sizeof(b), "%.6g%% of the target", wl->range_pct);
 	else if (wl->range_size)
@@ -221,27 +189,27 @@ static void purge(struct out *o, const struct plan_phase *ph)
 		snprintf(b, sizeof(b), "the rest of the target");
 	units_fmt_size(a, sizeof(a), wl->range_start);
 	if (ph->purge == PURGE_DISCARD)
-		put(o, ";   blkdiscard (block device) or fallocate --punch-hole (file)\n");
+		strbuf_add(o, ";   blkdiscard (block device) or fallocate --punch-hole (file)\n");
 	else
-		put(o, ";   blkdiscard --zeroout (block device), or write zeroes (file)\n");
-	put(o, "; over the range from %s, length %s.\n\n", a, b);
+		strbuf_add(o, ";   blkdiscard --zeroout (block device), or write zeroes (file)\n");
+	strbuf_add(o, "; over the range from %s, length %s.\n\n", a, b);
 }
 
 char *fio_export(const struct plan *p)
 {
-	struct out o = {0};
+	struct strbuf o = {0};
 	char a[32], name[512], file[4096];
 	unsigned n = 0;
 
 	/* names are the preset's (and the file's): shown, not passed through, in comments */
-	put(&o, "; fio job file exported by drivebench from the preset \"%s\" (%s), scale %g\n",
+	strbuf_add(&o, "; fio job file exported by drivebench from the preset \"%s\" (%s), scale %g\n",
 	    text_visible_buf(name, sizeof(name), p->name),
 	    text_visible_buf(file, sizeof(file), p->file), p->scale);
-	put(&o, "; Run it with the target in the environment (fio refuses the file without it):\n"
+	strbuf_add(&o, "; Run it with the target in the environment (fio refuses the file without it):\n"
 		";   DRIVEBENCH_TARGET=/dev/nvme0n1 fio THIS_FILE\n"
 		"; One job per drivebench step, in drivebench's order; stonewall makes each wait\n"
 		"; for the one before. Every writing job destroys data on the target.\n\n");
-	put(&o, "[global]\nioengine=io_uring\ndirect=1\nthread=1\ngroup_reporting=1\n"
+	strbuf_add(&o, "[global]\nioengine=io_uring\ndirect=1\nthread=1\ngroup_reporting=1\n"
 		"filename=${DRIVEBENCH_TARGET}\n\n");
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
@@ -250,10 +218,10 @@ char *fio_export(const struct plan *p)
 			purge(&o, ph);
 			continue;
 		}
-		put(&o, "; ---- %s: %u step%s ----\n", text_visible_buf(name, sizeof(name), ph->name),
+		strbuf_add(&o, "; ---- %s: %u step%s ----\n", text_visible_buf(name, sizeof(name), ph->name),
 		    ph->nsteps, ph->nsteps == 1 ? "" : "s");
 		if (ph->until != UNTIL_TIME) {
-			put(&o,
+			strbuf_add(&o,
 			    "; drivebench repeats this phase in rounds %s %s of step %u is "
 			    "steady (SNIA PTS:\n; window %u rounds, max-min <= %g%% and best-fit "
 			    "excursion <= %g%% of the average),\n; at most %u rounds%s%s.\n",
@@ -264,17 +232,17 @@ char *fio_export(const struct plan *p)
 			    ph->max_time_ns ? units_fmt_duration(a, sizeof(a), ph->max_time_ns)
 					    : "");
 			if (ph->until == UNTIL_FIXED)
-				put(&o, "; this job runs the whole phase, as drivebench does; judge its "
+				strbuf_add(&o, "; this job runs the whole phase, as drivebench does; judge its "
 					"steady state\n; from its log (write_iops_log, log_avg_msec).\n\n");
 			else if (ph->nsteps == 1)
-				put(&o, "; fio's steady-state detection (steadystate=) ends this job, "
+				strbuf_add(&o, "; fio's steady-state detection (steadystate=) ends this job, "
 					"which runs at most\n; the longest the phase may take.\n\n");
 			else
-				put(&o, "; fio's steady-state detection ends one job, not a round of "
+				strbuf_add(&o, "; fio's steady-state detection ends one job, not a round of "
 					"several: these\n; jobs are one round; repeat them (e.g. run "
 					"the file again) until the\n; tracked job's numbers settle.\n\n");
 		} else {
-			put(&o, "\n");
+			strbuf_add(&o, "\n");
 		}
 		uint64_t whole = plan_phase_duration_ns(ph);
 		for (unsigned s = 0; s < ph->nsteps; s++) {
@@ -285,9 +253,5 @@ char *fio_export(const struct plan *p)
 			job(&o, ++n, ph, st, t, st->label);
 		}
 	}
-	if (o.oom) {
-		free(o.s);
-		return NULL;
-	}
-	return o.s;
+	return strbuf_take(&o);
 }

@@ -20,6 +20,7 @@
 
 #include "fileio.h"
 #include "lines.h"
+#include "strbuf.h"
 #include "text.h"
 #include "units.h"
 
@@ -1754,81 +1755,44 @@ struct plan *preset_load(const char *name, double scale, char *err, size_t errle
 
 /* ---- back to text ---------------------------------------------------------------- */
 
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->cap + (size_t)n + 1) * 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
 /* "key         = value", long values wrapped onto indented continuation lines. */
-static void render_entry(struct sbuf *b, const struct preset_entry *e)
+static void render_entry(struct strbuf *b, const struct preset_entry *e)
 {
 	const char *v = e->raw;
 	size_t col = 0;
 
-	sb_add(b, "%-11s =", e->key->name);
+	strbuf_add(b, "%-11s =", e->key->name);
 	col = 13;
 	while (*v) {
 		const char *sp = strchr(v, ' ');
 		size_t wl = sp ? (size_t)(sp - v) : strlen(v);
 		if (col > 14 && col + 1 + wl > RENDER_WIDTH) {
-			sb_add(b, "\n%14s", "");
+			strbuf_add(b, "\n%14s", "");
 			col = 14;
 		} else {
-			sb_add(b, " ");
+			strbuf_add(b, " ");
 			col++;
 		}
-		sb_add(b, "%.*s", (int)wl, v);
+		strbuf_add(b, "%.*s", (int)wl, v);
 		col += wl;
 		v += wl;
 		while (*v == ' ')
 			v++;
 	}
-	sb_add(b, "\n");
+	strbuf_add(b, "\n");
 }
 
 char *plan_to_text(const struct plan *p)
 {
-	struct sbuf b = {0};
+	struct strbuf b = {0};
 
 	for (unsigned i = 0; i < p->doc->n; i++) {
 		const struct preset_sec *s = &p->doc->s[i];
-		sb_add(&b, "%s[%s]\n", i ? "\n" : "", preset_section_name[s->kind]);
+		strbuf_add(&b, "%s[%s]\n", i ? "\n" : "", preset_section_name[s->kind]);
 		for (unsigned j = 0; j < s->n; j++)
 			render_entry(&b, &s->e[j]);
 	}
-	if (b.oom) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return strbuf_take(&b);
 }
 
 /* A section header into d, as if read on line lineno. */
