@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Results as people look for them (result_io.h): where they live, how a run is named, the library of a directory, loading many at once. */
+#include "result.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "fileio.h"
+#include "json_read.h"
+#include "json_write.h"
+#include "result_int.h"
+#include "result_io.h"
+#include "text.h"
+#include "units.h"
+#include "version.h"
+
+/* ---- where results live ---------------------------------------------------------- */
+
+static int mkdir_p(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		*p = '/';
+		if (rc && errno != EEXIST)
+			return -errno;
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	struct stat st;
+	if (stat(path, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int result_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/') {
+		n = snprintf(buf, len, "%s/drivebench/results", xdg);
+	} else {
+		if (!home || !home[0]) {
+			struct passwd *pw = getpwuid(getuid());
+			home = pw ? pw->pw_dir : NULL;
+		}
+		if (!home)
+			return -ENOENT;
+		n = snprintf(buf, len, "%s/.local/share/drivebench/results", home);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return mkdir_p(buf);
+}
+
+/* Lower-case letters, digits, '.', '-' and '_'; spaces become '-'; the rest go. */
+static void slug(char *dst, size_t len, const char *src)
+{
+	size_t j = 0;
+
+	for (; src && *src && j + 1 < len; src++) {
+		unsigned char c = (unsigned char)*src;
+		if (isalnum(c) || c == '.' || c == '_' || c == '-')
+			dst[j++] = (char)tolower(c);
+		else if (isspace(c) && j && dst[j - 1] != '-')
+			dst[j++] = '-';
+	}
+	while (j && dst[j - 1] == '-')
+		j--;
+	dst[j] = '\0';
+}
+
+int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,
+			const char *preset_name)
+{
+	char when[32], tgt[64], pre[64], name[200];
+	const char *base = target_name ? strrchr(target_name, '/') : NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H-%M-%S", &tm);
+	slug(tgt, sizeof(tgt), base ? base + 1 : target_name);
+	slug(pre, sizeof(pre), preset_name);
+	snprintf(name, sizeof(name), "%s%s%s%s%s", when, tgt[0] ? "_" : "", tgt, pre[0] ? "_" : "",
+		 pre);
+	for (unsigned n = 1; n < 1000; n++) {
+		int w = n == 1 ? snprintf(buf, len, "%s/%s.json", dir, name)
+			       : snprintf(buf, len, "%s/%s-%u.json", dir, name, n);
+		if (w < 0 || (size_t)w >= len)
+			return -ENAMETOOLONG;
+		if (access(buf, F_OK) && errno == ENOENT)
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/* ---- naming a run ---------------------------------------------------------------- */
+
+static const char *obj_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "";
+}
+
+static uint64_t obj_u64(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (o && json_object_object_get_ex(o, key, &v) &&
+	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return json_object_get_uint64(v);
+	return 0;
+}
+
+static struct json_object *drive_rec(const struct result *r)
+{
+	struct json_object *v;
+
+	if (r->target && json_object_object_get_ex(r->target, "drive", &v) &&
+	    json_object_is_type(v, json_type_object))
+		return v;
+	return NULL;
+}
+
+/* A drive field, falling back to the NVMe controller's copy (drive.h: "nvme"). */
+static const char *drive_str(const struct result *r, const char *key)
+{
+	struct json_object *d = drive_rec(r), *nvme;
+	const char *s = obj_str(d, key);
+
+	if (!s[0] && d && json_object_object_get_ex(d, "nvme", &nvme))
+		s = obj_str(nvme, key);
+	return s;
+}
+
+const char *result_drive_model(const struct result *r)
+{
+	return drive_str(r, "model");
+}
+
+const char *result_drive_firmware(const struct result *r)
+{
+	return drive_str(r, "firmware");
+}
+
+const char *result_drive_serial(const struct result *r)
+{
+	return drive_str(r, "serial");
+}
+
+const char *result_target_path(const struct result *r)
+{
+	return obj_str(r->target, "path");
+}
+
+uint64_t result_capacity_bytes(const struct result *r)
+{
+	uint64_t b = obj_u64(drive_rec(r), "capacity_bytes");
+	return b ? b : obj_u64(r->target, "size");
+}
+
+char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len)
+{
+	const char *model = result_drive_model(r), *fw = result_drive_firmware(r);
+	uint64_t cap = result_capacity_bytes(r);
+	char capbuf[32];
+
+	if (r->label[0]) {
+		text_fmt(buf, len, "%s%s%s", r->label, with_firmware && fw[0] ? " FW " : "",
+			 with_firmware ? fw : "");
+		return buf;
+	}
+	if (!model[0]) {
+		const char *path = result_target_path(r);
+		text_fmt(buf, len, "%s", path[0] ? path : (r->path[0] ? r->path : "unnamed run"));
+		return buf;
+	}
+	text_fmt(buf, len, "%s%s%s%s%s", model, cap ? " " : "",
+		 cap ? units_fmt_capacity_compact(capbuf, sizeof(capbuf), cap) : "",
+		 with_firmware && fw[0] ? " FW " : "", with_firmware ? fw : "");
+	return buf;
+}
+
+unsigned result_nsteps(const struct result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 0; p < r->nphases; p++)
+		n += r->phases[p].nsteps;
+	return n;
+}
+
+/* ---- the library of results ------------------------------------------------------ */
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct result_entry *x = a, *y = b;
+
+	if (!x->error[0] != !y->error[0])
+		return x->error[0] ? 1 : -1;
+	int c = strcmp(y->started, x->started); /* ISO 8601 sorts as text; newest first */
+	return c ? c : strcmp(x->path, y->path);
+}
+
+/* Append the entry of the file at path (its facts, or why it cannot be read). */
+static int list_append(struct result_list *l, size_t *cap, const char *path)
+{
+	if (l->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct result_entry *p = realloc(l->entries, ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		l->entries = p;
+		*cap = ncap;
+	}
+	struct result_entry *en = &l->entries[l->n++];
+	struct result r;
+	memset(en, 0, sizeof(*en));
+	snprintf(en->path, sizeof(en->path), "%s", path);
+	/* the list shows what names a run: no samples, no histograms */
+	if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
+		if (!en->error[0])
+			text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		return 0;
+	}
+	text_copy(en->model, sizeof(en->model), result_drive_model(&r));
+	text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
+	text_copy(en->target, sizeof(en->target), result_target_path(&r));
+	en->capacity_bytes = result_capacity_bytes(&r);
+	text_copy(en->preset, sizeof(en->preset), r.preset_name);
+	text_copy(en->label, sizeof(en->label), r.label);
+	text_copy(en->started, sizeof(en->started), r.started);
+	en->status = r.status;
+	en->nphases = r.nphases;
+	en->nsteps = result_nsteps(&r);
+	en->version = r.version;
+	result_free(&r);
+	return 0;
+}
+
+/* Every *.json of dir appended to out (unsorted). */
+static int list_append_dir(const char *dir, struct result_list *out, size_t *cap, char *err,
+			   size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		size_t nl = strlen(e->d_name);
+		if (e->d_name[0] == '.' || nl < 6 || strcmp(e->d_name + nl - 5, ".json"))
+			continue; /* hidden names include save()'s temp files */
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path))
+			continue;
+		if (list_append(out, cap, path) < 0) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "%s: out of memory", dir);
+			break;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	int ret;
+
+	out->entries = NULL;
+	out->n = 0;
+	ret = list_append_dir(dir, out, &cap, err, errlen);
+	if (ret) {
+		result_list_free(out);
+		return ret;
+	}
+	if (out->n)
+		qsort(out->entries, out->n, sizeof(*out->entries), entry_cmp);
+	return 0;
+}
+
+int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t cap = l->n; /* the array is exactly full: the first append grows it */
+	int ret;
+
+	if (stat(path, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = list_append_dir(path, l, &cap, err, errlen);
+	} else {
+		ret = list_append(l, &cap, path);
+		if (ret)
+			snprintf(err, errlen, "%s: out of memory", path);
+	}
+	if (l->n)
+		qsort(l->entries, l->n, sizeof(*l->entries), entry_cmp);
+	return ret;
+}
+
+void result_list_free(struct result_list *l)
+{
+	free(l->entries);
+	l->entries = NULL;
+	l->n = 0;
+}
+
+/* ---- loading many ---------------------------------------------------------------- */
+
+struct load_job {
+	struct result *rs;
+	const char *const *paths;
+	unsigned n;
+	atomic_uint next;
+	unsigned what;
+	int *rc;
+	char (*errs)[512];
+};
+
+static void *load_worker(void *arg)
+{
+	struct load_job *job = arg;
+	unsigned i;
+
+	while ((i = atomic_fetch_add(&job->next, 1)) < job->n)
+		job->rc[i] = result_load_opts(&job->rs[i], job->paths[i], job->what, job->errs[i],
+					      sizeof(job->errs[i]));
+	return NULL;
+}
+
+int result_load_many(struct result *rs, const char *const *paths, unsigned n, unsigned what,
+		     char *err, size_t errlen)
+{
+	struct load_job job = {.rs = rs, .paths = paths, .n = n, .what = what};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned nthreads = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
+	pthread_t tid[8];
+	unsigned started = 0;
+	int ret = 0;
+
+	if (nthreads > n)
+		nthreads = n ? n : 1;
+	job.rc = calloc(n ? n : 1, sizeof(*job.rc));
+	job.errs = calloc(n ? n : 1, sizeof(*job.errs));
+	if (!job.rc || !job.errs) {
+		free(job.rc);
+		free(job.errs);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	atomic_init(&job.next, 0);
+	/* this thread works too; extra threads are a speed-up, not a requirement */
+	for (unsigned t = 1; t < nthreads; t++)
+		if (!pthread_create(&tid[started], NULL, load_worker, &job))
+			started++;
+	load_worker(&job);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	for (unsigned i = 0; i < n; i++)
+		if (job.rc[i]) {
+			ret = job.rc[i];
+			snprintf(err, errlen, "%s", job.errs[i]);
+			break;
+		}
+	if (ret)
+		for (unsigned i = 0; i < n; i++)
+			if (!job.rc[i])
+				result_free(&rs[i]);
+	free(job.rc);
+	free(job.errs);
+	return ret;
+}
