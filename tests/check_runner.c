@@ -332,22 +332,33 @@ START_TEST(test_eta_fixed)
 	} presets[] = {{"quick", 0.05}, {"4k-random", 0.0002}};
 	char err[512];
 
+	/*
+	 * Up to three tries each: another process taking the CPUs for a second stretches a
+	 * run past any estimate (the host's stalls, not the estimate's error); an estimate
+	 * that is wrong misses every time.
+	 */
 	for (unsigned i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-		struct plan *p = preset_load(presets[i].name, presets[i].scale, err, sizeof(err));
-		struct result res;
-		struct log l;
+		char why[256] = "";
+		bool close = false;
+		for (unsigned t = 0; t < 3 && !close; t++) {
+			struct plan *p =
+				preset_load(presets[i].name, presets[i].scale, err, sizeof(err));
+			struct result res;
+			struct log l;
 
-		ck_assert_msg(p != NULL, "%s", err);
-		ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
-		double took = (double)(l.done_ns - l.start_ns);
-		ck_assert_uint_eq(l.eta_at_start, l.eta_max_at_start);
-		ck_assert(!l.fill_at_start);
-		uint64_t eta = i == 0 ? l.eta_at_start : l.eta_step4_ns;
-		ck_assert_msg(fabs((double)eta - took) <= 0.1 * took,
-			      "%s at scale %g: expected %.3f s, took %.3f s", presets[i].name,
-			      presets[i].scale, (double)eta / 1e9, took / 1e9);
-		result_free(&res);
-		plan_free(p);
+			ck_assert_msg(p != NULL, "%s", err);
+			ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+			double took = (double)(l.done_ns - l.start_ns);
+			ck_assert_uint_eq(l.eta_at_start, l.eta_max_at_start);
+			ck_assert(!l.fill_at_start);
+			uint64_t eta = i == 0 ? l.eta_at_start : l.eta_step4_ns;
+			close = fabs((double)eta - took) <= 0.1 * took;
+			snprintf(why, sizeof(why), "%s at scale %g: expected %.3f s, took %.3f s",
+				 presets[i].name, presets[i].scale, (double)eta / 1e9, took / 1e9);
+			result_free(&res);
+			plan_free(p);
+		}
+		ck_assert_msg(close, "%s (the third try)", why);
 	}
 	struct plan *p = parse("[preset]\nname = s\n[precondition]\nread = 0\nthreads = 1\n"
 			       "qdepth = 1\nrate = 2000\nuntil = steady\nround = 100ms\n"
