@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A parsed preset expanded into a plan (phases of steps), and the questions asked of a plan (plan_*). */
+#include "preset.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "lines.h"
+#include "strbuf.h"
+#include "text.h"
+#include "preset_int.h"
+#include "units.h"
+
+/* ---- expansion ------------------------------------------------------------------- */
+
+static bool sec_overrides(const struct preset_sec *phase, const struct preset_key *k)
+{
+	for (unsigned i = 0; i < phase->n; i++)
+		if (phase->e[i].key == k ||
+		    (key_group(k) != G_NONE && key_group(phase->e[i].key) == key_group(k)))
+			return true;
+	return false;
+}
+
+static uint64_t scaled(uint64_t ns, double scale, uint64_t min)
+{
+	double v = (double)ns * scale;
+
+	if (ns == 0)
+		return 0;
+	if (v < (double)min)
+		return min;
+	return v >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v);
+}
+
+/* A step time, round or max_time under --scale (see MIN_SCALED_NS). */
+static uint64_t scaled_time(uint64_t ns, double scale)
+{
+	uint64_t floor = ns < MIN_SCALED_NS ? ns : MIN_SCALED_NS;
+
+	return scaled(ns, scale, floor < MIN_INTERVAL_NS ? MIN_INTERVAL_NS : floor);
+}
+
+/*
+ * The sampling interval of a step under --scale. One the preset sets is scaled like any
+ * duration. The default one (1 s) shrinking with the scale made samples noise (10 ms at
+ * x0.01: thousands of samples, megabytes of JSON), so scaled down it stays at least
+ * 100 ms, or a tenth of the scaled step when that is longer, and never grows past itself.
+ */
+static uint64_t scaled_interval(uint64_t ns, bool set, double scale, uint64_t step_ns)
+{
+	uint64_t v = scaled(ns, scale, MIN_INTERVAL_NS), floor = MIN_SCALED_INTERVAL_NS;
+
+	if (set || scale >= 1)
+		return v;
+	if (step_ns / 10 > floor)
+		floor = step_ns / 10;
+	if (v < floor)
+		v = floor;
+	return v < ns ? v : ns;
+}
+
+/* Copy as much of src as fits, always terminated, never cutting a character in two. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	text_copy(dst, len, src);
+}
+
+static void label_part(char *label, size_t len, const char *part)
+{
+	size_t used = strlen(label);
+
+	if (used + 2 >= len)
+		return;
+	if (used)
+		label[used++] = ' ';
+	copy_str(label + used, len - used, part);
+}
+
+static void step_label(const struct preset_build *b, const struct preset_entry **eff, unsigned neff,
+		       char *label, size_t len)
+{
+	bool tq_done = false;
+	char part[64];
+
+	label[0] = '\0';
+	for (unsigned i = 0; i < neff; i++) {
+		const struct preset_key *k = eff[i]->key;
+		if (eff[i]->nvals < 2)
+			continue;
+		if (k->set == set_threads || k->set == set_qdepth) {
+			if (tq_done)
+				continue;
+			tq_done = true;
+			workload_tq(&b->wl, part, sizeof(part));
+		} else if (k->set == set_bs) {
+			units_fmt_size(part, sizeof(part), b->wl.bs);
+		} else if (k->set == set_read) {
+			if (b->wl.read_pct == 100 || b->wl.read_pct == 0)
+				snprintf(part, sizeof(part), "%s",
+					 b->wl.read_pct ? "read" : "write");
+			else
+				snprintf(part, sizeof(part), "%u/%u", b->wl.read_pct,
+					 100 - b->wl.read_pct);
+		} else if (k->set == set_pattern) {
+			snprintf(part, sizeof(part), "%s", wl_pattern_name[b->wl.pattern]);
+		} else if (k->set == set_distribution) {
+			workload_fmt_dist(&b->wl, part, sizeof(part));
+		} else if (k->set == set_rate) {
+			if (b->rate_pct > 0)
+				snprintf(part, sizeof(part), "%g%%", b->rate_pct);
+			else if (b->wl.rate_iops)
+				snprintf(part, sizeof(part), "%llu IOPS",
+					 (unsigned long long)b->wl.rate_iops);
+			else
+				snprintf(part, sizeof(part), "max");
+		} else {
+			continue; /* the value itself follows below */
+		}
+		label_part(label, len, part);
+	}
+	if (!label[0])
+		workload_describe(&b->wl, label, len);
+}
+
+/* Keys that vary but have no short label form get "key=value". */
+static void step_label_rest(const struct preset_entry **eff, const unsigned *idx, unsigned neff,
+			    char *label, size_t len)
+{
+	char part[64];
+
+	for (unsigned i = 0; i < neff; i++) {
+		const struct preset_key *k = eff[i]->key;
+		if (eff[i]->nvals < 2 || k->set == set_threads || k->set == set_qdepth ||
+		    k->set == set_bs || k->set == set_read || k->set == set_pattern ||
+		    k->set == set_rate || k->set == set_distribution)
+			continue;
+		snprintf(part, sizeof(part), "%s=%s", k->name, eff[i]->vals[idx[i]]);
+		label_part(label, len, part);
+	}
+}
+
+struct expand {
+	const struct parser *p;
+	const struct preset_doc *d;
+	struct plan *plan;
+	double scale;
+	bool have_uncapped; /* a step without a rate cap has been planned before */
+	uint64_t steps;	    /* over the phases so far, steady rounds counted */
+};
+
+/* A scaled duration past the limit, or a step with more samples than a result holds. */
+static int check_scaled(const struct expand *x, const struct preset_sec *ps, unsigned step,
+			const char *what, uint64_t ns)
+{
+	char a[32], b[32];
+
+	if (ns <= PRESET_MAX_DURATION_NS)
+		return 0;
+	return perr(x->p, ps->line, "[%s] step %u: %s of %s at scale %g is over the limit of %s",
+		    preset_section_name[ps->kind], step + 1, what,
+		    units_fmt_duration(a, sizeof(a), ns), x->scale,
+		    units_fmt_duration(b, sizeof(b), PRESET_MAX_DURATION_NS));
+}
+
+static int match_track_step(const struct expand *x, const struct preset_build *builds, unsigned n,
+			    const struct preset_build *first, int *out)
+{
+	char *copy = strdup(first->track_step), *save = NULL;
+	int found = -1, matches = 0;
+	char msg[256];
+
+	if (!copy)
+		return -ENOMEM;
+	for (unsigned s = 0; s < n; s++) {
+		bool all = true;
+		save = NULL;
+		strcpy(copy, first->track_step);
+		for (char *tok = strtok_r(copy, " ", &save); tok && all;
+		     tok = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(tok, '=');
+			struct preset_build b = builds[s];
+			*eq = '\0';
+			if (key_find(tok)->set(&b, eq + 1, msg, sizeof(msg))) {
+				/* tok points into copy: report before freeing it */
+				int ret = perr(x->p, first->track_line, "track_step: %s: %s", tok,
+					       msg);
+				free(copy);
+				return ret;
+			}
+			all = !memcmp(&b.wl, &builds[s].wl, sizeof(b.wl)) &&
+			      b.rate_pct == builds[s].rate_pct;
+		}
+		if (all) {
+			matches++;
+			if (found < 0)
+				found = (int)s;
+		}
+	}
+	free(copy);
+	if (matches != 1)
+		return perr(x->p, first->track_line,
+			    "track_step '%s' matches %d of the phase's %u steps, not one",
+			    first->track_step, matches, n);
+	*out = found;
+	return 0;
+}
+
+static int expand_phase(struct expand *x, const struct preset_sec *wsec,
+			const struct preset_sec *ps)
+{
+	const struct preset_entry *eff[64];
+	unsigned neff = 0, idx[64] = {0};
+	unsigned long nsteps = 1;
+	struct preset_build base, *builds = NULL;
+	struct plan_phase *ph;
+	char msg[512];
+	int ret = 0;
+
+	for (unsigned i = 0; wsec && i < wsec->n; i++)
+		if (!sec_overrides(ps, wsec->e[i].key))
+			eff[neff++] = &wsec->e[i];
+	for (unsigned i = 0; i < ps->n; i++)
+		eff[neff++] = &ps->e[i];
+	for (unsigned i = 0; i < neff; i++) {
+		nsteps *= eff[i]->nvals;
+		if (x->steps + nsteps > PRESET_MAX_STEPS)
+			return perr(x->p, ps->line,
+				    "[%s] brings the preset to more than %u steps (the limit)",
+				    preset_section_name[ps->kind], PRESET_MAX_STEPS);
+	}
+	if (ps->kind == SEC_PURGE)
+		nsteps = 1; /* the range is all a purge takes from its keys */
+
+	struct plan_phase *phases =
+		realloc(x->plan->phases, (x->plan->nphases + 1) * sizeof(*phases));
+	if (!phases)
+		return -ENOMEM;
+	x->plan->phases = phases;
+	ph = &phases[x->plan->nphases++];
+	memset(ph, 0, sizeof(*ph));
+	ph->line = ps->line;
+	ph->track_step = -1;
+	static const enum phase_kind kinds[PRESET_NSECTIONS] = {
+		[SEC_PURGE] = PH_PURGE,
+		[SEC_PRECONDITION] = PH_PRECONDITION,
+		[SEC_MEASURE] = PH_MEASURE,
+		[SEC_RUN] = PH_RUN,
+	};
+	ph->kind = kinds[ps->kind];
+	ph->steps = calloc(nsteps, sizeof(*ph->steps));
+	builds = calloc(nsteps, sizeof(*builds));
+	if (!ph->steps || !builds) {
+		free(builds);
+		return -ENOMEM;
+	}
+	build_defaults(&base);
+	for (unsigned long s = 0; s < nsteps; s++) {
+		struct preset_build *b = &builds[s];
+		struct plan_step *st = &ph->steps[s];
+
+		*b = base;
+		for (unsigned i = 0; i < neff; i++) {
+			b->line = eff[i]->line;
+			/* purge takes only the range keys; values were checked when parsed */
+			if (ps->kind == SEC_PURGE && !(eff[i]->key->sections & S(SEC_PURGE)))
+				continue;
+			if (eff[i]->key->set(b, eff[i]->vals[ps->kind == SEC_PURGE ? 0 : idx[i]],
+					     msg, sizeof(msg))) {
+				ret = perr(x->p, eff[i]->line, "%s: %s", eff[i]->key->name, msg);
+				goto out;
+			}
+		}
+		step_label(b, eff, neff, st->label, sizeof(st->label));
+		step_label_rest(eff, idx, neff, st->label, sizeof(st->label));
+		st->wl = b->wl;
+		if (b->loops && !b->time_set)
+			st->wl.time_ns = LOOPS_CAP_NS;
+		if (b->until != UNTIL_TIME && b->round_ns)
+			st->wl.time_ns = b->round_ns;
+		st->wl.time_ns = scaled_time(st->wl.time_ns, x->scale);
+		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
+		st->wl.interval_ns = scaled_interval(st->wl.interval_ns, b->interval_set, x->scale,
+						     st->wl.time_ns);
+		if ((ret = check_scaled(x, ps, (unsigned)s, "time", st->wl.time_ns)) ||
+		    (ret = check_scaled(x, ps, (unsigned)s, "ramp", st->wl.ramp_ns)) ||
+		    (ret = check_scaled(x, ps, (unsigned)s, "interval", st->wl.interval_ns)))
+			goto out;
+		/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range
+		 * is written, and past the limit a result keeps the first samples */
+		if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
+		    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
+			char a[32], iv[32];
+			ret = perr(x->p, ps->line,
+				   "[%s] step %u: %s at %s intervals is over the limit of %u "
+				   "samples a step",
+				   preset_section_name[ps->kind], (unsigned)s + 1,
+				   units_fmt_duration(a, sizeof(a), st->wl.time_ns),
+				   units_fmt_latency(iv, sizeof(iv), (double)st->wl.interval_ns),
+				   RESULT_MAX_SAMPLES);
+			goto out;
+		}
+		if (ps->kind != SEC_PURGE && st->wl.dist != WL_DIST_UNIFORM &&
+		    st->wl.pattern == WL_SEQUENTIAL) {
+			ret = perr(x->p, b->dist_line ? b->dist_line : ps->line,
+				   "[%s] step %u: distribution %s needs pattern = random",
+				   preset_section_name[ps->kind], (unsigned)s + 1,
+				   wl_dist_name[st->wl.dist]);
+			goto out;
+		}
+		st->rate_pct = b->rate_pct;
+		st->loops_set = b->loops > 0;
+		st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
+		st->bs_line = b->bs_line ? b->bs_line : ps->line;
+		if (ps->kind != SEC_PURGE) {
+			if (st->rate_pct > 0 && !x->have_uncapped) {
+				ret = perr(
+					x->p, b->rate_line,
+					"rate %g%% needs an uncapped step (rate = max) before it",
+					st->rate_pct);
+				goto out;
+			}
+			if (st->rate_pct == 0 && st->wl.rate_iops == 0)
+				x->have_uncapped = true;
+		}
+		/* odometer: the last key written turns fastest */
+		for (int i = (int)neff - 1; i >= 0; i--) {
+			if (++idx[i] < eff[i]->nvals)
+				break;
+			idx[i] = 0;
+		}
+	}
+	ph->nsteps = (unsigned)nsteps;
+	if (builds[0].name_set)
+		copy_str(ph->name, sizeof(ph->name), builds[0].name);
+	else
+		copy_str(ph->name, sizeof(ph->name),
+			 builds[0].wipc ? "wipc" : preset_section_name[ps->kind]);
+	ph->purge = builds[0].method;
+	ph->until = builds[0].until;
+	ph->wipc = builds[0].wipc;
+	ph->max_time_ns = scaled_time(builds[0].max_time_ns, x->scale);
+	ph->min_time_ns = scaled_time(builds[0].min_time_ns, x->scale);
+	ph->min_written_x = builds[0].min_written_x * (x->scale < 1 ? x->scale : 1);
+	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
+		goto out;
+	if ((builds[0].min_time_ns || builds[0].min_written_x > 0) && ph->until != UNTIL_STEADY) {
+		ret = perr(x->p, ps->line, "min_time and min_written need until = steady");
+		goto out;
+	}
+	ph->steady = builds[0].sp;
+	snprintf(ph->track, sizeof(ph->track), "%s", builds[0].track);
+	if (builds[0].track_step && ph->until == UNTIL_TIME) {
+		ret = perr(x->p, builds[0].track_line, "track_step needs until = steady or fixed");
+		goto out;
+	}
+	if (ph->until != UNTIL_TIME) {
+		if (ph->steady.window > ph->steady.max_rounds) {
+			ret = perr(x->p, ps->line,
+				   "window of %u rounds is longer than max_rounds (%u)",
+				   ph->steady.window, ph->steady.max_rounds);
+			goto out;
+		}
+		if (nsteps == 1)
+			ph->track_step = 0;
+		else if (!builds[0].track_step)
+			ret = perr(x->p, ps->line,
+				   "until = steady over %lu steps needs track_step to say which "
+				   "step is judged",
+				   nsteps);
+		else
+			ret = match_track_step(x, builds, ph->nsteps, &builds[0], &ph->track_step);
+	}
+	if (!ret) {
+		/* the steps a result will hold: every round of a steady phase */
+		x->steps += (uint64_t)nsteps * plan_phase_rounds(ph);
+		if (x->steps > PRESET_MAX_STEPS)
+			ret = perr(
+				x->p, ps->line,
+				"[%s] brings the preset to %llu steps (rounds counted), over the "
+				"limit of %u",
+				preset_section_name[ps->kind], (unsigned long long)x->steps,
+				PRESET_MAX_STEPS);
+	}
+out:
+	free(builds);
+	return ret;
+}
+
+int expand(const struct parser *p, const struct preset_doc *d, struct plan *plan)
+{
+	struct expand x = {.p = p, .d = d, .plan = plan, .scale = plan->scale};
+	const struct preset_sec *wsec = NULL, *psec = NULL;
+	struct preset_build b;
+	char msg[256];
+	int ret;
+
+	for (unsigned i = 0; i < d->n; i++) {
+		if (d->s[i].kind == SEC_WORKLOAD)
+			wsec = &d->s[i];
+		if (d->s[i].kind == SEC_PRESET)
+			psec = &d->s[i];
+	}
+	if (!psec)
+		return perr(p, 1, "no [preset] section: a preset needs a name");
+	build_defaults(&b);
+	for (unsigned i = 0; i < psec->n; i++)
+		(void)psec->e[i].key->set(&b, psec->e[i].vals[0], msg, sizeof(msg));
+	if (!b.name_set)
+		return perr(p, psec->line, "[preset] needs a name");
+	snprintf(plan->name, sizeof(plan->name), "%s", b.name);
+	plan->description = strdup(b.description ? b.description : "");
+	plan->source = strdup(b.source ? b.source : "");
+	if (!plan->description || !plan->source)
+		return -ENOMEM;
+	for (unsigned i = 0; i < d->n; i++) {
+		if (d->s[i].kind == SEC_PRESET || d->s[i].kind == SEC_WORKLOAD)
+			continue;
+		if ((ret = expand_phase(&x, wsec, &d->s[i])))
+			return ret;
+	}
+	if (!plan->nphases)
+		return perr(p, psec->line,
+			    "no phases: add [purge], [precondition], [measure] or [run]");
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	if (!p)
+		return;
+	for (unsigned i = 0; i < p->nphases; i++)
+		free(p->phases[i].steps);
+	free(p->phases);
+	free(p->description);
+	free(p->source);
+	free(p->text);
+	doc_free(p->doc);
+	free(p);
+}
+
+struct plan *preset_parse(const char *text, const char *file, double scale, char *err,
+			  size_t errlen)
+{
+	struct parser p = {.file = file ? file : "<text>", .err = err, .errlen = errlen};
+	struct plan *plan;
+	int ret;
+
+	size_t len = strlen(text);
+	char lim[32];
+
+	/* replay's scale comes from a file: the range --scale takes, not anything */
+	if (!(scale >= PRESET_SCALE_MIN && scale <= PRESET_SCALE_MAX)) {
+		text_fmt(err, errlen, "%s: scale %g is outside %g to %g", p.file, scale,
+			 PRESET_SCALE_MIN, PRESET_SCALE_MAX);
+		return NULL;
+	}
+	if (len > PRESET_MAX_BYTES) {
+		text_fmt(err, errlen, "%s: %zu bytes of preset text, over the limit of %s", p.file,
+			 len, fileio_fmt_limit(lim, sizeof(lim), PRESET_MAX_BYTES));
+		return NULL;
+	}
+	plan = calloc(1, sizeof(*plan));
+	/* well-formed UTF-8 from here on: names and descriptions reach every output */
+	if (!plan || !(plan->text = text_utf8_repair(text, len, NULL))) {
+		text_fmt(err, errlen, "%s: out of memory", p.file);
+		free(plan);
+		return NULL;
+	}
+	text = plan->text;
+	snprintf(plan->file, sizeof(plan->file), "%s", p.file);
+	plan->scale = scale;
+	ret = doc_parse(&p, text, &plan->doc);
+	if (!ret)
+		ret = expand(&p, plan->doc, plan);
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "%s: out of memory", p.file);
+		plan_free(plan);
+		return NULL;
+	}
+	return plan;
+}
+
+struct plan *preset_parse_file(const char *path, double scale, char *err, size_t errlen)
+{
+	struct plan *plan;
+	char *text;
+	size_t len;
+
+	if (fileio_read(path, "a preset", PRESET_MAX_BYTES, &text, &len, err, errlen))
+		return NULL;
+	if (memchr(text, '\0', len)) {
+		text_fmt(err, errlen, "%s: binary data: not a preset", path);
+		free(text);
+		return NULL;
+	}
+	plan = preset_parse(text, path, scale, err, errlen);
+	free(text);
+	return plan;
+}
+
+/* ---- questions about a plan ------------------------------------------------------ */
+
+bool plan_writes(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+		if (ph->kind == PH_PURGE) {
+			if (ph->purge != PURGE_NONE)
+				return true;
+			continue;
+		}
+		for (unsigned s = 0; s < ph->nsteps; s++)
+			if (ph->steps[s].wl.read_pct < 100)
+				return true;
+	}
+	return false;
+}
+
+unsigned plan_steps(const struct plan *p)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+		n += ph->nsteps * plan_phase_rounds(ph);
+	}
+	return n;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/*
+ * How many rounds a phase in rounds runs at most: max_rounds, or the rounds that start
+ * before max_time is used up (a round starts while less than max_time has run).
+ */
+static unsigned rounds_run(const struct plan_phase *ph, uint64_t once)
+{
+	unsigned n = ph->steady.max_rounds;
+
+	if (ph->max_time_ns && once) {
+		uint64_t by_time = ph->max_time_ns / once + (ph->max_time_ns % once != 0);
+		if (by_time < n)
+			n = (unsigned)by_time;
+	}
+	return n;
+}
+
+uint64_t round_ns(const struct plan_phase *ph)
+{
+	uint64_t once = 0;
+
+	for (unsigned s = 0; s < ph->nsteps; s++)
+		once = sat_add(once, sat_add(ph->steps[s].wl.ramp_ns, ph->steps[s].wl.time_ns));
+	return once;
+}
+
+unsigned plan_phase_rounds(const struct plan_phase *ph)
+{
+	return ph->until == UNTIL_TIME ? 1 : rounds_run(ph, round_ns(ph));
+}
+
+uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
+{
+	uint64_t once;
+
+	if (ph->kind == PH_PURGE)
+		return 0;
+	once = round_ns(ph);
+	return ph->until == UNTIL_TIME ? once : sat_mul(once, rounds_run(ph, once));
+}
+
+uint64_t plan_duration_ns(const struct plan *p)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < p->nphases; i++)
+		total = sat_add(total, plan_phase_duration_ns(&p->phases[i]));
+	return total;
+}
+
+uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size, double fill_bps,
+				double *fill_x)
+{
+	uint64_t once, t = 0;
+	unsigned n;
+
+	if (ph->kind == PH_PURGE)
+		return 0;
+	once = round_ns(ph);
+	if (ph->until == UNTIL_FIXED)
+		return sat_mul(once, rounds_run(ph, once));
+	if (ph->until == UNTIL_STEADY) {
+		/* the window must fill, and min_time pass (min_written: unknown speed) */
+		n = ph->steady.window;
+		if (once && ph->min_time_ns / once + (ph->min_time_ns % once != 0) > n)
+			n = (unsigned)(ph->min_time_ns / once + (ph->min_time_ns % once != 0));
+		if (n > rounds_run(ph, once))
+			n = rounds_run(ph, once);
+		return sat_mul(once, n);
+	}
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct plan_step *st = &ph->steps[s];
+		uint64_t step = sat_add(st->wl.ramp_ns, st->wl.time_ns);
+		if (st->loops_set) {
+			/* a fill ends when its bytes are written: its time is a cap */
+			if (size && fill_bps > 0) {
+				uint64_t start, len;
+				workload_range(&st->wl, size, &start, &len);
+				double ns = (double)len * st->loops_bytes_x / fill_bps * 1e9;
+				if (ns < (double)st->wl.time_ns)
+					step = sat_add(st->wl.ramp_ns, (uint64_t)ns);
+			} else {
+				step = 0;
+				if (fill_x)
+					*fill_x += st->loops_bytes_x;
+			}
+		}
+		t = sat_add(t, step);
+	}
+	return t;
+}
+
+void plan_estimate(const struct plan *p, uint64_t size, double fill_bps, struct plan_eta *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+		e->expected_ns = sat_add(e->expected_ns,
+					 plan_phase_expected_ns(ph, size, fill_bps, &e->fill_x));
+		e->max_ns = sat_add(e->max_ns, plan_phase_duration_ns(ph));
+		if (ph->until == UNTIL_STEADY)
+			e->early = true;
+	}
+}
+
+char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns, bool early,
+		   bool fill)
+{
+	char e[32], m[32];
+
+	units_fmt_duration(e, sizeof(e), expected_ns);
+	units_fmt_duration(m, sizeof(m), max_ns);
+	/* a bound that reads the same as the expected time says nothing more */
+	if (!fill && (!early || !strcmp(e, m)))
+		snprintf(buf, len, "about %s", e);
+	else
+		snprintf(buf, len, "%s %s%s, at most %s", early ? "at least" : "about", e,
+			 fill ? " + fill" : "", m);
+	return buf;
+}
+
+int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen)
+{
+	char msg[512], a[32], b[32];
+
+	for (unsigned i = 0; i < p->nphases; i++) {
+		const struct plan_phase *ph = &p->phases[i];
+		if (ph->kind == PH_PURGE)
+			continue;
+		for (unsigned s = 0; s < ph->nsteps; s++) {
+			const struct plan_step *st = &ph->steps[s];
+			const struct workload *wl = &st->wl;
+			for (unsigned k = 0; lbs && k < (wl->nsplit ? wl->nsplit : 1); k++) {
+				uint32_t bs = wl->nsplit ? wl->split[k].bs : wl->bs;
+				if (bs % lbs == 0)
+					continue;
+				snprintf(err, errlen,
+					 "%s:%u: block size %s is below or not a multiple of the "
+					 "target's logical block size (%s)",
+					 p->file, st->bs_line, units_fmt_size(a, sizeof(a), bs),
+					 units_fmt_size(b, sizeof(b), lbs));
+				return -EINVAL;
+			}
+			if (workload_validate(wl, lbs, size, msg, sizeof(msg))) {
+				snprintf(err, errlen, "%s:%u: [%s] step %u (%s): %s", p->file,
+					 ph->line, ph->name, s + 1, st->label, msg);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
