@@ -267,9 +267,20 @@ static void on_event(void *arg, const struct runner_event *ev)
 		health_watch_step_begin(x->w);
 		break;
 	case RUN_EV_STEP_DONE: {
-		/* the step is ours (r->res) and the runner is done with it: the drive's view joins it */
-		struct result_step *st = &x->r->res.phases[ev->phase_index].steps[ev->step_index];
+		/* the step is ours (r->res) and the runner is done with it: the drive's view joins
+		 * it (found by its indices, and only if they name the event's step) */
+		struct result *res = &x->r->res;
+		struct result_step *st =
+			ev->phase_index < res->nphases &&
+					ev->step_index < res->phases[ev->phase_index].nsteps
+				? &res->phases[ev->phase_index].steps[ev->step_index]
+				: NULL;
 		char text[160];
+		if (st != ev->step) {
+			health_watch_step_end(x->w, ev->step ? ev->step->label : "", NULL, msg,
+					      sizeof(msg));
+			break;
+		}
 		if (health_watch_step_end(x->w, st->label, &st->drive, msg, sizeof(msg))) {
 			snprintf(text, sizeof(text), "%s", msg);
 			result_step_warn(st, SW_THERMAL, "%s", text);
