@@ -150,6 +150,38 @@ struct step_result {
 	bool error_write;
 	char engine_desc[128];    /* what the backend set up */
 	uint64_t seed;            /* the seed actually used */
+	/*
+	 * A step of several streams (engine_run_streams with n > 1): what each stream's own
+	 * workers did, in the order given; NULL and 0 for a step of one stream. The step's
+	 * fields above are the sum of its streams: every count, interval by interval, is
+	 * exactly the sum of the streams' counts.
+	 */
+	struct stream_result *streams;
+	unsigned nstreams;
+};
+
+#define ENGINE_MAX_STREAMS 16 /* streams in one step (targets x a step's streams) */
+
+/* One stream of a step: its own workload (threads, queue depth, mix, sizes, range,
+   distribution, rate) on its own target. */
+struct engine_stream {
+	const struct target *t;
+	const struct workload *wl;
+};
+
+/* What one stream of a several-stream step measured: step_result's fields, for its
+   workers only. Its samples are the step's intervals (same index, start and duration). */
+struct stream_result {
+	struct sample total;
+	struct sample *samples;
+	unsigned nsamples;
+	struct io_acc *acc;       /* [DIR_READ], [DIR_WRITE] */
+	struct io_acc *drain_acc; /* [DIR_READ], [DIR_WRITE] */
+	struct sample drain;
+	struct io_acc *ramp_acc;  /* [DIR_READ], [DIR_WRITE] */
+	struct sample ramp;
+	unsigned idle_workers, first_idle, silent_workers;
+	char engine_desc[128];
 };
 
 void step_result_free(struct step_result *r);
@@ -164,5 +196,17 @@ void step_result_free(struct step_result *r);
 int engine_run(const struct engine_ops *ops, const struct target *t, const struct workload *wl,
 	       struct engine_ctl *ctl, engine_sample_fn on_sample, void *arg,
 	       struct step_result *out, char *err, size_t errlen);
+/*
+ * Run n streams at once as one step: each stream's workers on its own target with its own
+ * workload, all started together behind one start barrier and measured on one clock.
+ * The step's time, ramp, sampling interval and seed are the first stream's (the others'
+ * are ignored); each stream draws from its own seed (the step's, mixed with the stream's
+ * index). on_sample sees the step's samples (all streams summed); out->streams holds each
+ * stream's. n = 1 is engine_run(). A stream whose target is the same as another's shares
+ * nothing with it but the device. Returns as engine_run().
+ */
+int engine_run_streams(const struct engine_ops *ops, const struct engine_stream *streams,
+		       unsigned n, struct engine_ctl *ctl, engine_sample_fn on_sample, void *arg,
+		       struct step_result *out, char *err, size_t errlen);
 
 #endif

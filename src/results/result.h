@@ -17,6 +17,8 @@
  *   host        {"hostname", "kernel", "kernel_build", "arch", "cpu", "cpus"}
  *   target      {"path", "kind": "block"|"file", "size", "lbs", "pbs", "drive": {...}}
  *               drive is the discovery record (drive.h), when the target is a drive
+ *   targets     [ target ... ]  a run on several targets at once: each one's record, in
+ *               the order given ("target" is the first); absent for one target
  *   preset      {"name", "source": path or "builtin", "text": the resolved preset text,
  *                "scale": F}          absent for an ad-hoc `drivebench run` workload
  *   phases      [ phase ... ]
@@ -57,6 +59,11 @@
  *               Window, ramp and drain together hold every I/O the step did
  *   drive       {"host_written_bytes", "temp_max_c"}: the drive's own counters over the
  *               step (struct step_drive); absent, or either key absent, when it gave none
+ *   streams     [ step ... ]  a step of several streams run at once: each stream as a step
+ *               object of its own ("label" its name, plus "target": index into "targets"
+ *               when the run had several, "share_pct" when it had a share of the rate),
+ *               without "streams"; the step's own fields are the streams together.
+ *               Absent for a step of one stream
  *   samples     the interval samples, one per interval: version 1 an array of sample
  *               objects; version 2 columns (below)
  *   hist        {"read": [[bucket_index, count], ...], "write": [...]}  non-zero buckets,
@@ -239,6 +246,17 @@ struct result_step {
 	unsigned nwarnings;
 	struct step_drive drive; /* what the drive itself counted over the step */
 	struct step_cpu cpu;
+	/*
+	 * A step of several streams run at once (a preset's [stream] sections, or one stream
+	 * per target of a run on several targets): each stream's own record, in the same
+	 * shape (label = the stream's name, wl its workload, summary, drain, ramp, samples on
+	 * the step's intervals, hist, warnings); the step's own fields are all its streams
+	 * together. A stream has no streams of its own. NULL and 0 for a step of one stream.
+	 */
+	struct result_step *streams; /* malloc'd */
+	unsigned nstreams;
+	unsigned target_index; /* a stream: which of the run's targets it ran on (0-based) */
+	double share_pct;      /* a stream: its share of the step's rate; 0 none */
 };
 
 struct result_phase {
@@ -261,6 +279,8 @@ struct result {
 	char note[RESULT_NOTE_BYTES];   /* the operator's remark; "" none */
 	struct json_object *host;    /* owned */
 	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
+	struct json_object *targets; /* owned: a run on several targets, the array of them
+					(target is the first); NULL for one target */
 	char preset_name[128];       /* "" for an ad-hoc run */
 	char preset_source[4096];
 	char *preset_text;           /* malloc'd; NULL for an ad-hoc run */
@@ -279,6 +299,12 @@ void result_free(struct result *r);
 struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind);
 struct result_step *result_add_step(struct result_phase *ph, const char *label,
 				    const struct workload *wl);
+/*
+ * Append an empty stream to step st (label = its name); returns it or NULL. As with
+ * steps, earlier stream pointers are invalid afterwards.
+ */
+struct result_step *result_step_add_stream(struct result_step *st, const char *name,
+					   const struct workload *wl);
 /* Append an interval sample to a step (packed). 0 or -ENOMEM (the step is unchanged). */
 int result_step_add_sample(struct result_step *st, const struct sample *s);
 /* Drop a step's samples. */
