@@ -71,7 +71,11 @@ int cli_drives(const struct cli_parser *p, const struct drive_scan_opts *o,
 
 /* How `run` and `replay` run a plan. */
 struct run_options {
-	const char *target;           /* --target PATH */
+	const char *target;           /* --target PATH (the first) */
+	const char *targets[8];       /* every --target: a run on several at once */
+	unsigned ntargets;
+	const char *yes[128];         /* every --yes-destroy (2 x FIO_LAB_MAX_HOSTS) */
+	unsigned nyes;
 	const struct engine_ops *ops; /* uring, or null for tests */
 	const char *out;              /* result file; NULL: the results directory */
 	const char *yes_destroy;      /* --yes-destroy=PATH */

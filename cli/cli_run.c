@@ -32,8 +32,9 @@ static const struct cli_opt run_own_opts[] = {
 #define N_OWN (sizeof(run_own_opts) / sizeof(run_own_opts[0]))
 
 static const char run_usage[] =
-	"--target PATH (--preset NAME|FILE | WORKLOAD OPTIONS) [--scale F] [--out FILE]\n"
-	"       [--yes-destroy=PATH] [--quiet] [--host HOST --yes-destroy=HOST:PATH ...]\n"
+	"--target PATH [--target PATH...] (--preset NAME|FILE | WORKLOAD OPTIONS) [--scale F]\n"
+	"       [--out FILE] [--yes-destroy=PATH...] [--quiet]\n"
+	"       [--host HOST --yes-destroy=HOST:PATH ...]\n"
 	"The workload options are the preset keys of drivebench-preset(5); each takes what the\n"
 	"key takes, a list (\"2 4 8 16\") makes steps";
 
@@ -162,7 +163,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 }
 
 const struct cli_opt cli_run_opts[] = {
-	{"target", CLI_O_TARGET, "PATH", "block device or file to run on (required)"},
+	{"target", CLI_O_TARGET, "PATH",
+	 "block device or file to run on (required); several run at once"},
 	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
 	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
 	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr (errors and warnings still)"},
@@ -189,10 +191,17 @@ int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro)
 {
 	switch (key) {
 	case CLI_O_TARGET:
-		ro->target = p->arg;
+		if (ro->ntargets == sizeof(ro->targets) / sizeof(ro->targets[0]))
+			return cli_usage_error(p, "--target: at most %zu targets run at once",
+					       sizeof(ro->targets) / sizeof(ro->targets[0]));
+		if (!ro->target)
+			ro->target = p->arg;
+		ro->targets[ro->ntargets++] = p->arg;
 		return 0;
 	case CLI_O_YES:
 		ro->yes_destroy = p->arg;
+		if (ro->nyes < sizeof(ro->yes) / sizeof(ro->yes[0]))
+			ro->yes[ro->nyes++] = p->arg;
 		return 0;
 	case CLI_O_OUT:
 		ro->out = p->arg;
@@ -225,7 +234,11 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	struct run_request rq = {
 		.plan = plan,
 		.target_path = ro->target,
+		.target_paths = ro->ntargets > 1 ? ro->targets : NULL,
+		.ntargets = ro->ntargets > 1 ? ro->ntargets : 0,
 		.confirm = ro->yes_destroy,
+		.confirms = ro->yes,
+		.nconfirms = ro->nyes,
 		.out_path = ro->out,
 		.ops = ro->ops,
 		.label = ro->label,
@@ -247,8 +260,14 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		char d[96];
 		struct plan_eta e;
 		plan_estimate(plan, 0, 0, &e);
+		char on[600] = "";
+		for (unsigned i = 0; i < (ro->ntargets ? ro->ntargets : 1); i++) {
+			size_t n = strlen(on);
+			snprintf(on + n, sizeof(on) - n, "%s%s", i ? " + " : "",
+				 ro->ntargets ? ro->targets[i] : ro->target);
+		}
 		fprintf(stderr, "drivebench %s: %s on %s, %s; result %s\n", cmd,
-			plan->name[0] ? plan->name : "run", ro->target,
+			plan->name[0] ? plan->name : "run", on,
 			plan_fmt_eta(d, sizeof(d), e.expected_ns, e.max_ns, e.early, e.fill_x > 0),
 			run_result_path(run));
 	}
@@ -327,9 +346,9 @@ int cli_run(int argc, char **argv)
 	struct plan *plan = NULL;
 	char err[1024], rd[16];
 	int key, ret = EXIT_USAGE;
-	/* --host runs through fio on each host; every --yes-destroy is kept for them */
-	const char *hosts[FIO_LAB_MAX_HOSTS], *yes[2 * FIO_LAB_MAX_HOSTS];
-	unsigned nhosts = 0, nyes = 0;
+	/* --host runs through fio on each host; every --yes-destroy is kept (ro.yes) for them */
+	const char *hosts[FIO_LAB_MAX_HOSTS];
+	unsigned nhosts = 0;
 
 	if (!opts || !st || preset_nkeys > sizeof(st->value) / sizeof(st->value[0])) {
 		fprintf(stderr, "drivebench run: out of memory\n");
@@ -371,8 +390,6 @@ int cli_run(int argc, char **argv)
 			hosts[nhosts++] = p.arg;
 			break;
 		default:
-			if (key == CLI_O_YES && nyes < 2 * FIO_LAB_MAX_HOSTS)
-				yes[nyes++] = p.arg;
 			if (key >= O_KEY) {
 				workload_opt_name = p.name;
 				setting_put(st, (unsigned)(key - O_KEY), p.arg, p.name);
@@ -411,8 +428,12 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: %s\n", err);
 		goto out;
 	}
+	if (nhosts && ro.ntargets > 1) {
+		ret = cli_usage_error(&p, "--host runs one --target on each host");
+		goto out;
+	}
 	if (nhosts)
-		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, yes, nyes);
+		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, ro.yes, ro.nyes);
 	else
 		ret = cli_run_plan("run", plan, &ro);
 out:

@@ -27,7 +27,7 @@ START_TEST(test_export)
 {
 	char err[1024], path[64], cmd[256];
 	struct plan *p = preset_parse_file(files[_i], 1.0, err, sizeof(err));
-	unsigned steps = 0;
+	unsigned steps = 0, jobs = 0;
 	char *text;
 	FILE *f;
 	int fd;
@@ -35,11 +35,16 @@ START_TEST(test_export)
 	ck_assert_msg(p != NULL, "%s", err);
 	text = fio_export(p);
 	ck_assert_ptr_nonnull(text);
-	for (unsigned i = 0; i < p->nphases; i++)
-		if (p->phases[i].kind != PH_PURGE)
-			steps += p->phases[i].nsteps;
-	/* one job per step (a steady phase: one round), each behind a stonewall */
-	ck_assert_uint_eq(count(text, "\n["), steps + 1);
+	for (unsigned i = 0; i < p->nphases; i++) {
+		if (p->phases[i].kind == PH_PURGE)
+			continue;
+		steps += p->phases[i].nsteps;
+		for (unsigned s = 0; s < p->phases[i].nsteps; s++)
+			jobs += p->phases[i].steps[s].nstreams ? p->phases[i].steps[s].nstreams : 1;
+	}
+	/* one job per step (a steady phase: one round), each behind a stonewall; a step of
+	 * several streams is a job per stream, the first behind the stonewall */
+	ck_assert_uint_eq(count(text, "\n["), jobs + 1);
 	ck_assert_uint_eq(count(text, "\nstonewall\n"), steps);
 	ck_assert_ptr_nonnull(strstr(text, "[global]\nioengine=io_uring\ndirect=1\n"));
 	for (unsigned i = 0; i < p->nphases; i++) {
@@ -97,6 +102,36 @@ START_TEST(test_rates)
 }
 END_TEST
 
+/* A step of streams: a job each, one group (one stonewall), the rate split by shares. */
+START_TEST(test_streams)
+{
+	char err[512];
+	struct plan *p = preset_parse_file(DB_SRCDIR "/tests/fixtures/presets/good/streams.preset",
+					   1.0, err, sizeof(err));
+	char *text, *data, *log;
+
+	ck_assert_msg(p != NULL, "%s", err);
+	text = fio_export(p);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(count(text, "\nstonewall\n"), 2);
+	data = strstr(text, "[001-measure-1T32Q-data]\nstonewall\n");
+	log = strstr(text, "[001-measure-1T32Q-log]\nrw=write\n");
+	ck_assert_ptr_nonnull(data);
+	ck_assert_ptr_nonnull(log);
+	/* 1000 IOPS: data 80% over its 1 thread, log the other 20% */
+	ck_assert_ptr_nonnull(strstr(data, "random_distribution=zoned:90/10:10/90\n"));
+	ck_assert_ptr_nonnull(strstr(data, "rate_iops=800\n"));
+	ck_assert(strstr(data, "rate_iops=800\n") < log);
+	ck_assert_ptr_nonnull(strstr(log, "bs=64k\nnumjobs=1\niodepth=1\nsize=2%\n"));
+	ck_assert_ptr_nonnull(strstr(log, "rate_iops=200\n"));
+	/* the second step: 2 data threads share 800 */
+	ck_assert_ptr_nonnull(strstr(text, "[002-measure-2T32Q-data]\nstonewall\n"));
+	ck_assert_ptr_nonnull(strstr(strstr(text, "[002-measure-2T32Q-data]"), "rate_iops=400\n"));
+	free(text);
+	plan_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fio_export");
@@ -121,6 +156,7 @@ int main(void)
 	}
 	tcase_add_loop_test(tc, test_export, 0, nfiles);
 	tcase_add_test(tc, test_rates);
+	tcase_add_test(tc, test_streams);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

@@ -112,6 +112,14 @@ static void assert_plan_eq(const struct plan *a, const struct plan *b)
 			ck_assert(x->steps[s].rate_pct == y->steps[s].rate_pct);
 			ck_assert(x->steps[s].loops_bytes_x == y->steps[s].loops_bytes_x);
 			assert_wl_eq(&x->steps[s].wl, &y->steps[s].wl, x->steps[s].label);
+			ck_assert_uint_eq(x->steps[s].nstreams, y->steps[s].nstreams);
+			for (unsigned k = 0; k < x->steps[s].nstreams; k++) {
+				const struct plan_stream *u = &x->steps[s].streams[k];
+				const struct plan_stream *v = &y->steps[s].streams[k];
+				ck_assert_str_eq(u->name, v->name);
+				ck_assert(u->share_pct == v->share_pct);
+				assert_wl_eq(&u->wl, &v->wl, u->name);
+			}
 		}
 	}
 }
@@ -600,7 +608,16 @@ START_TEST(test_key_defaults)
 	size_t n = 0;
 	struct plan *p;
 
+	int order[PRESET_NSECTIONS + 1], norder = 0;
+
+	/* [stream] twice: a phase has two or more streams, or none */
 	for (int sec = 0; sec < PRESET_NSECTIONS; sec++) {
+		order[norder++] = sec;
+		if (sec == SEC_STREAM)
+			order[norder++] = sec;
+	}
+	for (int j = 0; j < norder; j++) {
+		int sec = order[j];
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "[%s]\n",
 				      preset_section_name[sec]);
 		if (sec == SEC_PRESET)
@@ -739,6 +756,68 @@ START_TEST(test_lookup)
 }
 END_TEST
 
+/* [stream]s: each step's streams inherit the step's workload, keep the step's clock. */
+START_TEST(test_streams)
+{
+	char err[1024] = "";
+	struct plan *p = preset_parse_file(FIXTURES "/good/streams.preset", 1.0, err, sizeof(err));
+
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->nphases, 1);
+	ck_assert_uint_eq(p->phases[0].nsteps, 2);
+	for (unsigned s = 0; s < 2; s++) {
+		const struct plan_step *st = &p->phases[0].steps[s];
+		const struct plan_stream *data = &st->streams[0], *log = &st->streams[1];
+		ck_assert_uint_eq(st->nstreams, 2);
+		ck_assert_str_eq(data->name, "data");
+		ck_assert_str_eq(log->name, "log");
+		/* data: the step's workload (the ladder's threads) with its distribution */
+		ck_assert_uint_eq(data->wl.threads, s + 1);
+		ck_assert_uint_eq(data->wl.bs, 8192);
+		ck_assert_uint_eq(data->wl.read_pct, 70);
+		ck_assert(data->wl.dist == WL_DIST_ZONED && data->wl.nzones == 2);
+		ck_assert(data->share_pct == 80);
+		/* log: its own keys over the step's */
+		ck_assert(log->wl.pattern == WL_SEQUENTIAL && log->wl.bs == 65536);
+		ck_assert_uint_eq(log->wl.read_pct, 0);
+		ck_assert_uint_eq(log->wl.threads, 1);
+		ck_assert(log->wl.range_pct == 2);
+		ck_assert(log->wl.dist == WL_DIST_UNIFORM);
+		ck_assert(log->share_pct == 0);
+		/* one clock: the step's time and ramp; the rate is shared out as the step runs */
+		for (unsigned k = 0; k < 2; k++) {
+			ck_assert_uint_eq(st->streams[k].wl.time_ns, st->wl.time_ns);
+			ck_assert_uint_eq(st->streams[k].wl.ramp_ns, st->wl.ramp_ns);
+			ck_assert_uint_eq(st->streams[k].wl.rate_iops, 0);
+		}
+		ck_assert_uint_eq(st->wl.rate_iops, 1000);
+	}
+	ck_assert_str_eq(p->phases[0].steps[0].label, "1T32Q");
+	/* the phase reads 70%, the log stream writes: the plan writes */
+	ck_assert(plan_writes(p));
+	plan_free(p);
+
+	/* a read-only phase whose second stream writes is a plan that writes */
+	p = preset_parse("[preset]\nname = t\n[measure]\ntime = 1s\n[stream]\nname = r\n"
+			 "[stream]\nname = w\nread = 0\n",
+			 "t", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(p->phases[0].steps[0].wl.read_pct, 100);
+	ck_assert(plan_writes(p));
+	ck_assert_str_eq(p->phases[0].steps[0].label, "r + w");
+	plan_free(p);
+
+	/* streams are checked against the target like steps */
+	p = preset_parse("[preset]\nname = t\n[measure]\ntime = 1s\n[stream]\nname = a\n"
+			 "[stream]\nname = b\nbs = 1k\n",
+			 "t", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(plan_check_target(p, 4096, 1 << 30, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "t:9: block size 1k") != NULL, "%s", err);
+	plan_free(p);
+}
+END_TEST
+
 START_TEST(test_writes)
 {
 	char err[512];
@@ -776,6 +855,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad, 0, nbad);
 	tcase_add_loop_test(tc, test_good, 0, ngood);
 	tcase_add_test(tc, test_ladder);
+	tcase_add_test(tc, test_streams);
 	tcase_add_test(tc, test_snia_order);
 	tcase_add_test(tc, test_scale);
 	tcase_add_test(tc, test_estimates);

@@ -86,14 +86,18 @@ static void steady(struct strbuf *o, const struct plan_phase *ph, const struct p
 	strbuf_add(o, "steadystate_ramp_time=%s\n", fio_time(a, sizeof(a), st->wl.ramp_ns));
 }
 
+/*
+ * One fio job: a step, or one stream of a step of several (the streams after the first
+ * start with it, without stonewall: one group, reported together as drivebench's step).
+ * wl is the step's or the stream's workload, with rate_iops its cap.
+ */
 static void job(struct strbuf *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
-		uint64_t time_ns, const char *label)
+		const struct workload *wl, uint64_t time_ns, const char *label, bool stonewall)
 {
-	const struct workload *wl = &st->wl;
 	char name[128], a[64];
 
 	fio_export_job_name(name, sizeof(name), n, ph->name, label);
-	strbuf_add(o, "[%s]\nstonewall\nrw=%s\n", name, fio_rw(wl));
+	strbuf_add(o, "[%s]\n%srw=%s\n", name, stonewall ? "stonewall\n" : "", fio_rw(wl));
 	if (wl->read_pct != 100 && wl->read_pct != 0)
 		strbuf_add(o, "rwmixread=%u\n", wl->read_pct);
 	if (wl->nsplit)
@@ -166,6 +170,34 @@ static void job(struct strbuf *o, unsigned n, const struct plan_phase *ph, const
 	if (ph->until == UNTIL_STEADY && ph->nsteps == 1)
 		steady(o, ph, st);
 	strbuf_add(o, "\n");
+}
+
+/* A step of several streams: one job per stream, all in one group. */
+static void streams(struct strbuf *o, unsigned n, const struct plan_phase *ph,
+		    const struct plan_step *st, uint64_t time_ns)
+{
+	double shared = 0;
+	unsigned unshared = 0;
+	char label[160];
+
+	for (unsigned k = 0; k < st->nstreams; k++) {
+		shared += st->streams[k].share_pct;
+		unshared += st->streams[k].share_pct == 0;
+	}
+	strbuf_add(o, "; step %u: %u streams at once, one group (group_reporting sums them as "
+		      "drivebench's step)\n",
+		   n, st->nstreams);
+	for (unsigned k = 0; k < st->nstreams; k++) {
+		struct workload wl = st->streams[k].wl;
+		double pct = st->streams[k].share_pct > 0 ? st->streams[k].share_pct
+							  : (100.0 - shared) / unshared;
+		wl.rate_iops = st->wl.rate_iops ? (uint64_t)((double)st->wl.rate_iops * pct / 100.0 + 0.5)
+					       : 0;
+		if (st->wl.rate_iops && !wl.rate_iops)
+			wl.rate_iops = 1;
+		snprintf(label, sizeof(label), "%s-%s", st->label, st->streams[k].name);
+		job(o, n, ph, st, &wl, time_ns, label, k == 0);
+	}
 }
 
 static void purge(struct strbuf *o, const struct plan_phase *ph)
@@ -250,7 +282,10 @@ char *fio_export(const struct plan *p)
 			uint64_t t = st->wl.time_ns;
 			if (ph->until != UNTIL_TIME && ph->nsteps == 1)
 				t = whole - st->wl.ramp_ns;
-			job(&o, ++n, ph, st, t, st->label);
+			if (st->nstreams)
+				streams(&o, ++n, ph, st, t);
+			else
+				job(&o, ++n, ph, st, &st->wl, t, st->label, true);
 		}
 	}
 	return strbuf_take(&o);

@@ -214,8 +214,95 @@ static int match_track_step(const struct expand *x, const struct preset_build *b
 	return 0;
 }
 
+/* "data + log": a step of streams whose keys vary nothing is named by its streams. */
+static void streams_label(const struct plan_step *st, char *label, size_t len)
+{
+	label[0] = '\0';
+	for (unsigned i = 0; i < st->nstreams; i++) {
+		size_t used = strlen(label);
+		if (used + 4 >= len)
+			break;
+		if (i)
+			strcpy(label + used, " + "), used += 3;
+		copy_str(label + used, len - used, st->streams[i].name);
+	}
+}
+
+/* One [stream] of step st: the step's build b with the stream's keys over it. */
+static int expand_stream(struct expand *x, const struct preset_build *b,
+			 const struct preset_sec *ss, unsigned index, struct plan_step *st)
+{
+	struct plan_stream *out = &st->streams[index];
+	struct preset_build sb = *b;
+	char msg[512];
+
+	sb.name_set = false;
+	sb.share_pct = 0;
+	sb.dist_line = 0;
+	for (unsigned i = 0; i < ss->n; i++) {
+		const struct preset_entry *e = &ss->e[i];
+		if (e->nvals > 1)
+			return perr(x->p, e->line,
+				    "%s: a [stream] key takes one value (a list in the phase "
+				    "makes steps)",
+				    e->key->name);
+		sb.line = e->line;
+		if (e->key->set(&sb, e->vals[0], msg, sizeof(msg)))
+			return perr(x->p, e->line, "%s: %s", e->key->name, msg);
+	}
+	if (sb.wl.dist != WL_DIST_UNIFORM && sb.wl.pattern == WL_SEQUENTIAL)
+		return perr(x->p, sb.dist_line ? sb.dist_line : ss->line,
+			    "[stream] %u: distribution %s needs pattern = random", index + 1,
+			    wl_dist_name[sb.wl.dist]);
+	if (sb.name_set)
+		copy_str(out->name, sizeof(out->name), sb.name);
+	else
+		snprintf(out->name, sizeof(out->name), "stream %u", index + 1);
+	for (unsigned i = 0; i < index; i++)
+		if (!strcmp(st->streams[i].name, out->name))
+			return perr(x->p, ss->line, "[stream] '%s' named twice in one step",
+				    out->name);
+	out->wl = sb.wl;
+	/* one clock for the step: its time, ramp, interval and seed */
+	out->wl.time_ns = st->wl.time_ns;
+	out->wl.ramp_ns = st->wl.ramp_ns;
+	out->wl.interval_ns = st->wl.interval_ns;
+	out->wl.seed = st->wl.seed;
+	out->wl.rate_iops = 0; /* its share of the step's rate, set when the step runs */
+	out->share_pct = sb.share_pct;
+	out->line = ss->line;
+	out->bs_line = sb.bs_line ? sb.bs_line : ss->line;
+	return 0;
+}
+
+/* The step's streams: each [stream] after the phase section, and their shares. */
+static int expand_streams(struct expand *x, const struct preset_build *b,
+			  const struct preset_sec *streams, unsigned nstreams,
+			  const struct preset_sec *ps, struct plan_step *st)
+{
+	double shares = 0;
+	unsigned unshared = 0;
+	int ret;
+
+	st->streams = calloc(nstreams, sizeof(*st->streams));
+	if (!st->streams)
+		return -ENOMEM;
+	st->nstreams = nstreams;
+	for (unsigned i = 0; i < nstreams; i++) {
+		if ((ret = expand_stream(x, b, &streams[i], i, st)))
+			return ret;
+		shares += st->streams[i].share_pct;
+		unshared += st->streams[i].share_pct == 0;
+	}
+	if (shares > 100.0001 || (!unshared && shares < 99.9999))
+		return perr(x->p, ps->line, "the shares of [%s]'s streams add up to %g%%, not 100%%",
+			    preset_section_name[ps->kind], shares);
+	return 0;
+}
+
 static int expand_phase(struct expand *x, const struct preset_sec *wsec,
-			const struct preset_sec *ps)
+			const struct preset_sec *ps, const struct preset_sec *streams,
+			unsigned nstreams)
 {
 	const struct preset_entry *eff[64];
 	unsigned neff = 0, idx[64] = {0};
@@ -316,6 +403,10 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 				   wl_dist_name[st->wl.dist]);
 			goto out;
 		}
+		if (nstreams && (ret = expand_streams(x, b, streams, nstreams, ps, st)))
+			goto out;
+		if (nstreams && nsteps == 1)
+			streams_label(st, st->label, sizeof(st->label));
 		st->rate_pct = b->rate_pct;
 		st->loops_set = b->loops > 0;
 		st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
@@ -391,6 +482,11 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 				PRESET_MAX_STEPS);
 	}
 out:
+	for (unsigned long s = 0; ret && s < nsteps; s++) {
+		free(ph->steps[s].streams);
+		ph->steps[s].streams = NULL;
+		ph->steps[s].nstreams = 0;
+	}
 	free(builds);
 	return ret;
 }
@@ -422,10 +518,29 @@ int expand(const struct parser *p, const struct preset_doc *d, struct plan *plan
 	if (!plan->description || !plan->source)
 		return -ENOMEM;
 	for (unsigned i = 0; i < d->n; i++) {
+		unsigned n = 0;
 		if (d->s[i].kind == SEC_PRESET || d->s[i].kind == SEC_WORKLOAD)
 			continue;
-		if ((ret = expand_phase(&x, wsec, &d->s[i])))
+		if (d->s[i].kind == SEC_STREAM)
+			return perr(p, d->s[i].line,
+				    "[stream] belongs after a [precondition], [measure] or [run] "
+				    "section: it is one of that phase's streams");
+		while (i + 1 + n < d->n && d->s[i + 1 + n].kind == SEC_STREAM)
+			n++;
+		if (n && d->s[i].kind == SEC_PURGE)
+			return perr(p, d->s[i + 1].line, "[stream] cannot follow [purge]");
+		if (n > PRESET_MAX_STREAMS)
+			return perr(p, d->s[i + 1 + PRESET_MAX_STREAMS].line,
+				    "more than %u [stream] sections in one phase (the limit)",
+				    PRESET_MAX_STREAMS);
+		if (n == 1)
+			return perr(p, d->s[i + 1].line,
+				    "one [stream] alone: a phase of one stream is the phase itself "
+				    "(give two or more, or move its keys into [%s])",
+				    preset_section_name[d->s[i].kind]);
+		if ((ret = expand_phase(&x, wsec, &d->s[i], n ? &d->s[i + 1] : NULL, n)))
 			return ret;
+		i += n;
 	}
 	if (!plan->nphases)
 		return perr(p, psec->line,
@@ -437,8 +552,11 @@ void plan_free(struct plan *p)
 {
 	if (!p)
 		return;
-	for (unsigned i = 0; i < p->nphases; i++)
+	for (unsigned i = 0; i < p->nphases; i++) {
+		for (unsigned j = 0; p->phases[i].steps && j < p->phases[i].nsteps; j++)
+			free(p->phases[i].steps[j].streams);
 		free(p->phases[i].steps);
+	}
 	free(p->phases);
 	free(p->description);
 	free(p->source);
@@ -519,9 +637,14 @@ bool plan_writes(const struct plan *p)
 				return true;
 			continue;
 		}
-		for (unsigned s = 0; s < ph->nsteps; s++)
+		for (unsigned s = 0; s < ph->nsteps; s++) {
 			if (ph->steps[s].wl.read_pct < 100)
 				return true;
+			/* a stream that writes makes the step write, whatever the phase says */
+			for (unsigned k = 0; k < ph->steps[s].nstreams; k++)
+				if (ph->steps[s].streams[k].wl.read_pct < 100)
+					return true;
+		}
 	}
 	return false;
 }
@@ -667,33 +790,48 @@ char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns,
 	return buf;
 }
 
-int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen)
+/* One workload of a step (the step's, or one of its streams') against the target. */
+static int check_workload(const struct plan *p, const struct plan_phase *ph, unsigned s,
+			  const struct workload *wl, unsigned bs_line, uint32_t lbs, uint64_t size,
+			  char *err, size_t errlen)
 {
+	const struct plan_step *st = &ph->steps[s];
 	char msg[512], a[32], b[32];
 
+	for (unsigned k = 0; lbs && k < (wl->nsplit ? wl->nsplit : 1); k++) {
+		uint32_t bs = wl->nsplit ? wl->split[k].bs : wl->bs;
+		if (bs % lbs == 0)
+			continue;
+		snprintf(err, errlen,
+			 "%s:%u: block size %s is below or not a multiple of the target's logical "
+			 "block size (%s)",
+			 p->file, bs_line, units_fmt_size(a, sizeof(a), bs),
+			 units_fmt_size(b, sizeof(b), lbs));
+		return -EINVAL;
+	}
+	if (workload_validate(wl, lbs, size, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s:%u: [%s] step %u (%s): %s", p->file, ph->line, ph->name,
+			 s + 1, st->label, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen)
+{
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
 		if (ph->kind == PH_PURGE)
 			continue;
 		for (unsigned s = 0; s < ph->nsteps; s++) {
 			const struct plan_step *st = &ph->steps[s];
-			const struct workload *wl = &st->wl;
-			for (unsigned k = 0; lbs && k < (wl->nsplit ? wl->nsplit : 1); k++) {
-				uint32_t bs = wl->nsplit ? wl->split[k].bs : wl->bs;
-				if (bs % lbs == 0)
-					continue;
-				snprintf(err, errlen,
-					 "%s:%u: block size %s is below or not a multiple of the "
-					 "target's logical block size (%s)",
-					 p->file, st->bs_line, units_fmt_size(a, sizeof(a), bs),
-					 units_fmt_size(b, sizeof(b), lbs));
-				return -EINVAL;
-			}
-			if (workload_validate(wl, lbs, size, msg, sizeof(msg))) {
-				snprintf(err, errlen, "%s:%u: [%s] step %u (%s): %s", p->file,
-					 ph->line, ph->name, s + 1, st->label, msg);
-				return -EINVAL;
-			}
+			int ret = check_workload(p, ph, s, &st->wl, st->bs_line, lbs, size, err,
+						 errlen);
+			for (unsigned k = 0; !ret && k < st->nstreams; k++)
+				ret = check_workload(p, ph, s, &st->streams[k].wl,
+						     st->streams[k].bs_line, lbs, size, err, errlen);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;

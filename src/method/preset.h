@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "purge.h"
 #include "result.h"
 #include "steady.h"
@@ -33,7 +34,8 @@
 	X(SEC_PURGE, "purge")                                                                      \
 	X(SEC_PRECONDITION, "precondition")                                                        \
 	X(SEC_MEASURE, "measure")                                                                  \
-	X(SEC_RUN, "run")
+	X(SEC_RUN, "run")                                                                          \
+	X(SEC_STREAM, "stream")
 
 #define PRESET_SEC_ENUM(id, name) id,
 enum preset_section { PRESET_SECTIONS(PRESET_SEC_ENUM) PRESET_NSECTIONS };
@@ -50,6 +52,7 @@ extern const char *const preset_section_name[PRESET_NSECTIONS];
 #define PRESET_MAX_STEPS	RESULT_MAX_STEPS	/* over the plan; a steady phase's steps
 							   count max_rounds times */
 #define PRESET_MAX_DURATION_NS	(720ull * 3600 * 1000000000ull) /* any one, scaled too: 30 days */
+#define PRESET_MAX_STREAMS	ENGINE_MAX_STREAMS	/* [stream] sections in one phase */
 #define PRESET_SCALE_MIN	1e-6 /* --scale, and the scale a result records */
 #define PRESET_SCALE_MAX	1e6
 
@@ -87,6 +90,21 @@ struct plan_step {
 	bool loops_set;	      /* write the range `loops` times, then end */
 	double loops_bytes_x; /* loops x scale (capped at loops): multiples of the range */
 	unsigned bs_line;     /* line that set the block size, for target checks */
+	/*
+	 * The step's [stream] sections: several workloads run at once as one step, each the
+	 * step's workload with the stream's keys over it (time, ramp, interval and seed
+	 * are the step's). NULL and 0: the step is its one workload.
+	 */
+	struct plan_stream *streams; /* malloc'd */
+	unsigned nstreams;
+};
+
+struct plan_stream {
+	char name[32];	  /* its `name`, or "stream N" */
+	struct workload wl;
+	double share_pct; /* its share of the step's rate; 0: an equal part of the rest */
+	unsigned line;	  /* of its [stream] header */
+	unsigned bs_line; /* that set its block size, for target checks */
 };
 
 struct plan_phase {

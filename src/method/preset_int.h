@@ -50,6 +50,7 @@ struct preset_build {
 	unsigned track_line;
 	char name[128];
 	bool name_set;
+	double share_pct; /* [stream]: share of the step's rate; 0 = an equal part */
 	const char *description;
 	const char *source;
 };
@@ -57,6 +58,8 @@ struct preset_build {
 #define S(sec)	   (1u << (sec))
 #define SEC_PHASES (S(SEC_PRECONDITION) | S(SEC_MEASURE) | S(SEC_RUN))
 #define SEC_WL	   (S(SEC_WORKLOAD) | SEC_PHASES)
+/* what a [stream] may set: its name, share, and a workload's shape (not its timing) */
+#define SEC_ST	   S(SEC_STREAM)
 #define SEC_RANGE  (SEC_WL | S(SEC_PURGE))
 
 /* Keys with the same group are alternatives: setting one in a phase drops the other. */

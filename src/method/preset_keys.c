@@ -272,6 +272,16 @@ int set_rate(struct preset_build *b, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+static int set_share(struct preset_build *b, const char *v, char *err, size_t errlen)
+{
+	double pct;
+
+	if (parse_pct(v, 0, 100, &pct) || pct <= 0)
+		return set_err(err, errlen, "'%s' is not a percentage in (0, 100]", v);
+	b->share_pct = pct;
+	return 0;
+}
+
 static int set_loops(struct preset_build *b, const char *v, char *err, size_t errlen)
 {
 	uint64_t n;
@@ -481,7 +491,7 @@ static int set_track_step(struct preset_build *b, const char *v, char *err, size
 /* The format, declared once. Order: as listings and the man page present them. */
 const struct preset_key preset_keys[] = {
 	{.name = "name",
-	 .sections = S(SEC_PRESET) | SEC_PHASES | S(SEC_PURGE),
+	 .sections = S(SEC_PRESET) | SEC_PHASES | S(SEC_PURGE) | SEC_ST,
 	 .value = "TEXT",
 	 .text = true,
 	 .set = set_name,
@@ -506,7 +516,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "how the range is purged (files: discard punches a hole, zeroout writes zeroes)"},
 	{.name = "pattern",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "random",
 	 .value = "random|sequential",
@@ -514,7 +524,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "access pattern"},
 	{.name = "bs",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "4k",
 	 .value = "SIZE",
@@ -523,7 +533,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "block size"},
 	{.name = "bssplit",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .value = "SPLIT",
 	 .group = G_BLOCKSIZE,
@@ -531,7 +541,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "block-size mix in fio's syntax, 4k/60:8k/40; replaces bs"},
 	{.name = "distribution",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "uniform",
 	 .value = "uniform|zipf:T|pareto:H|normal:S|zoned:A/R:...",
@@ -539,7 +549,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "where random offsets land, in fio's random_distribution syntax"},
 	{.name = "read",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "100",
 	 .value = "PCT",
@@ -547,7 +557,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "share of I/Os that read; the rest write"},
 	{.name = "offset",
 	 .option = true,
-	 .sections = SEC_RANGE,
+	 .sections = SEC_RANGE | SEC_ST,
 	 .list = true,
 	 .def = "0",
 	 .value = "SIZE",
@@ -555,7 +565,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "where the tested range starts"},
 	{.name = "size",
 	 .option = true,
-	 .sections = SEC_RANGE,
+	 .sections = SEC_RANGE | SEC_ST,
 	 .list = true,
 	 .def = "0",
 	 .value = "SIZE",
@@ -564,7 +574,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "length of the tested range, 0 to the end of the target"},
 	{.name = "range",
 	 .option = true,
-	 .sections = SEC_RANGE,
+	 .sections = SEC_RANGE | SEC_ST,
 	 .list = true,
 	 .value = "PCT",
 	 .group = G_RANGE,
@@ -572,7 +582,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "length of the tested range as a share of the target; replaces size"},
 	{.name = "threads",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "1",
 	 .value = "N",
@@ -580,7 +590,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "worker threads, 1..1024"},
 	{.name = "qdepth",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "32",
 	 .value = "N",
@@ -610,6 +620,12 @@ const struct preset_key preset_keys[] = {
 	 .value = "max|IOPS|PCT%",
 	 .set = set_rate,
 	 .help = "total IOPS cap; PCT% of the IOPS of the last uncapped step"},
+	{.name = "share",
+	 .sections = SEC_ST,
+	 .value = "PCT",
+	 .set = set_share,
+	 .help = "a stream's share of its step's rate (rate = IOPS or %); streams without one "
+		 "split the rest equally"},
 	{.name = "loops",
 	 .option = true,
 	 .sections = SEC_WL,
@@ -619,7 +635,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "end each step after transferring the range N times (time still caps it)"},
 	{.name = "data",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "random",
 	 .value = "random|zero|compress",
@@ -627,7 +643,7 @@ const struct preset_key preset_keys[] = {
 	 .help = "what writes carry"},
 	{.name = "compress",
 	 .option = true,
-	 .sections = SEC_WL,
+	 .sections = SEC_WL | SEC_ST,
 	 .list = true,
 	 .def = "0",
 	 .value = "PCT",

@@ -23,7 +23,8 @@
 struct run {
 	const struct plan *plan;
 	const struct engine_ops *ops;
-	struct target t;
+	struct target t[RUN_MAX_TARGETS];
+	unsigned nt;
 	struct result res;
 	char path[4096]; /* the result file */
 };
@@ -40,7 +41,7 @@ const char *run_result_path(const struct run *r)
 
 const struct target *run_target(const struct run *r)
 {
-	return &r->t;
+	return &r->t[0];
 }
 
 const struct result *run_result(const struct run *r)
@@ -86,7 +87,7 @@ static struct json_object *target_json(const struct target *t)
 /* Where the result goes: the request's --out, or a new file in the results directory. */
 static int output_path(struct run *r, const struct run_request *rq, char *err, size_t errlen)
 {
-	char dir[4096];
+	char dir[4096], several[224];
 	const char *name = rq->target_name, *base;
 	int ret;
 
@@ -110,8 +111,14 @@ static int output_path(struct run *r, const struct run_request *rq, char *err, s
 		}
 	}
 	if (!name) {
-		base = strrchr(rq->target_path, '/');
-		name = base ? base + 1 : rq->target_path;
+		const char *first = rq->ntargets ? rq->target_paths[0] : rq->target_path;
+		base = strrchr(first, '/');
+		name = base ? base + 1 : first;
+		if (rq->ntargets > 1) {
+			/* "loop0+3": the first target and how many more */
+			snprintf(several, sizeof(several), "%.200s+%u", name, rq->ntargets - 1);
+			name = several;
+		}
 	}
 	ret = result_default_path(r->path, sizeof(r->path), dir, name,
 				  rq->plan_label		? rq->plan_label
@@ -129,18 +136,18 @@ static int output_path(struct run *r, const struct run_request *rq, char *err, s
  * tears down a ring that held the device after its process has gone), so it is tried
  * again for a bounded time.
  */
-static int open_target(struct run *r, const struct run_request *rq, bool writes, char *err,
-		       size_t errlen)
+static int open_target(struct target *t, const char *path, const struct run_request *rq,
+		       bool writes, char *err, size_t errlen)
 {
 	uint64_t limit = rq->busy_retry_ns ? rq->busy_retry_ns : BUSY_RETRY_NS;
 	uint64_t t0 = now_ns();
 	int ret;
 
 	for (;;) {
-		ret = target_open(&r->t, rq->target_path, writes, err, errlen);
+		ret = target_open(t, path, writes, err, errlen);
 		if (ret != -EBUSY)
 			return ret;
-		ret = safety_explain_busy(r->t.rdev, rq->target_path, rq->roots, err, errlen);
+		ret = safety_explain_busy(t->rdev, path, rq->roots, err, errlen);
 		if (ret < 0)
 			return ret == -EPERM ? ret : -EBUSY;
 		if (now_ns() - t0 >= limit)
@@ -151,7 +158,7 @@ static int open_target(struct run *r, const struct run_request *rq, bool writes,
 		 "refusing to write to %s: the kernel will not open it exclusively, and no mount, "
 		 "swap or holder was found (another program has it open exclusively?); gave up "
 		 "after %.1f s",
-		 rq->target_path, (double)limit / 1e9);
+		 path, (double)limit / 1e9);
 	return -EBUSY;
 }
 
@@ -160,7 +167,7 @@ static int open_target(struct run *r, const struct run_request *rq, bool writes,
  * before anything is written), and when it erases every namespace of the controller, is
  * any of them in use (refused for safety)?
  */
-static int check_erase(struct run *r, const struct run_request *rq, char *err, size_t errlen)
+static int check_erase(struct target *t, const struct run_request *rq, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < rq->plan->nphases; i++) {
 		const struct plan_phase *ph = &rq->plan->phases[i];
@@ -170,15 +177,98 @@ static int check_erase(struct run *r, const struct run_request *rq, char *err, s
 
 		if (ph->kind != PH_PURGE || !purge_method_erases_device(ph->purge))
 			continue;
-		ret = purge_resolve(&r->t, ph->purge, NULL, &out, &all, err, errlen);
+		ret = purge_resolve(t, ph->purge, NULL, &out, &all, err, errlen);
 		if (ret < 0)
 			return ret == -ENOTSUP ? -EINVAL : ret;
 		if (all) {
-			ret = safety_check_namespaces(&r->t, purge_method_name[out.used], rq->roots,
+			ret = safety_check_namespaces(t, purge_method_name[out.used], rq->roots,
 						      err, errlen);
 			if (ret < 0)
 				return ret;
 		}
+	}
+	return 0;
+}
+
+/* The guard on a target a plan writes: confirmed by rq->confirm or one of rq->confirms. */
+static int guard_target(struct target *t, const struct run_request *rq, char *err, size_t errlen)
+{
+	int ret = safety_check_target(t, rq->confirm, rq->roots, err, errlen);
+
+	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
+		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
+	return ret < 0 ? ret : check_erase(t, rq, err, errlen);
+}
+
+/* Is t the same device or file as one opened before it? */
+static const struct target *opened_before(const struct run *r, const struct target *t)
+{
+	for (unsigned i = 0; i < r->nt; i++) {
+		const struct target *o = &r->t[i];
+		if (o->is_blockdev == t->is_blockdev &&
+		    (t->is_blockdev ? o->rdev == t->rdev : o->dev == t->dev && o->ino == t->ino))
+			return o;
+	}
+	return NULL;
+}
+
+/* Open, guard and check every target, in order. */
+static int open_targets(struct run *r, const struct run_request *rq, bool writes, char *err,
+			size_t errlen)
+{
+	const char *const *paths = rq->ntargets ? rq->target_paths : &rq->target_path;
+	unsigned n = rq->ntargets ? rq->ntargets : 1;
+	int ret;
+
+	if (n > RUN_MAX_TARGETS) {
+		snprintf(err, errlen, "%u targets: at most %u run at once", n, RUN_MAX_TARGETS);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct target *t = &r->t[r->nt];
+		const struct target *o;
+		t->fd = -1;
+		/* the same device twice: found before the second exclusive open fails on it */
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(paths[k], paths[i])) {
+				snprintf(err, errlen, "target %s is given twice", paths[i]);
+				return -EINVAL;
+			}
+		if ((ret = open_target(t, paths[i], rq, writes, err, errlen)) < 0)
+			return ret;
+		if ((o = opened_before(r, t))) {
+			snprintf(err, errlen, "target %s is %s again (given twice)", paths[i],
+				 o->path);
+			target_close(t);
+			return -EINVAL;
+		}
+		r->nt++;
+		if (writes && (ret = guard_target(t, rq, err, errlen)) < 0)
+			return ret;
+		if ((ret = runner_check(rq->plan, t, err, errlen)) < 0) {
+			size_t len = strlen(err);
+			snprintf(err + len, errlen - len, " (target %s)", paths[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* The result's "target" (the first) and, for several, "targets" (all). */
+static int targets_json(struct run *r)
+{
+	r->res.target = target_json(&r->t[0]);
+	if (!r->res.target)
+		return -ENOMEM;
+	if (r->nt < 2)
+		return 0;
+	r->res.targets = json_object_new_array();
+	if (!r->res.targets)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->nt; i++) {
+		struct json_object *o = i ? target_json(&r->t[i]) : json_object_get(r->res.target);
+		if (!o || json_object_array_add(r->res.targets, o))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -196,30 +286,18 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	}
 	r->plan = rq->plan;
 	r->ops = rq->ops;
-	r->t.fd = -1;
+	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
+		r->t[i].fd = -1;
 	result_init(&r->res);
 	ret = output_path(r, rq, err, errlen);
 	if (ret < 0)
 		goto fail;
-	ret = open_target(r, rq, writes, err, errlen);
+	ret = open_targets(r, rq, writes, err, errlen);
 	if (ret < 0)
 		goto fail;
-	if (writes) {
-		ret = safety_check_target(&r->t, rq->confirm, rq->roots, err, errlen);
-		if (ret < 0)
-			goto fail;
-		ret = check_erase(r, rq, err, errlen);
-		if (ret < 0)
-			goto fail;
-	}
-	ret = runner_check(rq->plan, &r->t, err, errlen);
-	if (ret < 0) {
-		size_t n = strlen(err);
-		snprintf(err + n, errlen - n, " (target %s)", rq->target_path);
-		goto fail;
-	}
-	r->res.target = target_json(&r->t);
-	ret = r->res.target ? runner_begin_result(rq->plan, &r->res) : -ENOMEM;
+	ret = targets_json(r);
+	if (!ret)
+		ret = runner_begin_result(rq->plan, &r->res);
 	if (ret < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -320,20 +398,29 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	char perr[256];
 	int ret;
 
-	/* the drive's own view around the run: block devices only, never a file */
-	if (r->t.is_blockdev && (d = malloc(sizeof(*d))) &&
-	    drive_probe_devnum(r->t.rdev, d, perr, sizeof(perr)) == 0)
+	const struct target *targets[RUN_MAX_TARGETS];
+
+	for (unsigned i = 0; i < r->nt; i++)
+		targets[i] = &r->t[i];
+	opts.targets = targets;
+	opts.ntargets = r->nt;
+	/* the drive's own view around the run: block devices only, never a file; of a run on
+	 * several targets, the first target's drive (the result's "target") */
+	if (r->t[0].is_blockdev && (d = malloc(sizeof(*d))) &&
+	    drive_probe_devnum(r->t[0].rdev, d, perr, sizeof(perr)) == 0)
 		x.w = health_watch_start(d, NULL, 0);
 	free(d);
-	ret = runner_run(r->plan, &r->t, &opts, &r->res, x.w ? on_event : fn, x.w ? (void *)&x : arg);
+	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, x.w ? on_event : fn,
+			 x.w ? (void *)&x : arg);
 	if (x.w) {
 		health_watch_finish(x.w);
 		attach_health(r, x.w);
 		health_watch_free(x.w);
 	}
 
-	/* the device is given back before the result is written and anyone told */
-	target_close(&r->t);
+	/* the devices are given back before the result is written and anyone told */
+	for (unsigned i = 0; i < r->nt; i++)
+		target_close(&r->t[i]);
 	if (result_save(&r->res, r->path, err, errlen) < 0)
 		return -EIO;
 	return ret;
@@ -343,7 +430,8 @@ void run_close(struct run *r)
 {
 	if (!r)
 		return;
-	target_close(&r->t);
+	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
+		target_close(&r->t[i]);
 	result_free(&r->res);
 	free(r);
 }

@@ -37,6 +37,16 @@ struct run_request {
 	const struct plan *plan;
 	const char *target_path;
 	const char *confirm;      /* the device the operator confirmed, or NULL (safety.h) */
+	/*
+	 * A run on several targets at once (RUN_MAX_TARGETS at most): all of them, in order;
+	 * target_path is then ignored. Each is opened, guarded and checked as the one target
+	 * is, and a target named twice (the same device or file) is bad input. A writing
+	 * plan needs each block device confirmed: by confirm, or by one of confirms.
+	 */
+	const char *const *target_paths;
+	unsigned ntargets;
+	const char *const *confirms;
+	unsigned nconfirms;
 	const char *out_path;     /* NULL: a new file in results_dir */
 	const char *results_dir;  /* NULL: result_dir() */
 	const char *target_name;  /* names the default file; NULL: the target's base name */
@@ -48,6 +58,8 @@ struct run_request {
 	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */
 };
 
+#define RUN_MAX_TARGETS 8
+
 struct run;
 
 /*
@@ -58,7 +70,7 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 /* Was this run_open() error a refusal for safety (in use, unconfirmed, busy)? */
 bool run_refused(int ret);
 
-/* Where the result goes, the target as opened, and the result as it stands. */
+/* Where the result goes, the (first) target as opened, and the result as it stands. */
 const char *run_result_path(const struct run *r);
 const struct target *run_target(const struct run *r);
 const struct result *run_result(const struct run *r);

@@ -20,13 +20,16 @@
 #include "preset.h"
 #include "purge.h"
 #include "steady.h"
+#include "step_streams.h"
 #include "units.h"
 
 #define AUTOSAVE_DEFAULT_NS (60ull * 1000000000ull)
 
 struct run {
 	const struct plan *plan;
-	const struct target *t;
+	const struct target *t;		     /* the first target */
+	const struct target *const *targets; /* all of them: several run at once */
+	unsigned nt;
 	const struct engine_ops *ops;
 	struct engine_ctl *ctl;
 	const char *autosave_path;
@@ -240,7 +243,8 @@ static void on_purge_progress(void *arg, double pct, const char *what)
 	emit(w->r, RUN_EV_LOG, NULL, NULL, NULL, what, 0);
 }
 
-static int run_purge(struct run *r, const struct plan_phase *ph)
+/* The purge of one target: a step of the purge phase. */
+static int purge_target(struct run *r, const struct plan_phase *ph, const struct target *t)
 {
 	struct result_phase *rp = r->rp;
 	struct purge_watch watch = {.r = r, .last_pct = -1};
@@ -254,17 +258,22 @@ static int run_purge(struct run *r, const struct plan_phase *ph)
 	st = result_add_step(rp, purge_method_name[ph->purge], &ph->steps[0].wl);
 	if (!st)
 		return -ENOMEM;
-	r->step_index = 0;
+	r->step_index = rp->nsteps - 1;
 	r->step_planned_ns = 0;
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
-	workload_range(&ph->steps[0].wl, r->t->size, &start, &len);
-	ret = purge_run(r->t, ph->purge, start, len, &po, &out, err, sizeof(err));
+	workload_range(&ph->steps[0].wl, t->size, &start, &len);
+	ret = purge_run(t, ph->purge, start, len, &po, &out, err, sizeof(err));
 	/* what ran (auto and secure-erase pick one) and how long it took */
 	if (out.used != ph->purge || out.detail[0])
 		snprintf(st->label, sizeof(st->label), "%s%s%s%s%.40s%s",
 			 out.used != ph->purge ? purge_method_name[ph->purge] : "",
 			 out.used != ph->purge ? ": " : "", purge_method_name[out.used],
 			 out.detail[0] ? " (" : "", out.detail, out.detail[0] ? ")" : "");
+	if (r->nt > 1) {
+		size_t n = strlen(st->label);
+		const char *base = strrchr(t->path, '/');
+		snprintf(st->label + n, sizeof(st->label) - n, " %s", base ? base + 1 : t->path);
+	}
 	st->summary.dur_ns = out.elapsed_ns;
 	if (out.fallback[0]) {
 		snprintf(msg, sizeof(msg), "purge: %s", out.fallback);
@@ -283,11 +292,22 @@ static int run_purge(struct run *r, const struct plan_phase *ph)
 		fail_run(r, rp, st, err, start);
 		return ret;
 	}
-	if (ph->purge == PURGE_DISCARD && r->t->is_blockdev)
+	if (ph->purge == PURGE_DISCARD && t->is_blockdev)
 		r->discarded = true;
 	st->status = RS_COMPLETE;
 	r->step_global++;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, 0, NULL));
+	return 0;
+}
+
+/* A purge phase: each target in turn. */
+static int run_purge(struct run *r, const struct plan_phase *ph)
+{
+	for (unsigned t = 0; t < r->nt; t++) {
+		int ret = purge_target(r, ph, r->targets[t]);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -313,7 +333,8 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
  * it reads; for a block device, whether this run discarded it and has not written it
  * since (what a discarded range holds is up to the drive, which may not read media).
  */
-static void check_unwritten(struct run *r, const struct workload *wl, struct result_step *st)
+static void check_unwritten(struct run *r, const struct target *t, const struct workload *wl,
+			    struct result_step *st)
 {
 	uint64_t start, len, holes = 0;
 	char a[32], b[32];
@@ -322,22 +343,23 @@ static void check_unwritten(struct run *r, const struct workload *wl, struct res
 	/* the null engine touches nothing */
 	if (wl->read_pct == 0 || r->ops == &engine_null)
 		return;
-	if (r->t->is_blockdev) {
+	if (t->is_blockdev) {
 		if (r->discarded)
 			warn(r, st, SW_READS_UNWRITTEN,
 			     "it reads a device this run discarded and has not written since: "
 			     "the drive may answer without reading media");
 		return;
 	}
-	workload_range(wl, r->t->size, &start, &len);
-	if (holes_scan(r->t->fd, start, len, &holes, &more) || !holes)
+	workload_range(wl, t->size, &start, &len);
+	if (holes_scan(t->fd, start, len, &holes, &more) || !holes)
 		return;
 	units_fmt_capacity(a, sizeof(a), holes);
 	units_fmt_capacity(b, sizeof(b), len);
 	warn(r, st, SW_READS_UNWRITTEN,
-	     "%s%.1f%% of the range it reads (%s of %s) was never written (holes in the file): "
-	     "those reads never reach the drive",
-	     more ? "at least " : "", 100.0 * (double)holes / (double)len, a, b);
+	     "%s%.1f%% of the range it reads (%s of %s%s%s) was never written (holes in the "
+	     "file): those reads never reach the drive",
+	     more ? "at least " : "", 100.0 * (double)holes / (double)len, a, b,
+	     r->nt > 1 ? " in " : "", r->nt > 1 ? t->path : "");
 }
 
 /*
@@ -345,8 +367,7 @@ static void check_unwritten(struct run *r, const struct workload *wl, struct res
  * measured time, from every worker that was meant to do I/O. Otherwise the reason, into
  * msg, and false.
  */
-static bool step_measured(const struct step_result *sr, const struct workload *wl, char *msg,
-			  size_t len)
+static bool step_measured(const struct step_result *sr, unsigned threads, char *msg, size_t len)
 {
 	char d[32], m[32];
 
@@ -365,10 +386,156 @@ static bool step_measured(const struct step_result *sr, const struct workload *w
 	}
 	if (sr->silent_workers) {
 		snprintf(msg, len, "%u of %u worker threads completed no I/O at all",
-			 sr->silent_workers, wl->threads);
+			 sr->silent_workers, threads);
 		return false;
 	}
 	return true;
+}
+
+/* The bytes a fill step writes: its range on every target, `loops` times. */
+static uint64_t loops_budget(const struct run *r, const struct plan_step *ps,
+			     const struct workload *wl)
+{
+	uint64_t total = 0;
+
+	for (unsigned t = 0; t < r->nt; t++) {
+		uint64_t start, len;
+		workload_range(wl, r->targets[t]->size, &start, &len);
+		total += (uint64_t)((double)len * ps->loops_bytes_x);
+	}
+	return total ? total : 1;
+}
+
+/* The step's rate as it runs: a share of the last uncapped step's IOPS, or as planned. */
+static int step_rate(struct run *r, const struct plan_step *ps, const char *label,
+		     struct workload *wl)
+{
+	char err[512];
+
+	if (ps->rate_pct <= 0)
+		return 0;
+	if (!(r->last_uncapped_iops >= 1)) {
+		snprintf(err, sizeof(err),
+			 "step %s: rate %g%% of the last uncapped step, which measured no IOPS",
+			 label, ps->rate_pct);
+		fail_run(r, r->rp, NULL, err, 0);
+		return -EINVAL;
+	}
+	wl->rate_iops = (uint64_t)llround(r->last_uncapped_iops * ps->rate_pct / 100.0);
+	if (wl->rate_iops == 0)
+		wl->rate_iops = 1;
+	return 0;
+}
+
+/* The step's streams (several targets, or [stream]s); NULL for a step of one stream. */
+static int step_streams(struct run *r, const struct plan_step *ps, const struct workload *wl,
+			struct step_streams **out)
+{
+	char err[512];
+	int ret;
+
+	*out = NULL;
+	if (step_streams_count(ps, r->nt) < 2)
+		return 0;
+	if (!(*out = malloc(sizeof(**out))))
+		return -ENOMEM;
+	ret = step_streams_build(ps, wl, r->targets, r->nt, *out, err, sizeof(err));
+	if (ret) {
+		fail_run(r, r->rp, NULL, err, 0);
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+/* Warnings about what the step's numbers may not show (the engine's side). */
+static void step_warnings(struct run *r, struct result_step *st, const struct step_result *sr,
+			  unsigned threads, int ret)
+{
+	char why[256];
+
+	if (sr->host_stall_ns) {
+		char a[32], b[32], c[32];
+		warn(r, st, SW_HOST_STALL,
+		     "the host did not run drivebench for %s of the %s measured (the longest "
+		     "stall %s): the samples concerned carry host_stall_ns",
+		     units_fmt_latency(a, sizeof(a), (double)sr->host_stall_ns),
+		     units_fmt_duration(b, sizeof(b), sr->total.dur_ns),
+		     units_fmt_latency(c, sizeof(c), (double)sr->host_stall_max_ns));
+	}
+	if (sr->idle_workers && !sr->silent_workers && !sr->stopped && ret == 0)
+		warn(r, st, SW_THREADS_IDLE,
+		     "%u of %u worker threads (thread %u the first) completed no I/O in the "
+		     "measured time: the host did not run them then",
+		     sr->idle_workers, threads, sr->first_idle + 1);
+	if (ret == 0 && !sr->stopped &&
+	    cpu_bound(&st->cpu, threads, engine_busy_poll(threads), why, sizeof(why)))
+		warn(r, st, SW_CPU_BOUND, "%s", why);
+}
+
+/* What the engine measured into the result step (and its streams). */
+static int step_record(struct run *r, struct result_step *st, const struct step_result *sr,
+		       const struct step_streams *ss)
+{
+	/* the step array is not reallocated while the engine runs; st is still good */
+	result_step_clear_samples(st);
+	for (unsigned i = 0; i < sr->nsamples; i++)
+		if (result_step_add_sample(st, &sr->samples[i]))
+			break;
+	st->summary = sr->total;
+	st->drain = sr->drain;
+	st->ramp = sr->ramp;
+	st->wl.seed = sr->seed;
+	snprintf(st->engine, sizeof(st->engine), "%s", sr->engine_desc);
+	if (sr->acc && !r->no_hist)
+		step_streams_set_hist(st, sr->acc, sr->drain_acc);
+	return ss ? step_streams_record(st, ss, sr, r->no_hist) : 0;
+}
+
+/* A step's status, and its streams' with it. */
+static void step_status(struct result_step *st, enum result_status status)
+{
+	st->status = status;
+	for (unsigned i = 0; i < st->nstreams; i++)
+		st->streams[i].status = status;
+}
+
+/* Did every stream of the step measure something? The reason into msg when not. */
+static bool streams_measured(const struct step_result *sr, const struct step_streams *ss,
+			     char *msg, size_t len)
+{
+	for (unsigned i = 0; ss && i < sr->nstreams; i++) {
+		if (sr->streams[i].total.d[DIR_ALL].ios == 0) {
+			snprintf(msg, len, "stream %s: no I/O completed in the measured time",
+				 ss->name[i]);
+			return false;
+		}
+		if (sr->streams[i].silent_workers) {
+			snprintf(msg, len, "stream %s: %u of %u worker threads completed no I/O",
+				 ss->name[i], sr->streams[i].silent_workers, ss->wl[i].threads);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The engine on the step: one stream, or all of them at once. */
+static int step_engine(struct run *r, const struct workload *wl, const struct step_streams *ss,
+		       struct result_step *st, struct step_result *sr, char *err, size_t errlen)
+{
+	struct cpu_mark cpu0, cpu1;
+	int ret;
+
+	memset(sr, 0, sizeof(*sr));
+	cpu_mark(&cpu0);
+	if (ss)
+		ret = engine_run_streams(r->ops, ss->es, ss->n, r->ctl, on_sample, r, sr, err,
+					 errlen);
+	else
+		ret = engine_run(r->ops, r->t, wl, r->ctl, on_sample, r, sr, err, errlen);
+	cpu_mark(&cpu1);
+	cpu_between(&cpu0, &cpu1, &st->cpu);
+	return ret;
 }
 
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
@@ -376,27 +543,20 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		    struct result_step **out)
 {
 	struct workload wl = ps->wl;
+	struct step_streams *ss = NULL;
 	struct step_result sr;
 	struct result_step *st;
+	unsigned threads = wl.threads;
 	char err[512];
 	int ret;
 
-	if (ps->rate_pct > 0) {
-		if (!(r->last_uncapped_iops >= 1)) {
-			snprintf(err, sizeof(err),
-				 "step %s: rate %g%% of the last uncapped step, which measured no "
-				 "IOPS",
-				 label, ps->rate_pct);
-			fail_run(r, r->rp, NULL, err, 0);
-			return -EINVAL;
-		}
-		wl.rate_iops = (uint64_t)llround(r->last_uncapped_iops * ps->rate_pct / 100.0);
-		if (wl.rate_iops == 0)
-			wl.rate_iops = 1;
-	}
+	if ((ret = step_rate(r, ps, label, &wl)) || (ret = step_streams(r, ps, &wl, &ss)))
+		return ret;
 	st = result_add_step(r->rp, label, &wl);
-	if (!st)
+	if (!st) {
+		free(ss);
 		return -ENOMEM;
+	}
 	*out = st;
 	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
@@ -405,88 +565,43 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
 	r->self_stopped = false;
-	r->loops_bytes = 0;
-	if (ps->loops_set) {
-		uint64_t start, len;
-		workload_range(&wl, r->t->size, &start, &len);
-		r->loops_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
-		if (r->loops_bytes == 0)
-			r->loops_bytes = 1;
-	}
+	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl) : 0;
 	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
-	check_unwritten(r, &wl, st);
-
-	memset(&sr, 0, sizeof(sr));
-	struct cpu_mark cpu0, cpu1;
-	cpu_mark(&cpu0);
-	ret = engine_run(r->ops, r->t, &wl, r->ctl, on_sample, r, &sr, err, sizeof(err));
-	cpu_mark(&cpu1);
-	cpu_between(&cpu0, &cpu1, &st->cpu);
-	/* the step array is not reallocated while the engine runs; st is still good */
-	result_step_clear_samples(st);
-	for (unsigned i = 0; i < sr.nsamples; i++)
-		if (result_step_add_sample(st, &sr.samples[i]))
-			break;
-	st->summary = sr.total;
-	st->drain = sr.drain;
-	st->ramp = sr.ramp;
-	st->wl.seed = sr.seed;
-	snprintf(st->engine, sizeof(st->engine), "%s", sr.engine_desc);
-	if (sr.acc && !r->no_hist) {
-		/* the drain's latencies are in the step's histogram, as in its percentiles */
-		struct hist *h = malloc(2 * sizeof(*h));
-		if (h) {
-			h[0] = sr.acc[DIR_READ].hist;
-			h[1] = sr.acc[DIR_WRITE].hist;
-			if (sr.drain_acc) {
-				hist_merge(&h[0], &sr.drain_acc[DIR_READ].hist);
-				hist_merge(&h[1], &sr.drain_acc[DIR_WRITE].hist);
-			}
-			result_step_set_hist(st, &h[0], &h[1]);
-			free(h);
+	if (ss) {
+		threads = 0;
+		for (unsigned i = 0; i < ss->n; i++) {
+			check_unwritten(r, ss->es[i].t, &ss->wl[i], st);
+			threads += ss->wl[i].threads;
 		}
+	} else {
+		check_unwritten(r, r->t, &wl, st);
 	}
-	if (sr.host_stall_ns) {
-		char a[32], b[32], c[32];
-		warn(r, st, SW_HOST_STALL,
-		     "the host did not run drivebench for %s of the %s measured (the longest "
-		     "stall %s): the samples concerned carry host_stall_ns",
-		     units_fmt_latency(a, sizeof(a), (double)sr.host_stall_ns),
-		     units_fmt_duration(b, sizeof(b), sr.total.dur_ns),
-		     units_fmt_latency(c, sizeof(c), (double)sr.host_stall_max_ns));
-	}
-	if (sr.idle_workers && !sr.silent_workers && !sr.stopped && ret == 0)
-		warn(r, st, SW_THREADS_IDLE,
-		     "%u of %u worker threads (thread %u the first) completed no I/O in the "
-		     "measured time: the host did not run them then",
-		     sr.idle_workers, wl.threads, sr.first_idle + 1);
-	char why[256];
-	if (ret == 0 && !sr.stopped && cpu_bound(&st->cpu, wl.threads, engine_busy_poll(wl.threads),
-					       why, sizeof(why)))
-		warn(r, st, SW_CPU_BOUND, "%s", why);
-	if (wl.read_pct < 100)
-		r->discarded = false;
+	ret = step_engine(r, &wl, ss, st, &sr, err, sizeof(err));
+	if (step_record(r, st, &sr, ss))
+		ret = ret ? ret : -ENOMEM;
+	step_warnings(r, st, &sr, threads, ret);
+	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
+		if ((ss ? ss->wl[i] : wl).read_pct < 100)
+			r->discarded = false;
 	r->planned_done_ns += r->step_planned_ns;
 	r->step_global++;
 	if (ret < 0) {
-		fail_run(r, r->rp, st, err, sr.error_offset);
-		step_result_free(&sr);
-		return ret;
-	}
-	if (sr.stopped) {
-		step_result_free(&sr);
-		st->status = RS_ABORTED;
+		fail_run(r, r->rp, st, ret == -ENOMEM ? "out of memory" : err, sr.error_offset);
+	} else if (sr.stopped) {
+		step_status(st, RS_ABORTED);
 		emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, 0);
-		return -ECANCELED;
-	}
-	if (!step_measured(&sr, &wl, err, sizeof(err))) {
-		step_result_free(&sr);
+		ret = -ECANCELED;
+	} else if (!step_measured(&sr, threads, err, sizeof(err)) ||
+		   !streams_measured(&sr, ss, err, sizeof(err))) {
 		fail_run(r, r->rp, st, err, 0);
-		return -ENODATA;
+		ret = -ENODATA;
 	}
 	step_result_free(&sr);
-	st->status = RS_COMPLETE;
+	free(ss);
+	if (ret)
+		return ret;
+	step_status(st, RS_COMPLETE);
 	if (!ps->loops_set) {
 		/* the step's cost past its ramp and time: the hole walk, threads, the drain */
 		uint64_t wall = mono_now_ns() - t0;
@@ -539,9 +654,11 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 	for (unsigned s = 0; s < ph->nsteps; s++)
 		once_ns += ph->steps[s].wl.ramp_ns + ph->steps[s].wl.time_ns;
 	if (ph->min_written_x > 0) {
-		uint64_t start, len;
-		workload_range(&ph->steps[0].wl, r->t->size, &start, &len);
-		min_bytes = (uint64_t)((double)len * ph->min_written_x);
+		for (unsigned t = 0; t < r->nt; t++) {
+			uint64_t start, len;
+			workload_range(&ph->steps[0].wl, r->targets[t]->size, &start, &len);
+			min_bytes += (uint64_t)((double)len * ph->min_written_x);
+		}
 	}
 	memset(info, 0, sizeof(*info));
 	info->used = true;
@@ -651,6 +768,8 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	atomic_init(&own_ctl.pause, 0);
 	r.plan = plan;
 	r.t = t;
+	r.targets = o->ntargets > 1 ? o->targets : &r.t;
+	r.nt = o->ntargets > 1 ? o->ntargets : 1;
 	r.ops = o->ops ? o->ops : &engine_uring;
 	r.ctl = o->ctl ? o->ctl : &own_ctl;
 	r.autosave_path = o->autosave_path;
@@ -672,7 +791,8 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	if (runner_begin_result(plan, res))
 		return -ENOMEM;
 
-	ret = runner_check(plan, t, err, sizeof(err));
+	for (unsigned i = 0; i < r.nt && !ret; i++)
+		ret = runner_check(plan, r.targets[i], err, sizeof(err));
 	if (ret) {
 		res->status = RS_FAILED;
 		snprintf(res->error, sizeof(res->error), "%s", err);

@@ -67,6 +67,13 @@ struct runner_opts {
 	const char *autosave_path;     /* NULL: no autosave */
 	uint64_t autosave_period_ns;   /* 0: 60 s */
 	bool no_hist;                  /* leave per-step histograms out of the result */
+	/*
+	 * A run on several targets at once: all of them, the first being runner_run()'s t.
+	 * Each step runs on every target together (its streams on each: step_streams.h);
+	 * purges purge each in turn. 0 or 1: t alone.
+	 */
+	const struct target *const *targets;
+	unsigned ntargets;
 };
 
 /*

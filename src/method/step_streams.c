@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A step's streams on the run's targets, and what each measured (step_streams.h). */
+#include "step_streams.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+unsigned step_streams_count(const struct plan_step *ps, unsigned nt)
+{
+	return (nt ? nt : 1) * (ps->nstreams ? ps->nstreams : 1);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s && s[1] ? s + 1 : path;
+}
+
+/* part of rate for share_pct (or, 0, an equal part of what the shares leave) */
+static uint64_t rate_part(uint64_t rate, double share_pct, double shared_pct, unsigned unshared)
+{
+	double pct = share_pct > 0 ? share_pct : (100.0 - shared_pct) / (unshared ? unshared : 1);
+	uint64_t v;
+
+	if (!rate)
+		return 0;
+	v = (uint64_t)llround((double)rate * pct / 100.0);
+	return v ? v : 1;
+}
+
+int step_streams_build(const struct plan_step *ps, const struct workload *wl,
+		       const struct target *const *targets, unsigned nt, struct step_streams *out,
+		       char *err, size_t errlen)
+{
+	unsigned per = ps->nstreams ? ps->nstreams : 1, unshared = 0;
+	double shared = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!nt)
+		nt = 1;
+	if (step_streams_count(ps, nt) > ENGINE_MAX_STREAMS) {
+		snprintf(err, errlen, "step %s: %u streams on %u targets is over the limit of %u",
+			 ps->label, per, nt, ENGINE_MAX_STREAMS);
+		return -E2BIG;
+	}
+	for (unsigned s = 0; s < ps->nstreams; s++) {
+		shared += ps->streams[s].share_pct;
+		unshared += ps->streams[s].share_pct == 0;
+	}
+	for (unsigned t = 0; t < nt; t++) {
+		uint64_t trate = wl->rate_iops / nt + (t < wl->rate_iops % nt ? 1 : 0);
+		for (unsigned s = 0; s < per; s++) {
+			unsigned i = out->n++;
+			const struct plan_stream *pst = ps->nstreams ? &ps->streams[s] : NULL;
+			out->wl[i] = pst ? pst->wl : *wl;
+			out->wl[i].time_ns = wl->time_ns;
+			out->wl[i].ramp_ns = wl->ramp_ns;
+			out->wl[i].interval_ns = wl->interval_ns;
+			out->wl[i].seed = wl->seed;
+			out->wl[i].rate_iops =
+				pst ? rate_part(trate, pst->share_pct, shared, unshared) : trate;
+			out->share[i] = pst ? pst->share_pct : 0;
+			out->target[i] = t;
+			out->es[i].t = targets[t];
+			out->es[i].wl = &out->wl[i];
+			if (nt > 1 && pst)
+				snprintf(out->name[i], sizeof(out->name[i]), "%.30s %s",
+					 base_name(targets[t]->path), pst->name);
+			else
+				text_copy(out->name[i], sizeof(out->name[i]),
+					  pst ? pst->name : base_name(targets[t]->path));
+		}
+	}
+	return 0;
+}
+
+void step_streams_set_hist(struct result_step *st, const struct io_acc *acc,
+			   const struct io_acc *drain_acc)
+{
+	/* the drain's latencies are in the step's histogram, as in its percentiles */
+	struct hist *h = malloc(2 * sizeof(*h));
+
+	if (!h)
+		return;
+	h[0] = acc[DIR_READ].hist;
+	h[1] = acc[DIR_WRITE].hist;
+	if (drain_acc) {
+		hist_merge(&h[0], &drain_acc[DIR_READ].hist);
+		hist_merge(&h[1], &drain_acc[DIR_WRITE].hist);
+	}
+	result_step_set_hist(st, &h[0], &h[1]);
+	free(h);
+}
+
+int step_streams_record(struct result_step *st, const struct step_streams *ss,
+			const struct step_result *sr, bool no_hist)
+{
+	for (unsigned i = 0; i < sr->nstreams && i < ss->n; i++) {
+		const struct stream_result *r = &sr->streams[i];
+		struct result_step *s = result_step_add_stream(st, ss->name[i], &ss->wl[i]);
+		if (!s)
+			return -ENOMEM;
+		s->target_index = ss->target[i];
+		s->share_pct = ss->share[i];
+		s->summary = r->total;
+		s->drain = r->drain;
+		s->ramp = r->ramp;
+		s->wl.seed = sr->seed;
+		s->status = st->status;
+		snprintf(s->engine, sizeof(s->engine), "%s", r->engine_desc);
+		for (unsigned k = 0; k < r->nsamples; k++)
+			if (result_step_add_sample(s, &r->samples[k]))
+				return -ENOMEM;
+		if (r->acc && !no_hist)
+			step_streams_set_hist(s, r->acc, r->drain_acc);
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_STEP_STREAMS_H
+#define DB_STEP_STREAMS_H
+/*
+ * A step of several streams, as the runner runs it: the plan step's [stream]s (or its one
+ * workload) on each of the run's targets, with the step's rate shared out, handed to
+ * engine_run_streams(); and what each stream measured, into the result step's streams.
+ * Internal to the runner (runner.c).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine.h"
+#include "preset.h"
+#include "result.h"
+
+struct step_streams {
+	unsigned n;
+	struct engine_stream es[ENGINE_MAX_STREAMS];
+	struct workload wl[ENGINE_MAX_STREAMS];
+	char name[ENGINE_MAX_STREAMS][64];
+	unsigned target[ENGINE_MAX_STREAMS];
+	double share[ENGINE_MAX_STREAMS];
+};
+
+/*
+ * How many streams step ps runs on nt targets: its streams (at least 1) on each. More
+ * than one makes it a step of several streams.
+ */
+unsigned step_streams_count(const struct plan_step *ps, unsigned nt);
+/*
+ * The streams of step ps, whose workload as it runs is wl (the rate resolved), on targets
+ * (nt of them). Stream names: the stream's, the target's base name, or both ("loop1
+ * data"). The step's rate is split evenly over the targets, and on each target by the
+ * streams' shares (the streams without one share the rest equally). 0, or -E2BIG with a
+ * message when there are more than ENGINE_MAX_STREAMS.
+ */
+int step_streams_build(const struct plan_step *ps, const struct workload *wl,
+		       const struct target *const *targets, unsigned nt, struct step_streams *out,
+		       char *err, size_t errlen);
+/*
+ * What each stream measured (sr->streams) into st's streams, with histograms unless
+ * no_hist. 0 or -ENOMEM.
+ */
+int step_streams_record(struct result_step *st, const struct step_streams *ss,
+			const struct step_result *sr, bool no_hist);
+/* A step's (or stream's) histograms: its window's and its drain's latencies together. */
+void step_streams_set_hist(struct result_step *st, const struct io_acc *acc,
+			   const struct io_acc *drain_acc);
+
+#endif
