@@ -193,6 +193,140 @@ START_TEST(test_default_path)
 }
 END_TEST
 
+/* Autosaves: the door saves the growing result (incomplete) and says so; the runner never. */
+struct saves {
+	const char *path;
+	unsigned n;
+	bool incomplete; /* every file read back at an autosave was incomplete */
+};
+
+static void on_save(void *arg, const struct runner_event *ev)
+{
+	struct saves *sv = arg;
+	struct result back;
+	char err[512];
+
+	if (ev->kind != RUN_EV_AUTOSAVE)
+		return;
+	ck_assert_str_eq(ev->msg, sv->path);
+	sv->n++;
+	result_init(&back);
+	ck_assert_msg(result_load(&back, sv->path, err, sizeof(err)) == 0, "%s", err);
+	sv->incomplete &= back.status == RS_INCOMPLETE && back.nphases == 1;
+	result_free(&back);
+}
+
+START_TEST(test_autosave)
+{
+	char *file = make_file("target.img", 8 << 20), out[4096], err[1024];
+	struct plan *p = write_plan();
+	struct saves sv = {.path = out, .incomplete = true};
+	struct result back;
+	struct run *r;
+
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	struct run_request rq = {.plan = p, .target_path = file, .out_path = out,
+				 .ops = &engine_null};
+	ck_assert_msg(run_open(&r, &rq, err, sizeof(err)) == 0, "%s", err);
+	/* every 1 ns: after every sample, the step and the phase */
+	ck_assert_int_eq(run_execute(r, NULL, 1, on_save, &sv, err, sizeof(err)), 0);
+	run_close(r);
+	ck_assert_uint_ge(sv.n, 3);
+	ck_assert(sv.incomplete);
+	result_init(&back);
+	ck_assert_msg(result_load(&back, out, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(back.status, RS_COMPLETE);
+	result_free(&back);
+	plan_free(p);
+	free(file);
+}
+END_TEST
+
+/*
+ * Several targets: each opened and recorded, every step on all of them at once, a stream
+ * per target whose counts sum to the step's, and each file written.
+ */
+START_TEST(test_targets)
+{
+	char *a = make_file("a.img", 8 << 20), *b = make_file("b.img", 4 << 20);
+	const char *paths[] = {a, b};
+	char out[4096], err[1024];
+	struct plan *p = write_plan();
+	struct result back;
+	struct run *r;
+	struct stat st;
+
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	struct run_request rq = {.plan = p, .target_paths = paths, .ntargets = 2,
+				 .out_path = out, .ops = &engine_uring};
+	ck_assert_msg(run_open(&r, &rq, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(run_execute(r, NULL, 0, NULL, NULL, err, sizeof(err)), 0);
+	run_close(r);
+	result_init(&back);
+	ck_assert_msg(result_load(&back, out, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(back.status, RS_COMPLETE);
+	ck_assert_ptr_nonnull(back.targets);
+	ck_assert_uint_eq(json_object_array_length(back.targets), 2);
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(
+				 json_object_array_get_idx(back.targets, 1), "path")),
+			 b);
+	ck_assert_str_eq(target_str(&back, "path"), a);
+	const struct result_step *step = &back.phases[0].steps[0];
+	ck_assert_uint_eq(step->nstreams, 2);
+	ck_assert_str_eq(step->streams[0].label, "a.img");
+	ck_assert_str_eq(step->streams[1].label, "b.img");
+	ck_assert_uint_eq(step->streams[1].target_index, 1);
+	for (int d = 0; d < NDIR; d++)
+		ck_assert_uint_eq(step->summary.d[d].ios,
+				  step->streams[0].summary.d[d].ios + step->streams[1].summary.d[d].ios);
+	ck_assert_uint_gt(step->streams[0].summary.d[DIR_WRITE].ios, 0);
+	ck_assert_uint_gt(step->streams[1].summary.d[DIR_WRITE].ios, 0);
+	/* both written: no longer all holes */
+	ck_assert_int_eq(stat(a, &st), 0);
+	ck_assert_int_gt(st.st_blocks, 0);
+	ck_assert_int_eq(stat(b, &st), 0);
+	ck_assert_int_gt(st.st_blocks, 0);
+	result_free(&back);
+	plan_free(p);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* One file given twice (by another name) is bad input, found before anything is written. */
+START_TEST(test_targets_twice)
+{
+	char *a = make_file("a.img", 8 << 20), link[4096], out[4096], err[1024];
+	const char *paths[] = {a, link}, *same[] = {a, a};
+	struct plan *p = write_plan();
+	struct run *r = NULL;
+	struct stat st;
+
+	snprintf(link, sizeof(link), "%s/alias", tmpdir);
+	ck_assert_int_eq(symlink(a, link), 0);
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	struct run_request rq = {.plan = p, .target_paths = paths, .ntargets = 2,
+				 .out_path = out, .ops = &engine_null};
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_null(r);
+	ck_assert_msg(strstr(err, "given twice") != NULL, "%s", err);
+	rq.target_paths = same;
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "given twice") != NULL, "%s", err);
+	ck_assert_int_ne(stat(out, &st), 0);
+	/* more than RUN_MAX_TARGETS */
+	const char *many[RUN_MAX_TARGETS + 1];
+	for (unsigned i = 0; i <= RUN_MAX_TARGETS; i++)
+		many[i] = a;
+	rq.target_paths = many;
+	rq.ntargets = RUN_MAX_TARGETS + 1;
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "at most") != NULL, "%s", err);
+	plan_free(p);
+	free(a);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -204,6 +338,9 @@ static Suite *run_suite(void)
 	tcase_add_loop_test(tc, test_bad_targets, 0, sizeof(bad_targets) / sizeof(bad_targets[0]));
 	tcase_add_loop_test(tc, test_bad_outputs, 0, sizeof(bad_outputs) / sizeof(bad_outputs[0]));
 	tcase_add_test(tc, test_default_path);
+	tcase_add_test(tc, test_autosave);
+	tcase_add_test(tc, test_targets);
+	tcase_add_test(tc, test_targets_twice);
 	suite_add_tcase(s, tc);
 	return s;
 }

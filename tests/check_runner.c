@@ -2,7 +2,7 @@
 /*
  * The runner with the "null" engine on a temp file: phase and step order, events,
  * steady-state rounds (a rate-capped null engine is a perfectly stable device), rate
- * curves, `loops` steps, stop, autosave; and purge on files.
+ * curves, `loops` steps, stop; and purge on files (autosaves: check_run).
  */
 #include "testlib.h"
 #include <errno.h>
@@ -51,7 +51,7 @@ static void drop_target(void)
 struct log {
 	enum runner_event_kind kinds[4096];
 	unsigned n;
-	unsigned samples, rounds, autosaves;
+	unsigned samples, rounds;
 	unsigned last_global;
 	bool order_ok; /* step_global never goes down, within steps_total */
 	struct steady_info steady[64];
@@ -98,9 +98,6 @@ static void on_event(void *arg, const struct runner_event *ev)
 		if (l->stop_at_step >= 0 && ev->step_global == (unsigned)l->stop_at_step)
 			atomic_store(&l->ctl->stop, 1);
 		break;
-	case RUN_EV_AUTOSAVE:
-		l->autosaves++;
-		break;
 	case RUN_EV_STEP_DONE:
 		if (ev->step_global == 4)
 			l->eta_step4_ns = ev->elapsed_ns + ev->eta_ns;
@@ -120,12 +117,9 @@ static struct plan *parse(const char *text, double scale)
 }
 
 static int run(const struct plan *p, bool write, struct result *res, struct log *l,
-	       struct engine_ctl *ctl, const char *autosave)
+	       struct engine_ctl *ctl)
 {
-	struct runner_opts o = {.ops = &engine_null,
-				.ctl = ctl,
-				.autosave_path = autosave,
-				.autosave_period_ns = 1};
+	struct runner_opts o = {.ops = &engine_null, .ctl = ctl};
 	struct target t;
 	char err[512];
 	int ret;
@@ -159,7 +153,7 @@ START_TEST(test_ladder)
 	 * (on a busy host a round may fall short of the rate, and it takes a few more)
 	 */
 	p->phases[1].steps[0].wl.rate_iops = 20000;
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	ck_assert_int_eq(res.status, RS_COMPLETE);
 	ck_assert_uint_eq(res.nphases, 3);
 	ck_assert_str_eq(res.phases[0].name, "purge");
@@ -211,7 +205,7 @@ START_TEST(test_steady)
 	struct result res;
 	struct log l;
 
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	const struct result_phase *ph = &res.phases[0];
 	ck_assert(ph->steady.reached);
 	ck_assert_uint_eq(ph->steady.round, 5);
@@ -235,7 +229,7 @@ START_TEST(test_steady)
 		  "until = steady\nround = 100ms\ninterval = 50ms\nwindow = 2\nmax_rounds = 3\n"
 		  "data_limit = 0\nslope_limit = 0\ntrack = max_ns\n",
 		  1);
-	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL), 0);
 	ck_assert(!res.phases[0].steady.reached);
 	ck_assert_uint_eq(res.phases[0].nsteps, 3);
 	ck_assert_int_eq(res.status, RS_COMPLETE);
@@ -260,7 +254,7 @@ START_TEST(test_fixed_and_minimums)
 	struct log l;
 
 	ck_assert_uint_eq(plan_duration_ns(p), 800000000ull);
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	const struct steady_info *st = &res.phases[0].steady;
 	ck_assert_uint_eq(res.phases[0].nsteps, 8);
 	ck_assert_uint_eq(l.rounds, 8);
@@ -287,7 +281,7 @@ START_TEST(test_fixed_and_minimums)
 		  "rate = 2000\nuntil = steady\nround = 100ms\ninterval = 50ms\n"
 		  "min_time = 800ms\n",
 		  1);
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	st = &res.phases[0].steady;
 	ck_assert(!st->fixed);
 	ck_assert(st->reached);
@@ -302,7 +296,7 @@ START_TEST(test_fixed_and_minimums)
 		  "threads = 1\nqdepth = 1\nrate = 1000\nuntil = steady\nround = 100ms\n"
 		  "interval = 50ms\nmin_written = 10x\n",
 		  1);
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	uint64_t written = 0;
 	for (unsigned i = 0; i < res.phases[0].nsteps; i++) {
 		const struct result_step *rs = &res.phases[0].steps[i];
@@ -347,7 +341,7 @@ START_TEST(test_eta_fixed)
 			struct log l;
 
 			ck_assert_msg(p != NULL, "%s", err);
-			ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+			ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 			double took = (double)(l.done_ns - l.start_ns);
 			ck_assert_uint_eq(l.eta_at_start, l.eta_max_at_start);
 			ck_assert(!l.fill_at_start);
@@ -382,7 +376,7 @@ START_TEST(test_rate_pct)
 	struct result res;
 	struct log l;
 
-	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL), 0);
 	const struct result_phase *ph = &res.phases[0];
 	ck_assert_uint_eq(ph->nsteps, 3);
 	ck_assert_uint_eq(ph->steps[0].wl.rate_iops, 4000);
@@ -417,7 +411,7 @@ START_TEST(test_loops)
 	struct result res;
 	struct log l;
 
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, true, &res, &l, NULL), 0);
 	const struct result_step *st = &res.phases[0].steps[0];
 	ck_assert_int_eq(st->status, RS_COMPLETE);
 	ck_assert_uint_ge(st->summary.d[DIR_ALL].bytes, 8u << 20);
@@ -465,29 +459,6 @@ START_TEST(test_stop)
 }
 END_TEST
 
-/* Autosaves are result files with status incomplete. */
-START_TEST(test_autosave)
-{
-	struct plan *p = parse("[preset]\nname = a\n[measure]\nthreads = 1\nqdepth = 1\n"
-			       "rate = 1000\ntime = 100ms\ninterval = 50ms\nread = 100 0\n",
-			       1);
-	char path[64], err[512];
-	struct result res, back;
-	struct log l;
-
-	snprintf(path, sizeof(path), "/tmp/check_runner_save.%d.json", (int)getpid());
-	ck_assert_int_eq(run(p, true, &res, &l, NULL, path), 0);
-	ck_assert_uint_gt(l.autosaves, 0);
-	result_init(&back);
-	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(back.status, RS_INCOMPLETE);
-	ck_assert_str_eq(back.preset_name, "a");
-	result_free(&back);
-	unlink(path);
-	result_free(&res);
-	plan_free(p);
-}
-END_TEST
 
 /* Nothing runs when the plan cannot run on the target. */
 START_TEST(test_refuse)
@@ -496,14 +467,14 @@ START_TEST(test_refuse)
 	struct result res;
 	struct log l;
 
-	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), -EBADF);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL), -EBADF);
 	ck_assert_int_eq(res.status, RS_FAILED);
 	ck_assert_uint_eq(res.nphases, 0);
 	ck_assert_ptr_nonnull(strstr(res.error, "open read-only"));
 	result_free(&res);
 	plan_free(p);
 	p = parse("[preset]\nname = big\n[measure]\noffset = 1g\n", 1);
-	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL), -EINVAL);
 	ck_assert_msg(strstr(res.error, "test:3: [measure] step 1"), "%s", res.error);
 	result_free(&res);
 	plan_free(p);
@@ -527,7 +498,7 @@ START_TEST(test_adhoc)
 
 	p = plan_from_settings(set, 4, "ad-hoc", err, sizeof(err));
 	ck_assert_msg(p != NULL, "%s", err);
-	ck_assert_int_eq(run(p, false, &res, &l, NULL, NULL), 0);
+	ck_assert_int_eq(run(p, false, &res, &l, NULL), 0);
 	ck_assert_uint_eq(res.nphases, 1);
 	ck_assert_str_eq(res.phases[0].name, "run");
 	ck_assert_int_eq(res.phases[0].kind, PH_RUN);
@@ -832,7 +803,7 @@ START_TEST(test_zero_steps_under_load)
 	ck_assert_msg(p != NULL, "%s", err);
 	start_hogs(hogs);
 	for (unsigned i = 0; i < LOAD_RUNS; i++) {
-		int ret = run(p, true, &res, &l, NULL, NULL);
+		int ret = run(p, true, &res, &l, NULL);
 		const struct result_step *st = &res.phases[0].steps[0];
 		if (st->status == RS_COMPLETE) {
 			ck_assert_int_eq(ret, 0);
@@ -873,7 +844,6 @@ int main(void)
 	tcase_add_test(tc, test_rate_pct);
 	tcase_add_test(tc, test_loops);
 	tcase_add_test(tc, test_stop);
-	tcase_add_test(tc, test_autosave);
 	tcase_add_test(tc, test_refuse);
 	tcase_add_test(tc, test_adhoc);
 	tcase_add_loop_test(tc, test_purge_file, 0, 2);

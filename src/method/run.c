@@ -315,12 +315,18 @@ fail:
 	return ret;
 }
 
-/* The runner's events pass through here on their way to the front end: health around them. */
+/*
+ * The runner's events pass through here on their way to the front end: the drive's health
+ * around them, and the result saved as it grows (the runner fills the model; files are
+ * this side's business).
+ */
 struct watched {
 	struct run *r;
-	struct health_watch *w;
+	struct health_watch *w; /* NULL: no health for this target */
 	runner_event_fn fn;
 	void *arg;
+	uint64_t save_period_ns;
+	uint64_t last_save_ns;
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -331,9 +337,38 @@ static void attach_health(struct run *r, struct health_watch *w)
 		json_object_object_add(r->res.target, "health", h);
 }
 
-static void on_event(void *arg, const struct runner_event *ev)
+/*
+ * Save the result (status incomplete) when the period has passed since the last save:
+ * after a sample, a step or a phase. A sample's event comes from the engine's collector
+ * thread while the runner's waits for the step, so the result is never saved while it
+ * changes. Told to the front end as RUN_EV_AUTOSAVE, or a log line when it fails.
+ */
+static void autosave(struct watched *x, const struct runner_event *ev)
 {
-	struct watched *x = arg;
+	uint64_t now = now_ns();
+	struct runner_event told = *ev;
+	char err[512], msg[4200];
+
+	if (now - x->last_save_ns < x->save_period_ns)
+		return;
+	x->last_save_ns = now;
+	if (result_save(&x->r->res, x->r->path, err, sizeof(err)) < 0) {
+		snprintf(msg, sizeof(msg), "autosave failed: %s", err);
+		told.kind = RUN_EV_LOG;
+		told.msg = msg;
+	} else {
+		told.kind = RUN_EV_AUTOSAVE;
+		told.msg = x->r->path;
+	}
+	told.step = NULL;
+	told.sample = NULL;
+	if (x->fn)
+		x->fn(x->arg, &told);
+}
+
+/* The drive's health around the runner's phases and steps. */
+static void health_event(struct watched *x, const struct runner_event *ev)
+{
 	char msg[320];
 
 	switch (ev->kind) {
@@ -380,8 +415,19 @@ static void on_event(void *arg, const struct runner_event *ev)
 	default:
 		break;
 	}
+}
+
+static void on_event(void *arg, const struct runner_event *ev)
+{
+	struct watched *x = arg;
+
+	if (x->w)
+		health_event(x, ev);
 	if (x->fn)
 		x->fn(x->arg, ev);
+	if (ev->kind == RUN_EV_SAMPLE || ev->kind == RUN_EV_STEP_DONE ||
+	    ev->kind == RUN_EV_PHASE_DONE)
+		autosave(x, ev);
 }
 
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
@@ -390,10 +436,12 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	struct runner_opts opts = {
 		.ops = r->ops,
 		.ctl = ctl,
-		.autosave_path = r->path,
-		.autosave_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
 	};
-	struct watched x = {.r = r, .fn = fn, .arg = arg};
+	struct watched x = {.r = r,
+			    .fn = fn,
+			    .arg = arg,
+			    .save_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
+			    .last_save_ns = now_ns()};
 	struct drive *d = NULL;
 	char perr[256];
 	int ret;
@@ -410,8 +458,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	    drive_probe_devnum(r->t[0].rdev, d, perr, sizeof(perr)) == 0)
 		x.w = health_watch_start(d, NULL, 0);
 	free(d);
-	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, x.w ? on_event : fn,
-			 x.w ? (void *)&x : arg);
+	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, on_event, &x);
 	if (x.w) {
 		health_watch_finish(x.w);
 		attach_health(r, x.w);

@@ -23,8 +23,6 @@
 #include "step_streams.h"
 #include "units.h"
 
-#define AUTOSAVE_DEFAULT_NS (60ull * 1000000000ull)
-
 struct run {
 	const struct plan *plan;
 	const struct target *t;		     /* the first target */
@@ -32,15 +30,12 @@ struct run {
 	unsigned nt;
 	const struct engine_ops *ops;
 	struct engine_ctl *ctl;
-	const char *autosave_path;
-	uint64_t autosave_period_ns;
 	bool no_hist;
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
 
 	uint64_t t0_ns; /* CLOCK_MONOTONIC at the start */
-	uint64_t last_save_ns;
 	uint64_t planned_total_ns; /* what the plan will take; shrinks when a phase ends early */
 	uint64_t planned_done_ns;  /* planned time of the steps already run */
 	unsigned steps_total;
@@ -179,22 +174,6 @@ static uint64_t eta(struct run *r, uint64_t step_done_ns, const struct sample *s
 	return eta2(r, step_done_ns, s, &r->eta_bound_ns, &r->eta_fill);
 }
 
-static void autosave(struct run *r, bool force)
-{
-	uint64_t now = mono_now_ns();
-	char err[512], msg[4200];
-
-	if (!r->autosave_path || (!force && now - r->last_save_ns < r->autosave_period_ns))
-		return;
-	r->last_save_ns = now;
-	if (result_save(r->res, r->autosave_path, err, sizeof(err)) < 0) {
-		snprintf(msg, sizeof(msg), "autosave failed: %s", err);
-		emit(r, RUN_EV_LOG, NULL, NULL, NULL, msg, 0);
-		return;
-	}
-	emit(r, RUN_EV_AUTOSAVE, NULL, NULL, NULL, r->autosave_path, 0);
-}
-
 /* Collector thread: the runner's thread is inside engine_run() and leaves res alone. */
 static void on_sample(void *arg, const struct sample *s)
 {
@@ -210,7 +189,6 @@ static void on_sample(void *arg, const struct sample *s)
 	}
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
-	autosave(r, false);
 }
 
 static void fail_run(struct run *r, struct result_phase *rp, struct result_step *st,
@@ -611,7 +589,6 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	if (wl.rate_iops == 0)
 		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, r->step_planned_ns, NULL));
-	autosave(r, false);
 	return 0;
 }
 
@@ -772,13 +749,11 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.nt = o->ntargets > 1 ? o->ntargets : 1;
 	r.ops = o->ops ? o->ops : &engine_uring;
 	r.ctl = o->ctl ? o->ctl : &own_ctl;
-	r.autosave_path = o->autosave_path;
-	r.autosave_period_ns = o->autosave_period_ns ? o->autosave_period_ns : AUTOSAVE_DEFAULT_NS;
 	r.no_hist = o->no_hist;
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;
-	r.t0_ns = r.last_save_ns = mono_now_ns();
+	r.t0_ns = mono_now_ns();
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
 	for (unsigned i = 0; i < plan->nphases; i++) {
@@ -853,7 +828,6 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 		else if (!ret)
 			r.rp->status = RS_COMPLETE;
 		emit(&r, RUN_EV_PHASE_DONE, NULL, NULL, &r.rp->steady, NULL, eta(&r, 0, NULL));
-		autosave(&r, false);
 	}
 	if (ret == -ECANCELED) {
 		res->status = RS_ABORTED;

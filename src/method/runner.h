@@ -27,7 +27,8 @@ enum runner_event_kind {
 	RUN_EV_RUN_DONE,    /* res->status final */
 	RUN_EV_LOG,         /* msg: something worth telling the operator */
 	RUN_EV_ERROR,       /* msg: what failed */
-	RUN_EV_AUTOSAVE,    /* msg: the path written */
+	RUN_EV_AUTOSAVE,    /* msg: the path written (by run.h's run_execute: the runner
+			       itself never writes a file) */
 };
 
 struct runner_event {
@@ -52,8 +53,8 @@ struct runner_event {
 };
 
 /*
- * Events come from the thread that called runner_run(), except RUN_EV_SAMPLE (and the
- * autosaves it may trigger), which come from the engine's collector thread while the
+ * Events come from the thread that called runner_run(), except RUN_EV_SAMPLE, which
+ * comes from the engine's collector thread while the
  * calling thread waits for the step. Either way only one thread touches res at a time.
  * Pointers in an event are valid during the callback only: copy what you keep.
  */
@@ -64,8 +65,6 @@ struct plan;
 struct runner_opts {
 	const struct engine_ops *ops;  /* NULL: "uring" */
 	struct engine_ctl *ctl;        /* NULL: the runner's own. stop=1 aborts the run */
-	const char *autosave_path;     /* NULL: no autosave */
-	uint64_t autosave_period_ns;   /* 0: 60 s */
 	bool no_hist;                  /* leave per-step histograms out of the result */
 	/*
 	 * A run on several targets at once: all of them, the first being runner_run()'s t.
