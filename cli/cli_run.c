@@ -335,6 +335,25 @@ static struct plan *settings_plan(struct settings *st, char *err, size_t errlen)
 	return plan_from_settings(st->set, st->n, "run", err, errlen);
 }
 
+/* The options given together: 0, or the usage error's exit status. */
+static int run_args_check(const struct cli_parser *p, const struct run_options *ro,
+			  const char *preset, const char *workload_opt_name, double scale,
+			  unsigned nhosts)
+{
+	if (p->npos)
+		return cli_usage_error(p, "unexpected argument '%s'", p->pos[0]);
+	if (!ro->target)
+		return cli_usage_error(p, "--target is required");
+	if (preset && workload_opt_name)
+		return cli_usage_error(p, "--%s: workload options are for runs without --preset",
+				       workload_opt_name);
+	if (!preset && scale != 1.0)
+		return cli_usage_error(p, "--scale applies to presets");
+	if (nhosts && ro->ntargets > 1)
+		return cli_usage_error(p, "--host runs one --target on each host");
+	return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -398,25 +417,9 @@ int cli_run(int argc, char **argv)
 			}
 		}
 	}
-	if (key < 0)
+	if (key < 0 || (ret = run_args_check(&p, &ro, preset, workload_opt_name, scale, nhosts)))
 		goto out;
-	if (p.npos) {
-		ret = cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
-		goto out;
-	}
-	if (!ro.target) {
-		ret = cli_usage_error(&p, "--target is required");
-		goto out;
-	}
-	if (preset && workload_opt_name) {
-		ret = cli_usage_error(&p, "--%s: workload options are for runs without --preset",
-				      workload_opt_name);
-		goto out;
-	}
-	if (!preset && scale != 1.0) {
-		ret = cli_usage_error(&p, "--scale applies to presets");
-		goto out;
-	}
+	ret = EXIT_USAGE;
 	if (settings_rw(st, rd, sizeof(rd)) < 0) {
 		ret = cli_usage_error(&p, "--rw: unknown mode '%s' (randread randwrite randrw "
 					  "read write rw)", st->rw);
@@ -426,10 +429,6 @@ int cli_run(int argc, char **argv)
 		      : settings_plan(st, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench run: %s\n", err);
-		goto out;
-	}
-	if (nhosts && ro.ntargets > 1) {
-		ret = cli_usage_error(&p, "--host runs one --target on each host");
 		goto out;
 	}
 	if (nhosts)

@@ -300,189 +300,214 @@ static int expand_streams(struct expand *x, const struct preset_build *b,
 	return 0;
 }
 
-static int expand_phase(struct expand *x, const struct preset_sec *wsec,
-			const struct preset_sec *ps, const struct preset_sec *streams,
-			unsigned nstreams)
+/* A phase section as it expands: its effective entries, where the odometer stands. */
+struct phase_exp {
+	const struct preset_sec *ps;
+	const struct preset_entry *eff[64]; /* [workload]'s not overridden, then the phase's */
+	unsigned neff;
+	unsigned idx[64]; /* each entry's value for the step being built */
+	const struct preset_sec *streams;
+	unsigned nstreams;
+	unsigned long nsteps;
+};
+
+/* A step's time, ramp and interval under --scale, each within the limits. */
+static int step_timing(struct expand *x, const struct preset_sec *ps, unsigned s,
+		       const struct preset_build *b, struct plan_step *st)
 {
-	const struct preset_entry *eff[64];
-	unsigned neff = 0, idx[64] = {0};
-	unsigned long nsteps = 1;
-	struct preset_build base, *builds = NULL;
-	struct plan_phase *ph;
-	char msg[512];
-	int ret = 0;
+	int ret;
 
-	for (unsigned i = 0; wsec && i < wsec->n; i++)
-		if (!sec_overrides(ps, wsec->e[i].key))
-			eff[neff++] = &wsec->e[i];
-	for (unsigned i = 0; i < ps->n; i++)
-		eff[neff++] = &ps->e[i];
-	for (unsigned i = 0; i < neff; i++) {
-		nsteps *= eff[i]->nvals;
-		if (x->steps + nsteps > PRESET_MAX_STEPS)
-			return perr(x->p, ps->line,
-				    "[%s] brings the preset to more than %u steps (the limit)",
-				    preset_section_name[ps->kind], PRESET_MAX_STEPS);
+	if (b->loops && !b->time_set)
+		st->wl.time_ns = LOOPS_CAP_NS;
+	if (b->until != UNTIL_TIME && b->round_ns)
+		st->wl.time_ns = b->round_ns;
+	st->wl.time_ns = scaled_time(st->wl.time_ns, x->scale);
+	st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
+	st->wl.interval_ns =
+		scaled_interval(st->wl.interval_ns, b->interval_set, x->scale, st->wl.time_ns);
+	if ((ret = check_scaled(x, ps, s, "time", st->wl.time_ns)) ||
+	    (ret = check_scaled(x, ps, s, "ramp", st->wl.ramp_ns)) ||
+	    (ret = check_scaled(x, ps, s, "interval", st->wl.interval_ns)))
+		return ret;
+	/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range is
+	 * written, and past the limit a result keeps the first samples */
+	if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
+	    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
+		char a[32], iv[32];
+		return perr(x->p, ps->line,
+			    "[%s] step %u: %s at %s intervals is over the limit of %u samples a "
+			    "step",
+			    preset_section_name[ps->kind], s + 1,
+			    units_fmt_duration(a, sizeof(a), st->wl.time_ns),
+			    units_fmt_latency(iv, sizeof(iv), (double)st->wl.interval_ns),
+			    RESULT_MAX_SAMPLES);
 	}
-	if (ps->kind == SEC_PURGE)
-		nsteps = 1; /* the range is all a purge takes from its keys */
+	if (ps->kind != SEC_PURGE && st->wl.dist != WL_DIST_UNIFORM &&
+	    st->wl.pattern == WL_SEQUENTIAL)
+		return perr(x->p, b->dist_line ? b->dist_line : ps->line,
+			    "[%s] step %u: distribution %s needs pattern = random",
+			    preset_section_name[ps->kind], s + 1, wl_dist_name[st->wl.dist]);
+	return 0;
+}
 
-	struct plan_phase *phases =
-		realloc(x->plan->phases, (x->plan->nphases + 1) * sizeof(*phases));
-	if (!phases)
-		return -ENOMEM;
-	x->plan->phases = phases;
-	ph = &phases[x->plan->nphases++];
-	memset(ph, 0, sizeof(*ph));
-	ph->line = ps->line;
-	ph->track_step = -1;
+/* Step s of the phase: its entries' values at the odometer into b, then st. */
+static int expand_step(struct expand *x, struct phase_exp *pe, unsigned s, struct preset_build *b,
+		       struct plan_step *st)
+{
+	const struct preset_sec *ps = pe->ps;
+	char msg[512];
+	int ret;
+
+	for (unsigned i = 0; i < pe->neff; i++) {
+		const struct preset_entry *e = pe->eff[i];
+		b->line = e->line;
+		/* purge takes only the range keys; values were checked when parsed */
+		if (ps->kind == SEC_PURGE && !(e->key->sections & S(SEC_PURGE)))
+			continue;
+		if (e->key->set(b, e->vals[ps->kind == SEC_PURGE ? 0 : pe->idx[i]], msg,
+				sizeof(msg)))
+			return perr(x->p, e->line, "%s: %s", e->key->name, msg);
+	}
+	step_label(b, pe->eff, pe->neff, st->label, sizeof(st->label));
+	step_label_rest(pe->eff, pe->idx, pe->neff, st->label, sizeof(st->label));
+	st->wl = b->wl;
+	if ((ret = step_timing(x, ps, s, b, st)))
+		return ret;
+	if (pe->nstreams &&
+	    (ret = expand_streams(x, b, pe->streams, pe->nstreams, ps, st)))
+		return ret;
+	if (pe->nstreams && pe->nsteps == 1)
+		streams_label(st, st->label, sizeof(st->label));
+	st->rate_pct = b->rate_pct;
+	st->loops_set = b->loops > 0;
+	st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
+	st->bs_line = b->bs_line ? b->bs_line : ps->line;
+	if (ps->kind != SEC_PURGE) {
+		if (st->rate_pct > 0 && !x->have_uncapped)
+			return perr(x->p, b->rate_line,
+				    "rate %g%% needs an uncapped step (rate = max) before it",
+				    st->rate_pct);
+		if (st->rate_pct == 0 && st->wl.rate_iops == 0)
+			x->have_uncapped = true;
+	}
+	return 0;
+}
+
+/* What the phase as a whole takes from its first step's build: name, until, steady state. */
+static int phase_finish(struct expand *x, const struct preset_sec *ps, struct plan_phase *ph,
+			const struct preset_build *builds)
+{
+	const struct preset_build *b0 = &builds[0];
+	int ret;
+
+	copy_str(ph->name, sizeof(ph->name),
+		 b0->name_set ? b0->name : b0->wipc ? "wipc" : preset_section_name[ps->kind]);
+	ph->purge = b0->method;
+	ph->until = b0->until;
+	ph->wipc = b0->wipc;
+	ph->max_time_ns = scaled_time(b0->max_time_ns, x->scale);
+	ph->min_time_ns = scaled_time(b0->min_time_ns, x->scale);
+	ph->min_written_x = b0->min_written_x * (x->scale < 1 ? x->scale : 1);
+	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
+		return ret;
+	if ((b0->min_time_ns || b0->min_written_x > 0) && ph->until != UNTIL_STEADY)
+		return perr(x->p, ps->line, "min_time and min_written need until = steady");
+	ph->steady = b0->sp;
+	snprintf(ph->track, sizeof(ph->track), "%s", b0->track);
+	if (b0->track_step && ph->until == UNTIL_TIME)
+		return perr(x->p, b0->track_line, "track_step needs until = steady or fixed");
+	if (ph->until != UNTIL_TIME) {
+		if (ph->steady.window > ph->steady.max_rounds)
+			return perr(x->p, ps->line,
+				    "window of %u rounds is longer than max_rounds (%u)",
+				    ph->steady.window, ph->steady.max_rounds);
+		if (ph->nsteps == 1)
+			ph->track_step = 0;
+		else if (!b0->track_step)
+			return perr(x->p, ps->line,
+				    "until = steady over %u steps needs track_step to say which "
+				    "step is judged",
+				    ph->nsteps);
+		else if ((ret = match_track_step(x, builds, ph->nsteps, b0, &ph->track_step)))
+			return ret;
+	}
+	/* the steps a result will hold: every round of a steady phase */
+	x->steps += (uint64_t)ph->nsteps * plan_phase_rounds(ph);
+	if (x->steps > PRESET_MAX_STEPS)
+		return perr(x->p, ps->line,
+			    "[%s] brings the preset to %llu steps (rounds counted), over the "
+			    "limit of %u",
+			    preset_section_name[ps->kind], (unsigned long long)x->steps,
+			    PRESET_MAX_STEPS);
+	return 0;
+}
+
+/* A new phase at the plan's end, with room for nsteps steps; NULL when out of memory. */
+static struct plan_phase *phase_new(struct plan *plan, const struct preset_sec *ps,
+				    unsigned long nsteps)
+{
 	static const enum phase_kind kinds[PRESET_NSECTIONS] = {
 		[SEC_PURGE] = PH_PURGE,
 		[SEC_PRECONDITION] = PH_PRECONDITION,
 		[SEC_MEASURE] = PH_MEASURE,
 		[SEC_RUN] = PH_RUN,
 	};
+	struct plan_phase *phases = realloc(plan->phases, (plan->nphases + 1) * sizeof(*phases));
+	struct plan_phase *ph;
+
+	if (!phases)
+		return NULL;
+	plan->phases = phases;
+	ph = &phases[plan->nphases++];
+	memset(ph, 0, sizeof(*ph));
+	ph->line = ps->line;
+	ph->track_step = -1;
 	ph->kind = kinds[ps->kind];
 	ph->steps = calloc(nsteps, sizeof(*ph->steps));
-	builds = calloc(nsteps, sizeof(*builds));
-	if (!ph->steps || !builds) {
-		free(builds);
-		return -ENOMEM;
-	}
-	build_defaults(&base);
-	for (unsigned long s = 0; s < nsteps; s++) {
-		struct preset_build *b = &builds[s];
-		struct plan_step *st = &ph->steps[s];
+	return ph->steps ? ph : NULL;
+}
 
-		*b = base;
-		for (unsigned i = 0; i < neff; i++) {
-			b->line = eff[i]->line;
-			/* purge takes only the range keys; values were checked when parsed */
-			if (ps->kind == SEC_PURGE && !(eff[i]->key->sections & S(SEC_PURGE)))
-				continue;
-			if (eff[i]->key->set(b, eff[i]->vals[ps->kind == SEC_PURGE ? 0 : idx[i]],
-					     msg, sizeof(msg))) {
-				ret = perr(x->p, eff[i]->line, "%s: %s", eff[i]->key->name, msg);
-				goto out;
-			}
-		}
-		step_label(b, eff, neff, st->label, sizeof(st->label));
-		step_label_rest(eff, idx, neff, st->label, sizeof(st->label));
-		st->wl = b->wl;
-		if (b->loops && !b->time_set)
-			st->wl.time_ns = LOOPS_CAP_NS;
-		if (b->until != UNTIL_TIME && b->round_ns)
-			st->wl.time_ns = b->round_ns;
-		st->wl.time_ns = scaled_time(st->wl.time_ns, x->scale);
-		st->wl.ramp_ns = scaled(st->wl.ramp_ns, x->scale, 0);
-		st->wl.interval_ns = scaled_interval(st->wl.interval_ns, b->interval_set, x->scale,
-						     st->wl.time_ns);
-		if ((ret = check_scaled(x, ps, (unsigned)s, "time", st->wl.time_ns)) ||
-		    (ret = check_scaled(x, ps, (unsigned)s, "ramp", st->wl.ramp_ns)) ||
-		    (ret = check_scaled(x, ps, (unsigned)s, "interval", st->wl.interval_ns)))
-			goto out;
-		/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range
-		 * is written, and past the limit a result keeps the first samples */
-		if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
-		    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
-			char a[32], iv[32];
-			ret = perr(x->p, ps->line,
-				   "[%s] step %u: %s at %s intervals is over the limit of %u "
-				   "samples a step",
-				   preset_section_name[ps->kind], (unsigned)s + 1,
-				   units_fmt_duration(a, sizeof(a), st->wl.time_ns),
-				   units_fmt_latency(iv, sizeof(iv), (double)st->wl.interval_ns),
-				   RESULT_MAX_SAMPLES);
-			goto out;
-		}
-		if (ps->kind != SEC_PURGE && st->wl.dist != WL_DIST_UNIFORM &&
-		    st->wl.pattern == WL_SEQUENTIAL) {
-			ret = perr(x->p, b->dist_line ? b->dist_line : ps->line,
-				   "[%s] step %u: distribution %s needs pattern = random",
-				   preset_section_name[ps->kind], (unsigned)s + 1,
-				   wl_dist_name[st->wl.dist]);
-			goto out;
-		}
-		if (nstreams && (ret = expand_streams(x, b, streams, nstreams, ps, st)))
-			goto out;
-		if (nstreams && nsteps == 1)
-			streams_label(st, st->label, sizeof(st->label));
-		st->rate_pct = b->rate_pct;
-		st->loops_set = b->loops > 0;
-		st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
-		st->bs_line = b->bs_line ? b->bs_line : ps->line;
-		if (ps->kind != SEC_PURGE) {
-			if (st->rate_pct > 0 && !x->have_uncapped) {
-				ret = perr(
-					x->p, b->rate_line,
-					"rate %g%% needs an uncapped step (rate = max) before it",
-					st->rate_pct);
-				goto out;
-			}
-			if (st->rate_pct == 0 && st->wl.rate_iops == 0)
-				x->have_uncapped = true;
-		}
+static int expand_phase(struct expand *x, const struct preset_sec *wsec,
+			const struct preset_sec *ps, const struct preset_sec *streams,
+			unsigned nstreams)
+{
+	struct phase_exp pe = {.ps = ps, .streams = streams, .nstreams = nstreams, .nsteps = 1};
+	struct preset_build base, *builds = NULL;
+	struct plan_phase *ph;
+	int ret = 0;
+
+	for (unsigned i = 0; wsec && i < wsec->n; i++)
+		if (!sec_overrides(ps, wsec->e[i].key))
+			pe.eff[pe.neff++] = &wsec->e[i];
+	for (unsigned i = 0; i < ps->n; i++)
+		pe.eff[pe.neff++] = &ps->e[i];
+	for (unsigned i = 0; i < pe.neff; i++) {
+		pe.nsteps *= pe.eff[i]->nvals;
+		if (x->steps + pe.nsteps > PRESET_MAX_STEPS)
+			return perr(x->p, ps->line,
+				    "[%s] brings the preset to more than %u steps (the limit)",
+				    preset_section_name[ps->kind], PRESET_MAX_STEPS);
+	}
+	if (ps->kind == SEC_PURGE)
+		pe.nsteps = 1; /* the range is all a purge takes from its keys */
+	if (!(ph = phase_new(x->plan, ps, pe.nsteps)) ||
+	    !(builds = calloc(pe.nsteps, sizeof(*builds))))
+		return -ENOMEM;
+	build_defaults(&base);
+	for (unsigned long s = 0; s < pe.nsteps && !ret; s++) {
+		builds[s] = base;
+		ret = expand_step(x, &pe, (unsigned)s, &builds[s], &ph->steps[s]);
 		/* odometer: the last key written turns fastest */
-		for (int i = (int)neff - 1; i >= 0; i--) {
-			if (++idx[i] < eff[i]->nvals)
+		for (int i = (int)pe.neff - 1; i >= 0; i--) {
+			if (++pe.idx[i] < pe.eff[i]->nvals)
 				break;
-			idx[i] = 0;
+			pe.idx[i] = 0;
 		}
 	}
-	ph->nsteps = (unsigned)nsteps;
-	if (builds[0].name_set)
-		copy_str(ph->name, sizeof(ph->name), builds[0].name);
-	else
-		copy_str(ph->name, sizeof(ph->name),
-			 builds[0].wipc ? "wipc" : preset_section_name[ps->kind]);
-	ph->purge = builds[0].method;
-	ph->until = builds[0].until;
-	ph->wipc = builds[0].wipc;
-	ph->max_time_ns = scaled_time(builds[0].max_time_ns, x->scale);
-	ph->min_time_ns = scaled_time(builds[0].min_time_ns, x->scale);
-	ph->min_written_x = builds[0].min_written_x * (x->scale < 1 ? x->scale : 1);
-	if ((ret = check_scaled(x, ps, 0, "max_time", ph->max_time_ns)))
-		goto out;
-	if ((builds[0].min_time_ns || builds[0].min_written_x > 0) && ph->until != UNTIL_STEADY) {
-		ret = perr(x->p, ps->line, "min_time and min_written need until = steady");
-		goto out;
-	}
-	ph->steady = builds[0].sp;
-	snprintf(ph->track, sizeof(ph->track), "%s", builds[0].track);
-	if (builds[0].track_step && ph->until == UNTIL_TIME) {
-		ret = perr(x->p, builds[0].track_line, "track_step needs until = steady or fixed");
-		goto out;
-	}
-	if (ph->until != UNTIL_TIME) {
-		if (ph->steady.window > ph->steady.max_rounds) {
-			ret = perr(x->p, ps->line,
-				   "window of %u rounds is longer than max_rounds (%u)",
-				   ph->steady.window, ph->steady.max_rounds);
-			goto out;
-		}
-		if (nsteps == 1)
-			ph->track_step = 0;
-		else if (!builds[0].track_step)
-			ret = perr(x->p, ps->line,
-				   "until = steady over %lu steps needs track_step to say which "
-				   "step is judged",
-				   nsteps);
-		else
-			ret = match_track_step(x, builds, ph->nsteps, &builds[0], &ph->track_step);
-	}
-	if (!ret) {
-		/* the steps a result will hold: every round of a steady phase */
-		x->steps += (uint64_t)nsteps * plan_phase_rounds(ph);
-		if (x->steps > PRESET_MAX_STEPS)
-			ret = perr(
-				x->p, ps->line,
-				"[%s] brings the preset to %llu steps (rounds counted), over the "
-				"limit of %u",
-				preset_section_name[ps->kind], (unsigned long long)x->steps,
-				PRESET_MAX_STEPS);
-	}
-out:
-	for (unsigned long s = 0; ret && s < nsteps; s++) {
+	ph->nsteps = (unsigned)pe.nsteps;
+	if (!ret)
+		ret = phase_finish(x, ps, ph, builds);
+	for (unsigned long s = 0; ret && s < pe.nsteps; s++) {
 		free(ph->steps[s].streams);
 		ph->steps[s].streams = NULL;
 		ph->steps[s].nstreams = 0;

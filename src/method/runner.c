@@ -730,6 +730,59 @@ int runner_check(const struct plan *plan, const struct target *t, char *err, siz
 	return plan_check_target(plan, t->lbs, t->size, err, errlen);
 }
 
+/* Phase i: its result phase and ETA figures set up, its steps run, its status. */
+static int run_phase(struct run *r, unsigned i)
+{
+	const struct plan *plan = r->plan;
+	const struct plan_phase *ph = &plan->phases[i];
+	uint64_t planned = plan_phase_duration_ns(ph);
+	uint64_t done_before = r->planned_done_ns;
+	unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
+	unsigned global_before = r->step_global;
+	int ret;
+
+	r->rp = result_add_phase(r->res, ph->name, ph->kind);
+	if (!r->rp)
+		return -ENOMEM;
+	r->rp->status = RS_INCOMPLETE;
+	r->phase_index = i;
+	r->phase_steps = ph->kind == PH_PURGE ? r->nt : steps_planned;
+	r->step_index = 0;
+	r->ph = ph;
+	r->phase_bound_ns = planned;
+	r->phase_expected_ns = plan_phase_expected_ns(ph, r->t->size, 0, NULL);
+	r->slack_later_ns -= planned - r->phase_expected_ns;
+	r->round_ns = ph->nsteps ? planned / plan_phase_rounds(ph) : 0;
+	r->round_index = 0;
+	r->step_planned_ns = 0;
+	r->fill_later = false;
+	for (unsigned j = i + 1; j < plan->nphases; j++)
+		for (unsigned s = 0; s < plan->phases[j].nsteps; s++)
+			r->fill_later |= plan->phases[j].kind != PH_PURGE &&
+					 plan->phases[j].steps[s].loops_set;
+	emit(r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(r, 0, NULL));
+	if (ph->kind == PH_PURGE)
+		ret = run_purge(r, ph);
+	else if (ph->until != UNTIL_TIME)
+		ret = run_steady(r, ph);
+	else
+		ret = run_fixed(r, ph);
+	/* a phase that ended early gives its unused time and steps back */
+	r->planned_total_ns -= planned - (r->planned_done_ns - done_before < planned
+						  ? r->planned_done_ns - done_before
+						  : planned);
+	if (ph->kind != PH_PURGE && r->step_global - global_before < steps_planned)
+		r->steps_total -= steps_planned - (r->step_global - global_before);
+	if (ret == -ECANCELED)
+		r->rp->status = RS_ABORTED;
+	else if (ret == -ENOMEM)
+		fail_run(r, r->rp, NULL, "out of memory", 0);
+	else if (!ret)
+		r->rp->status = RS_COMPLETE;
+	emit(r, RUN_EV_PHASE_DONE, NULL, NULL, &r->rp->steady, NULL, eta(r, 0, NULL));
+	return ret;
+}
+
 int runner_run(const struct plan *plan, const struct target *t, const struct runner_opts *o,
 	       struct result *res, runner_event_fn fn, void *arg)
 {
@@ -777,57 +830,11 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	emit(&r, RUN_EV_RUN_START, NULL, NULL, NULL, NULL, eta(&r, 0, NULL));
 
 	for (unsigned i = 0; i < plan->nphases && !ret; i++) {
-		const struct plan_phase *ph = &plan->phases[i];
-		uint64_t planned = plan_phase_duration_ns(ph);
-		uint64_t done_before = r.planned_done_ns;
-		unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
-		unsigned global_before = r.step_global;
-
 		if (atomic_load(&r.ctl->stop)) {
 			ret = -ECANCELED;
 			break;
 		}
-		r.rp = result_add_phase(res, ph->name, ph->kind);
-		if (!r.rp) {
-			ret = -ENOMEM;
-			break;
-		}
-		r.rp->status = RS_INCOMPLETE;
-		r.phase_index = i;
-		r.phase_steps = ph->kind == PH_PURGE ? 1 : steps_planned;
-		r.step_index = 0;
-		r.ph = ph;
-		r.phase_bound_ns = planned;
-		r.phase_expected_ns = plan_phase_expected_ns(ph, t->size, 0, NULL);
-		r.slack_later_ns -= planned - r.phase_expected_ns;
-		r.round_ns = ph->nsteps ? planned / plan_phase_rounds(ph) : 0;
-		r.round_index = 0;
-		r.step_planned_ns = 0;
-		r.fill_later = false;
-		for (unsigned j = i + 1; j < plan->nphases; j++)
-			for (unsigned s = 0; s < plan->phases[j].nsteps; s++)
-				r.fill_later |= plan->phases[j].kind != PH_PURGE &&
-						plan->phases[j].steps[s].loops_set;
-		emit(&r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(&r, 0, NULL));
-		if (ph->kind == PH_PURGE)
-			ret = run_purge(&r, ph);
-		else if (ph->until != UNTIL_TIME)
-			ret = run_steady(&r, ph);
-		else
-			ret = run_fixed(&r, ph);
-		/* a phase that ended early gives its unused time and steps back */
-		r.planned_total_ns -= planned - (r.planned_done_ns - done_before < planned
-							 ? r.planned_done_ns - done_before
-							 : planned);
-		if (ph->kind != PH_PURGE && r.step_global - global_before < steps_planned)
-			r.steps_total -= steps_planned - (r.step_global - global_before);
-		if (ret == -ECANCELED)
-			r.rp->status = RS_ABORTED;
-		else if (ret == -ENOMEM)
-			fail_run(&r, r.rp, NULL, "out of memory", 0);
-		else if (!ret)
-			r.rp->status = RS_COMPLETE;
-		emit(&r, RUN_EV_PHASE_DONE, NULL, NULL, &r.rp->steady, NULL, eta(&r, 0, NULL));
+		ret = run_phase(&r, i);
 	}
 	if (ret == -ECANCELED) {
 		res->status = RS_ABORTED;
