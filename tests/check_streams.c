@@ -207,17 +207,26 @@ START_TEST(round_trip)
 }
 END_TEST
 
+/* What fn writes of r (result_write, report_samples_csv), malloc'd. */
+static char *written(const struct result *r, int (*fn)(const struct result *, FILE *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(mem);
+	ck_assert_int_eq(fn(r, mem), 0);
+	fclose(mem);
+	return text;
+}
+
 /* What is written: "streams" after "drive", "target" only with targets, no nesting. */
 START_TEST(format_as_written)
 {
 	struct result a;
-	char *text = NULL;
-	size_t len = 0;
 
 	build(&a, 2, 1, false);
-	FILE *mem = open_memstream(&text, &len);
-	ck_assert_int_eq(result_write(&a, mem), 0);
-	fclose(mem);
+	char *text = written(&a, result_write);
 	char *targets = strstr(text, "\"targets\""), *target = strstr(text, "\"target\": {");
 	ck_assert_ptr_nonnull(targets);
 	ck_assert(target && target < targets && targets < strstr(text, "\"phases\""));
@@ -231,9 +240,7 @@ START_TEST(format_as_written)
 	result_free(&a);
 
 	build(&a, 1, 1, false);
-	mem = open_memstream(&text, &len);
-	ck_assert_int_eq(result_write(&a, mem), 0);
-	fclose(mem);
+	text = written(&a, result_write);
 	ck_assert_ptr_null(strstr(text, "\"targets\""));
 	ck_assert_ptr_null(strstr(text, "\"target\": 0"));
 	free(text);
@@ -488,13 +495,9 @@ END_TEST
 START_TEST(samples_streams)
 {
 	struct result a;
-	char *text = NULL;
-	size_t len = 0;
 
 	build(&a, 1, 1, false);
-	FILE *mem = open_memstream(&text, &len);
-	ck_assert_int_eq(report_samples_csv(&a, mem), 0);
-	fclose(mem);
+	char *text = written(&a, report_samples_csv);
 	unsigned lines = 0, rd = 0, wr = 0;
 	for (const char *p = text; (p = strchr(p, '\n')); p++)
 		lines++;

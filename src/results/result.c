@@ -261,8 +261,13 @@ struct result_phase *result_add_phase(struct result *r, const char *name, enum p
 	return ph;
 }
 
-static void step_init(struct result_step *s, const char *label, const struct workload *wl)
+/* A new step at the end of (*arr)[*n]: a phase's steps, or a step's streams. */
+static struct result_step *append_step(struct result_step **arr, unsigned *n, const char *label,
+				       const struct workload *wl)
 {
+	if (grow((void **)arr, *n, sizeof(**arr)))
+		return NULL;
+	struct result_step *s = &(*arr)[(*n)++];
 	memset(s, 0, sizeof(*s));
 	text_copy(s->label, sizeof(s->label), label);
 	if (wl)
@@ -270,26 +275,19 @@ static void step_init(struct result_step *s, const char *label, const struct wor
 	else
 		workload_defaults(&s->wl);
 	s->status = RS_PENDING;
+	return s;
 }
 
 struct result_step *result_add_step(struct result_phase *ph, const char *label,
 				    const struct workload *wl)
 {
-	if (grow((void **)&ph->steps, ph->nsteps, sizeof(*ph->steps)))
-		return NULL;
-	struct result_step *s = &ph->steps[ph->nsteps++];
-	step_init(s, label, wl);
-	return s;
+	return append_step(&ph->steps, &ph->nsteps, label, wl);
 }
 
 struct result_step *result_step_add_stream(struct result_step *st, const char *name,
 					   const struct workload *wl)
 {
-	if (grow((void **)&st->streams, st->nstreams, sizeof(*st->streams)))
-		return NULL;
-	struct result_step *s = &st->streams[st->nstreams++];
-	step_init(s, name, wl);
-	return s;
+	return append_step(&st->streams, &st->nstreams, name, wl);
 }
 
 /* ---- packed samples -------------------------------------------------------------- */
