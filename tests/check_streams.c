@@ -429,6 +429,10 @@ START_TEST(compare_pairs_streams)
 	char *text = render(&rep, RF_TEXT);
 	ck_assert_ptr_nonnull(strstr(text, ", 2 targets"));
 	free(text);
+	/* the HTML runs table names every target */
+	text = render(&rep, RF_HTML);
+	ck_assert_ptr_nonnull(strstr(text, "<td>/tmp/a.img, /tmp/b.img</td>"));
+	free(text);
 	report_free(&rep);
 	result_free(&a);
 	result_free(&b);

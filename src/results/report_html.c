@@ -80,6 +80,18 @@ static void html_table(FILE *out, const struct report_table *t)
 
 /* ---- sections -------------------------------------------------------------------- */
 
+/* The run's target path, or every one of a run on several: "/dev/a, /dev/b". */
+static const char *run_targets(const struct result *r, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < result_ntargets(r) && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 result_nth_target_path(r, i));
+	return buf;
+}
+
 static void section_runs(FILE *out, const struct report *rep)
 {
 	fputs("<h2>Runs</h2>\n<table class=\"runs\">\n<thead><tr><th>#</th><th>drive</th>"
@@ -89,7 +101,7 @@ static void section_runs(FILE *out, const struct report *rep)
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		struct json_object *host = r->host;
-		char cap[32] = "";
+		char cap[32] = "", targets[1024];
 		const char *cells[9];
 		const char *hostname = "", *cpu = "";
 		struct json_object *v;
@@ -103,7 +115,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[0] = rep->runs[i].label;
 		cells[1] = result_drive_firmware(r);
 		cells[2] = cap;
-		cells[3] = result_target_path(r);
+		cells[3] = run_targets(r, targets, sizeof(targets));
 		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
 		cells[5] = hostname;
 		cells[6] = r->started;
