@@ -12,7 +12,8 @@ a=$(mkfile 64M a.img)
 b=$(mkfile 32M b.img)
 mkloop la "$a" || { skip "targets" "no loop device"; exit 0; }
 mkloop lb "$b" || { skip "targets" "no loop device"; exit 0; }
-stat_ios() { awk '{print $1 + $5}' "/sys/block/$(basename "$1")/stat"; } # reads + writes
+# reads + writes, each with the requests the block layer merged into another
+stat_ios() { awk '{print $1 + $2 + $5 + $6}' "/sys/block/$(basename "$1")/stat"; }
 
 # --- a write on two block devices needs both confirmed --------------------------------
 "$DRIVEBENCH" run --target "$la" --target "$lb" --rw randwrite --time 1s --quiet \
@@ -101,3 +102,11 @@ if [ "$rc" -eq 0 ]; then
 	check "streams: log at the rest" \
 		test "$(json "$T/r3.json" 'abs(d["phases"][0]["steps"][0]["streams"][1]["summary"]["all"]["iops"] - 500) < 50')" = True
 fi
+
+# --- reads of never-written space on two files: one warning naming each ------------------
+fa=$(mkfile 16M fa.img)
+fb=$(mkfile 16M fb.img)
+"$DRIVEBENCH" run --target "$fa" --target "$fb" --rw randread --time 300ms --quiet \
+	--out "$T/r4.json" >"$T/o" 2>"$T/e"
+check "holes on two files: one warning naming both" \
+	grep -q "^warning: step .*fa.img: 100.0% of the range it reads .*; fb.img: 100.0% .*\[reads-unwritten\]$" "$T/e"

@@ -311,33 +311,63 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
  * it reads; for a block device, whether this run discarded it and has not written it
  * since (what a discarded range holds is up to the drive, which may not read media).
  */
-static void check_unwritten(struct run *r, const struct target *t, const struct workload *wl,
-			    struct result_step *st)
+/*
+ * Does wl read space of t never written? What it reads, into text: the whole sentence, or
+ * with `who` (a stream's name) its brief part ("data: 100.0% of the range it reads (67.11
+ * MB of 67.11 MB)"), for a sentence over several streams.
+ */
+static bool unwritten(struct run *r, const struct target *t, const struct workload *wl,
+		      const char *who, char *text, size_t len)
 {
-	uint64_t start, len, holes = 0;
+	uint64_t start, size, holes = 0;
 	char a[32], b[32];
 	bool more = false;
 
 	/* the null engine touches nothing */
 	if (wl->read_pct == 0 || r->ops == &engine_null)
-		return;
+		return false;
 	if (t->is_blockdev) {
-		if (r->discarded)
-			warn(r, st, SW_READS_UNWRITTEN,
-			     "it reads a device this run discarded and has not written since: "
-			     "the drive may answer without reading media");
+		if (who)
+			snprintf(text, len, "%s: a device this run discarded", who);
+		else
+			snprintf(text, len,
+				 "it reads a device this run discarded and has not written since: "
+				 "the drive may answer without reading media");
+		return r->discarded;
+	}
+	workload_range(wl, t->size, &start, &size);
+	if (holes_scan(t->fd, start, size, &holes, &more) || !holes)
+		return false;
+	units_fmt_capacity(a, sizeof(a), holes);
+	units_fmt_capacity(b, sizeof(b), size);
+	snprintf(text, len, "%s%s%s%.1f%% of the range it reads (%s of %s)%s", who ? who : "",
+		 who ? ": " : "", more ? "at least " : "", 100.0 * (double)holes / (double)size, a,
+		 b,
+		 who ? "" : " was never written (holes in the file): those reads never reach the "
+			    "drive");
+	return true;
+}
+
+/* The step's reads of never-written space, over its streams: one warning that names each. */
+static void check_unwritten(struct run *r, const struct workload *wl,
+			    const struct step_streams *ss, struct result_step *st)
+{
+	char all[256] = "", one[256];
+	size_t n = 0;
+
+	if (!ss) {
+		if (unwritten(r, r->t, wl, NULL, one, sizeof(one)))
+			warn(r, st, SW_READS_UNWRITTEN, "%s", one);
 		return;
 	}
-	workload_range(wl, t->size, &start, &len);
-	if (holes_scan(t->fd, start, len, &holes, &more) || !holes)
-		return;
-	units_fmt_capacity(a, sizeof(a), holes);
-	units_fmt_capacity(b, sizeof(b), len);
-	warn(r, st, SW_READS_UNWRITTEN,
-	     "%s%.1f%% of the range it reads (%s of %s%s%s) was never written (holes in the "
-	     "file): those reads never reach the drive",
-	     more ? "at least " : "", 100.0 * (double)holes / (double)len, a, b,
-	     r->nt > 1 ? " in " : "", r->nt > 1 ? t->path : "");
+	for (unsigned i = 0; i < ss->n && n < sizeof(all); i++)
+		if (unwritten(r, ss->es[i].t, &ss->wl[i], ss->name[i], one, sizeof(one)))
+			n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", n ? "; " : "", one);
+	if (all[0])
+		warn(r, st, SW_READS_UNWRITTEN,
+		     "%s: never written (file holes, or discarded and not written since): those "
+		     "reads may never reach the media",
+		     all);
 }
 
 /*
@@ -546,14 +576,11 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl) : 0;
 	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
+	check_unwritten(r, &wl, ss, st);
 	if (ss) {
 		threads = 0;
-		for (unsigned i = 0; i < ss->n; i++) {
-			check_unwritten(r, ss->es[i].t, &ss->wl[i], st);
+		for (unsigned i = 0; i < ss->n; i++)
 			threads += ss->wl[i].threads;
-		}
-	} else {
-		check_unwritten(r, r->t, &wl, st);
 	}
 	ret = step_engine(r, &wl, ss, st, &sr, err, sizeof(err));
 	if (step_record(r, st, &sr, ss))
