@@ -278,6 +278,12 @@ void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *o
 char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c);
 
 /*
+ * What a step ran, in words: its workload ("8k 70/30 random 8T8Q"), "... on 2 targets"
+ * when it ran on several, or each stream's ("data 8k 70/30 random 8T8Q + log 64k write
+ * sequential 1T1Q").
+ */
+char *report_step_workload(char *buf, size_t len, const struct result_step *st);
+/*
  * What a step of phase ph is, named as it is: "purge: discard", "fill: 128k write
  * sequential 1T32Q, 134MB written", "precondition: 4k write random 16T16Q until steady
  * state", or the workload of a measuring step.

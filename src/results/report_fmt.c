@@ -129,6 +129,33 @@ static bool is_fill(const struct result_phase *ph, const struct result_step *st)
 	       st->wl.read_pct == 0;
 }
 
+char *report_step_workload(char *buf, size_t len, const struct result_step *st)
+{
+	char d[160], own[160];
+	size_t used = 0;
+	bool same = true;
+
+	workload_describe(&st->wl, own, sizeof(own));
+	for (unsigned i = 0; i < st->nstreams && same; i++)
+		same = !strcmp(workload_describe(&st->streams[i].wl, d, sizeof(d)), own);
+	if (!st->nstreams || same) {
+		/* one workload (on each of several targets: the streams are its targets) */
+		text_fmt(buf, len, "%s", own);
+		if (st->nstreams) {
+			used = strlen(buf);
+			snprintf(buf + used, len - used, " on %u targets", st->nstreams);
+		}
+		return buf;
+	}
+	buf[0] = '\0';
+	for (unsigned i = 0; i < st->nstreams && used < len; i++) {
+		workload_describe(&st->streams[i].wl, d, sizeof(d));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s", i ? " + " : "",
+					 st->streams[i].label, d);
+	}
+	return buf;
+}
+
 char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
 		       const struct result_step *st)
 {
@@ -143,11 +170,11 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
 		text_fmt(buf, len, "fill: %s, %s written", wl,
 			 units_fmt_capacity_compact(written, sizeof(written), b));
 	} else if (ph->kind == PH_PRECONDITION) {
-		workload_describe(&st->wl, wl, sizeof(wl));
+		report_step_workload(wl, sizeof(wl), st);
 		text_fmt(buf, len, "precondition: %s%s", wl,
 			 ph->steady.used ? " until steady state" : "");
 	} else {
-		workload_describe(&st->wl, buf, len);
+		report_step_workload(buf, len, st);
 	}
 	return buf;
 }
@@ -173,7 +200,7 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 	if (ph->nsteps && is_fill(ph, &ph->steps[0]))
 		report_step_what(wl, sizeof(wl), ph, &ph->steps[0]);
 	else if (ph->nsteps)
-		workload_describe(&ph->steps[0].wl, wl, sizeof(wl));
+		report_step_workload(wl, sizeof(wl), &ph->steps[0]);
 	/* a round of a steady phase may be many steps (SNIA's 56): count what ran of each */
 	unsigned rounds = 0;
 	if (st->used && ph->nsteps &&
