@@ -578,6 +578,32 @@ int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned m
 	return 0;
 }
 
+const char *jread_num_u64(const struct jread_num *n, uint64_t *v)
+{
+	*v = 0;
+	if (n->negative && (n->integer ? n->u != 0 : n->d != 0))
+		return "is negative";
+	if (n->integer) {
+		*v = n->u;
+		return NULL;
+	}
+	if (!(n->d >= 0 && n->d < 18446744073709551616.0))
+		return "is out of range (0 to 2^64-1)";
+	*v = (uint64_t)fabs(n->d); /* -0 as 0 */
+	return NULL;
+}
+
+const char *jread_num_double(const struct jread_num *n, double *v)
+{
+	*v = 0;
+	if (!isfinite(n->d))
+		return "is not a finite number";
+	if (n->d < 0)
+		return "is negative";
+	*v = n->d + 0.0; /* -0 reads as 0 */
+	return NULL;
+}
+
 static bool literal(struct jread *j, const char *word)
 {
 	size_t n = strlen(word);

@@ -129,7 +129,7 @@ static uint64_t to_u64(double v)
  * first thread's.
  */
 int fio_import_samples(struct importer *im, struct result_step *st, const struct pending *pd,
-			unsigned first, unsigned n)
+		       unsigned first, unsigned n)
 {
 	const char *iops_prefix = pd->iops_prefix, *lat_prefix = pd->lat_prefix;
 	struct log *iops = NULL, *lat = NULL;

@@ -23,54 +23,42 @@
 
 /* ---- reading values ------------------------------------------------------------ */
 
+/* The member value just reached: null reads as 0; anything else but a number is an error. */
+static bool num_read(struct importer *im, const char *key, struct jread_num *n)
+{
+	*n = (struct jread_num){.integer = true};
+	if (jread_null(&im->j) || !jread_number(&im->j, n))
+		return true;
+	if (!im->j.ret)
+		jread_fail(&im->j, "\"%s\" is not a number", key);
+	return false;
+}
+
+/* A count (jread_num_u64()) or a rate (jread_num_double()); refused: an error naming key. */
 static bool num_u64(struct importer *im, const char *key, uint64_t *v)
 {
 	struct jread_num n;
+	const char *why;
 
-	if (jread_null(&im->j)) {
-		*v = 0;
-		return true;
-	}
-	if (jread_number(&im->j, &n)) {
-		if (!im->j.ret)
-			jread_fail(&im->j, "\"%s\" is not a number", key);
+	*v = 0;
+	if (!num_read(im, key, &n))
 		return false;
-	}
-	if (n.negative && (n.u || !n.integer)) {
-		jread_fail(&im->j, "\"%s\" is negative", key);
-		return false;
-	}
-	if (!n.integer) {
-		if (!(n.d >= 0 && n.d < 18446744073709551616.0)) {
-			jread_fail(&im->j, "\"%s\" is out of range", key);
-			return false;
-		}
-		*v = (uint64_t)n.d;
-	} else {
-		*v = n.u;
-	}
-	return true;
+	if ((why = jread_num_u64(&n, v)))
+		jread_fail(&im->j, "\"%s\" %s", key, why);
+	return !why;
 }
 
 static bool num_dbl(struct importer *im, const char *key, double *v)
 {
 	struct jread_num n;
+	const char *why;
 
-	if (jread_null(&im->j)) {
-		*v = 0;
-		return true;
-	}
-	if (jread_number(&im->j, &n)) {
-		if (!im->j.ret)
-			jread_fail(&im->j, "\"%s\" is not a number", key);
+	*v = 0;
+	if (!num_read(im, key, &n))
 		return false;
-	}
-	if (!isfinite(n.d) || n.d < 0) {
-		jread_fail(&im->j, "\"%s\" is not a finite number of at least 0", key);
-		return false;
-	}
-	*v = n.d;
-	return true;
+	if ((why = jread_num_double(&n, v)))
+		jread_fail(&im->j, "\"%s\" %s", key, why);
+	return !why;
 }
 
 /* A json-c object to fill from the JSON object that comes next; NULL on an error. */
