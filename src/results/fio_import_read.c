@@ -34,31 +34,29 @@ static bool num_read(struct importer *im, const char *key, struct jread_num *n)
 	return false;
 }
 
+/* why, a reason jread_num_u64() or jread_num_double() refused a value: the error. */
+static bool num_ok(struct importer *im, const char *key, const char *why)
+{
+	if (why)
+		jread_fail(&im->j, "\"%s\" %s", key, why);
+	return !why;
+}
+
 /* A count (jread_num_u64()) or a rate (jread_num_double()); refused: an error naming key. */
 static bool num_u64(struct importer *im, const char *key, uint64_t *v)
 {
 	struct jread_num n;
-	const char *why;
 
 	*v = 0;
-	if (!num_read(im, key, &n))
-		return false;
-	if ((why = jread_num_u64(&n, v)))
-		jread_fail(&im->j, "\"%s\" %s", key, why);
-	return !why;
+	return num_read(im, key, &n) && num_ok(im, key, jread_num_u64(&n, v));
 }
 
 static bool num_dbl(struct importer *im, const char *key, double *v)
 {
 	struct jread_num n;
-	const char *why;
 
 	*v = 0;
-	if (!num_read(im, key, &n))
-		return false;
-	if ((why = jread_num_double(&n, v)))
-		jread_fail(&im->j, "\"%s\" %s", key, why);
-	return !why;
+	return num_read(im, key, &n) && num_ok(im, key, jread_num_double(&n, v));
 }
 
 /* A json-c object to fill from the JSON object that comes next; NULL on an error. */
