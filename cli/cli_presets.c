@@ -113,10 +113,57 @@ static void print_keys(void)
 	}
 }
 
+/* A preset of the list as JSON: its facts, or the error that kept it from parsing. */
+static struct json_object *preset_json(const char *id, const char *path, bool builtin,
+				       const struct plan *pl, const char *err)
+{
+	struct json_object *o = json_object_new_object();
+	struct plan_eta e;
+
+	json_object_object_add(o, "id", json_object_new_string(id));
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "builtin", json_object_new_boolean(builtin));
+	if (!pl) {
+		json_object_object_add(o, "error", json_object_new_string(err));
+		return o;
+	}
+	json_object_object_add(o, "name", json_object_new_string(pl->name));
+	json_object_object_add(o, "description", json_object_new_string(pl->description));
+	json_object_object_add(o, "source", json_object_new_string(pl->source));
+	json_object_object_add(o, "phases", json_object_new_int((int)pl->nphases));
+	json_object_object_add(o, "steps", json_object_new_int((int)plan_steps(pl)));
+	plan_estimate(pl, 0, 0, &e);
+	json_object_object_add(o, "duration_ns", json_object_new_int64((int64_t)e.max_ns));
+	json_object_object_add(o, "expected_ns", json_object_new_int64((int64_t)e.expected_ns));
+	json_object_object_add(o, "fill_x", json_object_new_double(e.fill_x));
+	json_object_object_add(o, "writes", json_object_new_boolean(plan_writes(pl)));
+	return o;
+}
+
+/* A preset of the list as text: id, name, steps, duration, description (or "broken"). */
+static void print_preset(const char *id, const struct plan *pl)
+{
+	char dur[96];
+	struct plan_eta e;
+
+	fputs("  ", stdout);
+	cell(id, 16);
+	if (!pl) {
+		printf(" (broken: see the message above)\n");
+		return;
+	}
+	fputs(" ", stdout);
+	cell(pl->name, 24);
+	plan_estimate(pl, 0, 0, &e);
+	printf(" %5u steps  %-9s  %s\n", plan_steps(pl), plan_writes(pl) ? "writes" : "read-only",
+	       plan_fmt_eta(dur, sizeof(dur), e.expected_ns, e.max_ns, e.early, e.fill_x > 0));
+	print_wrapped(pl->description, 4, 92);
+}
+
 int cli_presets(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
-	char dirs[2][4096], err[1024], dur[96];
+	char dirs[2][4096], err[1024];
 	bool json = false, broken = false;
 	struct json_object *arr = NULL;
 	int key;
@@ -162,61 +209,12 @@ int cli_presets(int argc, char **argv)
 				fprintf(stderr, "drivebench presets: %s\n", err);
 				broken = true;
 			}
-			if (json) {
-				struct json_object *o = json_object_new_object();
-				json_object_object_add(o, "id", json_object_new_string(names[i]));
-				json_object_object_add(o, "path", json_object_new_string(path));
-				json_object_object_add(
-					o, "builtin",
-					json_object_new_boolean(preset_dir_is_builtin(d)));
-				if (pl) {
-					json_object_object_add(o, "name",
-							       json_object_new_string(pl->name));
-					json_object_object_add(
-						o, "description",
-						json_object_new_string(pl->description));
-					json_object_object_add(o, "source",
-							       json_object_new_string(pl->source));
-					json_object_object_add(
-						o, "phases", json_object_new_int((int)pl->nphases));
-					json_object_object_add(
-						o, "steps",
-						json_object_new_int((int)plan_steps(pl)));
-					struct plan_eta e;
-					plan_estimate(pl, 0, 0, &e);
-					json_object_object_add(
-						o, "duration_ns",
-						json_object_new_int64((int64_t)e.max_ns));
-					json_object_object_add(
-						o, "expected_ns",
-						json_object_new_int64((int64_t)e.expected_ns));
-					json_object_object_add(o, "fill_x",
-							       json_object_new_double(e.fill_x));
-					json_object_object_add(
-						o, "writes",
-						json_object_new_boolean(plan_writes(pl)));
-				} else {
-					json_object_object_add(o, "error",
-							       json_object_new_string(err));
-				}
-				json_object_array_add(arr, o);
-			} else if (pl) {
-				fputs("  ", stdout);
-				cell(names[i], 16);
-				fputs(" ", stdout);
-				cell(pl->name, 24);
-				struct plan_eta e;
-				plan_estimate(pl, 0, 0, &e);
-				printf(" %5u steps  %-9s  %s\n", plan_steps(pl),
-				       plan_writes(pl) ? "writes" : "read-only",
-				       plan_fmt_eta(dur, sizeof(dur), e.expected_ns, e.max_ns,
-						    e.early, e.fill_x > 0));
-				print_wrapped(pl->description, 4, 92);
-			} else {
-				fputs("  ", stdout);
-				cell(names[i], 16);
-				printf(" (broken: see the message above)\n");
-			}
+			if (json)
+				json_object_array_add(arr, preset_json(names[i], path,
+								       preset_dir_is_builtin(d), pl,
+								       err));
+			else
+				print_preset(names[i], pl);
 			plan_free(pl);
 			free(names[i]);
 		}

@@ -120,6 +120,85 @@ static bool is_block_device(const struct ui_target *t)
 	return t->is_drive || (stat(t->path, &st) == 0 && S_ISBLK(st.st_mode));
 }
 
+/* The selected preset in full, between the list and the queue, from line y: where it ends. */
+static int draw_detail(struct app *a, int y, int bottom)
+{
+	const struct ui_preset *p;
+	const char *d;
+	int w = a->cols - 6, lines = 0, maxl = bottom - 4 - y - 2;
+	char buf[512];
+
+	if (a->preset_sel >= a->npresets || y + 2 >= bottom - 4)
+		return y;
+	p = &a->presets[a->preset_sel];
+	d = p->description;
+	y++;
+	if (p->title[0])
+		ui_textf(a, y++, 3, w, ROLE_LABEL, "%s (%s): %s at x1", p->title, p->name, p->eta);
+	while (*d && lines < maxl && lines < 4) {
+		int n = (int)strlen(d);
+		if (n > w) {
+			n = w;
+			while (n > 0 && d[n] != ' ')
+				n--;
+			if (n == 0)
+				n = w;
+		}
+		snprintf(buf, sizeof(buf), "%.*s", n, d);
+		ui_text(a, y++, 3, w, ROLE_NORMAL, buf);
+		lines++;
+		d += n;
+		while (*d == ' ')
+			d++;
+	}
+	return y;
+}
+
+/* The queue from line y: its presets, their total, and what it will do to target t. */
+static void draw_queue(struct app *a, int y, int bottom, const struct ui_target *t, double scale)
+{
+	char buf[512], tb[32];
+
+	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)", t ? t->name : "no target", scale,
+		 scale < 1 ? ": rehearsal" : ": full length");
+	ui_rule(a, y++, buf);
+	int x = 3;
+	uint64_t total = 0;
+	bool bounded = false;
+	if (a->nqueue == 0)
+		ui_text(a, y, x, a->cols - x, ROLE_DIM,
+			"empty: Enter adds the selected preset, then s starts the queue");
+	for (unsigned q = 0; q < a->nqueue && x < a->cols - 30; q++) {
+		const struct ui_preset *p = &a->presets[a->queue[q]];
+		uint64_t ns = (uint64_t)((double)p->duration_ns * scale);
+		total += ns;
+		bounded |= p->bounded;
+		snprintf(buf, sizeof(buf), "%u. %s %s%s   ", q + 1, p->name,
+			 p->bounded ? a->g->le : "~", units_fmt_duration(tb, sizeof(tb), ns));
+		x += ui_text(a, y, x, a->cols - x - 28, ROLE_NORMAL, buf);
+	}
+	if (a->nqueue) {
+		snprintf(buf, sizeof(buf), "total %s%s", bounded ? a->g->le : "~",
+			 units_fmt_duration(tb, sizeof(tb), total));
+		ui_text_right(a, y, a->cols - 28, 26, ROLE_VALUE, buf);
+	}
+	y++;
+	if (t && y < bottom) {
+		bool writes = false;
+		for (unsigned q = 0; q < a->nqueue; q++)
+			writes |= a->presets[a->queue[q]].writes;
+		if (writes && is_block_device(t))
+			ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
+				 "the queue writes to %s: its data will be destroyed; you will be "
+				 "asked to type its name",
+				 t->name);
+		else
+			ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "target %s (%s)", t->path,
+				 writes ? "written: a file, its content does not matter"
+					: "read only");
+	}
+}
+
 void presets_draw(struct app *a, int top, int bottom)
 {
 	const struct ui_target *t = drives_chosen(a);
@@ -167,72 +246,8 @@ void presets_draw(struct app *a, int top, int bottom)
 		ui_textf(a, y++, xname, a->cols - xname, ROLE_WARNING, "no presets found in %s",
 			 nd ? dirs[0] : "any preset directory");
 	}
-	/* the selected preset in full, between the list and the queue */
-	if (a->preset_sel < a->npresets && y + 2 < bottom - 4) {
-		const struct ui_preset *p = &a->presets[a->preset_sel];
-		const char *d = p->description;
-		int w = a->cols - 6, lines = 0, maxl = bottom - 4 - y - 2;
-		y++;
-		if (p->title[0])
-			ui_textf(a, y++, 3, w, ROLE_LABEL, "%s (%s): %s at x1", p->title, p->name,
-				 p->eta);
-		while (*d && lines < maxl && lines < 4) {
-			int n = (int)strlen(d);
-			if (n > w) {
-				n = w;
-				while (n > 0 && d[n] != ' ')
-					n--;
-				if (n == 0)
-					n = w;
-			}
-			snprintf(buf, sizeof(buf), "%.*s", n, d);
-			ui_text(a, y++, 3, w, ROLE_NORMAL, buf);
-			lines++;
-			d += n;
-			while (*d == ' ')
-				d++;
-		}
-	}
-	y = bottom - 4 > y ? bottom - 4 : y;
-
-	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)", t ? t->name : "no target", scale,
-		 scale < 1 ? ": rehearsal" : ": full length");
-	ui_rule(a, y++, buf);
-	int x = 3;
-	uint64_t total = 0;
-	bool bounded = false;
-	if (a->nqueue == 0)
-		ui_text(a, y, x, a->cols - x, ROLE_DIM,
-			"empty: Enter adds the selected preset, then s starts the queue");
-	for (unsigned q = 0; q < a->nqueue && x < a->cols - 30; q++) {
-		const struct ui_preset *p = &a->presets[a->queue[q]];
-		uint64_t ns = (uint64_t)((double)p->duration_ns * scale);
-		total += ns;
-		bounded |= p->bounded;
-		snprintf(buf, sizeof(buf), "%u. %s %s%s   ", q + 1, p->name,
-			 p->bounded ? a->g->le : "~", units_fmt_duration(tb, sizeof(tb), ns));
-		x += ui_text(a, y, x, a->cols - x - 28, ROLE_NORMAL, buf);
-	}
-	if (a->nqueue) {
-		snprintf(buf, sizeof(buf), "total %s%s", bounded ? a->g->le : "~",
-			 units_fmt_duration(tb, sizeof(tb), total));
-		ui_text_right(a, y, a->cols - 28, 26, ROLE_VALUE, buf);
-	}
-	y++;
-	if (t && y < bottom) {
-		bool writes = false;
-		for (unsigned q = 0; q < a->nqueue; q++)
-			writes |= a->presets[a->queue[q]].writes;
-		if (writes && is_block_device(t))
-			ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
-				 "the queue writes to %s: its data will be destroyed; you will be "
-				 "asked to type its name",
-				 t->name);
-		else
-			ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "target %s (%s)", t->path,
-				 writes ? "written: a file, its content does not matter"
-					: "read only");
-	}
+	y = draw_detail(a, y, bottom);
+	draw_queue(a, bottom - 4 > y ? bottom - 4 : y, bottom, t, scale);
 	static const enum key_action acts[] = {ACT_DOWN,       ACT_QUEUE_ADD, ACT_QUEUE_REMOVE,
 					       ACT_SCALE_DOWN, ACT_SCALE_UP,  ACT_START};
 	static const char *const words[] = {"select",  "queue",	 "unqueue",

@@ -375,6 +375,33 @@ static int draw_compare(struct app *a, int y, int bottom, enum report_metric m)
 	return y;
 }
 
+/* Under the list from line y: the marked runs compared (or the selected one) in a metric. */
+static void draw_comparison(struct app *a, int y, int bottom)
+{
+	unsigned nm = nmarked(a);
+	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
+	char buf[512];
+
+	if (nm)
+		snprintf(buf, sizeof(buf), "compare (%u marked)%smetric: %s %s %s", nm, a->g->dot,
+			 a->g->left, report_metric_info[m].title, a->g->right);
+	else
+		snprintf(buf, sizeof(buf), "the selected run%smetric: %s %s %s", a->g->dot,
+			 a->g->left, report_metric_info[m].title, a->g->right);
+	ui_rule(a, y++, buf);
+	if (a->cmp && a->cmp->error[0]) {
+		ui_text(a, y++, 3, a->cols - 4, ROLE_ERROR, a->cmp->error);
+	} else if (a->cmp && a->cmp->built) {
+		const struct report *rep = &a->cmp->rep;
+		y = draw_compare(a, y, bottom, m);
+		if (rep->ngroups == 0)
+			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
+				"nothing to compare: the runs share no measured step");
+		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
+			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
+	}
+}
+
 void results_draw(struct app *a, int top, int bottom)
 {
 	/* 80 columns: a narrower drive and preset; the file name only from 110 */
@@ -459,26 +486,7 @@ void results_draw(struct app *a, int top, int bottom)
 			 "no results yet in %s: run a preset (2 Presets) and it appears here",
 			 a->results_dir);
 
-	unsigned nm = nmarked(a);
-	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
-	if (nm)
-		snprintf(buf, sizeof(buf), "compare (%u marked)%smetric: %s %s %s", nm, a->g->dot,
-			 a->g->left, report_metric_info[m].title, a->g->right);
-	else
-		snprintf(buf, sizeof(buf), "the selected run%smetric: %s %s %s", a->g->dot,
-			 a->g->left, report_metric_info[m].title, a->g->right);
-	ui_rule(a, y++, buf);
-	if (a->cmp && a->cmp->error[0]) {
-		ui_text(a, y++, 3, a->cols - 4, ROLE_ERROR, a->cmp->error);
-	} else if (a->cmp && a->cmp->built) {
-		const struct report *rep = &a->cmp->rep;
-		y = draw_compare(a, y, bottom, m);
-		if (rep->ngroups == 0)
-			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
-				"nothing to compare: the runs share no measured step");
-		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
-			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
-	}
+	draw_comparison(a, y, bottom);
 	static const enum key_action acts[] = {ACT_MARK,   ACT_METRIC_NEXT, ACT_CMP_DOWN,
 					       ACT_CHARTS, ACT_EXPORT,	    ACT_LABEL,
 					       ACT_DELETE, ACT_RELOAD,	    ACT_DETAILS};
@@ -644,59 +652,69 @@ static void annotate_open(struct app *a, enum key_action what)
 	result_free(&r);
 }
 
+/* A key while a run's details are open: true when used there; false when the list takes it. */
+static bool details_key(struct app *a, enum key_action act)
+{
+	switch (act) {
+	case ACT_DETAILS:
+	case ACT_BACK:
+		details_close(a);
+		return true;
+	case ACT_UP:
+	case ACT_DOWN:
+	case ACT_PAGE_UP:
+	case ACT_PAGE_DOWN:
+	case ACT_HOME:
+	case ACT_END:
+		ui_list_move(act, &a->details_top, a->details_n, 10);
+		return true;
+	case ACT_METRIC_PREV:
+		a->details_left = a->details_left > 10 ? a->details_left - 10 : 0;
+		return true;
+	case ACT_METRIC_NEXT:
+		/* the step tables are the widest lines: no further than their end */
+		if (a->details_left + 10 < a->details_width)
+			a->details_left += 10;
+		return true;
+	default:
+		/* anything else acts on the list, which comes back */
+		details_close(a);
+		return false;
+	}
+}
+
+/* A key while the charts are open: true when used there; false when the list takes it. */
+static bool charts_key(struct app *a, enum key_action act)
+{
+	switch (act) {
+	case ACT_CHARTS:
+	case ACT_BACK:
+	case ACT_DETAILS:
+		a->charts = false;
+		return true;
+	case ACT_METRIC_NEXT:
+	case ACT_DOWN:
+		a->chart_page++; /* clamped when drawn */
+		return true;
+	case ACT_METRIC_PREV:
+	case ACT_UP:
+		a->chart_page = a->chart_page ? a->chart_page - 1 : 0;
+		return true;
+	default:
+		/* anything else acts on the list, which comes back */
+		a->charts = false;
+		return false;
+	}
+}
+
 void results_key(struct app *a, enum key_action act)
 {
 	char text[600];
 
-	if (a->details) {
-		switch (act) {
-		case ACT_DETAILS:
-		case ACT_BACK:
-			details_close(a);
-			return;
-		case ACT_UP:
-		case ACT_DOWN:
-		case ACT_PAGE_UP:
-		case ACT_PAGE_DOWN:
-		case ACT_HOME:
-		case ACT_END:
-			ui_list_move(act, &a->details_top, a->details_n, 10);
-			return;
-		case ACT_METRIC_PREV:
-			a->details_left = a->details_left > 10 ? a->details_left - 10 : 0;
-			return;
-		case ACT_METRIC_NEXT:
-			/* the step tables are the widest lines: no further than their end */
-			if (a->details_left + 10 < a->details_width)
-				a->details_left += 10;
-			return;
-		default:
-			/* anything else acts on the list, which comes back */
-			details_close(a);
-			break;
-		}
-	}
-	if (a->charts) {
-		switch (act) {
-		case ACT_CHARTS:
-		case ACT_BACK:
-		case ACT_DETAILS:
-			a->charts = false;
-			return;
-		case ACT_METRIC_NEXT:
-		case ACT_DOWN:
-			a->chart_page++; /* clamped when drawn */
-			return;
-		case ACT_METRIC_PREV:
-		case ACT_UP:
-			a->chart_page = a->chart_page ? a->chart_page - 1 : 0;
-			return;
-		default:
-			/* anything else acts on the list, which comes back */
-			a->charts = false;
-			break;
-		}
-	}
+	if (a->details && details_key(a, act))
+		return;
+	if (a->charts && charts_key(a, act))
+		return;
 	switch (act) {
 	case ACT_CHARTS:
 		a->charts = true;

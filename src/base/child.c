@@ -49,51 +49,38 @@ static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, co
 	}
 }
 
-int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
-	      char *err, size_t errlen)
+/* argv started with stdin from /dev/null and stdout, stderr to the pipes given. 0 or -errno. */
+static int spawn(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 {
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, ret, wstatus;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	char erracc[1024];
-	size_t erracc_len = 0, cap = max_out + 1;
-	int64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
-	bool timed_out = false;
-	pid_t pid;
+	int ret;
 
-	memset(o, 0, sizeof(*o));
-	o->out = malloc(cap);
-	if (!o->out)
-		return -ENOMEM;
-	o->out[0] = '\0';
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
-		goto fail;
-	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, outp[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
 	posix_spawnattr_init(&attr);
 	/* its own process group, so that a timeout kills whatever it started too */
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 	posix_spawnattr_setpgroup(&attr, 0);
-	ret = -posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	ret = -posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
-	close(outp[1]);
-	close(errp[1]);
-	outp[1] = errp[1] = -1;
-	if (ret < 0) {
-		if (ret == -ENOENT)
-			snprintf(err, errlen, "%s not installed", argv[0]);
-		else
-			snprintf(err, errlen, "%s: cannot run it: %s", argv[0], strerror(-ret));
-		goto fail;
-	}
+	return ret;
+}
 
-	struct pollfd pfd[2] = {{.fd = outp[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
+/*
+ * The child's output until both pipes close: stdout into o->out (max_out bytes, the rest
+ * dropped), stderr through erracc (erracc_cap bytes) for its first line. True when the
+ * deadline (ms, 0: none) passed first.
+ */
+static bool collect(int out_fd, int err_fd, int64_t deadline, size_t max_out,
+		    struct child_output *o, char *erracc, size_t *erracc_len, size_t erracc_cap)
+{
+	struct pollfd pfd[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
+	bool timed_out = false;
+
 	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
 		int wait_ms = -1;
 		char buf[4096];
@@ -124,7 +111,7 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 				continue;
 			}
 			if (i == 1) {
-				keep_err_line(o, erracc, &erracc_len, buf, (size_t)n, sizeof(erracc));
+				keep_err_line(o, erracc, erracc_len, buf, (size_t)n, erracc_cap);
 				continue;
 			}
 			size_t keep = (size_t)n;
@@ -137,6 +124,43 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 			o->out[o->out_len] = '\0';
 		}
 	}
+	return timed_out;
+}
+
+int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
+	      char *err, size_t errlen)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, ret, wstatus;
+	char erracc[1024];
+	size_t erracc_len = 0, cap = max_out + 1;
+	int64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
+	bool timed_out = false;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	o->out = malloc(cap);
+	if (!o->out)
+		return -ENOMEM;
+	o->out[0] = '\0';
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
+		goto fail;
+	}
+	ret = spawn(argv, outp[1], errp[1], &pid);
+	close(outp[1]);
+	close(errp[1]);
+	outp[1] = errp[1] = -1;
+	if (ret < 0) {
+		if (ret == -ENOENT)
+			snprintf(err, errlen, "%s not installed", argv[0]);
+		else
+			snprintf(err, errlen, "%s: cannot run it: %s", argv[0], strerror(-ret));
+		goto fail;
+	}
+
+	timed_out = collect(outp[0], errp[0], deadline, max_out, o, erracc, &erracc_len,
+			    sizeof(erracc));
 	if (timed_out)
 		kill(-pid, SIGKILL);
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)

@@ -186,6 +186,66 @@ static size_t utf8_put(char *out, uint32_t cp)
 }
 
 /*
+ * The escape at p (a backslash) as the code point *cp: where it ends, or NULL with the
+ * error recorded. An escaped surrogate pair is one code point; a lone surrogate or a NUL
+ * reads as U+FFFD.
+ */
+static const char *escape(struct jread *j, const char *p, uint32_t *cp)
+{
+	if (p + 1 >= j->end) {
+		j->p = p + 1;
+		syntax(j, "a string does not end");
+		return NULL;
+	}
+	switch (p[1]) {
+	case '"':
+	case '\\':
+	case '/':
+		*cp = (unsigned char)p[1];
+		break;
+	case 'b':
+		*cp = '\b';
+		break;
+	case 'f':
+		*cp = '\f';
+		break;
+	case 'n':
+		*cp = '\n';
+		break;
+	case 'r':
+		*cp = '\r';
+		break;
+	case 't':
+		*cp = '\t';
+		break;
+	case 'u':
+		if (j->end - p < 6 || hex4(p + 2, cp)) {
+			j->p = p;
+			syntax(j, "a bad \\u escape in a string");
+			return NULL;
+		}
+		if (*cp >= 0xd800 && *cp <= 0xdbff && j->end - p >= 12 && p[6] == '\\' &&
+		    p[7] == 'u') {
+			uint32_t lo;
+			if (!hex4(p + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+				*cp = 0x10000 + ((*cp - 0xd800) << 10) + (lo - 0xdc00);
+				p += 6;
+			}
+		}
+		/* a lone surrogate, or a NUL that would end the C string */
+		if ((*cp >= 0xd800 && *cp <= 0xdfff) || *cp == 0)
+			*cp = 0xfffd;
+		p += 4;
+		break;
+	default:
+		j->p = p;
+		syntax(j, "a bad escape in a string");
+		return NULL;
+	}
+	return p + 2;
+}
+
+/*
  * Decode the string at j->p into out (outlen bytes, NULL: only scan), cut on a character
  * boundary; *full is the decoded length it would need. 0 or the error.
  */
@@ -223,55 +283,8 @@ static int decode_string(struct jread *j, char *out, size_t outlen, size_t *full
 			break;
 		if (*p == '\\') {
 			uint32_t cp;
-			if (p + 1 >= j->end) {
-				j->p = p + 1;
-				return syntax(j, "a string does not end");
-			}
-			switch (p[1]) {
-			case '"':
-			case '\\':
-			case '/':
-				cp = (unsigned char)p[1];
-				break;
-			case 'b':
-				cp = '\b';
-				break;
-			case 'f':
-				cp = '\f';
-				break;
-			case 'n':
-				cp = '\n';
-				break;
-			case 'r':
-				cp = '\r';
-				break;
-			case 't':
-				cp = '\t';
-				break;
-			case 'u':
-				if (j->end - p < 6 || hex4(p + 2, &cp)) {
-					j->p = p;
-					return syntax(j, "a bad \\u escape in a string");
-				}
-				if (cp >= 0xd800 && cp <= 0xdbff && j->end - p >= 12 &&
-				    p[6] == '\\' && p[7] == 'u') {
-					uint32_t lo;
-					if (!hex4(p + 8, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
-						cp = 0x10000 + ((cp - 0xd800) << 10) +
-						     (lo - 0xdc00);
-						p += 6;
-					}
-				}
-				/* a lone surrogate, or a NUL that would end the C string */
-				if ((cp >= 0xd800 && cp <= 0xdfff) || cp == 0)
-					cp = 0xfffd;
-				p += 4;
-				break;
-			default:
-				j->p = p;
-				return syntax(j, "a bad escape in a string");
-			}
-			p += 2;
+			if (!(p = escape(j, p, &cp)))
+				return j->ret;
 			cl = utf8_put(c, cp);
 		} else {
 			/* a multibyte character, repaired if ill-formed */
@@ -395,6 +408,52 @@ static bool delimiter(const struct jread *j, const char *p)
 	       *p == '\t' || *p == '\r';
 }
 
+static const double pow10_exact[] = {1e0,  1e1,	 1e2,  1e3,  1e4,  1e5,	 1e6,  1e7,
+				     1e8,  1e9,	 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/*
+ * The common case of scan_number(), what a result's tables are made of: an integer, or a
+ * decimal fraction, of at most 15 digits in all (exact in a double). Where it ends, or
+ * NULL (n untouched) when the number at p is not such a one. Inlined: it is the path of
+ * every number of a samples table, where a call costs 1.4 % of the reader's instructions.
+ */
+static inline __attribute__((always_inline)) const char *
+scan_short_number(const char *p, const char *end, struct jread_num *n)
+{
+	const char *q = p, *d0;
+	bool neg = q < end && *q == '-';
+	uint64_t m = 0;
+	q += neg;
+	d0 = q;
+	while (q < end && (unsigned char)(*q - '0') < 10 && q - d0 < 16)
+		m = m * 10 + (uint64_t)(*q++ - '0');
+	size_t nint = (size_t)(q - d0);
+	if (nint && nint < 16 && !(*d0 == '0' && nint > 1) &&
+	    (q >= end || (*q != 'e' && *q != 'E' && (unsigned char)(*q - '0') >= 10))) {
+		if (q >= end || *q != '.') {
+			n->negative = neg;
+			n->integer = true;
+			n->u = m;
+			n->d = neg ? -(double)m : (double)m;
+			return q;
+		}
+		const char *f0 = ++q;
+		while (q < end && (unsigned char)(*q - '0') < 10 && nint + (size_t)(q - f0) < 15)
+			m = m * 10 + (uint64_t)(*q++ - '0');
+		if (q > f0 &&
+		    (q >= end || (*q != 'e' && *q != 'E' && (unsigned char)(*q - '0') >= 10))) {
+			double d = (double)m / pow10_exact[q - f0];
+			n->negative = neg;
+			n->integer = false;
+			n->u = m;
+			n->d = neg ? -d : d;
+			return q;
+		}
+	}
+	return NULL;
+}
+
 /*
  * The number at p (JSON's grammar: no leading zeros, no NaN, no hex) into *n: where it
  * ends, or NULL when malformed (*bad then says where).
@@ -402,51 +461,14 @@ static bool delimiter(const struct jread *j, const char *p)
 static const char *scan_number(const char *p, const char *end, struct jread_num *n,
 			       const char **bad)
 {
-	static const double pow10[] = {1e0,  1e1,  1e2,	 1e3,  1e4,  1e5,  1e6,	 1e7,
-				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	const char *start = p;
+	const char *start = p, *q;
 	uint64_t mant = 0;
 	int digits = 0, frac = 0, exp10 = 0;
 	bool overflow = false, plain = true;
 
-	/*
-	 * The common case first, what a result's tables are made of: an integer, or a
-	 * decimal fraction, of at most 15 digits in all (exact in a double).
-	 */
-	{
-		const char *q = p, *d0;
-		bool neg = q < end && *q == '-';
-		uint64_t m = 0;
-		q += neg;
-		d0 = q;
-		while (q < end && (unsigned char)(*q - '0') < 10 && q - d0 < 16)
-			m = m * 10 + (uint64_t)(*q++ - '0');
-		size_t nint = (size_t)(q - d0);
-		if (nint && nint < 16 && !(*d0 == '0' && nint > 1) &&
-		    (q >= end || (*q != 'e' && *q != 'E' && (unsigned char)(*q - '0') >= 10))) {
-			if (q >= end || *q != '.') {
-				n->negative = neg;
-				n->integer = true;
-				n->u = m;
-				n->d = neg ? -(double)m : (double)m;
-				return q;
-			}
-			const char *f0 = ++q;
-			while (q < end && (unsigned char)(*q - '0') < 10 &&
-			       nint + (size_t)(q - f0) < 15)
-				m = m * 10 + (uint64_t)(*q++ - '0');
-			if (q > f0 && (q >= end || (*q != 'e' && *q != 'E' &&
-						    (unsigned char)(*q - '0') >= 10))) {
-				double d = (double)m / pow10[q - f0];
-				n->negative = neg;
-				n->integer = false;
-				n->u = m;
-				n->d = neg ? -d : d;
-				return q;
-			}
-		}
-	}
+	/* the common case first */
+	if ((q = scan_short_number(p, end, n)))
+		return q;
 	n->negative = false;
 	if (p < end && *p == '-') {
 		n->negative = true;
@@ -500,7 +522,7 @@ static const char *scan_number(const char *p, const char *end, struct jread_num 
 	if (!overflow && digits <= 15 && exp10 >= -22 && exp10 <= 22) {
 		/* exact in a double, and one correctly rounded operation (Clinger's fast path) */
 		double d = (double)mant;
-		d = exp10 < 0 ? d / pow10[-exp10] : d * pow10[exp10];
+		d = exp10 < 0 ? d / pow10_exact[-exp10] : d * pow10_exact[exp10];
 		n->d = n->negative ? -d : d;
 	} else {
 		pthread_once(&c_locale_once, make_c_locale);
@@ -576,6 +598,32 @@ int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned m
 	j->p = p + 1;
 	j->first = false;
 	return 0;
+}
+
+const char *jread_num_u64(const struct jread_num *n, uint64_t *v)
+{
+	*v = 0;
+	if (n->negative && (n->integer ? n->u != 0 : n->d != 0))
+		return "is negative";
+	if (n->integer) {
+		*v = n->u;
+		return NULL;
+	}
+	if (!(n->d >= 0 && n->d < 18446744073709551616.0))
+		return "is out of range (0 to 2^64-1)";
+	*v = (uint64_t)fabs(n->d); /* -0 as 0 */
+	return NULL;
+}
+
+const char *jread_num_double(const struct jread_num *n, double *v)
+{
+	*v = 0;
+	if (!isfinite(n->d))
+		return "is not a finite number";
+	if (n->d < 0)
+		return "is negative";
+	*v = n->d + 0.0; /* -0 reads as 0 */
+	return NULL;
 }
 
 static bool literal(struct jread *j, const char *word)

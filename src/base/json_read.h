@@ -79,6 +79,17 @@ int jread_number(struct jread *j, struct jread_num *n);
  * *n values. -EINVAL without an error when the next value is no array.
  */
 int jread_numbers(struct jread *j, struct jread_num *out, bool *null, unsigned max, unsigned *n);
+/*
+ * A number read (jread_number(), jread_numbers()) as a value that cannot be negative.
+ * jread_num_u64(): a count, size or time, whole from 0 to 2^64-1 (a fraction is
+ * dropped). jread_num_double(): a rate, mean or percentage, finite and at least 0 (-0
+ * reads as 0). NULL when *v holds the value; else *v is 0 and the reason is returned,
+ * worded to follow the value's quoted name in the caller's message: "is negative", "is
+ * out of range (0 to 2^64-1)", "is not a finite number". No error is recorded, so the
+ * caller words where the value sits.
+ */
+const char *jread_num_u64(const struct jread_num *n, uint64_t *v);
+const char *jread_num_double(const struct jread_num *n, double *v);
 int jread_bool(struct jread *j, bool *v);
 int jread_string(struct jread *j, char *buf, size_t len);
 /*

@@ -362,6 +362,74 @@ static int lay_out(const struct fio_lab *lab, struct result *imp, struct result 
 	return 0;
 }
 
+/* What fio's exit and output say before its output is read: 0, or the error. */
+static int fio_output_check(const struct reader *rd, int wstatus, const char *fio, char *err,
+			    size_t errlen)
+{
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
+		text_fmt(err, errlen, "%s: not installed (Debian package fio)", fio);
+		return -ENOENT;
+	}
+	if (rd->too_big) {
+		text_fmt(err, errlen, "fio's output passes the limit of a result file");
+		return -EFBIG;
+	}
+	if (!rd->json_len) {
+		text_fmt(err, errlen, "fio gave no result (%s %d)%s%s",
+			 WIFEXITED(wstatus) ? "exit" : "signal",
+			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
+			 rd->last_err[0] ? ": " : "", rd->last_err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The run's facts: the plan, fio's record of the hosts (moved from imp), the target on
+ * each. 0 or -ENOMEM.
+ */
+static int lab_facts(const struct fio_lab *lab, struct result *imp, struct result *out)
+{
+	struct json_object *hosts = json_object_new_array();
+
+	out->host = imp->host;
+	imp->host = NULL;
+	out->target = imp->target;
+	imp->target = NULL;
+	if (!hosts || !(out->preset_text = strdup(lab->plan->text))) {
+		if (hosts)
+			json_object_put(hosts);
+		return -ENOMEM;
+	}
+	for (unsigned h = 0; h < lab->nhosts; h++)
+		json_object_array_add(hosts, json_object_new_string(lab->hosts[h]));
+	json_object_object_add(out->target, "hosts", hosts);
+	json_object_object_add(out->target, "path", json_object_new_string(lab->target));
+	text_copy(out->preset_name, sizeof(out->preset_name), lab->plan->name);
+	text_copy(out->preset_source, sizeof(out->preset_source), lab->plan->file);
+	out->scale = lab->plan->scale;
+	return 0;
+}
+
+/* The run's status from fio's exit: stopped (by the user), failed, or as the steps say. */
+static void lab_status(struct result *out, bool stopped, int wstatus, const char *last_err)
+{
+	if (stopped) {
+		/* fio stopped the step that was running: its phase did not complete */
+		out->status = RS_ABORTED;
+		for (unsigned p = 0; p < out->nphases; p++)
+			if (out->phases[p].status == RS_COMPLETE)
+				out->phases[p].status = RS_ABORTED;
+	} else if (out->status == RS_COMPLETE && !(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus))) {
+		out->status = RS_FAILED;
+	}
+	if (out->status == RS_FAILED && !out->error[0])
+		text_fmt(out->error, sizeof(out->error), "fio failed (%s %d)%s%s",
+			 WIFEXITED(wstatus) ? "exit" : "signal",
+			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
+			 last_err[0] ? ": " : "", last_err);
+}
+
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
 	char job_file[] = "/tmp/drivebench-lab-XXXXXX";
@@ -414,67 +482,17 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	free(client);
 	if (ret)
 		goto out_unlink;
-	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
-		ret = -ENOENT;
-		text_fmt(err, errlen, "%s: not installed (Debian package fio)", argv[0]);
+	if ((ret = fio_output_check(rd, wstatus, argv[0], err, errlen)))
 		goto out_unlink;
-	}
-	if (rd->too_big) {
-		ret = -EFBIG;
-		text_fmt(err, errlen, "fio's output passes the limit of a result file");
-		goto out_unlink;
-	}
-	if (!rd->json_len) {
-		ret = -EINVAL;
-		text_fmt(err, errlen, "fio gave no result (%s %d)%s%s",
-			 WIFEXITED(wstatus) ? "exit" : "signal",
-			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
-			 rd->last_err[0] ? ": " : "", rd->last_err);
-		goto out_unlink;
-	}
 	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL, err,
 			     errlen);
 	if (ret)
 		goto out_unlink;
-
-	/* the run's facts: the plan, fio's record of the hosts, the target on each */
-	struct json_object *hosts = json_object_new_array();
-	out->host = imp.host;
-	imp.host = NULL;
-	out->target = imp.target;
-	imp.target = NULL;
-	if (!hosts || !(out->preset_text = strdup(lab->plan->text))) {
-		if (hosts)
-			json_object_put(hosts);
-		ret = -ENOMEM;
+	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {
 		text_fmt(err, errlen, "out of memory");
 		goto out_unlink;
 	}
-	for (unsigned h = 0; h < lab->nhosts; h++)
-		json_object_array_add(hosts, json_object_new_string(lab->hosts[h]));
-	json_object_object_add(out->target, "hosts", hosts);
-	json_object_object_add(out->target, "path", json_object_new_string(lab->target));
-	text_copy(out->preset_name, sizeof(out->preset_name), lab->plan->name);
-	text_copy(out->preset_source, sizeof(out->preset_source), lab->plan->file);
-	out->scale = lab->plan->scale;
-	if ((ret = lay_out(lab, &imp, out))) {
-		text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
-	}
-	if (stopped) {
-		/* fio stopped the step that was running: its phase did not complete */
-		out->status = RS_ABORTED;
-		for (unsigned p = 0; p < out->nphases; p++)
-			if (out->phases[p].status == RS_COMPLETE)
-				out->phases[p].status = RS_ABORTED;
-	}
-	else if (out->status == RS_COMPLETE && !(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)))
-		out->status = RS_FAILED;
-	if (out->status == RS_FAILED && !out->error[0])
-		text_fmt(out->error, sizeof(out->error), "fio failed (%s %d)%s%s",
-			 WIFEXITED(wstatus) ? "exit" : "signal",
-			 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus),
-			 rd->last_err[0] ? ": " : "", rd->last_err);
+	lab_status(out, stopped, wstatus, rd->last_err);
 	iso_now(out->ended, sizeof(out->ended));
 out_unlink:
 	unlink(job_file);

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_FIO_IMPORT_INT_H
+#define DB_FIO_IMPORT_INT_H
+/*
+ * Internal to src/results/fio_import*.c: what the builder (fio_import.c: entries as
+ * steps, hosts summed, the API), the document reader (fio_import_read.c: fio's json and
+ * json+ output, one job entry at a time) and the log reader (fio_import_log.c: the
+ * per-interval logs as samples) share.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "json_read.h"
+#include "result.h"
+
+struct json_object;
+
+enum { FD_READ, FD_WRITE, FD_N }; /* the directions imported (trim is not) */
+enum { LK_CLAT, LK_LAT, LK_N };	  /* the latencies fio reports */
+extern const char *const fio_import_lat_key[LK_N]; /* the summary's key: "clat_ns", "lat_ns" */
+
+struct fio_lat {
+	bool seen;
+	bool have_pct[NPCT];
+	bool have_bins;
+	uint64_t n, min, max, pct[NPCT];
+	double mean, std;
+	struct hist *bins; /* malloc'd when json+ gave bins */
+};
+
+struct fio_dir {
+	uint64_t ios, bytes, bw_bytes, runtime_ms;
+	double iops;
+	struct fio_lat lat[LK_N];
+};
+
+/* One entry of "jobs" or "client_stats". */
+struct fio_entry {
+	char name[128];
+	char host[128]; /* "HOST:PORT" in client/server output; "" locally */
+	unsigned groupid;
+	int error;
+	uint64_t job_runtime_ms;
+	struct json_object *opts; /* "job options", owned */
+	struct json_object *ss;	  /* "steadystate" without its data, owned; or NULL */
+	struct fio_dir d[FD_N];
+	size_t at; /* where the entry starts (offset), for messages: entry_line() */
+};
+
+/*
+ * A step whose thread count waits for the whole document: without group_reporting, fio
+ * writes a job of numjobs=N as N entries of one name; with it, one entry (and fio's
+ * "job options" leave out an option given without a value, such as group_reporting).
+ */
+struct pending {
+	unsigned phase, step;
+	char name[128], host[128];
+	unsigned groupid, numjobs, lk;
+	size_t at; /* of its entry in the document */
+	bool log_avg; /* log_avg_msec given: the logs hold intervals */
+	char *iops_prefix, *lat_prefix; /* malloc'd; NULL: no such log */
+};
+
+struct importer {
+	struct jread j;
+	struct result *r;
+	const char *file;
+	const char *logs_dir;
+	char version[64];
+	char time[64];
+	uint64_t timestamp;
+	struct json_object *global;   /* "global options", owned */
+	struct json_object *jobs_rec; /* host.fio.jobs, owned by the host record */
+	size_t opt_bytes;	      /* of all options kept, against RESULT_MAX_RECORD_BYTES */
+	struct pending *pend;	      /* per step, what its threads and logs are resolved from */
+	unsigned npend;
+	char *err;
+	size_t errlen;
+};
+
+/* The line of an offset in the document; counted only for a message (not per entry). */
+unsigned fio_import_line(const struct importer *im, size_t at);
+/* Record "file: out of memory" unless an error came first; returns the error. */
+int fio_import_nomem(struct importer *im);
+/*
+ * Reads and writes together: counts and rates add, means weigh by I/O count, variances
+ * pool (the sums of squares each direction's mean and n-1 std dev imply).
+ */
+void fio_import_combine(struct sample *s);
+
+/* fio_import_read.c: the document at im->j.p, each entry handed to fio_import_add_entry(). */
+void fio_import_read_document(struct importer *im);
+/* fio_import.c: entry e as a step of its phase (its options move to the host record). */
+int fio_import_add_entry(struct importer *im, struct fio_entry *e);
+
+/*
+ * fio_import_log.c: the samples of step st from the logs of the threads first..first+n-1
+ * in im->logs_dir. 0 or -errno with the message in im->err.
+ */
+int fio_import_samples(struct importer *im, struct result_step *st, const struct pending *pd,
+		       unsigned first, unsigned n);
+
+#endif
