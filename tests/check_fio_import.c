@@ -180,6 +180,9 @@ START_TEST(test_client)
 	ck_assert_int_eq(json_object_get_int64(v), 1);
 	ck_assert(json_object_object_get_ex(ss, "criterion", &v));
 	ck_assert_str_eq(json_object_get_string(v), "12.500000%");
+	/* a falling slope keeps its sign */
+	ck_assert(json_object_object_get_ex(ss, "slope", &v));
+	ck_assert(json_object_get_double(v) == -0.75);
 	ck_assert(!json_object_object_get_ex(ss, "data", &v));
 	ck_assert(!json_object_object_get_ex(json_object_array_get_idx(jobs, 1), "steadystate", &v));
 	result_free(&r);

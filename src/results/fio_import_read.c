@@ -102,7 +102,7 @@ static struct json_object *read_options(struct importer *im, const char *what)
 			if (jread_string_dup(&im->j, RESULT_MAX_RECORD_BYTES, &val, &len))
 				break;
 		} else if (jread_peek(&im->j) == JR_NUMBER && !jread_number(&im->j, &n)) {
-			snprintf(num, sizeof(num), "%.17g", n.negative ? -n.d : n.d);
+			snprintf(num, sizeof(num), "%.17g", n.d);
 			if (n.integer)
 				snprintf(num, sizeof(num), "%s%llu", n.negative ? "-" : "",
 					 (unsigned long long)n.u);
@@ -286,7 +286,7 @@ static struct json_object *read_steady(struct importer *im)
 				jread_fail(&im->j, "steadystate: \"%s\" is not a number", key);
 				break;
 			}
-			d = n.negative ? -n.d : n.d;
+			d = n.d;
 			json_object_object_add(o, key, json_object_new_double(d));
 		} else if (jread_skip(&im->j)) {
 			break;

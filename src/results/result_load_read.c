@@ -57,36 +57,20 @@ void loader_wrong_type(struct loader *L, const char *key, const char *what)
  */
 bool loader_num_u64(struct loader *L, const char *key, const struct jread_num *n, uint64_t *v)
 {
-	*v = 0;
-	if (n->negative && (n->integer ? n->u != 0 : n->d != 0)) {
-		loader_bad(L, "\"%s\" is negative", key);
-		return false;
-	}
-	if (n->integer) {
-		*v = n->u;
-		return true;
-	}
-	if (!(n->d >= 0 && n->d < 18446744073709551616.0)) {
-		loader_bad(L, "\"%s\" is out of range (0 to 2^64-1)", key);
-		return false;
-	}
-	*v = (uint64_t)fabs(n->d);
-	return true;
+	const char *why = jread_num_u64(n, v);
+
+	if (why)
+		loader_bad(L, "\"%s\" %s", key, why);
+	return !why;
 }
 
 bool loader_num_dbl(struct loader *L, const char *key, const struct jread_num *n, double *v)
 {
-	*v = 0;
-	if (!isfinite(n->d)) {
-		loader_bad(L, "\"%s\" is not a finite number", key);
-		return false;
-	}
-	if (n->d < 0) {
-		loader_bad(L, "\"%s\" is negative", key);
-		return false;
-	}
-	*v = n->d + 0.0; /* -0 reads as 0 */
-	return true;
+	const char *why = jread_num_double(n, v);
+
+	if (why)
+		loader_bad(L, "\"%s\" %s", key, why);
+	return !why;
 }
 
 /* The member value just reached, by type. null counts as absent (0, "", false). */
