@@ -161,23 +161,25 @@ fi
 "$DRIVEBENCH" export-samples 2>/dev/null
 check "export-samples without a result: exit 2" test $? -eq 2
 
-# two "hosts": fio --server on 127.0.0.1 on two ports, started and stopped here
+# two "hosts": fio --server on 127.0.0.1 and 127.0.0.2 (fio's client names the logs it
+# brings back after the host), and a third on 127.0.0.1 on another port; started and
+# stopped here
 port1=$((20000 + ($$ % 20000) * 2)) port2=$((20001 + ($$ % 20000) * 2))
 servers_up=true
-for port in $port1 $port2; do
-	(cd "$T" && exec timeout 300 fio --server=ip:127.0.0.1,$port >"$T/server.$port.log" 2>&1) &
+for at in 127.0.0.1,$port1 127.0.0.2,$port2 127.0.0.1,$port2; do
+	(cd "$T" && exec timeout 300 fio --server=ip:$at >"$T/server.$at.log" 2>&1) &
 	# timeout passes the TERM on to its fio
 	cleanup_add "kill $!"
 done
-for port in $port1 $port2; do
+for at in 127.0.0.1,$port1 127.0.0.2,$port2 127.0.0.1,$port2; do
 	for _ in $(seq 50); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2)' \
-			$port 2>/dev/null && break
+		python3 -c 'import socket,sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 0.2)' \
+			${at%,*} ${at#*,} 2>/dev/null && break
 		sleep 0.1
 	done || servers_up=false
 done
 L=$(mkfile 32M lab.img)
-h1=127.0.0.1,$port1 h2=127.0.0.1,$port2
+h1=127.0.0.1,$port1 h2=127.0.0.2,$port2 h3=127.0.0.1,$port2
 lab=(run --host "$h1" --host "$h2" --target "$L" --rw randrw --read 70 --bs 4k --threads 2
 	--qdepth 2 --time 2s --quiet)
 timeout 60 "$DRIVEBENCH" "${lab[@]}" --out "$T/lab.json" --yes-destroy="$h1:$L" 2>"$T/err"
@@ -198,7 +200,7 @@ check "two hosts: the aggregate and each host, the aggregate their sum" python3 
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [p["name"] for p in d["phases"]]
-assert len(names) == 3 and names[0] == "run" and all(n.startswith("run @127.0.0.1:") for n in names[1:]), names
+assert len(names) == 3 and names[0] == "run" and all(n.startswith("run @127.0.0.") for n in names[1:]), names
 agg, h1, h2 = (p["steps"][0] for p in d["phases"])
 assert d["status"] == "complete" and agg["status"] == "complete"
 for k in ("read", "write"):
@@ -212,6 +214,34 @@ assert len(agg["hist"]["read"]) > 0
 assert d["target"]["path"] == sys.argv[2], d["target"]
 assert len(d["target"]["hosts"]) == 2
 PY
+check "two hosts: each host's samples from the logs fio's client brought back" python3 - "$T/lab.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["phases"][1:]:
+    st = p["steps"][0]
+    s = st["samples"]
+    n = len(s["rows"])
+    # 2 s at the default 1 s interval: fio's client brings back the whole intervals (the
+    # last may be left out); each at about the step's rate, together no more than it did
+    assert 1 <= n <= 3, (p["name"], n)
+    f = s["fields"]
+    ios = 0
+    for r in s["rows"]:
+        got = r[f.index("read.ios")] + r[f.index("write.ios")]
+        want = st["summary"]["all"]["iops"] * r[f.index("dur_ns")] / 1e9
+        assert abs(got - want) <= 0.3 * want, (p["name"], got, want)
+        ios += got
+    assert ios <= 1.01 * st["summary"]["all"]["ios"], (p["name"], ios)
+PY
+check "two hosts: the client's logs are not left behind" \
+	test -z "$(ls -d /tmp/drivebench-lab-logs-* 2>/dev/null)"
+# two servers on one host, other ports: fio's client writes their logs to one file each,
+# so neither's is read rather than one read twice
+timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h3" --target "$L" --rw randread --time 1s \
+	--quiet --out "$T/samehost.json" 2>"$T/err"
+check "one host on two ports: runs" test $? -eq 0
+check "one host on two ports: no samples from logs it cannot tell apart" \
+	test "$(json "$T/samehost.json" 'sum(len(p["steps"][0].get("samples", {}).get("rows", [])) for p in d["phases"][1:])')" -eq 0
 "$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
 check "two hosts: the result compares like any other" test $? -eq 0
 # a phase run until steady: fio's steady-state detection, its verdict in the phase

@@ -2,6 +2,7 @@
 /* A plan on several hosts through fio's client/server mode (fio_client.h). */
 #include "fio_client.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -112,8 +113,8 @@ static void got_bytes(struct reader *rd, int which, const char *buf, size_t n)
  * fio with argv, DRIVEBENCH_TARGET set, its output read as it comes. Returns 0 (with
  * its wait status) or -errno.
  */
-static int spawn_fio(const struct fio_lab *lab, char **argv, struct reader *rd, int *wstatus,
-		     bool *stopped, char *err, size_t errlen)
+static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, struct reader *rd,
+		     int *wstatus, bool *stopped, char *err, size_t errlen)
 {
 	int out[2] = {-1, -1}, errp[2] = {-1, -1};
 	pid_t pid;
@@ -138,6 +139,9 @@ static int spawn_fio(const struct fio_lab *lab, char **argv, struct reader *rd, 
 		signal(SIGINT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		setenv("DRIVEBENCH_TARGET", lab->target, 1);
+		/* fio's client writes the servers' logs into its working directory */
+		if (chdir(cwd))
+			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -332,7 +336,7 @@ static int lay_out(const struct fio_lab *lab, struct result *imp, struct result 
 			for (unsigned s = 0; s < pp->nsteps; s++) {
 				char job[128];
 				bool found;
-				fio_export_job_name(job, sizeof(job), ++n, pp->name, pp->steps[s].label);
+				fio_export_step_job_name(job, sizeof(job), ++n, pp, &pp->steps[s]);
 				if (take_step(dst, src, job, &pp->steps[s], h == 0 && nhosts ? nhosts : 1,
 					      &found))
 					return -ENOMEM;
@@ -430,9 +434,24 @@ static void lab_status(struct result *out, bool stopped, int wstatus, const char
 			 last_err[0] ? ": " : "", last_err);
 }
 
+/* The logs fio's client wrote into dir, and dir: removed. */
+static void logs_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
 	char job_file[] = "/tmp/drivebench-lab-XXXXXX";
+	char logs[] = "/tmp/drivebench-lab-logs-XXXXXX";
 	char **argv = NULL;
 	struct reader *rd = NULL;
 	struct result imp;
@@ -448,10 +467,16 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	}
 	rd = calloc(1, sizeof(*rd));
 	argv = calloc(2 * lab->nhosts + 3, sizeof(*argv));
-	jobs = fio_export(lab->plan);
+	jobs = fio_export_opts(lab->plan, FIO_EXPORT_LOGS);
 	if (!rd || !argv || !jobs) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
+		goto out;
+	}
+	if (!mkdtemp(logs)) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", logs, strerror(errno));
+		logs[0] = '\0';
 		goto out;
 	}
 	rd->lab = lab;
@@ -478,13 +503,13 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		argv[a++] = job_file;
 	}
 	iso_now(out->started, sizeof(out->started));
-	ret = spawn_fio(lab, argv, rd, &wstatus, &stopped, err, errlen);
+	ret = spawn_fio(lab, argv, logs, rd, &wstatus, &stopped, err, errlen);
 	free(client);
 	if (ret)
 		goto out_unlink;
 	if ((ret = fio_output_check(rd, wstatus, argv[0], err, errlen)))
 		goto out_unlink;
-	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL, err,
+	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", logs, err,
 			     errlen);
 	if (ret)
 		goto out_unlink;
@@ -497,6 +522,8 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 out_unlink:
 	unlink(job_file);
 out:
+	if (logs[0])
+		logs_remove(logs);
 	if (ret)
 		result_free(out);
 	result_free(&imp);

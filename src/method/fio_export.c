@@ -46,6 +46,24 @@ void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, c
 			buf[i] = 'p';
 }
 
+/* A stream's job is labelled "STEP-STREAM". */
+static void stream_label(char *buf, size_t len, const struct plan_step *st, unsigned k)
+{
+	snprintf(buf, len, "%s-%s", st->label, st->streams[k].name);
+}
+
+void fio_export_step_job_name(char *buf, size_t len, unsigned n, const struct plan_phase *ph,
+			      const struct plan_step *st)
+{
+	char label[160];
+
+	if (st->nstreams)
+		stream_label(label, sizeof(label), st, 0);
+	else
+		snprintf(label, sizeof(label), "%s", st->label);
+	fio_export_job_name(buf, len, n, ph->name, label);
+}
+
 static const char *fio_rw(const struct workload *wl)
 {
 	bool seq = wl->pattern == WL_SEQUENTIAL;
@@ -92,12 +110,17 @@ static void steady(struct strbuf *o, const struct plan_phase *ph, const struct p
  * wl is the step's or the stream's workload, with rate_iops its cap.
  */
 static void job(struct strbuf *o, unsigned n, const struct plan_phase *ph, const struct plan_step *st,
-		const struct workload *wl, uint64_t time_ns, const char *label, bool stonewall)
+		const struct workload *wl, uint64_t time_ns, const char *label, bool stonewall,
+		bool logs)
 {
 	char name[128], a[64];
 
 	fio_export_job_name(name, sizeof(name), n, ph->name, label);
 	strbuf_add(o, "[%s]\n%srw=%s\n", name, stonewall ? "stonewall\n" : "", fio_rw(wl));
+	if (logs)
+		strbuf_add(o, "write_iops_log=%s\nwrite_lat_log=%s\nlog_avg_msec=%llu\n", name, name,
+			   (unsigned long long)(wl->interval_ns >= 1000000 ? wl->interval_ns / 1000000
+									 : 1));
 	if (wl->read_pct != 100 && wl->read_pct != 0)
 		strbuf_add(o, "rwmixread=%u\n", wl->read_pct);
 	if (wl->nsplit)
@@ -195,8 +218,8 @@ static void streams(struct strbuf *o, unsigned n, const struct plan_phase *ph,
 					       : 0;
 		if (st->wl.rate_iops && !wl.rate_iops)
 			wl.rate_iops = 1;
-		snprintf(label, sizeof(label), "%s-%s", st->label, st->streams[k].name);
-		job(o, n, ph, st, &wl, time_ns, label, k == 0);
+		stream_label(label, sizeof(label), st, k);
+		job(o, n, ph, st, &wl, time_ns, label, k == 0, false);
 	}
 }
 
@@ -228,6 +251,11 @@ static void purge(struct strbuf *o, const struct plan_phase *ph)
 }
 
 char *fio_export(const struct plan *p)
+{
+	return fio_export_opts(p, 0);
+}
+
+char *fio_export_opts(const struct plan *p, unsigned flags)
 {
 	struct strbuf o = {0};
 	char a[32], name[512], file[4096];
@@ -285,7 +313,8 @@ char *fio_export(const struct plan *p)
 			if (st->nstreams)
 				streams(&o, ++n, ph, st, t);
 			else
-				job(&o, ++n, ph, st, &st->wl, t, st->label, true);
+				job(&o, ++n, ph, st, &st->wl, t, st->label, true,
+				    flags & FIO_EXPORT_LOGS);
 		}
 	}
 	return strbuf_take(&o);

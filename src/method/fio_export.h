@@ -20,7 +20,23 @@ struct plan;
  * back in its output.
  */
 void fio_export_job_name(char *buf, size_t len, unsigned n, const char *phase, const char *label);
+/*
+ * The name fio reports step n of phase ph under: its job's, or for a step of several
+ * streams its first stream's job ("002-sql-max-data"), which names the group.
+ */
+struct plan_phase;
+struct plan_step;
+void fio_export_step_job_name(char *buf, size_t len, unsigned n, const struct plan_phase *ph,
+			      const struct plan_step *st);
 /* The job file text, malloc'd; NULL when out of memory. */
 char *fio_export(const struct plan *p);
+/*
+ * With FIO_EXPORT_LOGS, each job of a step of one stream also writes fio's per-interval
+ * logs at the step's sampling interval (write_iops_log and write_lat_log named as the job,
+ * log_avg_msec), which fio_import reads back as the step's samples; a step of several
+ * streams, reported by fio as one group, gets none (its threads' logs are not one job's).
+ */
+#define FIO_EXPORT_LOGS 1u
+char *fio_export_opts(const struct plan *p, unsigned flags);
 
 #endif

@@ -434,9 +434,47 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
  * from 1, in job order). A run of entries of one job (name, group, host) as long as its
  * numjobs is one entry per thread; a shorter one is a group report.
  */
+/*
+ * Where thread numbering stands for host (fio numbers each server's threads from 1): its
+ * counter in hosts (at most FIO_IMPORT_MAX_HOSTS), or NULL when there are more.
+ */
+#define FIO_IMPORT_MAX_HOSTS 64
+struct host_threads {
+	const char *host;
+	unsigned next;
+};
+
+static unsigned *host_thread(struct host_threads *h, unsigned *nh, const char *host)
+{
+	for (unsigned i = 0; i < *nh; i++)
+		if (!strcmp(h[i].host, host))
+			return &h[i].next;
+	if (*nh == FIO_IMPORT_MAX_HOSTS)
+		return NULL;
+	h[*nh] = (struct host_threads){host, 1};
+	return &h[(*nh)++].next;
+}
+
+/*
+ * Are pd's logs its own? fio's client names a server's copy after the host alone, so two
+ * servers on one host (other ports) write the same files, and neither's logs are read.
+ */
+static bool logs_own(const struct importer *im, const struct pending *pd)
+{
+	size_t n = strcspn(pd->host, ":");
+
+	for (unsigned i = 0; pd->host[0] && i < im->npend; i++) {
+		const char *h = im->pend[i].host;
+		if (strcspn(h, ":") == n && !strncmp(h, pd->host, n) && strcmp(h, pd->host))
+			return false;
+	}
+	return true;
+}
+
 static int resolve_threads(struct importer *im)
 {
-	unsigned thread = 1;
+	struct host_threads hosts[FIO_IMPORT_MAX_HOSTS];
+	unsigned nhosts = 0;
 
 	for (unsigned i = 0, j; i < im->npend; i = j) {
 		const struct pending *a = &im->pend[i];
@@ -455,14 +493,16 @@ static int resolve_threads(struct importer *im)
 			/* one entry per thread: told apart as "job #1", "job #2" ... */
 			if (per == 1 && j - i > 1)
 				text_fmt(st->label, sizeof(st->label), "%.50s #%u", pd->name, k - i + 1);
-			if (im->logs_dir && !pd->host[0]) {
-				int ret = fio_import_samples(im, st, pd, thread, per);
+			unsigned *thread = host_thread(hosts, &nhosts, pd->host);
+			if (im->logs_dir && thread && logs_own(im, pd)) {
+				int ret = fio_import_samples(im, st, pd, *thread, per);
 				if (ret) {
 					im->j.ret = ret;
 					return ret;
 				}
 			}
-			thread += per;
+			if (thread)
+				*thread += per;
 		}
 	}
 	return 0;

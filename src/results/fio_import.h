@@ -39,6 +39,10 @@
  * covers, N counted as fio numbers its threads (1 up, in job order). Interval i of a
  * step adds the threads' i-th entries: IOPS summed, mean latency weighted by IOPS, I/Os
  * as IOPS times the interval; std dev, min, max and percentiles are not in the logs (0).
+ * Of client/server output, the copies fio's client wrote of each server's logs
+ * ("<prefix>_iops.<N>.log.<HOST>", N counted per server) become each host's samples;
+ * two servers on one host (other ports) overwrite each other's copies, so theirs are
+ * not read.
  *
  * Limits: the JSON document and each log FIO_IMPORT_MAX_BYTES (RESULT_MAX_FILE_BYTES),
  * steps RESULT_MAX_STEPS, samples per step RESULT_MAX_SAMPLES, the job options of the

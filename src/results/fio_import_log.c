@@ -38,22 +38,27 @@ static void log_free(struct log *l)
 
 /*
  * The file prefix_kind.N.log in the logs directory ("prefix_kind.log" when fio wrote one
- * log for all threads, per_job_logs=0). 0, -ENOENT (no such log), or an error.
+ * log for all threads, per_job_logs=0); for an entry of a server (host "HOST:PORT"), the
+ * copy fio's client wrote of it, the same name with ".HOST" after it. 0, -ENOENT (no such
+ * log), or an error.
  */
 static int log_read(struct importer *im, const char *prefix, const char *kind, unsigned thread,
-		    struct log *out)
+		    const char *host, struct log *out)
 {
-	char path[4096], *text = NULL;
+	char path[4096], suffix[130] = "", *text = NULL;
 	size_t len;
 	const char *base = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(path, sizeof(path), "%s/%s_%s.%u.log", im->logs_dir, base, kind, thread);
+	if (host[0])
+		snprintf(suffix, sizeof(suffix), ".%.*s", (int)strcspn(host, ":"), host);
+	snprintf(path, sizeof(path), "%s/%s_%s.%u.log%s", im->logs_dir, base, kind, thread,
+		 suffix);
 	ret = fileio_read(path, "a fio log", FIO_IMPORT_MAX_BYTES, &text, &len, im->err,
 			  im->errlen);
 	if (ret == -ENOENT) {
-		snprintf(path, sizeof(path), "%s/%s_%s.log", im->logs_dir, base, kind);
+		snprintf(path, sizeof(path), "%s/%s_%s.log%s", im->logs_dir, base, kind, suffix);
 		ret = fileio_read(path, "a fio log", FIO_IMPORT_MAX_BYTES, &text, &len, im->err,
 				  im->errlen);
 	}
@@ -158,9 +163,10 @@ int fio_import_samples(struct importer *im, struct result_step *st, const struct
 		goto out;
 	}
 	for (unsigned t = 0; t < n; t++) {
-		if ((ret = log_read(im, iops_prefix, "iops", first + t, &iops[t])))
+		if ((ret = log_read(im, iops_prefix, "iops", first + t, pd->host, &iops[t])))
 			goto out;
-		if (lat_prefix && (ret = log_read(im, lat_prefix, lat_log[lk], first + t, &lat[t])))
+		if (lat_prefix &&
+		    (ret = log_read(im, lat_prefix, lat_log[lk], first + t, pd->host, &lat[t])))
 			goto out;
 		for (unsigned d = 0; d < FD_N; d++)
 			if (st->summary.d[d].ios && iops[t].n[d] < nint)
