@@ -176,6 +176,19 @@ open(t + "/samples.json", "w").write(head + '{"samples": {"fields": ["dur_ns", "
                                      '"rows": [' + rows + "]}}]}]}")
 EOF
 refused "100000 steps" "more than 10000 steps (the limit)" "$DRIVEBENCH" show "$T/steps.json"
+python3 - "$T" <<'EOF'
+import sys
+t = sys.argv[1]
+head = '{"format": "drivebench-result", "version": 2, "phases": [{"kind": "measure", "steps": ['
+# a step of 17 streams; a stream with streams of its own, nested deep
+open(t + "/streams.json", "w").write(head + '{"streams": [' + ",".join(["{}"] * 17) + "]}]}]}")
+open(t + "/nested.json", "w").write(head + '{"streams": [' + '{"streams": [' * 40 + "]}" * 40
+                                    + "]}]}]}")
+EOF
+refused "17 streams in a step" "more than 16 streams in a step (the limit)" \
+	"$DRIVEBENCH" show "$T/streams.json"
+refused "streams inside a stream" "a stream has no \"streams\" of its own" \
+	"$DRIVEBENCH" compare "$T/nested.json" "$T/nested.json"
 python3 - "$T/many.json" <<'EOF'
 import json, sys
 steps = [{"label": "s%d" % i, "workload": {"bs": 4096, "read_pct": 50, "threads": 1 + i % 64,

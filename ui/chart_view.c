@@ -51,7 +51,8 @@ static unsigned group_ncats(const struct report *rep, unsigned g)
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < rep->groups[g].nrows; r++)
-		n += rep->rows[rep->groups[g].first_row + r].dir == DIR_ALL;
+		n += rep->rows[rep->groups[g].first_row + r].dir == DIR_ALL &&
+		     !rep->rows[rep->groups[g].first_row + r].stream;
 	return n;
 }
 
@@ -219,7 +220,7 @@ static unsigned page_points(const struct report *rep, const struct page *pg,
 		return 0;
 	for (unsigned r = 0, k = 0; r < grp->nrows && n < max; r++) {
 		unsigned row = grp->first_row + r;
-		if (rep->rows[row].dir != DIR_ALL)
+		if (rep->rows[row].dir != DIR_ALL || rep->rows[row].stream)
 			continue;
 		const struct result_step *st = stream_of(rep->rows[row].steps[i], c->stream);
 		if (pg->kind == PG_LADDER && c->stream < 0) {
@@ -254,7 +255,7 @@ static const char *ladder_cat(const struct report *rep, unsigned g, bool last)
 
 	for (unsigned r = 0; r < grp->nrows; r++) {
 		const struct report_row *row = &rep->rows[grp->first_row + r];
-		if (row->dir != DIR_ALL)
+		if (row->dir != DIR_ALL || row->stream)
 			continue;
 		name = row->name;
 		if (!last)

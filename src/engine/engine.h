@@ -3,7 +3,8 @@
 #define DB_ENGINE_H
 /*
  * The measurement engine: runs one workload step on one target with T worker threads,
- * each owning one I/O queue of depth Q, and hands per-interval samples to a callback.
+ * each owning one I/O queue of depth Q, and hands per-interval samples to a callback; or
+ * several such streams at once, as one step (engine_run_streams).
  *
  * I/O backends are const ops tables chosen by name (fio's ioengines.h): "uring" (one
  * io_uring per worker, registered buffers and file) and "null" (completes every I/O at
@@ -180,7 +181,7 @@ struct stream_result {
 	struct sample drain;
 	struct io_acc *ramp_acc;  /* [DIR_READ], [DIR_WRITE] */
 	struct sample ramp;
-	unsigned idle_workers, first_idle, silent_workers;
+	unsigned idle_workers, first_idle, silent_workers; /* first_idle: in the stream, from 0 */
 	char engine_desc[128];
 };
 

@@ -363,10 +363,18 @@ static void label_runs(struct report *rep)
 				 nth[i]);
 	}
 	free(nth);
+	/* a run on several targets at once: how many (its drive is the first target's) */
+	for (unsigned i = 0; i < rep->nruns; i++) {
+		size_t l = strlen(rep->runs[i].label), n = result_ntargets(rep->runs[i].res);
+		if (n > 1)
+			snprintf(rep->runs[i].label + l, sizeof(rep->runs[i].label) - l,
+				 ", %zu targets", n);
+	}
 }
 
-static int add_row(struct report *rep, unsigned group, const struct step_ref *ref, enum io_dir dir,
-		   const struct result_step **steps)
+/* A row named name (the stream's name: a stream row), each run's step or stream in steps. */
+static int add_named_row(struct report *rep, unsigned group, const char *name, enum io_dir dir,
+			 const struct result_step **steps, const char *stream)
 {
 	/* doubling, the capacity implied by the count (a power of two from 16 on) */
 	unsigned n = rep->nrows;
@@ -380,13 +388,62 @@ static int add_row(struct report *rep, unsigned group, const struct step_ref *re
 	memset(row, 0, sizeof(*row));
 	row->group = group;
 	row->dir = dir;
-	step_name(row->name, sizeof(row->name), ref, dir);
+	row->stream = stream;
+	text_copy(row->name, sizeof(row->name), name);
 	row->steps = malloc(rep->nruns * sizeof(*row->steps));
 	if (!row->steps)
 		return -ENOMEM;
 	memcpy(row->steps, steps, rep->nruns * sizeof(*row->steps));
 	rep->nrows++;
 	return 0;
+}
+
+static int add_row(struct report *rep, unsigned group, const struct step_ref *ref, enum io_dir dir,
+		   const struct result_step **steps)
+{
+	char name[sizeof(rep->rows[0].name)];
+
+	step_name(name, sizeof(name), ref, dir);
+	return add_named_row(rep, group, name, dir, steps, NULL);
+}
+
+/* The stream of st named name, or NULL. */
+static const struct result_step *find_stream(const struct result_step *st, const char *name)
+{
+	for (unsigned k = 0; k < st->nstreams; k++)
+		if (!strcmp(st->streams[k].label, name))
+			return &st->streams[k];
+	return NULL;
+}
+
+/*
+ * Under a step's rows, a row per stream of run 0's step that every run's step has (by
+ * name): "2T2Q / reader". Streams not every run has are noted.
+ */
+static int add_stream_rows(struct report *rep, unsigned group, const struct step_ref *ref,
+			   const struct result_step **steps)
+{
+	const struct result_step **sst = malloc(rep->nruns * sizeof(*sst));
+	char step[sizeof(rep->rows[0].name)], name[sizeof(rep->rows[0].name)];
+	int ret = sst ? 0 : -ENOMEM;
+
+	step_name(step, sizeof(step), ref, DIR_ALL);
+	for (unsigned k = 0; k < steps[0]->nstreams && !ret; k++) {
+		const char *sname = steps[0]->streams[k].label;
+		unsigned r;
+		for (r = 0; r < rep->nruns; r++)
+			if (!(sst[r] = find_stream(steps[r], sname)))
+				break;
+		if (r < rep->nruns) {
+			ret = note(rep, "%s %s: stream \"%s\" is not in every run, not compared",
+				   group < rep->ngroups ? rep->groups[group].title : "", step, sname);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s / %s", step, sname);
+		ret = add_named_row(rep, group, name, DIR_ALL, sst, sname);
+	}
+	free(sst);
+	return ret;
 }
 
 static int note_unshared(struct report *rep, unsigned run, const struct step_ref *refs, unsigned n)
@@ -493,6 +550,108 @@ static unsigned default_metrics(const struct result *const *runs, unsigned nruns
 	return mask;
 }
 
+/* The group of ref's workload, added when it is new; its index, or -ENOMEM. */
+static int find_group(struct report *rep, struct index *groups, const struct step_ref *ref)
+{
+	size_t h;
+	unsigned g = rep->ngroups;
+
+	for (h = group_hash(&ref->step->wl) & groups->mask; groups->slot[h];
+	     h = (h + 1) & groups->mask) {
+		unsigned cand = groups->slot[h] - 1;
+		if (same_group(&rep->rows[rep->groups[cand].first_row].steps[0]->wl,
+			       &ref->step->wl))
+			return (int)cand;
+	}
+	/* doubling, as for rows */
+	if (g == 0 || (g >= 16 && !(g & (g - 1)))) {
+		struct report_group *grown =
+			realloc(rep->groups, (g ? 2 * (size_t)g : 16) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		rep->groups = grown;
+	}
+	struct report_group *p = rep->groups;
+	memset(&p[g], 0, sizeof(p[g]));
+	report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
+	p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
+	rep->ngroups++;
+	groups->slot[h] = g + 1;
+	return (int)g;
+}
+
+/* Run 0's step ref, when every run has it: its rows (and its streams'). 0 or -ENOMEM. */
+static int add_ref_rows(struct report *rep, struct run_refs *rr, struct index *groups,
+			struct step_ref *ref, const struct result_step **steps)
+{
+	steps[0] = ref->step;
+	for (unsigned r = 1; r < rep->nruns; r++) {
+		struct step_ref *other = find_ref(&rr[r], ref);
+		if (!other)
+			return 0;
+		steps[r] = other->step;
+	}
+	for (unsigned r = 1; r < rep->nruns; r++)
+		find_ref(&rr[r], ref)->shared = true;
+	ref->shared = true;
+
+	int g = find_group(rep, groups, ref);
+	if (g < 0)
+		return g;
+	if (add_row(rep, (unsigned)g, ref, DIR_ALL, steps))
+		return -ENOMEM;
+	if (mixed(&ref->step->wl) && (add_row(rep, (unsigned)g, ref, DIR_READ, steps) ||
+				      add_row(rep, (unsigned)g, ref, DIR_WRITE, steps)))
+		return -ENOMEM;
+	return add_stream_rows(rep, (unsigned)g, ref, steps);
+}
+
+/* Rows of one group together, in first-use order within it (a counting sort). */
+static int sort_rows(struct report *rep)
+{
+	struct report_row *sorted = malloc((rep->nrows ? rep->nrows : 1) * sizeof(*sorted));
+	unsigned *next = calloc(rep->ngroups + 1, sizeof(*next));
+
+	if (!sorted || !next) {
+		free(sorted);
+		free(next);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < rep->nrows; i++)
+		rep->groups[rep->rows[i].group].nrows++;
+	for (unsigned g = 0, k = 0; g < rep->ngroups; g++) {
+		rep->groups[g].first_row = next[g] = k;
+		k += rep->groups[g].nrows;
+	}
+	for (unsigned i = 0; i < rep->nrows; i++)
+		sorted[next[rep->rows[i].group]++] = rep->rows[i];
+	free(next);
+	free(rep->rows);
+	rep->rows = sorted;
+	return 0;
+}
+
+static int add_notes(struct report *rep, const struct run_refs *rr)
+{
+	if (note_presets(rep))
+		return -ENOMEM;
+	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
+				     "side by side."))
+		return -ENOMEM;
+	if (note_warnings(rep))
+		return -ENOMEM;
+	for (unsigned r = 0; r < rep->nruns; r++) {
+		const struct result *res = rep->runs[r].res;
+		if (note_unshared(rep, r, rr[r].refs, rr[r].n))
+			return -ENOMEM;
+		if (res->status != RS_COMPLETE &&
+		    note(rep, "%s: the run is %s%s%s", rep->runs[r].label,
+			 result_status_name[res->status], res->error[0] ? ": " : "", res->error))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
 		 const struct report_opts *opts, char *err, size_t errlen)
 {
@@ -527,93 +686,11 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 		 nruns > 1 ? " and its comparables" : "");
 
 	/* rows: run 0's steps that every run has, grouped into ladders in order of first use */
-	for (unsigned i = 0; i < rr[0].n; i++) {
-		struct step_ref *ref = &rr[0].refs[i];
-		bool all = true;
-		steps[0] = ref->step;
-		for (unsigned r = 1; r < nruns && all; r++) {
-			struct step_ref *other = find_ref(&rr[r], ref);
-			all = other != NULL;
-			if (other)
-				steps[r] = other->step;
-		}
-		if (!all)
-			continue;
-		for (unsigned r = 1; r < nruns; r++)
-			find_ref(&rr[r], ref)->shared = true;
-		ref->shared = true;
-
-		size_t h;
-		unsigned g = rep->ngroups;
-		for (h = group_hash(&ref->step->wl) & groups.mask; groups.slot[h];
-		     h = (h + 1) & groups.mask) {
-			unsigned cand = groups.slot[h] - 1;
-			if (same_group(&rep->rows[rep->groups[cand].first_row].steps[0]->wl,
-				       &ref->step->wl)) {
-				g = cand;
-				break;
-			}
-		}
-		if (g == rep->ngroups) {
-			/* doubling, as for rows */
-			if (g == 0 || (g >= 16 && !(g & (g - 1)))) {
-				struct report_group *grown = realloc(
-					rep->groups, (g ? 2 * (size_t)g : 16) * sizeof(*grown));
-				if (!grown)
-					goto fail_nomem;
-				rep->groups = grown;
-			}
-			struct report_group *p = rep->groups;
-			memset(&p[g], 0, sizeof(p[g]));
-			report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
-			p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
-			rep->ngroups++;
-			groups.slot[h] = g + 1;
-		}
-		if (add_row(rep, g, ref, DIR_ALL, steps))
+	for (unsigned i = 0; i < rr[0].n; i++)
+		if (add_ref_rows(rep, rr, &groups, &rr[0].refs[i], steps))
 			goto fail_nomem;
-		if (mixed(&ref->step->wl) && (add_row(rep, g, ref, DIR_READ, steps) ||
-					      add_row(rep, g, ref, DIR_WRITE, steps)))
-			goto fail_nomem;
-	}
-	/* rows of one group together, in first-use order within it (a counting sort) */
-	{
-		struct report_row *sorted = malloc((rep->nrows ? rep->nrows : 1) * sizeof(*sorted));
-		unsigned *next = calloc(rep->ngroups + 1, sizeof(*next));
-		if (!sorted || !next) {
-			free(sorted);
-			free(next);
-			goto fail_nomem;
-		}
-		for (unsigned i = 0; i < rep->nrows; i++)
-			rep->groups[rep->rows[i].group].nrows++;
-		for (unsigned g = 0, k = 0; g < rep->ngroups; g++) {
-			rep->groups[g].first_row = next[g] = k;
-			k += rep->groups[g].nrows;
-		}
-		for (unsigned i = 0; i < rep->nrows; i++)
-			sorted[next[rep->rows[i].group]++] = rep->rows[i];
-		free(next);
-		free(rep->rows);
-		rep->rows = sorted;
-	}
-
-	if (note_presets(rep))
+	if (sort_rows(rep) || add_notes(rep, rr))
 		goto fail_nomem;
-	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
-				     "side by side."))
-		goto fail_nomem;
-	if (note_warnings(rep))
-		goto fail_nomem;
-	for (unsigned r = 0; r < nruns; r++) {
-		const struct result *res = rep->runs[r].res;
-		if (note_unshared(rep, r, rr[r].refs, rr[r].n))
-			goto fail_nomem;
-		if (res->status != RS_COMPLETE &&
-		    note(rep, "%s: the run is %s%s%s", rep->runs[r].label,
-			 result_status_name[res->status], res->error[0] ? ": " : "", res->error))
-			goto fail_nomem;
-	}
 	ret = load_specs(rep, o, err, errlen);
 	if (ret)
 		goto fail;

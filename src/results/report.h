@@ -15,10 +15,13 @@
  * when a run has the same parameters twice, the n-th occurrence matches the n-th. Rows
  * are grouped by workload without threads and queue depth ("8k 70/30 random"), so a
  * group is a ladder. A step that mixes reads and writes adds a read row and a write row
- * under its combined row. Steps that not every run has are listed in the notes.
+ * under its combined row. A step of several streams adds a row per stream under its rows,
+ * matched across runs by the stream's name ("2T2Q / reader"). Steps and streams that not
+ * every run has are listed in the notes.
  *
  * Columns are runs, labelled by drive model and capacity, with the firmware when two
- * runs share a model, and the target path when a run has no drive record.
+ * runs share a model, and the target path when a run has no drive record; a run on
+ * several targets at once says how many ("..., 2 targets").
  *
  * A compared step that carries warnings (result.h, STEP_WARNINGS) marks its values with
  * REPORT_WARN_MARK, and each of its warnings is a note: "run, group step: ! code: text".
@@ -89,11 +92,17 @@ struct report_run {
 	unsigned nunshared;	       /* its measured steps that not every run has */
 };
 
+/*
+ * A row: a step every run has, or one direction of it, or one of its streams (a step of
+ * several streams run at once: result.h), which follow its rows, matched by name.
+ */
 struct report_row {
 	unsigned group;			  /* index into report.groups */
-	char name[80];			  /* "2T2Q", "16T16Q read", "4T8Q @ 5000 IOPS" */
+	char name[144];			  /* "2T2Q", "16T16Q read", "4T8Q @ 5000 IOPS",
+					     "2T2Q / reader" */
 	enum io_dir dir;		  /* DIR_ALL, or the split of a mixed step */
-	const struct result_step **steps; /* [nruns]: each run's matching step */
+	const char *stream;		  /* a stream row: the stream's name; NULL: a step's */
+	const struct result_step **steps; /* [nruns]: each run's matching step or stream */
 };
 
 struct report_group {
@@ -277,8 +286,10 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
 		       const struct result_step *st);
 
 /*
- * One result, readable (drivebench show): header lines (Result, Drive, Target, Size,
- * Host, Preset, Run), then per phase its summary line and a table of its steps.
+ * One result, readable (drivebench show): header lines (Result, Drive, Target, or
+ * Targets naming each of a run on several, Size, Host, Preset, Run), then per phase its
+ * summary line and a table of its steps, each step of several streams followed by a
+ * line per stream ("2T2Q / reader").
  * *text is malloc'd, NUL-terminated, *len bytes. Returns 0 or -errno.
  */
 int report_show(const struct result *r, char **text, size_t *len);
@@ -291,8 +302,9 @@ int report_show(const struct result *r, char **text, size_t *len);
 void report_csv_field(FILE *out, const char *s, bool last);
 /*
  * A result's interval samples as CSV: a header row, then one row per sample of every
- * step (phase, step, interval, time, IOPS, MB/s, latency mean, max and std dev, host
- * stall, read and write IOPS), for gnuplot and spreadsheets. 0 or -EIO.
+ * step and of every stream of a step of several, named "<step> / <stream>" (phase, step,
+ * interval, time, IOPS, MB/s, latency mean, max and std dev, host stall, read and write
+ * IOPS), for gnuplot and spreadsheets. 0 or -EIO.
  */
 int report_samples_csv(const struct result *r, FILE *out);
 

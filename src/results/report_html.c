@@ -7,11 +7,12 @@
  * curves as latency against IOPS, and SNIA-style block size x mix matrices as tables.
  * Series come from the report model (report_bars, report_exceedance, report_cell).
  *
- * Charts are drawn for print as much as for screens: every series has its own colour
+ * The charts are drawn by report_svg.c (report_svg.h): every series has its own colour
  * (Okabe-Ito, safe for colour-blind readers), dash pattern and marker shape, so they
  * stay apart in greyscale. Every axis names its quantity and unit. Each SVG is a
  * well-formed XML document of its own (its own xmlns), and each drive's series is one
- * <g class="series"> element.
+ * <g class="series"> element. Ladder charts draw each step's combined row; the rows of
+ * a step's streams are in the tables under them.
  */
 #include "report.h"
 
@@ -22,6 +23,7 @@
 
 #include <json-c/json.h>
 
+#include "report_svg.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
@@ -31,429 +33,6 @@
 static void esc(FILE *out, const char *s)
 {
 	text_fput_xml(out, s);
-}
-
-/* ---- charts ---------------------------------------------------------------------- */
-
-static const struct {
-	const char *colour;
-	const char *dash; /* stroke-dasharray; "" for solid */
-	unsigned marker;  /* 0 circle, 1 square, 2 triangle, 3 diamond */
-} series_style[] = {
-	{"#0072B2", "", 0}, {"#D55E00", "7 3", 1}, {"#009E73", "2 2", 2}, {"#CC79A7", "9 3 2 3", 3},
-	{"#E69F00", "", 1}, {"#56B4E9", "7 3", 2}, {"#000000", "2 2", 3}, {"#999999", "9 3 2 3", 0},
-};
-#define NSTYLES (sizeof(series_style) / sizeof(series_style[0]))
-
-struct series {
-	const char *name;
-	unsigned n;
-	double *x, *y; /* y NAN: no value (the line breaks) */
-};
-
-struct chart {
-	char title[256];
-	char xlabel[96];
-	char ylabel[96];
-	const char *const *xcats; /* categorical x axis: x[i] are indices into xcats */
-	unsigned ncats;
-	struct series *series;
-	unsigned nseries;
-	bool markers;
-	enum report_metric metric; /* bars: how their values are printed */
-	bool ylog;   /* y holds log10 of the value: ticks at powers of ten */
-	bool xnines; /* x holds -log10(1 - p): ticks at 0, 90, 99, 99.9 ... % */
-};
-
-enum { CW = 760, PLOT_L = 78, PLOT_R = 20, PLOT_T = 40, PLOT_H = 260, AXIS_B = 62, LEG_ROW = 20 };
-
-/* A "nice" step (1, 2 or 5 x 10^k) giving about `want` intervals over span (> 0). */
-static double nice_step(double span, unsigned want)
-{
-	double raw = span / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-/* Beyond this a value is drawn at the edge: a chart of 1e308 IOPS says nothing anyway. */
-#define AXIS_MAX 1e15
-
-/*
- * An axis: its ends, a nice step, and how many ticks. Ticks are counted, never found by
- * adding steps until a value is passed: at 1e18 a step of 256 is below what a double
- * can add, and such a loop never ends.
- */
-struct axis {
-	double lo, hi, step;
-	unsigned nticks; /* lo, lo + step, ..., hi */
-};
-
-static void axis_fit(struct axis *a, double lo, double hi, unsigned want)
-{
-	if (!isfinite(lo) || !isfinite(hi) || hi < lo) {
-		lo = 0;
-		hi = 1;
-	}
-	lo = fmax(fmin(lo, AXIS_MAX), -AXIS_MAX);
-	hi = fmax(fmin(hi, AXIS_MAX), -AXIS_MAX);
-	/* a span too small for the doubles at its magnitude: widen it around itself */
-	double mag = fmax(fabs(lo), fabs(hi)), min_span = fmax(mag * 1e-9, 1e-9);
-	if (hi - lo < min_span) {
-		double mid = lo / 2 + hi / 2;
-		lo = mid - min_span;
-		hi = mid + min_span;
-	}
-	a->step = nice_step(hi - lo, want);
-	a->lo = floor(lo / a->step) * a->step;
-	a->hi = ceil(hi / a->step) * a->step;
-	double n = round((a->hi - a->lo) / a->step);
-	a->nticks = n >= 1 && n <= 4.0 * want ? (unsigned)n + 1 : 2;
-	if (n < 1 || n > 4.0 * want)
-		a->hi = a->lo + a->step;
-}
-
-static void fmt_tick(char *buf, size_t len, double v, double step)
-{
-	if (fabs(v) >= 10000)
-		units_fmt_count(buf, len, v);
-	else if (step >= 1)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.*f", (int)fmin(ceil(-log10(step) - 1e-9), 12), v);
-}
-
-/* A log10 axis in whole decades, lo..hi widened to integers (at least one decade). */
-static void axis_decades(struct axis *a, double lo, double hi)
-{
-	if (!isfinite(lo) || !isfinite(hi) || hi < lo) {
-		lo = 0;
-		hi = 1;
-	}
-	a->lo = floor(fmax(lo, -30));
-	a->hi = ceil(fmin(hi, 30));
-	if (a->hi <= a->lo)
-		a->hi = a->lo + 1;
-	a->step = 1;
-	a->nticks = (unsigned)(a->hi - a->lo) + 1;
-}
-
-/* 10^v as a number: 0.001, 0.01, ..., 1, 10, 1000, 10K */
-static void fmt_pow10(char *buf, size_t len, double v)
-{
-	if (v < 0)
-		snprintf(buf, len, "%.*f", (int)-v, pow(10, v));
-	else
-		units_fmt_count(buf, len, pow(10, v));
-}
-
-/* k nines as a percentile: 0 -> "0", 1 -> "90", 2 -> "99", 3 -> "99.9" */
-static void fmt_nines(char *buf, size_t len, double k)
-{
-	if (k < 1)
-		snprintf(buf, len, "0");
-	else if (k < 2)
-		snprintf(buf, len, "90");
-	else
-		snprintf(buf, len, "%.*f", (int)k - 2, 100 - pow(10, 2 - k));
-}
-
-/* A coordinate in the SVG, kept a short finite number whatever the value. */
-static double clamp_px(double v)
-{
-	return isnan(v) ? 0 : fmax(fmin(v, 1e5), -1e5);
-}
-
-static void marker(FILE *out, unsigned shape, double x, double y, const char *colour)
-{
-	switch (shape) {
-	case 1:
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" fill=\"%s\"/>",
-			x - 3, y - 3, colour);
-		break;
-	case 2:
-		fprintf(out, "<path d=\"M%.1f %.1fl3.5 6h-7z\" fill=\"%s\"/>", x, y - 4, colour);
-		break;
-	case 3:
-		fprintf(out, "<path d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\" fill=\"%s\"/>", x, y - 4,
-			colour);
-		break;
-	default:
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"/>", x, y,
-			colour);
-	}
-}
-
-/* An SVG document's start: its own xmlns, a white page, the title as <title> and text. */
-static void svg_head(FILE *out, const char *attrs, unsigned height, const char *title)
-{
-	fprintf(out,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\"%s viewBox=\"0 0 %d %u\" width=\"%d\" "
-		"height=\"%u\" role=\"img\" font-family=\"Helvetica, Arial, sans-serif\" "
-		"font-size=\"12\">\n<title>",
-		attrs, CW, height, CW, height);
-	esc(out, title);
-	fprintf(out, "</title>\n<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", CW, height);
-	fprintf(out,
-		"<text x=\"%d\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
-		"font-weight=\"bold\">",
-		CW / 2);
-	esc(out, title);
-	fputs("</text>\n", out);
-}
-
-static void svg_chart(FILE *out, const struct chart *c)
-{
-	double xmin = INFINITY, xmax = -INFINITY, ymax = 0, ymin = INFINITY;
-	const double pw = CW - PLOT_L - PLOT_R;
-	/* legend entries in columns wide enough for the longest name (~7 px a character) */
-	size_t longest = 1;
-	for (unsigned s = 0; s < c->nseries; s++)
-		if (strlen(c->series[s].name) > longest)
-			longest = strlen(c->series[s].name);
-	unsigned per_row = (unsigned)(pw / (40 + 7.0 * (double)longest));
-	per_row = per_row < 1 ? 1 : per_row > 4 ? 4 : per_row;
-	unsigned legend_rows = (c->nseries + per_row - 1) / per_row;
-	unsigned height = PLOT_T + PLOT_H + AXIS_B + legend_rows * LEG_ROW + 8;
-
-	for (unsigned s = 0; s < c->nseries; s++)
-		for (unsigned i = 0; i < c->series[s].n; i++) {
-			double x = c->series[s].x[i], y = c->series[s].y[i];
-			if (!isfinite(y) || !isfinite(x))
-				continue;
-			xmin = fmin(xmin, x);
-			xmax = fmax(xmax, x);
-			ymax = fmax(ymax, y);
-			ymin = fmin(ymin, y);
-		}
-	struct axis ya, xa;
-	if (c->ylog)
-		axis_decades(&ya, ymin, ymax);
-	else
-		axis_fit(&ya, 0, ymax > 0 ? ymax : 1, 5);
-	if (c->xnines) {
-		axis_decades(&xa, 0, xmax);
-	} else if (c->xcats) {
-		xa = (struct axis){.lo = -0.5, .hi = c->ncats - 0.5, .step = 1, .nticks = 0};
-	} else {
-		if (!isfinite(xmin)) {
-			xmin = 0;
-			xmax = 1;
-		}
-		xmin = xmin > 0 && xmin < (xmax - xmin) ? 0 : xmin;
-		axis_fit(&xa, xmin, xmax, 8);
-	}
-	xmin = xa.lo;
-	xmax = xa.hi;
-	const double ybot = ya.lo, ytop = ya.hi;
-#define PX(v) clamp_px(PLOT_L + ((v)-xmin) / (xmax - xmin) * pw)
-#define PY(v) clamp_px(PLOT_T + PLOT_H - ((v)-ybot) / (ytop - ybot) * PLOT_H)
-
-	svg_head(out, "", height, c->title);
-	fputs("<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
-	for (unsigned i = 0; i < ya.nticks; i++)
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", PLOT_L,
-			PY(ya.lo + i * ya.step), CW - PLOT_R, PY(ya.lo + i * ya.step));
-	fputs("</g>\n<g class=\"axes\" font-size=\"11\" fill=\"#222222\">\n", out);
-	for (unsigned i = 0; i < ya.nticks; i++) {
-		char t[32];
-		double y = ya.lo + i * ya.step;
-		if (c->ylog)
-			fmt_pow10(t, sizeof(t), y);
-		else
-			fmt_tick(t, sizeof(t), y, ya.step);
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			PLOT_L - 6, PY(y) + 4, t);
-	}
-	if (c->xcats) {
-		/* thin labels out when there are many categories */
-		unsigned every = c->ncats > 24 ? (c->ncats + 23) / 24 : 1;
-		for (unsigned i = 0; i < c->ncats; i += every) {
-			fprintf(out,
-				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
-				"transform=\"rotate(-40 "
-				"%.1f %d)\">",
-				PX((double)i), PLOT_T + PLOT_H + 14, PX((double)i),
-				PLOT_T + PLOT_H + 14);
-			esc(out, c->xcats[i]);
-			fputs("</text>\n", out);
-		}
-	} else {
-		for (unsigned i = 0; i < xa.nticks; i++) {
-			char t[32];
-			double x = xa.lo + i * xa.step;
-			if (c->xnines)
-				fmt_nines(t, sizeof(t), x);
-			else
-				fmt_tick(t, sizeof(t), x, xa.step);
-			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-				PX(x), PLOT_T + PLOT_H + 16, t);
-		}
-	}
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\"/>\n", PLOT_L,
-		PLOT_T + PLOT_H, CW - PLOT_R, PLOT_T + PLOT_H);
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#222222\"/>\n", PLOT_L,
-		PLOT_T, PLOT_L, PLOT_T + PLOT_H);
-	fprintf(out,
-		"<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
-		"font-size=\"12\">",
-		PLOT_L + pw / 2, PLOT_T + PLOT_H + AXIS_B - 8);
-	esc(out, c->xlabel);
-	fprintf(out,
-		"</text>\n<text class=\"ylabel\" x=\"16\" y=\"%d\" text-anchor=\"middle\" "
-		"font-size=\"12\" transform=\"rotate(-90 16 %d)\">",
-		PLOT_T + PLOT_H / 2, PLOT_T + PLOT_H / 2);
-	esc(out, c->ylabel);
-	fputs("</text>\n</g>\n", out);
-
-	for (unsigned s = 0; s < c->nseries; s++) {
-		const struct series *se = &c->series[s];
-		const char *colour = series_style[s % NSTYLES].colour;
-		const char *dash = series_style[s % NSTYLES].dash;
-		bool pen = false;
-
-		fprintf(out, "<g class=\"series\" data-series=\"%u\"><title>", s);
-		esc(out, se->name);
-		fprintf(out,
-			"</title>\n<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s "
-			"d=\"",
-			colour, dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
-		for (unsigned i = 0; i < se->n; i++) {
-			if (!isfinite(se->y[i]) || !isfinite(se->x[i])) {
-				pen = false;
-				continue;
-			}
-			fprintf(out, "%s%.1f %.1f", pen ? " L" : (i ? " M" : "M"), PX(se->x[i]),
-				PY(se->y[i]));
-			pen = true;
-		}
-		fputs("\"/>\n", out);
-		if (c->markers)
-			for (unsigned i = 0; i < se->n; i++)
-				if (isfinite(se->y[i]) && isfinite(se->x[i]))
-					marker(out, series_style[s % NSTYLES].marker, PX(se->x[i]),
-					       PY(se->y[i]), colour);
-		fputs("</g>\n", out);
-	}
-
-	fputs("<g class=\"legend\" font-size=\"12\">\n", out);
-	for (unsigned s = 0; s < c->nseries; s++) {
-		double lx = PLOT_L + (s % per_row) * (pw / per_row);
-		double ly = PLOT_T + PLOT_H + AXIS_B + (s / per_row) * LEG_ROW + 6;
-		const char *dash = series_style[s % NSTYLES].dash;
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			"stroke-width=\"2\"%s%s%s/>",
-			lx, ly, lx + 28, ly, series_style[s % NSTYLES].colour,
-			dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
-		marker(out, series_style[s % NSTYLES].marker, lx + 14, ly,
-		       series_style[s % NSTYLES].colour);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 34, ly + 4);
-		esc(out, c->series[s].name);
-		fputs("</text>\n", out);
-	}
-	fputs("</g>\n</svg>\n", out);
-#undef PX
-#undef PY
-}
-
-enum { BAR_L = 230, BAR_H = 13, BAR_GAP = 12 };
-
-/*
- * Grouped horizontal bars: c->xcats are the categories, down the page; each series is a
- * run with one bar in every category (y[k], NAN for none), in its colour and with its
- * value at the bar's end. Each run's bars are one <g class="series bars"> element.
- */
-static void svg_bars(FILE *out, const struct chart *c)
-{
-	const double pw = CW - BAR_L - PLOT_R - 60; /* room for the value past the longest */
-	unsigned band = c->nseries * BAR_H + BAR_GAP;
-	unsigned legend_rows = (c->nseries + 2) / 3;
-	unsigned height = PLOT_T + c->ncats * band + 44 + legend_rows * LEG_ROW + 8;
-	double vmax = 0;
-
-	for (unsigned s = 0; s < c->nseries; s++)
-		for (unsigned k = 0; k < c->series[s].n; k++)
-			if (isfinite(c->series[s].y[k]))
-				vmax = fmax(vmax, c->series[s].y[k]);
-	struct axis xa;
-	axis_fit(&xa, 0, vmax > 0 ? vmax : 1, 5);
-#define BX(v) clamp_px(BAR_L + ((v)-xa.lo) / (xa.hi - xa.lo) * pw)
-	svg_head(out, " class=\"bars\"", height, c->title);
-	unsigned bottom = PLOT_T + c->ncats * band;
-	fputs("<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n", out);
-	for (unsigned i = 0; i < xa.nticks; i++)
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%u\"/>\n",
-			BX(xa.lo + i * xa.step), PLOT_T, BX(xa.lo + i * xa.step), bottom);
-	fputs("</g>\n<g class=\"axes\" font-size=\"11\" fill=\"#222222\">\n", out);
-	for (unsigned i = 0; i < xa.nticks; i++) {
-		char t[32];
-		fmt_tick(t, sizeof(t), xa.lo + i * xa.step, xa.step);
-		fprintf(out, "<text x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">%s</text>\n",
-			BX(xa.lo + i * xa.step), bottom + 14, t);
-	}
-	for (unsigned k = 0; k < c->ncats; k++) {
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", BAR_L - 6,
-			PLOT_T + k * band + (band - BAR_GAP) / 2.0 + 4);
-		esc(out, c->xcats[k]);
-		fputs("</text>\n", out);
-	}
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%u\" stroke=\"#222222\"/>\n",
-		BAR_L, PLOT_T, BAR_L, bottom);
-	fprintf(out, "<text class=\"xlabel\" x=\"%.1f\" y=\"%u\" text-anchor=\"middle\">",
-		BAR_L + pw / 2, bottom + 32);
-	esc(out, c->xlabel);
-	fputs("</text>\n</g>\n", out);
-	for (unsigned s = 0; s < c->nseries; s++) {
-		const struct series *se = &c->series[s];
-		fprintf(out, "<g class=\"series bars\" data-series=\"%u\" fill=\"%s\"><title>", s,
-			series_style[s % NSTYLES].colour);
-		esc(out, se->name);
-		fputs("</title>\n", out);
-		for (unsigned k = 0; k < se->n && k < c->ncats; k++) {
-			double y = PLOT_T + k * band + s * BAR_H, v = se->y[k];
-			char t[64];
-			if (!isfinite(v))
-				continue;
-			report_fmt_value(t, sizeof(t), c->metric, v);
-			fprintf(out,
-				"<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%d\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-				"fill=\"#222222\">%s</text>\n",
-				BAR_L, y, BX(v) - BAR_L, BAR_H - 2, BX(v) + 4, y + BAR_H - 4, t);
-		}
-		fputs("</g>\n", out);
-	}
-	fputs("<g class=\"legend\" font-size=\"12\">\n", out);
-	for (unsigned s = 0; s < c->nseries; s++) {
-		double lx = BAR_L + (s % 3) * ((CW - BAR_L - PLOT_R) / 3.0);
-		double ly = bottom + 44 + (s / 3) * LEG_ROW;
-		fprintf(out,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">",
-			lx, ly - 9, series_style[s % NSTYLES].colour, lx + 20, ly);
-		esc(out, c->series[s].name);
-		fputs("</text>\n", out);
-	}
-	fputs("</g>\n</svg>\n", out);
-#undef BX
-}
-
-static int series_alloc(struct series *s, const char *name, unsigned n)
-{
-	s->name = name;
-	s->n = 0;
-	s->x = calloc(n ? n : 1, sizeof(double));
-	s->y = calloc(n ? n : 1, sizeof(double));
-	return s->x && s->y ? 0 : -ENOMEM;
-}
-
-static void series_free(struct series *s, unsigned n)
-{
-	for (unsigned i = 0; s && i < n; i++) {
-		free(s[i].x);
-		free(s[i].y);
-	}
-	free(s);
 }
 
 /* ---- tables ---------------------------------------------------------------------- */
@@ -501,6 +80,18 @@ static void html_table(FILE *out, const struct report_table *t)
 
 /* ---- sections -------------------------------------------------------------------- */
 
+/* The run's target path, or every one of a run on several: "/dev/a, /dev/b". */
+static const char *run_targets(const struct result *r, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < result_ntargets(r) && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 result_nth_target_path(r, i));
+	return buf;
+}
+
 static void section_runs(FILE *out, const struct report *rep)
 {
 	fputs("<h2>Runs</h2>\n<table class=\"runs\">\n<thead><tr><th>#</th><th>drive</th>"
@@ -510,7 +101,7 @@ static void section_runs(FILE *out, const struct report *rep)
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		struct json_object *host = r->host;
-		char cap[32] = "";
+		char cap[32] = "", targets[1024];
 		const char *cells[9];
 		const char *hostname = "", *cpu = "";
 		struct json_object *v;
@@ -524,7 +115,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[0] = rep->runs[i].label;
 		cells[1] = result_drive_firmware(r);
 		cells[2] = cap;
-		cells[3] = result_target_path(r);
+		cells[3] = run_targets(r, targets, sizeof(targets));
 		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
 		cells[5] = hostname;
 		cells[6] = r->started;
@@ -532,7 +123,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[8] = r->path;
 		fprintf(out,
 			"<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%u</td>",
-			series_style[i % NSTYLES].colour, i + 1);
+			svg_colour(i), i + 1);
 		for (unsigned c = 0; c < 9; c++) {
 			fputs(c == 5 && cpu && cpu[0] ? "<td title=\"" : "<td>", out);
 			if (c == 5 && cpu && cpu[0]) {
@@ -615,7 +206,7 @@ static int precondition_series(const struct report *rep, struct series *series)
 				if (!(mask & (1u << m)))
 					continue;
 				/* a chart's worth of points is all a series keeps */
-				ret = series_alloc(se, rep->runs[i].label,
+				ret = svg_series_alloc(se, rep->runs[i].label,
 						   n < CHART_POINTS ? n : CHART_POINTS);
 				if (ret)
 					break;
@@ -726,7 +317,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 		fputs("</figure>\n", out);
 		free(c.series);
 	}
-	series_free(all, rep->nruns * RM_COUNT);
+	svg_series_free(all, rep->nruns * RM_COUNT);
 	return ret;
 }
 
@@ -744,7 +335,7 @@ static int cell_series(const struct report *rep, struct chart *c, const unsigned
 		return -ENOMEM;
 	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
 		struct series *se = &c->series[c->nseries++];
-		ret = series_alloc(se, rep->runs[i].label, c->ncats);
+		ret = svg_series_alloc(se, rep->runs[i].label, c->ncats);
 		for (unsigned k = 0; k < c->ncats && !ret; k++) {
 			struct report_cell cell = report_cell(rep, rows[k], i, m);
 			se->x[k] = k;
@@ -789,7 +380,7 @@ static int section_bars(FILE *out, const struct report *rep)
 				svg_bars(out, &c);
 				fputs("</figure>\n", out);
 			}
-			series_free(c.series, c.nseries);
+			svg_series_free(c.series, c.nseries);
 		}
 		free(cats);
 	}
@@ -813,7 +404,7 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		if (ret || !e.n)
 			continue;
 		struct series *se = &c.series[c.nseries++];
-		ret = series_alloc(se, rep->runs[i].label, e.n);
+		ret = svg_series_alloc(se, rep->runs[i].label, e.n);
 		for (unsigned k = 0; k < e.n && !ret; k++) {
 			se->x[se->n] = e.nines[k];
 			se->y[se->n++] = log10(fmax(e.lat_ms[k], 1e-6));
@@ -834,7 +425,7 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		svg_chart(out, &c);
 		fputs("</figure>\n", out);
 	}
-	series_free(c.series, c.nseries);
+	svg_series_free(c.series, c.nseries);
 	return ret;
 }
 
@@ -852,7 +443,9 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 		goto out;
 	}
 	for (unsigned r = 0; r < grp->nrows; r++)
-		if (rep->rows[grp->first_row + r].dir == DIR_ALL) {
+		/* the steps' combined rows; their streams are in the tables */
+		if (rep->rows[grp->first_row + r].dir == DIR_ALL &&
+		    !rep->rows[grp->first_row + r].stream) {
 			rows[ncats] = grp->first_row + r;
 			cats[ncats++] = rep->rows[grp->first_row + r].name;
 		}
@@ -881,7 +474,7 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 				svg_chart(out, &c);
 			ret = report_table(rep, (enum report_metric)m, g, &t);
 		}
-		series_free(c.series, c.nseries);
+		svg_series_free(c.series, c.nseries);
 		if (ret)
 			break;
 		fputs("<figcaption>", out);
@@ -1018,7 +611,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			while (end < npoints && pts[end].curve == k && pts[end].run == run)
 				end++;
 			struct series *se = &c.series[c.nseries++];
-			ret = series_alloc(se, rep->runs[run].label, end - at);
+			ret = svg_series_alloc(se, rep->runs[run].label, end - at);
 			for (unsigned q = at; q < end && !ret; q++) {
 				se->x[se->n] = pts[q].iops;
 				se->y[se->n++] = pts[q].lat_ms;
@@ -1033,7 +626,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			svg_chart(out, &c);
 			fputs("</figure>\n", out);
 		}
-		series_free(c.series, c.nseries);
+		svg_series_free(c.series, c.nseries);
 	}
 out:
 	free(titles);
@@ -1090,7 +683,7 @@ static int section_matrix(FILE *out, const struct report *rep)
 			ret = c.series ? 0 : -ENOMEM;
 			for (unsigned b = 0; b < mx.nbs && !ret; b++) {
 				struct series *se = &c.series[c.nseries++];
-				ret = series_alloc(se, mx.bs_names[b], mx.nrounds);
+				ret = svg_series_alloc(se, mx.bs_names[b], mx.nrounds);
 				for (unsigned k = 0; k < mx.nrounds && !ret; k++) {
 					se->x[se->n] = k + 1;
 					se->y[se->n++] = mx.conv[b * mx.nrounds + k];
@@ -1105,7 +698,7 @@ static int section_matrix(FILE *out, const struct report *rep)
 				svg_chart(out, &c);
 				fputs("</figure>\n", out);
 			}
-			series_free(c.series, c.nseries);
+			svg_series_free(c.series, c.nseries);
 		}
 		if (mx.verdict[0]) {
 			fputs("<p class=\"verdict\">", out);

@@ -85,6 +85,8 @@ static void row_json(struct jwrite *w, const struct report *rep, unsigned r)
 	jwrite_begin_object(w);
 	jwrite_kstr(w, "group", rep->groups[row->group].title);
 	jwrite_kstr(w, "step", row->name);
+	if (row->stream)
+		jwrite_kstr(w, "stream", row->stream);
 	jwrite_kstr(w, "direction", dir_name[row->dir]);
 	jwrite_kstr(w, "pattern", wl_pattern_name[wl->pattern]);
 	if (wl->nsplit)

@@ -26,7 +26,8 @@ bool report_group_single(const struct report *rep, unsigned g)
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < grp->nrows; r++)
-		n += rep->rows[grp->first_row + r].dir == DIR_ALL;
+		n += rep->rows[grp->first_row + r].dir == DIR_ALL &&
+		     !rep->rows[grp->first_row + r].stream;
 	return n == 1;
 }
 

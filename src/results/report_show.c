@@ -83,6 +83,26 @@ static const char *jstr(struct json_object *o, const char *key)
  */
 #define V(s) text_fput_visible(out, s)
 
+/* A run on several targets at once: "Targets  2: /dev/nvme0n1 (block), /dev/nvme1n1 (block)". */
+static void show_targets(FILE *out, const struct result *r)
+{
+	unsigned n = result_ntargets(r);
+
+	fprintf(out, "Targets  %u: ", n);
+	for (unsigned i = 0; i < n; i++) {
+		const char *path = result_nth_target_path(r, i);
+		const char *kind = jstr(result_nth_target(r, i), "kind");
+		fputs(i ? ", " : "", out);
+		V(path[0] ? path : "?");
+		if (kind[0]) {
+			fputs(" (", out);
+			V(kind);
+			fputs(")", out);
+		}
+	}
+	fputs("\n", out);
+}
+
 static void show_header(FILE *out, const struct result *r)
 {
 	char label[256], cap[32] = "";
@@ -119,14 +139,18 @@ static void show_header(FILE *out, const struct result *r)
 	}
 	if (result_capacity_bytes(r))
 		units_fmt_capacity_compact(cap, sizeof(cap), result_capacity_bytes(r));
-	fputs("Target   ", out);
-	V(result_target_path(r)[0] ? result_target_path(r) : "?");
-	if (kind[0]) {
-		fputs(" (", out);
-		V(kind);
-		fputs(")", out);
+	if (result_ntargets(r) > 1) {
+		show_targets(out, r);
+	} else {
+		fputs("Target   ", out);
+		V(result_target_path(r)[0] ? result_target_path(r) : "?");
+		if (kind[0]) {
+			fputs(" (", out);
+			V(kind);
+			fputs(")", out);
+		}
+		fputs("\n", out);
 	}
-	fputs("\n", out);
 	if (cap[0])
 		fprintf(out, "Size     %s\n", cap);
 	if (r->host && jstr(r->host, "hostname")[0]) {
@@ -183,13 +207,15 @@ static void show_health(FILE *out, const struct result *r)
 		fprintf(out, " %s..%s C during the run;", jstr(t, "min_c"), jstr(t, "max_c"));
 	if (json_object_object_get_ex(h, "delta", &v) && v) {
 		if (jstr(v, "data_written_bytes")[0]) {
-			units_fmt_capacity(cap, sizeof(cap),
-					   (uint64_t)strtoull(jstr(v, "data_written_bytes"), NULL, 10));
+			units_fmt_capacity(
+				cap, sizeof(cap),
+				(uint64_t)strtoull(jstr(v, "data_written_bytes"), NULL, 10));
 			fprintf(out, " %s written by the host;", cap);
 		}
 		if (jstr(v, "percentage_used")[0])
 			fprintf(out, " wear +%s %%;", jstr(v, "percentage_used"));
-		fprintf(out, " %s", !strcmp(jstr(v, "throttled"), "true") ? "THROTTLED" : "no throttling");
+		fprintf(out, " %s",
+			!strcmp(jstr(v, "throttled"), "true") ? "THROTTLED" : "no throttling");
 	}
 	fprintf(out, "\n");
 	if (json_object_object_get_ex(h, "warnings", &arr) &&
@@ -198,6 +224,25 @@ static void show_health(FILE *out, const struct result *r)
 			struct json_object *w = json_object_array_get_idx(arr, i);
 			fprintf(out, "Warning  %s (%s)\n", jstr(w, "text"), jstr(w, "phase"));
 		}
+}
+
+/* A step's or a stream's warnings ("2T2Q / reader: code: text" for a stream of step). */
+static void show_warnings(FILE *out, const struct result_step *st, const struct result_step *step)
+{
+	/* labels, codes and texts come from the file: escaped like every outside string */
+	for (unsigned w = 0; w < st->nwarnings; w++) {
+		fputs("  " REPORT_WARN_MARK " ", out);
+		if (step) {
+			V(step->label);
+			fputs(" / ", out);
+		}
+		V(st->label);
+		fputs(": ", out);
+		V(st->warnings[w].code);
+		fputs(": ", out);
+		V(st->warnings[w].text);
+		fputs("\n", out);
+	}
 }
 
 /*
@@ -211,16 +256,9 @@ static void show_edges(FILE *out, const struct result_phase *ph)
 		const struct dir_stats *all = &st->summary.d[DIR_ALL], *dr = &st->drain.d[DIR_ALL];
 		char max[32], len[32];
 
-		/* labels, codes and texts come from the file: escaped like every outside string */
-		for (unsigned w = 0; w < st->nwarnings; w++) {
-			fputs("  " REPORT_WARN_MARK " ", out);
-			V(st->label);
-			fputs(": ", out);
-			V(st->warnings[w].code);
-			fputs(": ", out);
-			V(st->warnings[w].text);
-			fputs("\n", out);
-		}
+		show_warnings(out, st, NULL);
+		for (unsigned k = 0; k < st->nstreams; k++)
+			show_warnings(out, &st->streams[k], st);
 		if (dr->ios && dr->max_ns >= all->max_ns && dr->max_ns > 4 * all->pct_ns[PCT_99]) {
 			fputs("  drain ", out);
 			V(st->label);
@@ -258,9 +296,88 @@ static void show_offsets(FILE *out, const struct result_phase *ph)
 	}
 }
 
+/* The widths of a phase's table: measured in a first pass, used in the second. */
+struct widths {
+	size_t name, col[NCOLS], cpu[2];
+	bool with_cpu; /* CPU columns: the steps recorded it (files from before did not) */
+};
+
+/*
+ * One line of the table (pass 1), or its widths (pass 0): name, the columns of d, the
+ * CPU columns when cpu (blank for a NULL cpu), and when st its status and error.
+ */
+static void show_line(FILE *out, int pass, struct widths *w, const char *name,
+		      const struct dir_stats *d, const struct step_cpu *cpu,
+		      const struct result_step *st)
+{
+	char v[32];
+	/* columns are as wide as their characters, not their bytes */
+	size_t nw = text_width(name);
+
+	if (!pass && nw > w->name)
+		w->name = nw;
+	if (pass)
+		fprintf(out, "  %s%*s", name, (int)(w->name - nw), "");
+	for (unsigned c = 0; c < NCOLS; c++) {
+		col_value(v, sizeof(v), (enum col)c, d);
+		if (!pass && strlen(v) > w->col[c])
+			w->col[c] = strlen(v);
+		if (pass)
+			fprintf(out, "  %*s", (int)w->col[c], v);
+	}
+	for (unsigned c = 0; w->with_cpu && c < 2; c++) {
+		cpu_value(v, sizeof(v), c, cpu);
+		if (!pass && strlen(v) > w->cpu[c])
+			w->cpu[c] = strlen(v);
+		if (pass)
+			fprintf(out, "  %*s", (int)w->cpu[c], v);
+	}
+	if (!pass)
+		return;
+	if (st) {
+		fprintf(out, "  %s%s", result_status_name[st->status],
+			st->nwarnings ? " " REPORT_WARN_MARK : "");
+		if (st->error[0]) {
+			fputs(": ", out);
+			V(st->error);
+		}
+	}
+	fputs("\n", out);
+}
+
+/*
+ * A step's lines: the step (all of it), its reads and writes when it mixes them, and
+ * one line per stream when it ran several at once ("2T2Q / reader").
+ */
+static void show_step(FILE *out, int pass, struct widths *w, const struct result_phase *ph,
+		      const struct result_step *st)
+{
+	char name[256], what[256], label[256];
+	bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
+
+	/* a purge or a fill step is named as what it is, not as rounds */
+	if (ph->kind == PH_PURGE || (ph->kind == PH_PRECONDITION && !ph->steady.used))
+		text_visible(name, sizeof(name), report_step_what(what, sizeof(what), ph, st));
+	else
+		text_visible(name, sizeof(name), st->label);
+	show_line(out, pass, w, name, &st->summary.d[DIR_ALL], &st->cpu, st);
+	if (mix) {
+		show_line(out, pass, w, "  read", &st->summary.d[DIR_READ], NULL, NULL);
+		show_line(out, pass, w, "  write", &st->summary.d[DIR_WRITE], NULL, NULL);
+	}
+	text_visible(label, sizeof(label), st->label);
+	for (unsigned k = 0; k < st->nstreams; k++) {
+		const struct result_step *sm = &st->streams[k];
+		text_visible(what, sizeof(what), sm->label);
+		snprintf(name, sizeof(name), "%s / %s", label, what);
+		show_line(out, pass, w, name, &sm->summary.d[DIR_ALL], &sm->cpu, sm);
+	}
+}
+
 static void show_phase(FILE *out, const struct result_phase *ph)
 {
-	size_t w[NCOLS + 1] = {strlen("step")};
+	struct widths w = {.name = strlen("step"),
+			   .cpu = {strlen(cpu_head[0]), strlen(cpu_head[1])}};
 	char summary[512];
 
 	fputs("\n", out);
@@ -270,76 +387,22 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 	fputs("\n", out);
 	if (!ph->nsteps)
 		return;
-
-	/* CPU columns when the steps recorded it (files from before did not) */
-	bool cpu = false;
-	size_t wcpu[2] = {strlen(cpu_head[0]), strlen(cpu_head[1])};
 	for (unsigned s = 0; s < ph->nsteps; s++)
-		cpu |= ph->steps[s].cpu.measured;
-
+		w.with_cpu |= ph->steps[s].cpu.measured;
+	for (unsigned c = 0; c < NCOLS; c++)
+		w.col[c] = strlen(col_head[c]);
 	/* two passes: measure the columns, then print them */
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
-			fprintf(out, "  %-*s", (int)w[0], "step");
+			fprintf(out, "  %-*s", (int)w.name, "step");
 			for (unsigned c = 0; c < NCOLS; c++)
-				fprintf(out, "  %*s", (int)w[c + 1], col_head[c]);
-			for (unsigned c = 0; cpu && c < 2; c++)
-				fprintf(out, "  %*s", (int)wcpu[c], cpu_head[c]);
+				fprintf(out, "  %*s", (int)w.col[c], col_head[c]);
+			for (unsigned c = 0; w.with_cpu && c < 2; c++)
+				fprintf(out, "  %*s", (int)w.cpu[c], cpu_head[c]);
 			fprintf(out, "  status\n");
-		} else {
-			for (unsigned c = 0; c < NCOLS; c++)
-				w[c + 1] = strlen(col_head[c]);
 		}
-		for (unsigned s = 0; s < ph->nsteps; s++) {
-			const struct result_step *st = &ph->steps[s];
-			bool mix = st->wl.read_pct > 0 && st->wl.read_pct < 100;
-			static const enum io_dir dirs[] = {DIR_ALL, DIR_READ, DIR_WRITE};
-			for (unsigned k = 0; k < (mix ? 3u : 1u); k++) {
-				char name[256], v[32], what[256];
-				/* a purge or a fill step is named as what it is, not as rounds */
-				if (k == 0 && (ph->kind == PH_PURGE ||
-					       (ph->kind == PH_PRECONDITION && !ph->steady.used)))
-					text_visible(name, sizeof(name),
-						     report_step_what(what, sizeof(what), ph, st));
-				else if (k == 0)
-					text_visible(name, sizeof(name), st->label);
-				else
-					snprintf(name, sizeof(name), "  %s",
-						 dirs[k] == DIR_READ ? "read" : "write");
-				/* columns are as wide as their characters, not their bytes */
-				size_t nw = text_width(name);
-				if (!pass && nw > w[0])
-					w[0] = nw;
-				if (pass)
-					fprintf(out, "  %s%*s", name, (int)(w[0] - nw), "");
-				for (unsigned c = 0; c < NCOLS; c++) {
-					col_value(v, sizeof(v), (enum col)c,
-						  &st->summary.d[dirs[k]]);
-					if (!pass && strlen(v) > w[c + 1])
-						w[c + 1] = strlen(v);
-					if (pass)
-						fprintf(out, "  %*s", (int)w[c + 1], v);
-				}
-				for (unsigned c = 0; cpu && c < 2; c++) {
-					cpu_value(v, sizeof(v), c, k ? NULL : &st->cpu);
-					if (!pass && strlen(v) > wcpu[c])
-						wcpu[c] = strlen(v);
-					if (pass)
-						fprintf(out, "  %*s", (int)wcpu[c], v);
-				}
-				if (pass && k) {
-					fprintf(out, "\n");
-				} else if (pass) {
-					fprintf(out, "  %s%s", result_status_name[st->status],
-						st->nwarnings ? " " REPORT_WARN_MARK : "");
-					if (st->error[0]) {
-						fputs(": ", out);
-						V(st->error);
-					}
-					fputs("\n", out);
-				}
-			}
-		}
+		for (unsigned s = 0; s < ph->nsteps; s++)
+			show_step(out, pass, &w, ph, &ph->steps[s]);
 	}
 	show_edges(out, ph);
 	if (ph->steps[0].wl.nsplit) {

@@ -155,8 +155,14 @@ void result_hist_free(struct step_hist *h)
 	free(h);
 }
 
-static void step_free(struct result_step *s)
+/* A step and its streams (one level: a stream has none of its own). */
+void result_step_free(struct result_step *s)
 {
+	for (unsigned i = 0; i < s->nstreams; i++)
+		result_step_free(&s->streams[i]);
+	free(s->streams);
+	s->streams = NULL;
+	s->nstreams = 0;
 	result_step_clear_samples(s);
 	result_hist_free(s->hist);
 	free(s->warnings);
@@ -211,7 +217,7 @@ void result_free(struct result *r)
 	for (unsigned p = 0; p < r->nphases; p++) {
 		struct result_phase *ph = &r->phases[p];
 		for (unsigned s = 0; s < ph->nsteps; s++)
-			step_free(&ph->steps[s]);
+			result_step_free(&ph->steps[s]);
 		free(ph->steps);
 	}
 	free(r->phases);
@@ -220,6 +226,8 @@ void result_free(struct result *r)
 		json_object_put(r->host);
 	if (r->target)
 		json_object_put(r->target);
+	if (r->targets)
+		json_object_put(r->targets);
 	result_init(r);
 }
 
@@ -253,12 +261,13 @@ struct result_phase *result_add_phase(struct result *r, const char *name, enum p
 	return ph;
 }
 
-struct result_step *result_add_step(struct result_phase *ph, const char *label,
-				    const struct workload *wl)
+/* A new step at the end of (*arr)[*n]: a phase's steps, or a step's streams. */
+static struct result_step *append_step(struct result_step **arr, unsigned *n, const char *label,
+				       const struct workload *wl)
 {
-	if (grow((void **)&ph->steps, ph->nsteps, sizeof(*ph->steps)))
+	if (grow((void **)arr, *n, sizeof(**arr)))
 		return NULL;
-	struct result_step *s = &ph->steps[ph->nsteps++];
+	struct result_step *s = &(*arr)[(*n)++];
 	memset(s, 0, sizeof(*s));
 	text_copy(s->label, sizeof(s->label), label);
 	if (wl)
@@ -267,6 +276,18 @@ struct result_step *result_add_step(struct result_phase *ph, const char *label,
 		workload_defaults(&s->wl);
 	s->status = RS_PENDING;
 	return s;
+}
+
+struct result_step *result_add_step(struct result_phase *ph, const char *label,
+				    const struct workload *wl)
+{
+	return append_step(&ph->steps, &ph->nsteps, label, wl);
+}
+
+struct result_step *result_step_add_stream(struct result_step *st, const char *name,
+					   const struct workload *wl)
+{
+	return append_step(&st->streams, &st->nstreams, name, wl);
 }
 
 /* ---- packed samples -------------------------------------------------------------- */

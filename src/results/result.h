@@ -87,7 +87,8 @@
  *   does not know.
  *
  * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns,
- * cpu, label, note, in either version) are optional: files without them load as before.
+ * cpu, label, note, streams, targets, in either version) are optional: files without
+ * them load as before.
  *
  * Numbers that are not finite are written as null. Counts, sizes and times are whole
  * numbers from 0 to 2^64-1; rates, means and percentages are finite and not negative.
@@ -95,10 +96,13 @@
  * fsync of the directory.
  *
  * Limits, on reading (drivebench(1), LIMITS): the file RESULT_MAX_FILE_BYTES, steps over
- * all phases RESULT_MAX_STEPS, samples per step RESULT_MAX_SAMPLES, histogram pairs per
- * direction HIST_NBUCKETS (each bucket once), the preset text RESULT_MAX_PRESET_BYTES, the host
- * and target records RESULT_MAX_RECORD_BYTES each, warnings per step RESULT_MAX_WARNINGS
- * (codes told apart: a code given twice is kept once). Past one, the file is refused.
+ * all phases RESULT_MAX_STEPS (streams counted as steps), streams per step
+ * ENGINE_MAX_STREAMS (none with "streams" of its own, each "target" an index into
+ * "targets", or 0 without it), samples per step RESULT_MAX_SAMPLES, histogram pairs per
+ * direction HIST_NBUCKETS (each bucket once), the preset text RESULT_MAX_PRESET_BYTES, the
+ * host, target and targets records RESULT_MAX_RECORD_BYTES each ("targets" 1 to
+ * ENGINE_MAX_STREAMS objects), warnings per step RESULT_MAX_WARNINGS (codes told apart: a
+ * code given twice is kept once). Past one, the file is refused.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -74,6 +74,8 @@ const char *result_col_name(unsigned c);
 /* A step's warning (the same code replaces its text); 0, -E2BIG past the limit, -ENOMEM. */
 int result_add_warning(struct result_step *s, const char *code, const char *text);
 void result_hist_free(struct step_hist *h);
+/* Free what a step holds, its streams' too (the step itself is the caller's). */
+void result_step_free(struct result_step *s);
 /* The packed samples' buffer cut to what they use. */
 void result_pack_shrink(struct sample_pack *pk);
 /* Whether two doubles are the same bits (the packing's test for "unchanged"). */

@@ -63,6 +63,12 @@ const char *result_drive_firmware(const struct result *r);
 const char *result_drive_serial(const struct result *r);
 const char *result_target_path(const struct result *r);
 uint64_t result_capacity_bytes(const struct result *r);
+/* The run's targets: 1, or how many "targets" holds (a run on several at once). */
+unsigned result_ntargets(const struct result *r);
+/* Target i's record (r->target when the run had one), or NULL past the last. */
+struct json_object *result_nth_target(const struct result *r, unsigned i);
+/* Target i's path; "" when absent. */
+const char *result_nth_target_path(const struct result *r, unsigned i);
 struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
 void result_write_steady(struct jwrite *w, const struct steady_info *st);

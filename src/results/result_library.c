@@ -180,6 +180,23 @@ const char *result_target_path(const struct result *r)
 	return obj_str(r->target, "path");
 }
 
+unsigned result_ntargets(const struct result *r)
+{
+	return r->targets ? (unsigned)json_object_array_length(r->targets) : 1;
+}
+
+struct json_object *result_nth_target(const struct result *r, unsigned i)
+{
+	if (!r->targets)
+		return i ? NULL : r->target;
+	return i < result_ntargets(r) ? json_object_array_get_idx(r->targets, i) : NULL;
+}
+
+const char *result_nth_target_path(const struct result *r, unsigned i)
+{
+	return obj_str(result_nth_target(r, i), "path");
+}
+
 uint64_t result_capacity_bytes(const struct result *r)
 {
 	uint64_t b = obj_u64(drive_rec(r), "capacity_bytes");

@@ -128,13 +128,14 @@ static void write_samples(struct jwrite *w, const struct result_step *st)
 			bool *col = need + COL_DIRS + d * NDF;
 			for (unsigned f = 0; f < NDF; f++) {
 				if (f == DF_IOPS)
-					col[f] |= !result_same_bits(ds->iops,
-							     stats_per_sec(ds->ios, s.dur_ns));
+					col[f] |= !result_same_bits(
+						ds->iops, stats_per_sec(ds->ios, s.dur_ns));
 				else if (f == DF_MBPS)
 					col[f] |= !result_same_bits(
 						ds->mbps, stats_per_sec(ds->bytes, s.dur_ns) / 1e6);
 				else if (result_dfield[f].is_double)
-					col[f] |= !result_same_bits(df_get_dbl(ds, (enum dfield)f), 0);
+					col[f] |= !result_same_bits(df_get_dbl(ds, (enum dfield)f),
+								    0);
 				else
 					col[f] |= df_get_u64(ds, (enum dfield)f) != 0;
 			}
@@ -203,10 +204,54 @@ static void write_hist(struct jwrite *w, const struct step_hist *h)
 	jwrite_end_object(w);
 }
 
-static void write_step(struct jwrite *w, const struct result_step *s)
+static void write_cpu(struct jwrite *w, const struct step_cpu *c)
+{
+	jwrite_begin_object(w);
+	jwrite_kdbl(w, "process_user_pct", c->proc_user_pct);
+	jwrite_kdbl(w, "process_system_pct", c->proc_system_pct);
+	jwrite_kdbl(w, "host_user_pct", c->host_user_pct);
+	jwrite_kdbl(w, "host_system_pct", c->host_system_pct);
+	jwrite_kdbl(w, "host_iowait_pct", c->host_iowait_pct);
+	jwrite_ku64(w, "cpus", c->cpus);
+	jwrite_end_object(w);
+}
+
+static void write_warnings(struct jwrite *w, const struct result_step *s)
+{
+	jwrite_begin_array(w);
+	for (unsigned i = 0; i < s->nwarnings; i++) {
+		jwrite_begin_object(w);
+		jwrite_kstr(w, "code", s->warnings[i].code);
+		jwrite_kstr(w, "text", s->warnings[i].text);
+		jwrite_end_object(w);
+	}
+	jwrite_end_array(w);
+}
+
+static void write_drive(struct jwrite *w, const struct step_drive *d)
+{
+	jwrite_begin_object(w);
+	if (d->has_written)
+		jwrite_ku64(w, "host_written_bytes", d->written_bytes);
+	if (d->has_temp) {
+		jwrite_key(w, "temp_max_c");
+		jwrite_i64(w, d->temp_max_c);
+	}
+	jwrite_end_object(w);
+}
+
+/*
+ * A step, or (stream true) one of a step's streams: the same object, with "target" when
+ * the run had several targets (with_target) and "share_pct", and never "streams".
+ */
+static void write_step(struct jwrite *w, const struct result_step *s, bool stream, bool with_target)
 {
 	jwrite_begin_object(w);
 	jwrite_kstr(w, "label", s->label);
+	if (stream && with_target)
+		jwrite_ku64(w, "target", s->target_index);
+	if (stream && s->share_pct > 0)
+		jwrite_kdbl(w, "share_pct", s->share_pct);
 	jwrite_key(w, "workload");
 	write_workload(w, &s->wl);
 	if (s->rate_pct > 0)
@@ -219,25 +264,11 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	jwrite_kstr(w, "engine", s->engine);
 	if (s->cpu.measured) {
 		jwrite_key(w, "cpu");
-		jwrite_begin_object(w);
-		jwrite_kdbl(w, "process_user_pct", s->cpu.proc_user_pct);
-		jwrite_kdbl(w, "process_system_pct", s->cpu.proc_system_pct);
-		jwrite_kdbl(w, "host_user_pct", s->cpu.host_user_pct);
-		jwrite_kdbl(w, "host_system_pct", s->cpu.host_system_pct);
-		jwrite_kdbl(w, "host_iowait_pct", s->cpu.host_iowait_pct);
-		jwrite_ku64(w, "cpus", s->cpu.cpus);
-		jwrite_end_object(w);
+		write_cpu(w, &s->cpu);
 	}
 	if (s->nwarnings) {
 		jwrite_key(w, "warnings");
-		jwrite_begin_array(w);
-		for (unsigned i = 0; i < s->nwarnings; i++) {
-			jwrite_begin_object(w);
-			jwrite_kstr(w, "code", s->warnings[i].code);
-			jwrite_kstr(w, "text", s->warnings[i].text);
-			jwrite_end_object(w);
-		}
-		jwrite_end_array(w);
+		write_warnings(w, s);
 	}
 	jwrite_key(w, "summary");
 	write_sample(w, &s->summary);
@@ -251,14 +282,14 @@ static void write_step(struct jwrite *w, const struct result_step *s)
 	}
 	if (s->drive.has_written || s->drive.has_temp) {
 		jwrite_key(w, "drive");
-		jwrite_begin_object(w);
-		if (s->drive.has_written)
-			jwrite_ku64(w, "host_written_bytes", s->drive.written_bytes);
-		if (s->drive.has_temp) {
-			jwrite_key(w, "temp_max_c");
-			jwrite_i64(w, s->drive.temp_max_c);
-		}
-		jwrite_end_object(w);
+		write_drive(w, &s->drive);
+	}
+	if (!stream && s->nstreams) {
+		jwrite_key(w, "streams");
+		jwrite_begin_array(w);
+		for (unsigned i = 0; i < s->nstreams; i++)
+			write_step(w, &s->streams[i], true, with_target);
+		jwrite_end_array(w);
 	}
 	jwrite_key(w, "samples");
 	write_samples(w, s);
@@ -287,7 +318,7 @@ void result_write_steady(struct jwrite *w, const struct steady_info *st)
 	jwrite_end_object(w);
 }
 
-static void write_phase(struct jwrite *w, const struct result_phase *ph)
+static void write_phase(struct jwrite *w, const struct result_phase *ph, bool with_target)
 {
 	jwrite_begin_object(w);
 	jwrite_kstr(w, "name", ph->name);
@@ -300,7 +331,7 @@ static void write_phase(struct jwrite *w, const struct result_phase *ph)
 	jwrite_key(w, "steps");
 	jwrite_begin_array(w);
 	for (unsigned i = 0; i < ph->nsteps; i++)
-		write_step(w, &ph->steps[i]);
+		write_step(w, &ph->steps[i], false, with_target);
 	jwrite_end_array(w);
 	jwrite_end_object(w);
 }
@@ -318,6 +349,7 @@ static void write_record(struct jwrite *w, const char *key, struct json_object *
 
 int result_write(const struct result *r, FILE *out)
 {
+	bool with_target = r->targets && json_object_is_type(r->targets, json_type_array);
 	struct jwrite w;
 
 	jwrite_init(&w, out, "\t");
@@ -341,6 +373,10 @@ int result_write(const struct result *r, FILE *out)
 		jwrite_kstr(&w, "note", r->note);
 	write_record(&w, "host", r->host);
 	write_record(&w, "target", r->target);
+	if (with_target) {
+		jwrite_key(&w, "targets");
+		jwrite_json(&w, r->targets);
+	}
 	if (r->preset_name[0] || r->preset_text) {
 		jwrite_key(&w, "preset");
 		jwrite_begin_object(&w);
@@ -353,7 +389,7 @@ int result_write(const struct result *r, FILE *out)
 	jwrite_key(&w, "phases");
 	jwrite_begin_array(&w);
 	for (unsigned i = 0; i < r->nphases; i++)
-		write_phase(&w, &r->phases[i]);
+		write_phase(&w, &r->phases[i], with_target);
 	jwrite_end_array(&w);
 	jwrite_end_object(&w);
 	return jwrite_finish(&w);

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The collector: turns the workers' interval records into samples, the step's (every
+ * worker) and, in a step of several streams, each stream's (its own workers), from the
+ * same records in the same pass, so a stream's samples cover the step's intervals and
+ * add up to the step's exactly. All the per-stream work happens here, once per interval;
+ * the workers' per-I/O path knows nothing of streams.
+ *
+ * Between its looks at the records the collector sleeps, and watches the clock and the
+ * workers' threads to mark the time in which the host ran none of them (host stalls).
+ * Once every worker is joined, engine_summarize() makes the totals, the drain and the
+ * ramp of the step and of each stream.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STALLS_MAX 64 /* host stalls waiting for their sample; more merge into the last */
+
+struct collector {
+	struct run *run;
+	engine_sample_fn on_sample;
+	void *arg;
+	struct step_result *out;
+	unsigned cap;            /* out->samples' room */
+	uint32_t next;           /* next interval to emit */
+	struct io_acc *tmp;      /* [2]: the span being merged */
+	struct io_acc *stream_tmp; /* [2 * nstreams]: each stream's share of it; NULL for one */
+	unsigned stream_cap[ENGINE_MAX_STREAMS]; /* each stream's samples' room */
+	uint64_t paused_ns;      /* time the collector saw the step paused (CLOCK_MONOTONIC) */
+	bool open;               /* a host stall is going on */
+	uint64_t open_start_ns, open_end_ns; /* CLOCK_MONOTONIC */
+	struct {
+		uint64_t start_ns, end_ns; /* measured clock */
+	} stalls[STALLS_MAX];    /* host stalls not yet placed in a sample, in time order */
+	unsigned nstalls;
+};
+
+/* The published, unconsumed record k places past the tail of w, or NULL. */
+static struct rec *peek(struct worker *w, uint32_t k)
+{
+	uint32_t tail = atomic_load_explicit(&w->tail, memory_order_relaxed);
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_acquire);
+
+	return tail + k < head ? &w->ring[(tail + k) % REC_RING] : NULL;
+}
+
+/*
+ * Find the end E of the next span every worker can account for exactly: each worker has
+ * published records covering [next, E] ending at E. A worker whose final record is
+ * published has nothing after it, so its coverage extends to any E. Returns false when
+ * some worker has not published enough yet.
+ */
+static bool span_ready(struct collector *c, uint32_t *end)
+{
+	struct run *run = c->run;
+	uint32_t e = c->next;
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (unsigned i = 0; i < run->nworkers; i++) {
+			struct worker *w = &run->w[i];
+			struct rec *r = NULL;
+			bool final = w->finished;
+			for (uint32_t k = 0; (r = peek(w, k)); k++) {
+				final |= r->final;
+				if (r->last >= e)
+					break;
+			}
+			if (!r) {
+				if (final)
+					continue;
+				return false;
+			}
+			/* an empty record splits anywhere: it has nothing to place */
+			if (r->last > e && !(rec_empty(r) && r->first <= e)) {
+				e = r->last;
+				changed = true;
+			}
+		}
+	}
+	*end = e;
+	return true;
+}
+
+static bool all_finished(struct run *run)
+{
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (!run->w[i].finished)
+			return false;
+	return true;
+}
+
+static uint64_t max_end_ns(struct run *run)
+{
+	uint64_t e = 0;
+
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (run->w[i].end_ns > e)
+			e = run->w[i].end_ns;
+	return e;
+}
+
+/* Host stalls on the step's measured clock: [*start, *end), false when outside it. */
+static bool stall_span(struct collector *c, uint64_t from_ns, uint64_t to_ns, uint64_t *start,
+		       uint64_t *end)
+{
+	struct run *run = c->run;
+	uint64_t base = run->t0_ns + run->ramp_ns + c->paused_ns;
+
+	*start = from_ns > base ? from_ns - base : 0;
+	*end = to_ns > base ? to_ns - base : 0;
+	if (*end > run->time_ns)
+		*end = run->time_ns;
+	return *start < *end; /* else in the ramp or the drain */
+}
+
+/* The stall going on has ended: keep it if it lasted ENGINE_HOST_STALL_NS or more. */
+static void stall_close(struct collector *c)
+{
+	uint64_t start, end;
+
+	if (!c->open)
+		return;
+	c->open = false;
+	if (c->open_end_ns - c->open_start_ns < ENGINE_HOST_STALL_NS)
+		return;
+	if (c->open_end_ns - c->open_start_ns > c->out->host_stall_max_ns)
+		c->out->host_stall_max_ns = c->open_end_ns - c->open_start_ns;
+	if (!stall_span(c, c->open_start_ns, c->open_end_ns, &start, &end))
+		return;
+	if (c->nstalls == STALLS_MAX) {
+		c->stalls[STALLS_MAX - 1].end_ns = end;
+		return;
+	}
+	c->stalls[c->nstalls].start_ns = start;
+	c->stalls[c->nstalls].end_ns = end;
+	c->nstalls++;
+}
+
+static void stall_extend(struct collector *c, uint64_t from_ns, uint64_t to_ns)
+{
+	if (c->open && from_ns <= c->open_end_ns + ENGINE_HOST_STALL_NS) {
+		c->open_end_ns = to_ns;
+		return;
+	}
+	stall_close(c);
+	c->open = true;
+	c->open_start_ns = from_ns;
+	c->open_end_ns = to_ns;
+}
+
+/* Run-queue wait of a thread so far (its schedstat's second field), ns. */
+static bool read_run_delay(int fd, uint64_t *out)
+{
+	char buf[128];
+	unsigned long long on_cpu, wait;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &on_cpu, &wait) != 2)
+		return false;
+	*out = wait;
+	return true;
+}
+
+/*
+ * Did the host keep every worker from running for most of the last period_ns? A worker
+ * whose loop turned ran. One that did not turn either slept (waiting for its device or
+ * its rate: no run-queue time) or wanted a CPU and did not get one (its run-queue wait
+ * grew by about the period). Only the workers that did not turn are asked, so a step
+ * that keeps its workers busy costs the watch nothing.
+ */
+static bool workers_stalled(struct collector *c, uint64_t period_ns)
+{
+	struct run *run = c->run;
+	bool all = true;
+
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->w[i];
+		uint64_t t = atomic_load_explicit(&w->turns, memory_order_relaxed), rd;
+		bool had = w->quiet;
+
+		if (t != w->seen_turns || atomic_load_explicit(&w->ended, memory_order_relaxed)) {
+			w->seen_turns = t;
+			w->quiet = false;
+			all = false;
+			continue;
+		}
+		if (w->stat_fd < 0 || !read_run_delay(w->stat_fd, &rd)) {
+			all = false;
+			continue;
+		}
+		if (!had || rd - w->run_delay_ns < period_ns / 2)
+			all = false;
+		w->run_delay_ns = rd;
+		w->quiet = true;
+	}
+	return all;
+}
+
+/*
+ * The collector's look at the host after a sleep from from_ns that was due to end at
+ * due_ns and ended at woke_ns (CLOCK_MONOTONIC). Waking ENGINE_HOST_STALL_NS or more late
+ * means the host ran none of this process's threads (SIGSTOP, a suspended VM); every
+ * worker wanting a CPU and getting none means it ran not them (CPU starvation). Both are
+ * host stalls, kept once they last ENGINE_HOST_STALL_NS and placed in the samples they
+ * overlap. A slow drive is neither: its workers sleep.
+ */
+static void watch(struct collector *c, uint64_t from_ns, uint64_t due_ns, uint64_t woke_ns,
+		  bool paused)
+{
+	if (paused) {
+		c->paused_ns += woke_ns - from_ns;
+		stall_close(c);
+		return;
+	}
+	if (woke_ns >= due_ns + ENGINE_HOST_STALL_NS)
+		stall_extend(c, due_ns, woke_ns);
+	else if (workers_stalled(c, woke_ns - from_ns))
+		stall_extend(c, from_ns, woke_ns);
+	else
+		stall_close(c);
+}
+
+static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+{
+	uint64_t a = a0 > b0 ? a0 : b0, b = a1 < b1 ? a1 : b1;
+
+	return b > a ? b - a : 0;
+}
+
+/*
+ * The stalled time within [start_ns, stop_ns); stalls that end by stop_ns are done. A
+ * stall still going on counts once it is long enough: the workers may publish the
+ * intervals it covers before the watch sees it end.
+ */
+static uint64_t place_stalls(struct collector *c, uint64_t start_ns, uint64_t stop_ns)
+{
+	uint64_t sum = 0, a, b;
+	unsigned keep = 0;
+
+	if (c->open && c->open_end_ns - c->open_start_ns >= ENGINE_HOST_STALL_NS &&
+	    stall_span(c, c->open_start_ns, c->open_end_ns, &a, &b))
+		sum += overlap(a, b, start_ns, stop_ns);
+	for (unsigned i = 0; i < c->nstalls; i++) {
+		sum += overlap(c->stalls[i].start_ns, c->stalls[i].end_ns, start_ns, stop_ns);
+		if (c->stalls[i].end_ns > stop_ns)
+			c->stalls[keep++] = c->stalls[i];
+	}
+	c->nstalls = keep;
+	return sum;
+}
+
+/*
+ * Move worker w's records up to interval `end` into `into` ([2]): they go back to the
+ * worker, and its final one marks it finished.
+ */
+static void take_records(struct worker *w, uint32_t end, struct io_acc *into)
+{
+	struct rec *r;
+
+	while ((r = peek(w, 0)) && r->last <= end) {
+		io_acc_merge(&into[0], &r->acc[0]);
+		io_acc_merge(&into[1], &r->acc[1]);
+		w->ios += r->acc[0].ios + r->acc[1].ios;
+		if (r->final) {
+			w->finished = true;
+			w->end_ns = r->end_ns;
+		}
+		/* the slot goes back to the worker only after it has been read */
+		atomic_store_explicit(&w->tail, atomic_load(&w->tail) + 1, memory_order_release);
+	}
+	/* published records are the collector's until it moves the tail past them */
+	if (r && rec_empty(r) && r->first <= end)
+		r->first = end + 1;
+}
+
+/*
+ * Merge every worker's records up to interval `end` into c->tmp, each stream's (when the
+ * step has several) into its own part of c->stream_tmp first.
+ */
+static void take_span(struct collector *c, uint32_t end)
+{
+	struct run *run = c->run;
+
+	io_acc_init(&c->tmp[0]);
+	io_acc_init(&c->tmp[1]);
+	for (unsigned si = 0; si < run->nstreams; si++) {
+		const struct stream_run *st = &run->s[si];
+		struct io_acc *into = c->stream_tmp ? &c->stream_tmp[2 * si] : c->tmp;
+
+		if (c->stream_tmp) {
+			io_acc_init(&into[0]);
+			io_acc_init(&into[1]);
+		}
+		for (unsigned i = st->first; i < st->first + st->nworkers; i++)
+			take_records(&run->w[i], end, into);
+		if (c->stream_tmp) {
+			io_acc_merge(&c->tmp[0], &into[0]);
+			io_acc_merge(&c->tmp[1], &into[1]);
+		}
+	}
+}
+
+/* Append s to samples (*n of them, room for *cap), growing it. Returns 0 or -ENOMEM. */
+static int add_sample(struct sample **samples, unsigned *n, unsigned *cap, const struct sample *s)
+{
+	if (*n == *cap) {
+		unsigned room = *cap ? *cap * 2 : 64;
+		struct sample *p = realloc(*samples, room * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*samples = p;
+		*cap = room;
+	}
+	(*samples)[(*n)++] = *s;
+	return 0;
+}
+
+/* Each stream's sample of the span the step's sample `step` covers. */
+static int emit_streams(struct collector *c, const struct sample *step)
+{
+	struct run *run = c->run;
+	struct sample s;
+
+	for (unsigned si = 0; si < run->nstreams; si++) {
+		struct stream_result *res = run->s[si].res;
+		const struct io_acc *acc = &c->stream_tmp[2 * si];
+
+		memset(&s, 0, sizeof(s));
+		stats_summarize(&acc[0], &acc[1], step->dur_ns, &s);
+		s.index = step->index;
+		s.start_ns = step->start_ns;
+		s.host_stall_ns = step->host_stall_ns; /* the host's, the same for every stream */
+		io_acc_merge(&res->acc[0], &acc[0]);
+		io_acc_merge(&res->acc[1], &acc[1]);
+		if (add_sample(&res->samples, &res->nsamples, &c->stream_cap[si], &s))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Merge every worker's records up to interval `end` into one sample (and one a stream). */
+static int emit(struct collector *c, uint32_t end)
+{
+	struct run *run = c->run;
+	struct step_result *out = c->out;
+	struct sample s;
+
+	take_span(c, end);
+	uint64_t start_ns = (uint64_t)c->next * run->interval_ns;
+	uint64_t stop_ns = (uint64_t)(end + 1) * run->interval_ns;
+	if (all_finished(run) && stop_ns > max_end_ns(run))
+		stop_ns = max_end_ns(run);
+	c->next = end + 1;
+	if (stop_ns <= start_ns)
+		return 0; /* stopped on a boundary: nothing was measured in this span */
+	memset(&s, 0, sizeof(s));
+	stats_summarize(&c->tmp[0], &c->tmp[1], stop_ns - start_ns, &s);
+	s.index = out->nsamples;
+	s.start_ns = start_ns;
+	s.host_stall_ns = place_stalls(c, start_ns, stop_ns);
+	out->host_stall_ns += s.host_stall_ns;
+	io_acc_merge(&out->acc[0], &c->tmp[0]);
+	io_acc_merge(&out->acc[1], &c->tmp[1]);
+	if (c->stream_tmp && emit_streams(c, &s))
+		return -ENOMEM;
+	if (add_sample(&out->samples, &out->nsamples, &c->cap, &s))
+		return -ENOMEM;
+	if (c->on_sample)
+		c->on_sample(c->arg, &s);
+	return 0;
+}
+
+static int collect(struct collector *c)
+{
+	struct run *run = c->run;
+	uint32_t end;
+	int ret = 0;
+
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)run->w[i].os_tid);
+		run->w[i].stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	while (!all_finished(run)) {
+		if (span_ready(c, &end)) {
+			ret = emit(c, end);
+			if (ret < 0)
+				break;
+			continue;
+		}
+		bool paused = atomic_load(&run->ctl->pause) != 0;
+		uint64_t t = mono_now_ns();
+		nanosleep(&(struct timespec){0, (long)ENGINE_WATCH_NS}, NULL);
+		watch(c, t, t + ENGINE_WATCH_NS, mono_now_ns(),
+		      paused || atomic_load(&run->ctl->pause) != 0);
+	}
+	stall_close(c);
+	for (unsigned i = 0; i < run->nworkers; i++)
+		if (run->w[i].stat_fd >= 0)
+			close(run->w[i].stat_fd);
+	return ret;
+}
+
+int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
+		   struct step_result *out)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+	int ret = -ENOMEM;
+
+	if (!c)
+		return -ENOMEM;
+	c->run = run;
+	c->on_sample = on_sample;
+	c->arg = arg;
+	c->out = out;
+	c->tmp = calloc(2, sizeof(*c->tmp));
+	if (run->nstreams > 1)
+		c->stream_tmp = calloc(2 * run->nstreams, sizeof(*c->stream_tmp));
+	if (c->tmp && (run->nstreams == 1 || c->stream_tmp))
+		ret = collect(c);
+	free(c->stream_tmp);
+	free(c->tmp);
+	free(c);
+	return ret;
+}
+
+/* ---- the totals ------------------------------------------------------------------- */
+
+/*
+ * The total, the drain and the idle workers of workers [first, first + n), once every
+ * worker is joined; r's acc, drain_acc and ramp_acc are the window's, the drain's and
+ * the ramp's accumulators (the window's filled interval by interval). The drain runs from
+ * the moment the first of them stopped issuing (its time was up, or it was stopped) to
+ * the last completion; its latencies join the maximum and percentiles. first_idle counts
+ * from first. The total spans the step's measured time, as its samples do.
+ */
+static void summarize_workers(struct run *run, unsigned first, unsigned n,
+			      const struct step_result *out, struct stream_result *r)
+{
+	uint64_t from = run->ramp_ns + run->time_ns, last = 0;
+
+	stats_summarize(&r->acc[0], &r->acc[1], max_end_ns(run), &r->total);
+	r->total.index = out->nsamples;
+	r->total.host_stall_ns = out->host_stall_ns;
+	for (unsigned i = first; i < first + n; i++) {
+		struct worker *w = &run->w[i];
+		for (int d = 0; d < 2; d++) {
+			io_acc_merge(&r->drain_acc[d], &w->drain[d]);
+			io_acc_merge(&r->ramp_acc[d], &w->ramp[d]);
+		}
+		if (w->stop_ns < from)
+			from = w->stop_ns;
+		if (w->last_ns > last)
+			last = w->last_ns;
+		if (w->ios == 0 && !w->may_idle) {
+			if (!r->idle_workers)
+				r->first_idle = i - first;
+			r->idle_workers++;
+			r->silent_workers += w->completed == 0;
+		}
+	}
+	stats_summarize(&r->drain_acc[0], &r->drain_acc[1], last > from ? last - from : 0,
+			&r->drain);
+	stats_summarize(&r->ramp_acc[0], &r->ramp_acc[1], run->ramp_ns, &r->ramp);
+	stats_fold_latency(&r->acc[0], &r->acc[1], &r->drain_acc[0], &r->drain_acc[1],
+			   &r->total);
+	snprintf(r->engine_desc, sizeof(r->engine_desc), "%s", run->w[first].desc);
+}
+
+void engine_summarize(struct run *run, struct step_result *out)
+{
+	/* the step's fields that a stream's result has too, summarized the same way */
+	struct stream_result step = {
+		.acc = out->acc, .drain_acc = out->drain_acc, .ramp_acc = out->ramp_acc,
+	};
+
+	summarize_workers(run, 0, run->nworkers, out, &step);
+	out->total = step.total;
+	out->drain = step.drain;
+	out->ramp = step.ramp;
+	out->idle_workers = step.idle_workers;
+	out->first_idle = step.first_idle;
+	out->silent_workers = step.silent_workers;
+	memcpy(out->engine_desc, step.engine_desc, sizeof(out->engine_desc));
+	for (unsigned si = 0; si < run->nstreams && out->streams; si++) {
+		const struct stream_run *st = &run->s[si];
+		summarize_workers(run, st->first, st->nworkers, out, st->res);
+	}
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_ENGINE_INT_H
+#define DB_ENGINE_INT_H
+/*
+ * The engine's insides, shared by its three files and by nothing else:
+ *   engine.c          setting a step up (its streams, its workers), starting and joining
+ *                     the workers, the step's result and error; the busy-poll setting
+ *   engine_worker.c   a worker thread: its buffers, the start barrier, the per-I/O loop
+ *                     and the records it publishes
+ *   engine_collect.c  the collector thread: merging records into samples (the step's and
+ *                     each stream's), the host-stall watch, the step's and streams' totals
+ *
+ * A step has n streams (engine_run_streams); each worker belongs to one of them and does
+ * that stream's workload on its target. The workers of stream i are w[first, first + n).
+ */
+#include "engine.h"
+
+#define REC_RING 8    /* records a worker may have published and not yet consumed */
+
+struct rec {
+	uint32_t first;          /* first interval this record covers */
+	uint32_t last;           /* last interval it covers */
+	bool final;              /* the worker's last record */
+	uint64_t end_ns;         /* final: measured time at which the worker stopped */
+	struct io_acc acc[2];    /* DIR_READ, DIR_WRITE */
+};
+
+struct run;
+struct stream_run;
+
+struct worker {
+	struct run *run;
+	struct stream_run *s;    /* the stream it belongs to */
+	unsigned index;          /* in its stream, from 0: its thread of the stream's workload */
+	pthread_t tid;
+	struct rec ring[REC_RING];
+	_Atomic uint32_t head;   /* records published; written by the worker */
+	_Atomic uint32_t tail;   /* records consumed; written by the collector */
+	bool finished;           /* collector: the final record is consumed */
+	uint64_t end_ns;         /* collector: measured time at which the worker stopped */
+	uint64_t ios;            /* collector: I/Os in the records consumed so far */
+	struct io_acc drain[2];  /* completions after the measured time; the worker's until
+				    it is joined */
+	struct io_acc ramp[2];   /* completions before it (the ramp, and the warm-up while
+				    the other workers start) */
+	uint64_t stop_ns;        /* step clock when the worker stopped issuing */
+	uint64_t last_ns;        /* step clock when its loop ended (its last completion) */
+	uint64_t completed;      /* every completion it saw: ramp, window and drain */
+	bool may_idle;           /* its share of a rate limit may issue nothing in the window */
+	pid_t os_tid;            /* the kernel's id of the thread, for its schedstat */
+	_Atomic uint64_t turns;  /* loop turns so far (relaxed: the watch only sees change) */
+	atomic_bool ended;       /* its loop is over */
+	/* the collector's watch (see workers_stalled) */
+	int stat_fd;             /* /proc/self/task/TID/schedstat, or -1 */
+	uint64_t seen_turns;
+	uint64_t run_delay_ns;   /* its run-queue wait at the last look */
+	bool quiet;              /* did not turn in the last watch period: run_delay_ns is fresh */
+	int error;               /* its setup's or its first failed I/O's -errno */
+	uint64_t error_offset;
+	bool error_write;
+	char desc[128];
+	void *buf_mem;
+	struct iovec *bufs;
+};
+
+/* One stream of the step: built before the workers start, then read-only. */
+struct stream_run {
+	const struct target *t;
+	const struct workload *wl;
+	struct wl_dist_table *dist; /* malloc'd */
+	uint64_t seed;           /* the step's seed mixed with the stream's index */
+	uint32_t max_bs;         /* bytes: each of its workers' slot buffers */
+	unsigned first;          /* its first worker in run->w */
+	unsigned nworkers;
+	struct stream_result *res; /* out->streams[i]; NULL in a step of one stream */
+};
+
+struct run {
+	const struct engine_ops *ops;
+	struct engine_ctl *ctl;
+	struct engine_ctl own_ctl; /* ctl when the caller gives none */
+	atomic_int failed;       /* an I/O failed: every worker stops */
+	atomic_uint nready;      /* workers set up (or failed to) */
+	atomic_uint nrunning;    /* workers in their loop (clock_in) */
+	atomic_int go;           /* 1: run; 2: t0 is set too; -1: give up */
+	atomic_int setup_error;
+	uint64_t t0_ns;          /* CLOCK_MONOTONIC at the start of the ramp, set by the last
+				    worker to reach its loop before go = 2 (release) */
+	uint64_t ramp_ns;        /* the step's clock: stream 0's workload's */
+	uint64_t time_ns;
+	uint64_t interval_ns;
+	uint64_t seed;
+	unsigned nworkers;       /* of every stream */
+	bool busy_poll;          /* workers spin for completions (engine_busy_poll) */
+	struct stream_run *s;
+	unsigned nstreams;
+	struct worker *w;
+};
+
+static inline void rec_reset(struct rec *r, uint32_t interval)
+{
+	r->first = r->last = interval;
+	r->final = false;
+	r->end_ns = 0;
+	io_acc_init(&r->acc[0]);
+	io_acc_init(&r->acc[1]);
+}
+
+static inline bool rec_empty(const struct rec *r)
+{
+	return r->acc[0].ios == 0 && r->acc[1].ios == 0;
+}
+
+/* A worker thread (pthread_create's start routine, arg: its struct worker). */
+void *engine_worker_main(void *arg);
+/*
+ * The collector, on the thread that started the step, once the step's clock has started:
+ * merges the workers' records into out->samples (and each stream's into its own) until
+ * every worker has published its final record. Returns 0 or -ENOMEM.
+ */
+int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
+		   struct step_result *out);
+/* The step's and each stream's total, drain, ramp and idle workers, once all are joined. */
+void engine_summarize(struct run *run, struct step_result *out);
+
+#endif

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A worker thread of a step: its slot buffers and backend queue, the start barrier, and
+ * the loop that issues its stream's workload and accounts every completion.
+ *
+ * Per-I/O path (worker_loop): generate (direction, offset, length), stage, submit and wait
+ * for a few completions (wait_target(); spinning first when the step busy-polls, see
+ * engine_busy_poll() and the uring engine), read the clock once, account every reaped
+ * completion against that time, and stage the freed slots again at once. One clock read
+ * serves as the completion time of what was just reaped and as the submission time of what
+ * is staged next, so timing every I/O costs one vDSO call per batch. Latency is therefore
+ * measured from just before the submitting system call to just after the reap that found
+ * the completion: what an application sees.
+ *
+ * Intervals: interval k covers measured time [k*interval, (k+1)*interval). A worker
+ * accumulates completions into its current record and, when it sees the clock pass the
+ * record's interval, publishes the record into its ring (release store of head) and
+ * starts the next. If the collector has fallen behind and the ring is nearly full, the
+ * worker does not wait: it keeps accumulating into the same record, which then spans
+ * several intervals, and the collector emits one longer sample for that span. Either
+ * way each completion is counted once, in the record that was current when it was seen.
+ *
+ * Edges: the step's clock starts when every worker of every stream is in its loop
+ * (clock_in()); completions before it (the warm-up and the ramp) and after the measured
+ * time (the drain) are kept apart, in the worker's ramp and drain accumulators.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REAP_MAX 256  /* completions taken per reap */
+#define SLOW_WAIT_NS 1000000ull /* a wait longer than this arms a timeout on the next */
+
+/* ---- write data ----------------------------------------------------------------- */
+
+static uint64_t fill_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/*
+ * Fill a buffer with the workload's data: random (incompressible), zeros, or each 4 KiB
+ * block compress_pct% zeros and the rest random, as fio's buffer_compress_percentage.
+ */
+static void fill_buffer(uint8_t *p, size_t len, const struct workload *wl, uint64_t *s)
+{
+	size_t zero = wl->data == WL_DATA_ZERO	   ? 4096
+		      : wl->data == WL_DATA_COMPRESS ? 4096 * wl->compress_pct / 100
+						     : 0;
+
+	for (size_t blk = 0; blk < len; blk += 4096) {
+		size_t n = len - blk < 4096 ? len - blk : 4096;
+		size_t z = zero < n ? zero : n;
+		memset(p + blk + n - z, 0, z);
+		for (size_t i = 0; i + 8 <= n - z; i += 8) {
+			uint64_t v = fill_rand(s);
+			memcpy(p + blk + i, &v, 8);
+		}
+	}
+}
+
+/*
+ * Make every written 4 KiB block unique, so neither deduplication nor a cache of
+ * recently written data can answer for the drive: the first 8 bytes of each block get
+ * its offset mixed with a per-worker counter (fio's scramble_buffers does the same).
+ */
+static inline void stamp_buffer(uint8_t *p, uint32_t len, uint64_t off, uint64_t *counter)
+{
+	uint64_t c = ++*counter * 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t b = 0; b < len; b += 4096) {
+		uint64_t v = (off + b) ^ c;
+		memcpy(p + b, &v, sizeof(v));
+	}
+}
+
+/* ---- the worker ------------------------------------------------------------------- */
+
+/* Publish the current record and start a fresh one for intervals [first, last]. */
+static struct rec *publish(struct worker *w, struct rec *cur, uint32_t first, uint32_t last)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+
+	/* the record's contents are visible to the collector before the new head */
+	atomic_store_explicit(&w->head, head + 1, memory_order_release);
+	cur = &w->ring[(head + 1) % REC_RING];
+	rec_reset(cur, first);
+	cur->last = last;
+	return cur;
+}
+
+/* Free ring slots beyond the current record. */
+static inline uint32_t ring_room(struct worker *w)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+	uint32_t tail = atomic_load_explicit(&w->tail, memory_order_acquire);
+
+	return REC_RING - 1 - (head - tail);
+}
+
+/*
+ * The clock says interval ivl: close the current record if it is older. A worker that
+ * slept through whole intervals (a starved thread, a slow device) did nothing in them,
+ * so they get an empty record of their own, which the collector can split at any
+ * boundary; only when the ring is full does the current record stretch over them.
+ */
+static struct rec *roll(struct worker *w, struct rec *cur, uint32_t ivl)
+{
+	if (ivl <= cur->last)
+		return cur;
+	if (ivl > cur->last + 1 && !rec_empty(cur) && ring_room(w) >= 2)
+		cur = publish(w, cur, cur->last + 1, ivl - 1);
+	if (ring_room(w) >= 1) {
+		cur->last = ivl - 1;
+		return publish(w, cur, ivl, ivl);
+	}
+	cur->last = ivl - 1; /* the collector is behind: span more intervals */
+	return cur;
+}
+
+static void publish_final(struct worker *w, struct rec *cur, uint64_t end_ns)
+{
+	uint32_t head = atomic_load_explicit(&w->head, memory_order_relaxed);
+
+	cur->final = true;
+	cur->end_ns = end_ns;
+	atomic_store_explicit(&w->head, head + 1, memory_order_release);
+}
+
+/* Its slot buffers, each as large as its stream's largest block, and its backend queue. */
+static int worker_setup(struct worker *w, struct engine_io **io)
+{
+	struct run *run = w->run;
+	const struct workload *wl = w->s->wl;
+	size_t bs = w->s->max_bs;
+	uint64_t s = w->s->seed ^ (0xd1b54a32d192ed03ull * (w->index + 1));
+	int ret;
+
+	w->os_tid = gettid();
+	w->bufs = calloc(wl->qdepth, sizeof(*w->bufs));
+	if (!w->bufs)
+		return -ENOMEM;
+	ret = posix_memalign(&w->buf_mem, 4096, bs * wl->qdepth);
+	if (ret)
+		return -ret;
+	for (unsigned i = 0; i < wl->qdepth; i++) {
+		w->bufs[i].iov_base = (uint8_t *)w->buf_mem + bs * i;
+		w->bufs[i].iov_len = bs;
+	}
+	if (wl->read_pct < 100)
+		fill_buffer(w->buf_mem, bs * wl->qdepth, wl, &s);
+	else
+		memset(w->buf_mem, 0, bs * wl->qdepth);
+	ret = run->ops->open(io, w->s->t->fd, wl->qdepth, w->bufs,
+			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
+	if (ret == 0)
+		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
+	return ret;
+}
+
+/*
+ * The step's clock starts when the last worker reaches its loop. It used to start when
+ * the workers were released, and each worker began whenever the host next ran it: on a
+ * loaded host that was tens of milliseconds later, taken out of its ramp and measured
+ * time, so a short step could end before some worker had issued anything (and, all of
+ * them late, with nothing measured at all yet "complete"). Workers that start earlier
+ * already issue I/O, uncounted, until the clock is set: when it starts, every worker is
+ * running with its queue full.
+ */
+static void clock_in(struct run *run)
+{
+	if (atomic_fetch_add(&run->nrunning, 1) + 1 == run->nworkers) {
+		run->t0_ns = mono_now_ns();
+		/* t0 is visible to whoever sees go == 2 */
+		atomic_store_explicit(&run->go, 2, memory_order_release);
+	}
+}
+
+static bool clock_started(struct run *run, uint64_t *t0)
+{
+	if (atomic_load_explicit(&run->go, memory_order_acquire) != 2)
+		return false;
+	*t0 = run->t0_ns;
+	return true;
+}
+
+/*
+ * How many completions a worker waits for before it wakes to reap and resubmit. Waking
+ * for every single completion spends the CPU that devices completing through io_uring
+ * worker threads (zram, some file systems) need; waiting for the whole queue leaves the
+ * device idle. Measured on zram (make bench): 1 up to QD15, QD^2/256 above (4 at QD32),
+ * at most a quarter of the queue (32 at QD128). The wait is also bounded in time by the
+ * next interval boundary, so a slow device never holds a sample back.
+ */
+static unsigned wait_target(unsigned qdepth)
+{
+	unsigned n = qdepth * qdepth / 256;
+
+	if (n > qdepth / 4)
+		n = qdepth / 4;
+	return n ? n : 1;
+}
+
+
+/* ---- the loop --------------------------------------------------------------------- */
+
+/*
+ * A worker's loop state: its slots, its clock and its rate. One per worker, on its stack,
+ * and its address goes to no function the compiler cannot see into (the backend's ops,
+ * wl_gen_init) and holds no array, so the loop can keep it in registers as it kept the
+ * locals it replaces; the generator and the completions are apart for that reason.
+ */
+struct loop {
+	struct worker *w;
+	struct run *run;
+	const struct engine_ops *ops;
+	struct engine_io *io;
+	const struct workload *wl;  /* its stream's */
+	bool stamp;                 /* writes get stamp_buffer() */
+	uint64_t meas0, meas_end;   /* the measured time on the step's clock, ns */
+	uint64_t ivl_ns;
+	unsigned wait_for;          /* completions to wait for (wait_target) */
+	uint64_t last_wait_ns;      /* step clock at the last submit_wait */
+	struct wl_gen *gen;         /* on the worker's stack, beside this */
+	unsigned *free_slots, nfree, inflight;
+	uint64_t *sub_ns;           /* per slot: CLOCK_MONOTONIC at submission */
+	uint64_t *slot_off;         /* per slot: bytes */
+	uint32_t *slot_len;         /* per slot: bytes */
+	uint8_t *slot_write;
+	uint64_t stamp_ctr;
+	uint64_t paused_ns;         /* time spent paused since the clock started */
+	double period_ns, next_due; /* rate-limited: ns between I/Os, step clock of the next */
+	uint64_t turns;
+	uint64_t t0;                /* the step's t0, once clocked */
+	uint64_t raw;               /* CLOCK_MONOTONIC at the last clock read */
+	uint64_t now;               /* the step's clock, once clocked */
+	bool stopping, clocked;
+	struct rec *cur;
+};
+
+/*
+ * The loop's slots, generator and share of the stream's rate. On -ENOMEM the worker fails
+ * the step and its loop ends at once.
+ */
+static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
+		      struct wl_gen *gen)
+{
+	const struct workload *wl = w->s->wl;
+	unsigned qd = wl->qdepth;
+
+	*L = (struct loop){0};
+	L->w = w;
+	L->run = w->run;
+	L->ops = w->run->ops;
+	L->io = io;
+	L->wl = wl;
+	L->stamp = wl->read_pct < 100 && wl->data != WL_DATA_ZERO;
+	L->meas0 = L->run->ramp_ns;
+	L->meas_end = L->run->ramp_ns + L->run->time_ns;
+	L->ivl_ns = L->run->interval_ns;
+	L->wait_for = wait_target(qd);
+	L->cur = &w->ring[0];
+	L->free_slots = calloc(qd, sizeof(*L->free_slots));
+	L->sub_ns = calloc(qd, sizeof(*L->sub_ns));
+	L->slot_off = calloc(qd, sizeof(*L->slot_off));
+	L->slot_len = calloc(qd, sizeof(*L->slot_len));
+	L->slot_write = calloc(qd, sizeof(*L->slot_write));
+	if (!L->free_slots || !L->sub_ns || !L->slot_off || !L->slot_len || !L->slot_write) {
+		w->error = -ENOMEM;
+		atomic_store(&L->run->failed, 1);
+		L->stopping = true;
+	}
+	for (unsigned i = 0; i < qd && !L->stopping; i++)
+		L->free_slots[L->nfree++] = qd - 1 - i;
+
+	L->gen = gen;
+	wl_gen_init(gen, wl, w->s->t->size, w->index, w->s->seed, w->s->dist);
+	if (wl->rate_iops) {
+		/* share the stream's rate evenly; its first threads take the remainder */
+		uint64_t r = wl->rate_iops / wl->threads +
+			     (w->index < wl->rate_iops % wl->threads ? 1 : 0);
+		L->period_ns = r ? 1e9 / (double)r : 1e18;
+		L->next_due = (double)(L->period_ns * w->index / wl->threads);
+	}
+	/* a share so small that no I/O may fall due in the window may leave a worker idle */
+	w->may_idle = L->period_ns > 0 && (double)L->run->time_ns < 2 * L->period_ns;
+	for (int d = 0; d < 2; d++) {
+		io_acc_init(&w->drain[d]);
+		io_acc_init(&w->ramp[d]);
+	}
+	rec_reset(L->cur, 0);
+}
+
+/*
+ * Until the clock starts, issue (a rate-limited worker waits) and count nothing. Returns
+ * true when the loop should look again before doing anything else.
+ */
+static bool before_clock(struct loop *L)
+{
+	L->clocked = clock_started(L->run, &L->t0);
+	if (L->clocked) {
+		L->paused_ns = 0;
+		L->raw = mono_now_ns();
+		L->now = L->raw - L->t0;
+	} else if (L->period_ns && L->inflight == 0 && !L->stopping) {
+		nanosleep(&(struct timespec){0, 200000}, NULL);
+		if (!atomic_load(&L->run->ctl->stop) && !atomic_load(&L->run->failed))
+			return true;
+	}
+	return false;
+}
+
+/* Stop issuing when asked to, when another worker failed, or when the time is up. */
+static inline void check_stop(struct loop *L)
+{
+	struct run *run = L->run;
+
+	if (!L->stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
+			     atomic_load_explicit(&run->ctl->end_step, memory_order_relaxed) ||
+			     atomic_load_explicit(&run->failed, memory_order_relaxed) ||
+			     (L->clocked && L->now >= L->meas_end))) {
+		L->stopping = true;
+		L->w->stop_ns = L->now;
+	}
+}
+
+/* Paused with nothing in flight: wait, and take the time paused off the measured clock. */
+static void pause_wait(struct loop *L)
+{
+	struct engine_ctl *ctl = L->run->ctl;
+	uint64_t p0 = mono_now_ns();
+
+	while (atomic_load(&ctl->pause) && !atomic_load(&ctl->stop))
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	L->raw = mono_now_ns();
+	L->paused_ns += L->raw - p0;
+	if (L->clocked)
+		L->now = L->raw - L->t0 - L->paused_ns;
+}
+
+/* Stage an I/O in every free slot (those due, when rate-limited). */
+static inline void issue(struct loop *L)
+{
+	while (!L->stopping && L->nfree &&
+	       !atomic_load_explicit(&L->run->ctl->pause, memory_order_relaxed)) {
+		if (L->period_ns) {
+			if ((double)L->now < L->next_due)
+				break;
+			L->next_due += L->period_ns;
+		}
+		unsigned slot = L->free_slots[--L->nfree];
+		bool write;
+		uint64_t off;
+		uint32_t len;
+		wl_gen_next(L->gen, &write, &off, &len);
+		if (write && L->stamp)
+			stamp_buffer(L->w->bufs[slot].iov_base, len, off, &L->stamp_ctr);
+		L->ops->queue(L->io, slot, write, off, len);
+		L->sub_ns[slot] = L->raw;
+		L->slot_off[slot] = off;
+		L->slot_len[slot] = len;
+		L->slot_write[slot] = write;
+		L->inflight++;
+	}
+}
+
+/* Rate-limited and idle: sleep until the next I/O is due. */
+static void sleep_until_due(struct loop *L)
+{
+	uint64_t t = L->t0 + L->paused_ns + (uint64_t)L->next_due;
+	struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
+
+	if (!atomic_load(&L->run->ctl->pause))
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	L->raw = mono_now_ns();
+	L->now = L->raw - L->t0 - L->paused_ns;
+}
+
+/* How long submit_wait() may sleep: until the next interval boundary or due I/O, or 0. */
+static inline uint64_t wait_timeout(struct loop *L)
+{
+	uint64_t now = L->now, meas0 = L->meas0;
+	/* wake at the next interval boundary or when the next rate-limited I/O is due */
+	uint64_t wake = now < meas0 ? meas0 : meas0 + ((now - meas0) / L->ivl_ns + 1) * L->ivl_ns;
+
+	if (wake > L->meas_end)
+		wake = L->meas_end;
+	if (L->period_ns && L->nfree && L->next_due < (double)wake)
+		wake = (uint64_t)L->next_due;
+	/*
+	 * A timed wait arms a kernel timer each time it sleeps, which costs a device that
+	 * completes in microseconds; it is only needed to wake for a boundary or a due I/O
+	 * when completions are slow, so arm it only after a slow wait.
+	 */
+	uint64_t timeout = L->stopping || wake <= now ? 0 : wake - now;
+	if (!L->period_ns && now - L->last_wait_ns < SLOW_WAIT_NS)
+		timeout = 0;
+	L->last_wait_ns = now;
+	return timeout;
+}
+
+/* Count n reaped completions, all seen at L->raw, and free their slots. */
+static inline void account(struct loop *L, const struct engine_cqe *cqes, unsigned n)
+{
+	struct worker *w = L->w;
+	/* the warm-up, the ramp and the drain are kept apart from the window */
+	struct io_acc *into = w->ramp;
+
+	if (L->clocked && L->now >= L->meas_end) {
+		into = w->drain;
+	} else if (L->clocked && L->now >= L->meas0) {
+		L->cur = roll(w, L->cur, (uint32_t)((L->now - L->meas0) / L->ivl_ns));
+		into = L->cur->acc;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned slot = cqes[i].slot;
+		L->free_slots[L->nfree++] = slot;
+		L->inflight--;
+		if (cqes[i].res != (int)L->slot_len[slot]) {
+			if (!w->error) {
+				w->error = cqes[i].res < 0 ? cqes[i].res : -EIO;
+				w->error_offset = L->slot_off[slot];
+				w->error_write = L->slot_write[slot];
+			}
+			atomic_store(&L->run->failed, 1);
+			continue;
+		}
+		io_acc_add(&into[L->slot_write[slot]], L->raw - L->sub_ns[slot], L->slot_len[slot]);
+	}
+}
+
+/* Send what is staged, wait for a few completions and count them. Returns 0 or -errno. */
+static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
+{
+	unsigned want = L->inflight < L->wait_for ? L->inflight : L->wait_for;
+	int ret = L->ops->submit_wait(L->io, want, wait_timeout(L));
+
+	if (ret < 0) {
+		L->w->error = ret;
+		atomic_store(&L->run->failed, 1);
+		return ret;
+	}
+	unsigned n = L->ops->reap(L->io, cqes, REAP_MAX);
+	/* before the clock read: a t0 seen set is no later than it */
+	if (!L->clocked && clock_started(L->run, &L->t0)) {
+		L->clocked = true;
+		L->paused_ns = 0;
+	}
+	L->raw = mono_now_ns();
+	L->w->completed += n;
+	atomic_store_explicit(&L->w->turns, ++L->turns, memory_order_relaxed);
+	if (L->clocked)
+		L->now = L->raw - L->t0 - L->paused_ns;
+	account(L, cqes, n);
+	return 0;
+}
+
+/* The loop is over: publish the last record, which runs to the interval it stopped in. */
+static void loop_end(struct loop *L)
+{
+	struct worker *w = L->w;
+	uint64_t meas0 = L->meas0, meas_end = L->meas_end, now = L->now;
+	struct rec *cur = L->cur;
+
+	w->last_ns = now;
+	atomic_store(&w->ended, true);
+	uint64_t end = now < meas0 ? meas0 : now > meas_end ? meas_end : now;
+	uint32_t last = end > meas0 ? (uint32_t)((end - meas0 - 1) / L->ivl_ns) : 0;
+	if (last > cur->last && !rec_empty(cur) && ring_room(w) >= 1)
+		cur = publish(w, cur, cur->last + 1, last);
+	if (last > cur->last)
+		cur->last = last;
+	publish_final(w, cur, end - meas0);
+	free(L->free_slots);
+	free(L->sub_ns);
+	free(L->slot_off);
+	free(L->slot_len);
+	free(L->slot_write);
+}
+
+static void worker_loop(struct worker *w, struct engine_io *io)
+{
+	struct loop L;
+	struct wl_gen gen;
+	struct engine_cqe cqes[REAP_MAX];
+
+	clock_in(w->run);
+	loop_init(&L, w, io, &gen);
+	L.clocked = clock_started(L.run, &L.t0);
+	L.raw = mono_now_ns();
+	if (L.clocked)
+		L.now = L.raw - L.t0;
+
+	for (;;) {
+		if (!L.clocked && before_clock(&L))
+			continue;
+		/* measured-clock time: since the start, less any time spent paused */
+		check_stop(&L);
+		if (!L.stopping && L.inflight == 0 &&
+		    atomic_load_explicit(&L.run->ctl->pause, memory_order_relaxed)) {
+			pause_wait(&L);
+			continue;
+		}
+		issue(&L);
+		if (L.inflight == 0) {
+			if (L.stopping)
+				break;
+			sleep_until_due(&L);
+			continue;
+		}
+		if (submit_and_reap(&L, cqes) < 0)
+			break;
+	}
+	loop_end(&L);
+}
+
+void *engine_worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	struct engine_io *io = NULL;
+	int ret = worker_setup(w, &io);
+
+	if (ret < 0) {
+		w->error = ret;
+		atomic_store(&run->setup_error, ret);
+	}
+	atomic_fetch_add(&run->nready, 1);
+	/* wait for every worker to be set up, and the start time to be chosen */
+	while (atomic_load(&run->go) == 0)
+		nanosleep(&(struct timespec){0, 200000}, NULL);
+	if (atomic_load(&run->go) > 0)
+		worker_loop(w, io);
+	if (io)
+		run->ops->close(io);
+	return NULL;
+}
