@@ -504,13 +504,19 @@ PY
 	else
 		fail "several targets: the result has both targets, two streams a step" "${resm:-no result}: $(ls "$RESULTS")"
 	fi
-	# the chart view draws each stream beside the total
-	keys m 4 g c
-	expect m "several targets: the chart's legend names the streams" \
-		"total +. multi\\.img +. scratch\\.img"
+	# the chart view draws each stream beside the total: a ladder on two files, made headless
+	l1=$(mkfile 64M ladder-a.img) l2=$(mkfile 64M ladder-b.img)
+	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.0002 --engine null --target "$l1" \
+		--target "$l2" --quiet --out "$RESULTS/zz-ladder2.json" 2>/dev/null
+	keys m 4 r g c l l l l
+	expect m "several targets: the chart of a run on two targets" \
+		"chart 5 of 5 . 8k 70/30 random: Throughput"
+	expect m "several targets: the legend names the total and each stream" \
+		"total +. ladder-a\\.img +. ladder-b\\.img"
+	if cap m | has_braille; then pass "several targets: the curves draw"; else fail "several targets: the curves draw" "$(cap m)"; fi
 	keys m c q
 	tm kill-session -t m 2>/dev/null
-	rm -f "$resm"
+	rm -f "$resm" "$RESULTS/zz-ladder2.json"
 	rm -rf "$T/cache-m"
 fi
 

@@ -151,8 +151,9 @@ static unsigned page_streams(const struct report *rep, const struct page *pg, un
 	if (pg->kind == PG_PRECONDITION)
 		return 0; /* the precondition's samples are drawn for the run as a whole */
 	for (unsigned r = 0; r < grp->nrows; r++) {
-		const struct result_step *st = rep->rows[grp->first_row + r].steps[i];
-		if (rep->rows[grp->first_row + r].dir != DIR_ALL || !st || st->nstreams <= most)
+		const struct report_row *row = &rep->rows[grp->first_row + r];
+		const struct result_step *st = row->steps[i];
+		if (row->dir != DIR_ALL || row->stream || !st || st->nstreams <= most)
 			continue;
 		most = st->nstreams;
 		*first = st;
