@@ -36,6 +36,8 @@ wait_for() {
 	return 1
 }
 keys() { local n=$1; shift; tm send-keys -t "$n" "$@"; sleep 0.15; }
+# typed NAME TEXT: TEXT typed into a dialog, then Enter
+typed() { tm send-keys -t "$1" -l "$2"; keys "$1" Enter; }
 dead() { [ "$(tm display-message -p -t "$1" '#{pane_dead}' 2>/dev/null)" != 0 ]; }
 # expect NAME TEST REGEX [SECONDS]: PASS when the screen shows REGEX, else FAIL with it
 expect() {
@@ -537,19 +539,15 @@ else
 	keys md s
 	expect md "several devices: asked one by one" "Destroy the data on this drive\\? \\(1 of 2\\)"
 	expect md "several devices: the first name is asked" "type $n1 and Enter"
-	tm send-keys -t md -l "$n1"
-	keys md Enter
+	typed md "$n1"
 	expect md "several devices: then the second" "type $n2 and Enter"
-	tm send-keys -t md -l "$n1"
-	keys md Enter
+	typed md "$n1"
 	expect md "several devices: a wrong second name starts nothing" "'$n1' is not $n2: nothing was started"
 	if cap md | grep -q "Quick look ·"; then fail "several devices: nothing runs after a wrong name" "$(cap md)"; else pass "several devices: nothing runs after a wrong name"; fi
 	keys md s
 	expect md "several devices: asked again from the first" "type $n1 and Enter"
-	tm send-keys -t md -l "$n1"
-	keys md Enter
-	tm send-keys -t md -l "$n2"
-	keys md Enter
+	typed md "$n1"
+	typed md "$n2"
 	expect md "several devices: both typed, the run starts on both" "Quick look · $n1 \\+ $n2"
 	keys md a
 	keys md y
@@ -586,13 +584,11 @@ else
 	expect e "the queue warns that it destroys data" "writes to $name: its data will be destroyed"
 	keys e s
 	expect e "s asks for the device name" "type $name and Enter"
-	tm send-keys -t e -l "${name%?}"
-	keys e Enter
+	typed e "${name%?}"
 	expect e "a wrong name starts nothing" "is not $name: nothing was started"
 	if cap e | grep -q "Quick look ·"; then fail "nothing runs after a wrong name" "$(cap e)"; else pass "nothing runs after a wrong name"; fi
 	keys e s
-	tm send-keys -t e -l "$name"
-	keys e Enter
+	typed e "$name"
 	expect e "the right name starts the run" "Quick look · $name"
 	# quitting during the run asks, then stops it and saves what was measured
 	keys e q
