@@ -226,7 +226,7 @@ static void on_event(void *arg, const struct runner_event *ev)
 	case RUN_EV_RUN_START:
 		s->phase[0] = s->step_label[0] = '\0';
 		s->have_sample = s->have_summary = s->have_steady = false;
-		s->nladder = s->nrounds = 0;
+		s->nladder = s->nrounds = s->nstreams = 0;
 		if (res) {
 			s->nphases = res->nphases;
 			if (res->preset_name[0])
