@@ -3,10 +3,11 @@
 #define DB_UI_RUNMODEL_H
 /*
  * The Run screen's model. A worker thread runs a queue of presets on one target, or on
- * several at once, through the run door (run.h); the runner's events are copied into this model under a mutex, and the UI
- * takes a snapshot of it at its own steady rate. The lock is held only to copy a few
- * kilobytes, once per sample interval on the worker side, so the engine never waits for
- * the screen: its I/O threads do not touch the model at all.
+ * several at once, through the run door (run.h); the runner's events are copied into
+ * this model under a mutex, and the UI takes a snapshot of it at its own steady rate.
+ * The lock is held only to copy a few kilobytes, once per sample interval on the worker
+ * side, so the engine never waits for the screen: its I/O threads do not touch the
+ * model at all.
  */
 #include <pthread.h>
 #include <stdbool.h>

@@ -163,9 +163,8 @@ static void targets_line(struct app *a, int y)
 static int queue_lines(struct app *a, int y)
 {
 	double scale = presets_scale(a);
-	char buf[512], tb[32];
+	char buf[512], tb[32], names[256];
 
-	char names[256];
 	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)",
 		 drives_targets_name(a, names, sizeof(names)), scale,
 		 scale < 1 ? ": rehearsal" : ": full length");
@@ -336,7 +335,7 @@ static void ask_next(struct app *a)
 	const char *name = confirm_seq_next(&a->confirm);
 	const struct ui_target *t[RUN_MAX_TARGETS];
 	unsigned n = drives_targets(a, t);
-	char text[512], title[128];
+	char text[512] = "", title[128];
 
 	if (!name) {
 		presets_start(a);
