@@ -49,6 +49,8 @@ static const struct {
 	{KS_DRIVES, 1, 'j', ACT_DOWN},
 	{KS_DRIVES, 1, KEY_UP, ACT_UP},
 	{KS_DRIVES, 1, '\r', ACT_CHOOSE},
+	{KS_DRIVES, 1, ' ', ACT_MARK}, /* several targets */
+	{KS_DRIVES, 1, 'm', ACT_MARK},
 	{KS_PRESETS, 1, '\n', ACT_QUEUE_ADD}, /* the screen's own Enter */
 	{KS_PRESETS, 1, 's', ACT_START},
 	{KS_RUN, 0, ' ', ACT_PAUSE},

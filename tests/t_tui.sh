@@ -36,6 +36,8 @@ wait_for() {
 	return 1
 }
 keys() { local n=$1; shift; tm send-keys -t "$n" "$@"; sleep 0.15; }
+# typed NAME TEXT: TEXT typed into a dialog, then Enter
+typed() { tm send-keys -t "$1" -l "$2"; keys "$1" Enter; }
 dead() { [ "$(tm display-message -p -t "$1" '#{pane_dead}' 2>/dev/null)" != 0 ]; }
 # expect NAME TEST REGEX [SECONDS]: PASS when the screen shows REGEX, else FAIL with it
 expect() {
@@ -452,6 +454,115 @@ print(int(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6}[m.group(2)]) if m else
 	rm -f "$XDG_CONFIG_HOME/drivebench/presets/zz-long.preset"
 fi
 
+# ---- M: a queue on several targets at once: marked on the Drives screen -------------------
+# goto_row NAME ROW: the Drives screen's cursor onto target ROW: down from the first row
+# until the detail pane is ROW's (rows may come and go meanwhile: the cursor keeps its own)
+goto_row() {
+	local i
+	keys "$1" g
+	for ((i = 0; i < 30; i++)); do
+		cap "$1" | grep -qE "^─+ $2 [(─]" && return 0
+		keys "$1" Down
+	done
+	return 1
+}
+# two regular files: a --target file and the scratch file (small, so written out at once)
+if [ $can_run = 0 ]; then
+	skip "several targets" "runs do not work here"
+else
+	mfile=$(mkfile 64M multi.img)
+	XDG_CACHE_HOME=$T/cache-m SCRATCH_SIZE=16m start m 120 40 C.UTF-8 xterm-256color --target "$mfile"
+	expect m "several targets: the file is chosen" "▶ multi.img "
+	wait_for m "the scratch file is written out" 30
+	goto_row m multi.img && keys m Space
+	goto_row m scratch && keys m m
+	expect m "several targets: Space and m mark both" "targets: multi.img \\+ scratch"
+	if [ "$(cap m | grep -cE '^ ✓ (multi\.img|scratch) ')" = 2 ]; then
+		pass "several targets: both rows show the mark"
+	else
+		fail "several targets: both rows show the mark" "$(cap m)"
+	fi
+	keys m 2 Enter - - -
+	expect m "several targets: the queue names both" "queue for multi.img \\+ scratch \\(scale x0\\.1"
+	expect m "several targets: the hint line names both" "targets multi.img \\+ scratch, all at once"
+	before=$(ls "$RESULTS" 2>/dev/null | wc -l)
+	keys m s
+	expect m "several targets: the run screen names both" "Quick look · multi.img \\+ scratch"
+	expect m "several targets: each stream's numbers at a step's end" \
+		"^ streams +[^:]+: multi\\.img [0-9.]+[KM]? IOPS .* · scratch\\.img [0-9.]+[KM]? IOPS" 30
+	expect m "several targets: the run completes" "complete · saved .*\\.json" 40
+	resm=$(ls -t "$RESULTS"/*_multi.img*_quick.json 2>/dev/null | head -n 1)
+	if [ -n "$resm" ] && python3 - "$resm" <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete", d["status"]
+assert len(d["targets"]) == 2, d["targets"]
+assert [t["path"].rsplit("/", 1)[1] for t in d["targets"]] == ["multi.img", "scratch.img"], d["targets"]
+steps = [s for ph in d["phases"] for s in ph["steps"]]
+assert steps and all(len(s["streams"]) == 2 for s in steps), steps
+assert all([x["target"] for x in s["streams"]] == [0, 1] for s in steps)
+PY
+		pass "several targets: the result has both targets, two streams a step"
+	else
+		fail "several targets: the result has both targets, two streams a step" "${resm:-no result}: $(ls "$RESULTS")"
+	fi
+	# the chart view draws each stream beside the total: a ladder on two files, made headless
+	l1=$(mkfile 64M ladder-a.img) l2=$(mkfile 64M ladder-b.img)
+	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.0002 --engine null --target "$l1" \
+		--target "$l2" --quiet --out "$RESULTS/zz-ladder2.json" 2>/dev/null
+	keys m 4 r g c l l l l
+	expect m "several targets: the chart of a run on two targets" \
+		"chart 5 of 5 . 8k 70/30 random: Throughput"
+	expect m "several targets: the legend names the total and each stream" \
+		"total +. ladder-a\\.img +. ladder-b\\.img"
+	if cap m | has_braille; then pass "several targets: the curves draw"; else fail "several targets: the curves draw" "$(cap m)"; fi
+	keys m c q
+	tm kill-session -t m 2>/dev/null
+	rm -f "$resm" "$RESULTS/zz-ladder2.json"
+	rm -rf "$T/cache-m"
+fi
+
+# two loop devices: a writing queue asks for each one's name in turn
+if [ $can_run = 0 ] || ! is_root || ! command -v losetup >/dev/null; then
+	skip "several devices: each confirmed" "needs runs, root and losetup"
+elif ! mkloop mdev1 "$(mkfile 64M mloop1.img)" || ! mkloop mdev2 "$(mkfile 64M mloop2.img)"; then
+	skip "several devices: each confirmed" "no two loop devices"
+else
+	n1=${mdev1#/dev/} n2=${mdev2#/dev/}
+	start md 120 40 C.UTF-8 xterm-256color --target "$mdev1"
+	expect md "several devices: both listed" "^ +. $n2 "
+	goto_row md "$n1" && keys md Space
+	goto_row md "$n2" && keys md Space
+	keys md 2 Enter - - -
+	expect md "several devices: the queue warns for both" \
+		"writes to $n1, $n2: their data will be destroyed; you will be asked to type each name in turn"
+	keys md s
+	expect md "several devices: asked one by one" "Destroy the data on this drive\\? \\(1 of 2\\)"
+	expect md "several devices: the first name is asked" "type $n1 and Enter"
+	typed md "$n1"
+	expect md "several devices: then the second" "type $n2 and Enter"
+	typed md "$n1"
+	expect md "several devices: a wrong second name starts nothing" "'$n1' is not $n2: nothing was started"
+	if cap md | grep -q "Quick look ·"; then fail "several devices: nothing runs after a wrong name" "$(cap md)"; else pass "several devices: nothing runs after a wrong name"; fi
+	keys md s
+	expect md "several devices: asked again from the first" "type $n1 and Enter"
+	typed md "$n1"
+	typed md "$n2"
+	expect md "several devices: both typed, the run starts on both" "Quick look · $n1 \\+ $n2"
+	keys md a
+	keys md y
+	expect md "several devices: aborted and saved" "aborted · saved" 20
+	resd=$(ls -t "$RESULTS"/*"_${n1}"*_quick.json 2>/dev/null | head -n 1)
+	if [ -n "$resd" ] && [ "$(json "$resd" 'len(d["targets"])')" = 2 ]; then
+		pass "several devices: the result names both targets"
+	else
+		fail "several devices: the result names both targets" "$(ls "$RESULTS")"
+	fi
+	keys md q
+	tm kill-session -t md 2>/dev/null
+	rm -f "$resd"
+fi
+
 # ---- E: a destructive run on a block device needs its name typed ----------------------
 if [ $can_run = 0 ]; then
 	skip "destroy confirmation" "runs do not work here"
@@ -473,13 +584,11 @@ else
 	expect e "the queue warns that it destroys data" "writes to $name: its data will be destroyed"
 	keys e s
 	expect e "s asks for the device name" "type $name and Enter"
-	tm send-keys -t e -l "${name%?}"
-	keys e Enter
+	typed e "${name%?}"
 	expect e "a wrong name starts nothing" "is not $name: nothing was started"
 	if cap e | grep -q "Quick look ·"; then fail "nothing runs after a wrong name" "$(cap e)"; else pass "nothing runs after a wrong name"; fi
 	keys e s
-	tm send-keys -t e -l "$name"
-	keys e Enter
+	typed e "$name"
 	expect e "the right name starts the run" "Quick look · $name"
 	# quitting during the run asks, then stops it and saves what was measured
 	keys e q

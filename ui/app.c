@@ -245,7 +245,7 @@ static void dialog_then(struct app *a, enum key_action then)
 		ui_status(a, ROLE_WARNING, "aborting: the result keeps what was measured");
 		break;
 	case ACT_START:
-		presets_start(a, a->dlg.input);
+		presets_confirmed(a, a->dlg.input);
 		break;
 	case ACT_DELETE:
 		results_delete(a);
@@ -418,6 +418,18 @@ static void switch_screen(struct app *a, enum ui_screen s)
 		results_load(a);
 }
 
+/* Is the scratch file one of the chosen targets, still being written out? */
+static bool scratch_chosen_busy(const struct app *a)
+{
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t);
+
+	for (unsigned i = 0; i < n; i++)
+		if (drives_scratch_busy(a, t[i]))
+			return true;
+	return false;
+}
+
 static void handle_key(struct app *a, int key)
 {
 	if (a->dlg.kind != DLG_NONE) {
@@ -469,8 +481,7 @@ static void handle_key(struct app *a, int key)
 		break;
 	}
 	/* a run on the scratch file waits until it is written out */
-	if (a->screen == SCR_PRESETS && act == ACT_START &&
-	    drives_scratch_busy(a, drives_chosen(a))) {
+	if (a->screen == SCR_PRESETS && act == ACT_START && scratch_chosen_busy(a)) {
 		ui_status(a, ROLE_WARNING,
 			  "the scratch file is being written out (%u%%): its reads would "
 			  "touch no disk yet; start again when it is done",

@@ -6,6 +6,9 @@
  * ladder for the current metric, and rate curves (average latency against IOPS). One
  * colour per drive; braille, or ASCII in other locales (plot.c). The series come from
  * the report model (report.h); this file only lays them out on a common x axis.
+ * A run whose steps have several streams (several targets at once, or a preset's
+ * [stream] sections) adds a curve per stream on the ladder and rate pages, next to its
+ * total, named in the legend; colours run out at NROLES curves, the rest are left out.
  */
 #include "ui.h"
 
@@ -130,6 +133,58 @@ static void resample(const double *x, const double *y, unsigned n, double x1, bo
 	}
 }
 
+/* A curve: a run's steps, or one of their streams (stream >= 0). */
+struct curve {
+	unsigned run;
+	int stream;
+	const char *label; /* the stream's name */
+};
+
+/* The most streams any step of run i on the page has, and the first such step. */
+static unsigned page_streams(const struct report *rep, const struct page *pg, unsigned i,
+			     const struct result_step **first)
+{
+	const struct report_group *grp = &rep->groups[pg->index];
+	unsigned most = 0;
+
+	*first = NULL;
+	if (pg->kind == PG_PRECONDITION)
+		return 0; /* the precondition's samples are drawn for the run as a whole */
+	for (unsigned r = 0; r < grp->nrows; r++) {
+		const struct report_row *row = &rep->rows[grp->first_row + r];
+		const struct result_step *st = row->steps[i];
+		if (row->dir != DIR_ALL || row->stream || !st || st->nstreams <= most)
+			continue;
+		most = st->nstreams;
+		*first = st;
+	}
+	return most;
+}
+
+/* The page's curves: each run's total, then each of its streams; at most max. */
+static unsigned page_curves(const struct report *rep, const struct page *pg, struct curve *c,
+			    unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < rep->nruns && n < max; i++) {
+		const struct result_step *st;
+		unsigned ns = page_streams(rep, pg, i, &st);
+		c[n++] = (struct curve){i, -1, NULL};
+		for (unsigned j = 0; j < ns && n < max; j++)
+			c[n++] = (struct curve){i, (int)j, st->streams[j].label};
+	}
+	return n;
+}
+
+/* The step's stream k, or the step itself (k < 0); NULL when it has no such stream. */
+static const struct result_step *stream_of(const struct result_step *st, int k)
+{
+	if (!st || k < 0)
+		return st;
+	return (unsigned)k < st->nstreams ? &st->streams[k] : NULL;
+}
+
 struct xy {
 	double x, y;
 };
@@ -141,13 +196,15 @@ static int cmp_xy(const void *a, const void *b)
 }
 
 /*
- * Run i's points on the page (x ascending) into x[], y[] (at most max); returns how many.
- * Preconditioning: time (s) and the metric; a ladder: the row's place and the metric;
- * a rate curve: IOPS delivered and average latency (ms).
+ * Curve c's points on the page (x ascending) into x[], y[] (at most max); returns how
+ * many. Preconditioning: time (s) and the metric; a ladder: the row's place and the
+ * metric; a rate curve: IOPS delivered and average latency (ms).
  */
-static unsigned page_points(const struct report *rep, const struct page *pg, unsigned i,
-			    enum report_metric m, double *x, double *y, unsigned max)
+static unsigned page_points(const struct report *rep, const struct page *pg,
+			    const struct curve *c, enum report_metric m, double *x, double *y,
+			    unsigned max)
 {
+	unsigned i = c->run;
 	const struct report_group *grp = &rep->groups[pg->index];
 	unsigned n = 0;
 
@@ -166,10 +223,16 @@ static unsigned page_points(const struct report *rep, const struct page *pg, uns
 		unsigned row = grp->first_row + r;
 		if (rep->rows[row].dir != DIR_ALL || rep->rows[row].stream)
 			continue;
-		const struct result_step *st = rep->rows[row].steps[i];
-		if (pg->kind == PG_LADDER) {
+		const struct result_step *st = stream_of(rep->rows[row].steps[i], c->stream);
+		if (pg->kind == PG_LADDER && c->stream < 0) {
 			struct report_cell cell = report_cell(rep, row, i, m);
 			p[n++] = (struct xy){k, cell.present ? cell.value : NAN};
+		} else if (pg->kind == PG_LADDER) {
+			/* a stream has the I/O metrics; the drive's belong to the step */
+			bool io = (1u << m) & REPORT_IO_METRICS;
+			p[n++] = (struct xy){k, st && io && st->summary.d[DIR_ALL].ios
+							? report_metric_value(m, &st->summary.d[DIR_ALL])
+							: NAN};
 		} else if (st && st->summary.d[DIR_ALL].ios) {
 			p[n++] = (struct xy){st->summary.d[DIR_ALL].iops,
 					     st->summary.d[DIR_ALL].mean_ns / 1e6};
@@ -202,12 +265,39 @@ static const char *ladder_cat(const struct report *rep, unsigned g, bool last)
 	return name;
 }
 
+/*
+ * The legend: each curve in its colour, named by its run ("run total" when the run has
+ * streams too) or "run / stream"; with one run, the streams by their names alone.
+ */
+static void legend(struct app *a, int y, const struct report *rep, const struct curve *c,
+		   unsigned n)
+{
+	char name[300];
+	int lx = 3;
+
+	for (unsigned i = 0; i < n && lx < a->cols - 4; i++) {
+		const char *run = rep->runs[c[i].run].label;
+		bool split = i + 1 < n && c[i + 1].run == c[i].run && c[i + 1].stream >= 0;
+		if (c[i].stream < 0)
+			snprintf(name, sizeof(name), "%s%s", run, split ? " total" : "");
+		else if (rep->nruns == 1)
+			snprintf(name, sizeof(name), "%s", c[i].label);
+		else
+			snprintf(name, sizeof(name), "%s / %s", run, c[i].label);
+		lx += ui_text(a, y, lx, a->cols - lx - 1, drive_role[i], a->g->bar);
+		lx += ui_text(a, y, lx, a->cols - lx - 1, drive_role[i], " ");
+		lx += ui_text(a, y, lx, a->cols - lx - 1, ROLE_NORMAL, name);
+		lx += ui_text(a, y, lx, a->cols - lx - 1, ROLE_NORMAL, "   ");
+	}
+}
+
 void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom)
 {
 	static double xs[CHART_COLS * 8], ys[CHART_COLS * 8], cols[NROLES][CHART_COLS];
 	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
-	unsigned total = charts_count(rep), nruns = rep->nruns < NROLES ? rep->nruns : NROLES;
+	unsigned total = charts_count(rep), ncurves;
 	struct plot_series s[NROLES];
+	struct curve curves[NROLES];
 	char title[300], l[64], r[64];
 	struct page pg = {PG_PRECONDITION, 0};
 	int y = top, gw = a->cols - 14, h = bottom - top - 4;
@@ -236,15 +326,8 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 	char rule[400];
 	snprintf(rule, sizeof(rule), "chart %u of %u%s%s", *page + 1, total, a->g->dot, title);
 	ui_rule(a, y++, rule);
-	/* the legend: each drive in its colour */
-	int lx = 3;
-	for (unsigned i = 0; i < nruns && lx < a->cols - 4; i++) {
-		lx += ui_text(a, y, lx, a->cols - lx - 1, drive_role[i], a->g->bar);
-		lx += ui_text(a, y, lx, a->cols - lx - 1, drive_role[i], " ");
-		lx += ui_text(a, y, lx, a->cols - lx - 1, ROLE_NORMAL, rep->runs[i].label);
-		lx += ui_text(a, y, lx, a->cols - lx - 1, ROLE_NORMAL, "   ");
-	}
-	y++;
+	ncurves = page_curves(rep, &pg, curves, NROLES);
+	legend(a, y++, rep, curves, ncurves);
 	if (gw < 16 || h < 3)
 		return;
 	unsigned cap = plot_capacity((unsigned)gw, a->utf8);
@@ -253,8 +336,8 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 	double x1 = 0;
 	unsigned ns = 0;
 	for (unsigned pass = 0; pass < 2; pass++)
-		for (unsigned i = 0; i < nruns; i++) {
-			unsigned n = page_points(rep, &pg, i, m, xs, ys, CHART_COLS * 8);
+		for (unsigned i = 0; i < ncurves; i++) {
+			unsigned n = page_points(rep, &pg, &curves[i], m, xs, ys, CHART_COLS * 8);
 			if (!pass) {
 				if (n && xs[n - 1] > x1)
 					x1 = xs[n - 1];

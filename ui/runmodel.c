@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "marks.h"
 #include "preset.h"
 #include "result_io.h"
 #include "run.h"
@@ -153,6 +154,60 @@ static void push_sample(struct run_model *m, const struct sample *s)
 	plot_hist_add(&m->whole, v);
 }
 
+/* Each stream's IOPS and mean latency, when the step had several; else none. */
+static void keep_streams(struct run_snapshot *s, const struct result_step *st)
+{
+	s->nstreams = 0;
+	for (unsigned i = 0; i < st->nstreams && i < RM_STREAMS; i++) {
+		const struct dir_stats *d = &st->streams[i].summary.d[DIR_ALL];
+		struct rm_stream *o = &s->streams[s->nstreams++];
+		snprintf(o->label, sizeof(o->label), "%s", st->streams[i].label);
+		o->iops = d->iops;
+		o->mean_ns = d->ios ? d->mean_ns : 0;
+	}
+	snprintf(s->streams_step, sizeof(s->streams_step), "%s", st->label);
+}
+
+/* A steady-state round ended: its verdict, where the window starts, the tracked value. */
+static void round_done(struct run_model *m, const struct runner_event *ev)
+{
+	struct run_snapshot *s = &m->s;
+
+	s->steady = *ev->steady;
+	s->have_steady = true;
+	/* the window: the last `window` rounds, from where the one before ended */
+	unsigned r = ev->steady->round, w = ev->steady->window;
+	m->round_end[r % 64] = m->whole.samples;
+	if (w && r >= w && w < 64)
+		s->window_from = r == w ? 0 : m->round_end[(r - w) % 64];
+	double v = 0;
+	if (ev->step && steady_metric_value(ev->steady->tracked[0] ? ev->steady->tracked : "iops",
+					    &ev->step->summary, &v) == 0) {
+		if (s->nrounds == sizeof(s->rounds) / sizeof(s->rounds[0])) {
+			memmove(s->rounds, s->rounds + 1, (s->nrounds - 1) * sizeof(s->rounds[0]));
+			s->nrounds--;
+		}
+		s->rounds[s->nrounds++] = v;
+	}
+}
+
+/* A step ended: its summary, its place in the ladder, its streams. */
+static void step_done(struct run_snapshot *s, const struct runner_event *ev)
+{
+	s->step_summary = ev->step->summary;
+	s->have_summary = true;
+	keep_streams(s, ev->step);
+	if (ev->step_index < s->nladder && s->phase_kind != PH_PRECONDITION) {
+		struct rm_step *c = &s->ladder[ev->step_index];
+		snprintf(c->label, sizeof(c->label), "%s", ev->step->label);
+		c->done = true;
+		c->status = ev->step->status;
+		c->iops = ev->step->summary.d[DIR_ALL].iops;
+		c->mean_ns = ev->step->summary.d[DIR_ALL].mean_ns;
+		c->p99_ns = (double)ev->step->summary.d[DIR_ALL].pct_ns[PCT_99];
+	}
+}
+
 static void on_event(void *arg, const struct runner_event *ev)
 {
 	struct run_model *m = arg;
@@ -171,7 +226,7 @@ static void on_event(void *arg, const struct runner_event *ev)
 	case RUN_EV_RUN_START:
 		s->phase[0] = s->step_label[0] = '\0';
 		s->have_sample = s->have_summary = s->have_steady = false;
-		s->nladder = s->nrounds = 0;
+		s->nladder = s->nrounds = s->nstreams = 0;
 		if (res) {
 			s->nphases = res->nphases;
 			if (res->preset_name[0])
@@ -220,42 +275,12 @@ static void on_event(void *arg, const struct runner_event *ev)
 		}
 		break;
 	case RUN_EV_ROUND_DONE:
-		if (ev->steady) {
-			s->steady = *ev->steady;
-			s->have_steady = true;
-			/* the window: the last `window` rounds, from where the one before ended */
-			unsigned r = ev->steady->round, w = ev->steady->window;
-			m->round_end[r % 64] = m->whole.samples;
-			if (w && r >= w && w < 64)
-				s->window_from = r == w ? 0 : m->round_end[(r - w) % 64];
-			double v = 0;
-			if (ev->step &&
-			    steady_metric_value(ev->steady->tracked[0] ? ev->steady->tracked
-								       : "iops",
-						&ev->step->summary, &v) == 0) {
-				if (s->nrounds == sizeof(s->rounds) / sizeof(s->rounds[0])) {
-					memmove(s->rounds, s->rounds + 1,
-						(s->nrounds - 1) * sizeof(s->rounds[0]));
-					s->nrounds--;
-				}
-				s->rounds[s->nrounds++] = v;
-			}
-		}
+		if (ev->steady)
+			round_done(m, ev);
 		break;
 	case RUN_EV_STEP_DONE:
-		if (ev->step) {
-			s->step_summary = ev->step->summary;
-			s->have_summary = true;
-			if (ev->step_index < s->nladder && s->phase_kind != PH_PRECONDITION) {
-				struct rm_step *c = &s->ladder[ev->step_index];
-				snprintf(c->label, sizeof(c->label), "%s", ev->step->label);
-				c->done = true;
-				c->status = ev->step->status;
-				c->iops = ev->step->summary.d[DIR_ALL].iops;
-				c->mean_ns = ev->step->summary.d[DIR_ALL].mean_ns;
-				c->p99_ns = (double)ev->step->summary.d[DIR_ALL].pct_ns[PCT_99];
-			}
-		}
+		if (ev->step)
+			step_done(s, ev);
 		break;
 	case RUN_EV_PHASE_DONE:
 		break;
@@ -340,12 +365,23 @@ static int run_one(struct run_model *m, unsigned qi)
 		set_error(m, "%s", err);
 		return -EINVAL;
 	}
+	const char *paths[RUN_MAX_TARGETS], *confirms[RUN_MAX_TARGETS];
+	char several[96];
+	for (unsigned i = 0; i < job->ntargets; i++)
+		paths[i] = job->targets[i].path;
+	for (unsigned i = 0; i < job->nconfirms; i++)
+		confirms[i] = job->confirms[i];
+	/* the file is named for the first target and how many more, as `run` names it */
+	snprintf(several, sizeof(several), "%s+%u", job->targets[0].name, job->ntargets - 1);
 	struct run_request rq = {
 		.plan = plan,
-		.target_path = job->target_path,
-		.confirm = job->confirm[0] ? job->confirm : NULL,
+		.target_path = paths[0],
+		.target_paths = job->ntargets > 1 ? paths : NULL,
+		.ntargets = job->ntargets > 1 ? job->ntargets : 0,
+		.confirms = confirms,
+		.nconfirms = job->nconfirms,
 		.results_dir = job->results_dir,
-		.target_name = job->target_name,
+		.target_name = job->ntargets > 1 ? several : job->targets[0].name,
 		.plan_label = name,
 		.ops = job->engine,
 	};
@@ -400,6 +436,20 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+char *run_model_target_line(const struct run_job *job, char *buf, size_t len)
+{
+	const struct rm_target *t = &job->targets[0];
+	const char *names[RUN_MAX_TARGETS];
+
+	if (job->ntargets == 1 && t->is_drive) {
+		snprintf(buf, len, "%s %s", t->name, t->drive.model);
+		return buf;
+	}
+	for (unsigned i = 0; i < job->ntargets && i < RUN_MAX_TARGETS; i++)
+		names[i] = job->targets[i].name;
+	return marks_join(buf, len, names, job->ntargets, " + ");
+}
+
 int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen)
 {
 	int ret;
@@ -407,6 +457,11 @@ int run_model_start(struct run_model *m, const struct run_job *job, char *err, s
 	if (run_model_active(m)) {
 		snprintf(err, errlen, "a run is already active");
 		return -EBUSY;
+	}
+	if (job->ntargets == 0 || job->ntargets > RUN_MAX_TARGETS) {
+		snprintf(err, errlen, "a run goes on 1 to %d targets, not %u", RUN_MAX_TARGETS,
+			 job->ntargets);
+		return -EINVAL;
 	}
 	join_worker(m);
 	m->job = *job;
@@ -417,11 +472,7 @@ int run_model_start(struct run_model *m, const struct run_job *job, char *err, s
 	m->nseries = 0;
 	m->s.active = true;
 	m->s.queue_len = job->npresets;
-	if (job->is_drive)
-		snprintf(m->s.target, sizeof(m->s.target), "%s %s", job->target_name,
-			 job->drive.model);
-	else
-		snprintf(m->s.target, sizeof(m->s.target), "%s", job->target_name);
+	run_model_target_line(job, m->s.target, sizeof(m->s.target));
 	ret = pthread_create(&m->thread, NULL, worker, m);
 	if (ret) {
 		m->s.active = false;

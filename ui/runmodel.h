@@ -2,11 +2,12 @@
 #ifndef DB_UI_RUNMODEL_H
 #define DB_UI_RUNMODEL_H
 /*
- * The Run screen's model. A worker thread runs a queue of presets on one target through
- * the runner; the runner's events are copied into this model under a mutex, and the UI
- * takes a snapshot of it at its own steady rate. The lock is held only to copy a few
- * kilobytes, once per sample interval on the worker side, so the engine never waits for
- * the screen: its I/O threads do not touch the model at all.
+ * The Run screen's model. A worker thread runs a queue of presets on one target, or on
+ * several at once, through the run door (run.h); the runner's events are copied into
+ * this model under a mutex, and the UI takes a snapshot of it at its own steady rate.
+ * The lock is held only to copy a few kilobytes, once per sample interval on the worker
+ * side, so the engine never waits for the screen: its I/O threads do not touch the
+ * model at all.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include "engine.h"
 #include "plot.h"
 #include "result.h"
+#include "run.h"
 
 #define RM_HISTORY   1024 /* samples kept for the plots */
 #define RM_LADDER    64	  /* steps shown in the ladder table */
@@ -33,6 +35,15 @@ struct rm_step {
 	double p99_ns;
 };
 
+#define RM_STREAMS ENGINE_MAX_STREAMS
+
+/* A stream of the last finished step: one target of several, or a preset's [stream]. */
+struct rm_stream {
+	char label[64]; /* the target's base name, or the stream's name */
+	double iops;
+	double mean_ns;
+};
+
 /* What the screen needs, copied out in one go. */
 struct run_snapshot {
 	unsigned version; /* bumped on every change */
@@ -41,7 +52,7 @@ struct run_snapshot {
 	bool stopping;		   /* abort asked; the runner is winding down */
 	bool finished;		   /* the queue ended (complete, aborted or failed) */
 	enum result_status status; /* of the last finished run */
-	char target[128];	   /* "nvme0n1 Samsung SSD 970 EVO Plus" */
+	char target[512];	   /* "nvme0n1 Samsung SSD 970 EVO Plus", "loop0 + loop1" */
 	char preset[128];
 	unsigned queue_index, queue_len;
 	char phase[32];
@@ -63,6 +74,9 @@ struct run_snapshot {
 	struct steady_info steady;
 	double rounds[32]; /* tracked value of the recent rounds (steady phases) */
 	unsigned nrounds;
+	struct rm_stream streams[RM_STREAMS]; /* the last finished step's, when it had some */
+	unsigned nstreams;
+	char streams_step[64]; /* that step's label */
 	struct rm_step ladder[RM_LADDER]; /* the steps of the current measure phase */
 	unsigned nladder;
 	uint64_t phase_start_ns; /* elapsed_ns when the running phase started */
@@ -74,12 +88,18 @@ struct run_snapshot {
 	unsigned nsaved;  /* results written by this queue */
 };
 
-struct run_job {
-	char target_path[4096];
-	char target_name[64];
-	char confirm[64]; /* the device name the operator typed to confirm, or "" */
+struct rm_target {
+	char path[4096];
+	char name[64];
 	bool is_drive;
-	struct drive drive;
+	struct drive drive; /* is_drive */
+};
+
+struct run_job {
+	struct rm_target targets[RUN_MAX_TARGETS]; /* each step runs on all of them at once */
+	unsigned ntargets;
+	char confirms[RUN_MAX_TARGETS][64]; /* the device names the operator typed */
+	unsigned nconfirms;
 	char presets[RM_QUEUE_MAX][4096]; /* paths */
 	unsigned npresets;
 	double scale;
@@ -92,6 +112,11 @@ struct run_model;
 struct run_model *run_model_new(void);
 /* Stop any run, wait for the worker, free. */
 void run_model_free(struct run_model *m);
+/*
+ * The Run screen's target line for job: "nvme0n1 Samsung SSD 970 EVO Plus" for a drive,
+ * "loop0 + loop1" for several targets.
+ */
+char *run_model_target_line(const struct run_job *job, char *buf, size_t len);
 /* Start the job on a worker thread. 0, -EBUSY when one is running, or -errno. */
 int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen);
 bool run_model_active(struct run_model *m);

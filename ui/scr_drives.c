@@ -21,6 +21,36 @@ const struct ui_target *drives_chosen(const struct app *a)
 	return &a->targets[a->chosen];
 }
 
+unsigned drives_targets(const struct app *a, const struct ui_target **out)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < a->marks.n; k++)
+		for (unsigned i = 0; i < a->ntargets; i++)
+			if (!strcmp(a->targets[i].path, a->marks.path[k])) {
+				out[n++] = &a->targets[i];
+				break;
+			}
+	if (n == 0 && drives_chosen(a))
+		out[n++] = drives_chosen(a);
+	return n;
+}
+
+char *drives_targets_name(const struct app *a, char *buf, size_t len)
+{
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	const char *names[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t);
+
+	for (unsigned i = 0; i < n; i++)
+		names[i] = t[i]->name;
+	if (!n)
+		snprintf(buf, len, "no target");
+	else
+		marks_join(buf, len, names, n, " + ");
+	return buf;
+}
+
 static bool same_file(const char *x, const char *y)
 {
 	struct stat a, b;
@@ -56,15 +86,20 @@ void drives_free(struct app *a)
 	a->ntargets = 0;
 }
 
-/* Discover the drives again; the chosen target stays chosen when it is still there. */
+/*
+ * Discover the drives again; the chosen target stays chosen, and the cursor stays on its
+ * row, when they are still there (a drive arriving must not move a cursor about to mark).
+ */
 void drives_load(struct app *a)
 {
 	struct drive_list dl = {0};
 	unsigned cap = 0;
-	char err[512], spath[4096];
+	char err[512], spath[4096], cursor[4096] = "";
 	uint64_t ssize = 0;
 	struct ui_target *t;
 
+	if (a->drive_sel < a->ntargets)
+		snprintf(cursor, sizeof(cursor), "%s", a->targets[a->drive_sel].path);
 	drives_free(a);
 	a->targets = NULL;
 	a->ntargets = 0;
@@ -136,6 +171,9 @@ void drives_load(struct app *a)
 		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", a->targets[a->chosen].path);
 		a->drive_sel = (unsigned)a->chosen;
 	}
+	for (unsigned i = 0; cursor[0] && i < a->ntargets; i++)
+		if (!strcmp(a->targets[i].path, cursor))
+			a->drive_sel = i;
 	if (a->drive_sel >= a->ntargets)
 		a->drive_sel = a->ntargets ? a->ntargets - 1 : 0;
 
@@ -443,8 +481,10 @@ void drives_draw(struct app *a, int top, int bottom)
 
 		if (sel)
 			ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
-		if ((int)i == a->chosen)
+		if ((int)i == a->chosen && !a->marks.n)
 			ui_text(a, y, 1, 1, sel ? base : ROLE_MARKED, a->g->sel);
+		else if (marks_find(&a->marks, t->path) >= 0)
+			ui_text(a, y, 1, 1, sel ? base : ROLE_MARKED, a->g->mark);
 		ui_text(a, y, xdev, wdev - 1, base, t->name);
 		ui_text(a, y, xmodel, wmodel - 1, base,
 			t->is_scratch ? "scratch file"
@@ -475,20 +515,46 @@ void drives_draw(struct app *a, int top, int bottom)
 
 	if (a->drive_sel < a->ntargets) {
 		struct ui_target *t = &a->targets[a->drive_sel];
-		snprintf(buf, sizeof(buf), "%s%s", t->name,
-			 (int)a->drive_sel == a->chosen ? " (chosen)" : "");
+		int k = marks_find(&a->marks, t->path);
+		if (k >= 0)
+			snprintf(buf, sizeof(buf), "%s (marked, target %d of %u)", t->name, k + 1,
+				 a->marks.n);
+		else
+			snprintf(buf, sizeof(buf), "%s%s", t->name,
+				 (int)a->drive_sel == a->chosen && !a->marks.n ? " (chosen)" : "");
 		ui_rule(a, y++, buf);
 		detail(a, y, bottom - 1, t);
 	}
-	static const enum key_action acts[] = {ACT_DOWN,  ACT_CHOOSE, ACT_RESCAN,
-					       ACT_THEME, ACT_HELP,   ACT_QUIT};
-	static const char *const words[] = {"select", "choose", "rescan", "theme", "help", "quit"};
+	static const enum key_action acts[] = {ACT_DOWN, ACT_MARK,  ACT_CHOOSE,
+					       ACT_RESCAN, ACT_HELP, ACT_QUIT};
+	static const char *const words[] = {"select", "mark (several targets)", "choose",
+					    "rescan", "help", "quit"};
 	ui_hints(a, bottom, KS_DRIVES, acts, words, 6);
+}
+
+/* Space: mark the row, or unmark it; a queue then runs on every marked target at once. */
+static void mark(struct app *a, const struct ui_target *t)
+{
+	char names[512];
+	int ret = marks_toggle(&a->marks, t->path);
+
+	if (ret == -ENOSPC)
+		ui_status(a, ROLE_WARNING, "at most %d targets run at once", RUN_MAX_TARGETS);
+	else if (a->marks.n)
+		ui_status(a, ROLE_OK, "targets: %s",
+			  drives_targets_name(a, names, sizeof(names)));
+	else
+		ui_status(a, ROLE_NORMAL, "no marks: the queue runs on %s",
+			  drives_targets_name(a, names, sizeof(names)));
 }
 
 void drives_key(struct app *a, enum key_action act)
 {
 	switch (act) {
+	case ACT_MARK:
+		if (a->drive_sel < a->ntargets)
+			mark(a, &a->targets[a->drive_sel]);
+		break;
 	case ACT_CHOOSE:
 		if (a->drive_sel < a->ntargets) {
 			a->chosen = (int)a->drive_sel;

@@ -154,12 +154,53 @@ static int draw_detail(struct app *a, int y, int bottom)
 	return y;
 }
 
-/* The queue from line y: its presets, their total, and what it will do to target t. */
-static void draw_queue(struct app *a, int y, int bottom, const struct ui_target *t, double scale)
+/* Does the queue write? */
+static bool queue_writes(const struct app *a)
 {
-	char buf[512], tb[32];
+	bool writes = false;
 
-	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)", t ? t->name : "no target", scale,
+	for (unsigned q = 0; q < a->nqueue; q++)
+		writes |= a->presets[a->queue[q]].writes;
+	return writes;
+}
+
+/* The line under the queue: every target, and what the queue does to each. */
+static void targets_line(struct app *a, int y)
+{
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	const char *names[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t), ndev = 0;
+	bool writes = queue_writes(a);
+	char devs[512], all[512];
+
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (is_block_device(t[i]))
+			names[ndev++] = t[i]->name;
+	marks_join(devs, sizeof(devs), names, ndev, ", ");
+	drives_targets_name(a, all, sizeof(all));
+	if (writes && ndev)
+		ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
+			 "the queue writes to %s: %s destroyed; you will be asked to type %s",
+			 devs, ndev > 1 ? "their data will be" : "its data will be",
+			 ndev > 1 ? "each name in turn" : "its name");
+	else if (n == 1)
+		ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "target %s (%s)", t[0]->path,
+			 writes ? "written: a file, its content does not matter" : "read only");
+	else
+		ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "targets %s, all at once (%s)", all,
+			 writes ? "written: files, their content does not matter" : "read only");
+}
+
+/* The queue's rule (for which targets, at what scale) and its presets; the next line. */
+static int queue_lines(struct app *a, int y)
+{
+	double scale = presets_scale(a);
+	char buf[512], tb[32], names[256];
+
+	snprintf(buf, sizeof(buf), "queue for %s (scale x%g%s)",
+		 drives_targets_name(a, names, sizeof(names)), scale,
 		 scale < 1 ? ": rehearsal" : ": full length");
 	ui_rule(a, y++, buf);
 	int x = 3;
@@ -183,29 +224,14 @@ static void draw_queue(struct app *a, int y, int bottom, const struct ui_target 
 		ui_text_right(a, y, a->cols - 28, 26, ROLE_VALUE, buf);
 	}
 	y++;
-	if (t && y < bottom) {
-		bool writes = false;
-		for (unsigned q = 0; q < a->nqueue; q++)
-			writes |= a->presets[a->queue[q]].writes;
-		if (writes && is_block_device(t))
-			ui_textf(a, y, 3, a->cols - 4, ROLE_WARNING,
-				 "the queue writes to %s: its data will be destroyed; you will be "
-				 "asked to type its name",
-				 t->name);
-		else
-			ui_textf(a, y, 3, a->cols - 4, ROLE_DIM, "target %s (%s)", t->path,
-				 writes ? "written: a file, its content does not matter"
-					: "read only");
-	}
+	return y;
 }
 
 void presets_draw(struct app *a, int top, int bottom)
 {
-	const struct ui_target *t = drives_chosen(a);
 	int y = top, xname = 3, wname = 22, wtime = 11, xtime = xname + wname,
 	    xdesc = xtime + wtime + 3;
 	char buf[512], tb[32];
-	double scale = presets_scale(a);
 
 	ui_text(a, y, xname, wname, ROLE_HEADER, "PRESET");
 	ui_text_right(a, y, xtime, wtime, ROLE_HEADER, "TIME (x1)");
@@ -247,7 +273,11 @@ void presets_draw(struct app *a, int top, int bottom)
 			 nd ? dirs[0] : "any preset directory");
 	}
 	y = draw_detail(a, y, bottom);
-	draw_queue(a, bottom - 4 > y ? bottom - 4 : y, bottom, t, scale);
+	y = bottom - 4 > y ? bottom - 4 : y;
+
+	y = queue_lines(a, y);
+	if (y < bottom)
+		targets_line(a, y);
 	static const enum key_action acts[] = {ACT_DOWN,       ACT_QUEUE_ADD, ACT_QUEUE_REMOVE,
 					       ACT_SCALE_DOWN, ACT_SCALE_UP,  ACT_START};
 	static const char *const words[] = {"select",  "queue",	 "unqueue",
@@ -256,29 +286,36 @@ void presets_draw(struct app *a, int top, int bottom)
 }
 
 /*
- * Build the job for the queue on the chosen target and hand it to the run model, with the
- * name the operator typed (or NULL): the run module checks the target and that name when
- * each run starts, as it does for `drivebench run`.
+ * Build the job for the queue on the chosen targets and hand it to the run model, with
+ * the names the operator typed (a->confirm): the run module checks the targets and those
+ * names when each run starts, as it does for `drivebench run`.
  */
-void presets_start(struct app *a, const char *confirm)
+static void presets_start(struct app *a)
 {
-	const struct ui_target *t = drives_chosen(a);
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t);
 	struct run_job *job;
 	char err[512];
 
-	if (!t || a->nqueue == 0)
+	if (!n || a->nqueue == 0)
 		return;
 	job = calloc(1, sizeof(*job));
 	if (!job) {
 		ui_status(a, ROLE_ERROR, "out of memory");
 		return;
 	}
-	snprintf(job->target_path, sizeof(job->target_path), "%s", t->path);
-	snprintf(job->target_name, sizeof(job->target_name), "%s", t->name);
-	snprintf(job->confirm, sizeof(job->confirm), "%s", confirm ? confirm : "");
-	job->is_drive = t->is_drive;
-	if (t->is_drive)
-		job->drive = t->drive;
+	for (unsigned i = 0; i < n; i++) {
+		struct rm_target *jt = &job->targets[job->ntargets++];
+		snprintf(jt->path, sizeof(jt->path), "%s", t[i]->path);
+		snprintf(jt->name, sizeof(jt->name), "%s", t[i]->name);
+		jt->is_drive = t[i]->is_drive;
+		if (t[i]->is_drive)
+			jt->drive = t[i]->drive;
+	}
+	for (unsigned i = 0; i < a->confirm.done; i++)
+		snprintf(job->confirms[job->nconfirms++], sizeof(job->confirms[0]), "%s",
+			 a->confirm.typed[i]);
+	confirm_seq_reset(&a->confirm);
 	for (unsigned q = 0; q < a->nqueue && q < RM_QUEUE_MAX; q++)
 		snprintf(job->presets[job->npresets++], sizeof(job->presets[0]), "%s",
 			 a->presets[a->queue[q]].path);
@@ -301,17 +338,56 @@ void presets_start(struct app *a, const char *confirm)
 	a->screen = SCR_RUN;
 }
 
+/* Ask for the next device's name, or start when every one has been typed. */
+static void ask_next(struct app *a)
+{
+	const char *name = confirm_seq_next(&a->confirm);
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t);
+	char text[512] = "", title[128];
+
+	if (!name) {
+		presets_start(a);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(t[i]->name, name))
+			continue;
+		snprintf(text, sizeof(text),
+			 "The queue writes to %s (%s). Everything on it will be destroyed.",
+			 t[i]->path,
+			 t[i]->is_drive && t[i]->drive.model[0] ? t[i]->drive.model : "block device");
+	}
+	if (a->confirm.n > 1)
+		snprintf(title, sizeof(title), "Destroy the data on this drive? (%u of %u)",
+			 a->confirm.done + 1, a->confirm.n);
+	else
+		snprintf(title, sizeof(title), "Destroy the data on this drive?");
+	ui_type_confirm(a, ACT_START, title, text, name);
+}
+
+void presets_confirmed(struct app *a, const char *typed)
+{
+	char name[MARK_NAME_BYTES];
+
+	snprintf(name, sizeof(name), "%s", typed); /* the next dialog reuses its buffer */
+	if (confirm_seq_give(&a->confirm, name) < 0) {
+		confirm_seq_reset(&a->confirm);
+		return;
+	}
+	ask_next(a);
+}
+
 static void start_asked(struct app *a)
 {
-	const struct ui_target *t = drives_chosen(a);
-	bool writes = false;
-	char text[512];
+	const struct ui_target *t[RUN_MAX_TARGETS];
+	unsigned n = drives_targets(a, t);
 
 	if (run_model_active(a->run)) {
 		ui_status(a, ROLE_WARNING, "a run is active: wait for it or abort it (3, then a)");
 		return;
 	}
-	if (!t) {
+	if (!n) {
 		ui_status(a, ROLE_ERROR, "choose a target on the Drives screen first");
 		return;
 	}
@@ -319,22 +395,19 @@ static void start_asked(struct app *a)
 		ui_status(a, ROLE_WARNING, "the queue is empty: Enter adds the selected preset");
 		return;
 	}
-	for (unsigned q = 0; q < a->nqueue; q++)
-		writes |= a->presets[a->queue[q]].writes;
-	if (writes && is_block_device(t)) {
+	confirm_seq_reset(&a->confirm);
+	for (unsigned i = 0; i < n && queue_writes(a); i++) {
+		if (!is_block_device(t[i]))
+			continue;
 		/* a drive the last scan saw in use is refused at once; the run checks anew */
-		if (t->is_drive && t->drive.inuse_known && inuse_busy(&t->drive.inuse)) {
-			ui_status(a, ROLE_ERROR, "refused: %s is in use (%s)", t->name,
-				  t->drive.inuse.reason[0].text);
+		if (t[i]->is_drive && t[i]->drive.inuse_known && inuse_busy(&t[i]->drive.inuse)) {
+			ui_status(a, ROLE_ERROR, "refused: %s is in use (%s)", t[i]->name,
+				  t[i]->drive.inuse.reason[0].text);
 			return;
 		}
-		snprintf(text, sizeof(text),
-			 "The queue writes to %s (%s). Everything on it will be destroyed.",
-			 t->path, t->is_drive && t->drive.model[0] ? t->drive.model : "block device");
-		ui_type_confirm(a, ACT_START, "Destroy the data on this drive?", text, t->name);
-		return;
+		confirm_seq_add(&a->confirm, t[i]->name);
 	}
-	presets_start(a, NULL);
+	ask_next(a);
 }
 
 void presets_key(struct app *a, enum key_action act)

@@ -3,7 +3,9 @@
  * Screen 3, Run: where the run is (phase, step x/N, progress and ETA), four live plots
  * (IOPS, average latency, max latency, latency standard deviation; read and write lines
  * when the step mixes them), the current numbers with percentiles, the steady-state
- * window against its limits, and the ladder filling in step by step.
+ * window against its limits, and the ladder filling in step by step; a step of several
+ * streams (several targets, or a preset's [stream] sections) adds a line of each
+ * stream's IOPS and mean latency when it ends.
  */
 #include "ui.h"
 
@@ -387,16 +389,35 @@ static void draw_ladder(struct app *a, int y)
 	}
 }
 
+/* "streams 4K read: loop0 21.2K IOPS 90 µs · loop1 ...", the last finished step's. */
+static void draw_streams(struct app *a, int y)
+{
+	char buf[1024], iops[32], lat[32];
+	size_t n = 0;
+
+	ui_text(a, y, 1, 8, ROLE_LABEL, "streams");
+	n += (size_t)snprintf(buf, sizeof(buf), "%s: ", a->snap.streams_step);
+	for (unsigned i = 0; i < a->snap.nstreams && n < sizeof(buf); i++) {
+		const struct rm_stream *st = &a->snap.streams[i];
+		units_fmt_count(iops, sizeof(iops), st->iops);
+		units_fmt_latency(lat, sizeof(lat), st->mean_ns);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s IOPS %s",
+				      i ? a->g->dot : "", st->label, iops, lat);
+	}
+	ui_text(a, y, 9, a->cols - 10, ROLE_VALUE, buf);
+}
+
 void run_draw(struct app *a, int top, int bottom)
 {
 	unsigned n = run_model_snapshot(a->run, &a->snap, a->series, a->whole);
 	int y = top;
 
 	if (!a->snap.active && !a->snap.finished) {
-		const struct ui_target *t = drives_chosen(a);
+		char names[256];
 		ui_text(a, y + 1, 3, a->cols - 4, ROLE_NORMAL, "Nothing is running.");
-		ui_textf(a, y + 3, 3, a->cols - 4, ROLE_DIM, "1 Drives: choose a target (now: %s)",
-			 t ? t->name : "none");
+		ui_textf(a, y + 3, 3, a->cols - 4, ROLE_DIM,
+			 "1 Drives: choose a target, or mark several (now: %s)",
+			 drives_targets_name(a, names, sizeof(names)));
 		ui_text(a, y + 4, 3, a->cols - 4, ROLE_DIM,
 			"2 Presets: Enter queues a preset, - and + set the scale, s starts");
 		ui_text(a, y + 5, 3, a->cols - 4, ROLE_DIM,
@@ -410,8 +431,8 @@ void run_draw(struct app *a, int top, int bottom)
 	}
 	draw_header(a, y);
 	y += 2;
-	/* 2x2 plots and their time axis take what the seven lines under them leave */
-	int fixed = 8, ph = (bottom - y - fixed) / 2;
+	/* 2x2 plots and their time axis take what the lines under them leave */
+	int fixed = a->snap.nstreams ? 9 : 8, ph = (bottom - y - fixed) / 2;
 	int half = a->cols / 2, w = half - 2;
 	if (ph >= 3) {
 		draw_plot(a, y, 1, w, ph, &plots[RMM_IOPS], n);
@@ -430,6 +451,8 @@ void run_draw(struct app *a, int top, int bottom)
 	draw_steady(a, y++);
 	draw_ladder(a, y);
 	y += 2;
+	if (a->snap.nstreams)
+		draw_streams(a, y++);
 	if (a->snap.error[0])
 		ui_text(a, y, 1, a->cols - 2, ROLE_ERROR, a->snap.error);
 	else if (a->snap.finished && !a->snap.active) {

@@ -12,6 +12,7 @@
 #include "drive.h"
 #include "health.h"
 #include "keys.h"
+#include "marks.h"
 #include "plot.h"
 #include "result_io.h"
 #include "runmodel.h"
@@ -93,6 +94,7 @@ struct app {
 	unsigned drive_sel, drive_top;
 	int chosen;		/* index into targets */
 	char chosen_path[4096]; /* kept across rescans */
+	struct marks marks;	/* the targets marked for a run on several at once */
 	struct drive_monitor *monitor;
 	char scan_error[256];
 	struct scratch_filler *scratch_filler; /* writing the scratch file out, or NULL */
@@ -105,6 +107,7 @@ struct app {
 	unsigned queue[UI_QUEUE_MAX];
 	unsigned nqueue;
 	unsigned scale_index;
+	struct confirm_seq confirm; /* the devices a writing queue asks to be typed, in turn */
 
 	/* Run: the screen's own copy of the model, so drawing never holds its lock */
 	struct run_model *run;
@@ -170,13 +173,20 @@ bool drives_scratch_busy(const struct app *a, const struct ui_target *t);
 void drives_draw(struct app *a, int top, int bottom);
 void drives_key(struct app *a, enum key_action act);
 const struct ui_target *drives_chosen(const struct app *a);
+/*
+ * The targets a queue runs on: the marked ones still listed, in the order marked, or
+ * the chosen one when none is; into out (RUN_MAX_TARGETS), returns how many.
+ */
+unsigned drives_targets(const struct app *a, const struct ui_target **out);
+/* "loop0 + loop1": the names of drives_targets(), or "no target". */
+char *drives_targets_name(const struct app *a, char *buf, size_t len);
 
 void presets_load(struct app *a);
 void presets_draw(struct app *a, int top, int bottom);
 void presets_key(struct app *a, enum key_action act);
 double presets_scale(const struct app *a);
-/* Start the queue; confirm: the device name the operator typed, or NULL. */
-void presets_start(struct app *a, const char *confirm);
+/* The operator typed `typed` for the next device of a->confirm: ask for the next, or start. */
+void presets_confirmed(struct app *a, const char *typed);
 
 void run_draw(struct app *a, int top, int bottom);
 void run_key(struct app *a, enum key_action act);
