@@ -116,6 +116,7 @@ check:
 	$(Q)scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/layers.sh
+	$(Q)scripts/sizes.sh
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh
 
 bench:
