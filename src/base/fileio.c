@@ -127,3 +127,19 @@ out:
 	close(fd);
 	return ret;
 }
+
+int fileio_read_text(const char *path, const char *what, uint64_t max, char **out, size_t *len,
+		     char *err, size_t errlen)
+{
+	int ret = fileio_read(path, what, max, out, len, err, errlen);
+
+	if (ret)
+		return ret;
+	if (text_utf8_fix_buf(out, len)) {
+		free(*out);
+		*out = NULL;
+		text_fmt(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -19,6 +19,12 @@
  */
 int fileio_read(const char *path, const char *what, uint64_t max, char **out, size_t *len,
 		char *err, size_t errlen);
+/*
+ * fileio_read(), then every string in it made well-formed UTF-8 (text.h), once, where it
+ * enters: the same returns, and -ENOMEM when the repair runs out of memory.
+ */
+int fileio_read_text(const char *path, const char *what, uint64_t max, char **out, size_t *len,
+		     char *err, size_t errlen);
 /* "1 MiB", "512 MiB", "64 KiB": a limit as the man page writes it. */
 char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes);
 

@@ -691,15 +691,10 @@ int fio_import_file(struct result *r, const char *path, const char *logs_dir, ch
 	int ret;
 
 	result_init(r);
-	ret = fileio_read(path, "fio's JSON output", FIO_IMPORT_MAX_BYTES, &text, &len, err,
-			  errlen);
+	ret = fileio_read_text(path, "fio's JSON output", FIO_IMPORT_MAX_BYTES, &text, &len, err,
+			       errlen);
 	if (ret)
 		return ret;
-	if (text_utf8_fix_buf(&text, &len)) {
-		free(text);
-		text_fmt(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
 	ret = fio_import_buf(r, text, len, path, logs_dir, err, errlen);
 	free(text);
 	return ret;

@@ -30,6 +30,17 @@
 #include "version.h"
 
 /* Every string that reaches the page, from a result or not, goes through text.h. */
+/* A chart in its figure (class: NULL, or the figure's CSS class). */
+static void figure(FILE *out, const char *class, const struct chart *c)
+{
+	if (class)
+		fprintf(out, "<figure class=\"%s\">\n", class);
+	else
+		fputs("<figure>\n", out);
+	svg_chart(out, c);
+	fputs("</figure>\n", out);
+}
+
 static void esc(FILE *out, const char *s)
 {
 	text_fput_xml(out, s);
@@ -312,9 +323,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 				     : "seconds");
 		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
 			 report_metric_info[m].unit);
-		fputs("<figure>\n", out);
-		svg_chart(out, &c);
-		fputs("</figure>\n", out);
+		figure(out, NULL, &c);
 		free(c.series);
 	}
 	svg_series_free(all, rep->nruns * RM_COUNT);
@@ -421,9 +430,7 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		if (!*heading)
 			fputs("<h3>Latency percentiles</h3>\n", out);
 		*heading = true;
-		fputs("<figure class=\"percentiles\">\n", out);
-		svg_chart(out, &c);
-		fputs("</figure>\n", out);
+		figure(out, "percentiles", &c);
 	}
 	svg_series_free(c.series, c.nseries);
 	return ret;
@@ -621,11 +628,8 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		snprintf(c.title, sizeof(c.title), "Rate curve: %s", titles[k]);
 		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
 		snprintf(c.ylabel, sizeof(c.ylabel), "Average latency (ms)");
-		if (!ret) {
-			fputs("<figure>\n", out);
-			svg_chart(out, &c);
-			fputs("</figure>\n", out);
-		}
+		if (!ret)
+			figure(out, NULL, &c);
 		svg_series_free(c.series, c.nseries);
 	}
 out:
@@ -693,11 +697,8 @@ static int section_matrix(FILE *out, const struct report *rep)
 				 mx.mix[mx.nmix - 1], 100 - mx.mix[mx.nmix - 1]);
 			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
 			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
-			if (!ret) {
-				fputs("<figure class=\"convergence\">\n", out);
-				svg_chart(out, &c);
-				fputs("</figure>\n", out);
-			}
+			if (!ret)
+				figure(out, "convergence", &c);
 			svg_series_free(c.series, c.nseries);
 		}
 		if (mx.verdict[0]) {

@@ -654,15 +654,11 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 	int ret;
 
 	result_init(r);
-	ret = fileio_read(path, "a result file", RESULT_MAX_FILE_BYTES, &text, &len, err, errlen);
+	/* every string in it well-formed, once, here */
+	ret = fileio_read_text(path, "a result file", RESULT_MAX_FILE_BYTES, &text, &len, err,
+			       errlen);
 	if (ret)
 		return ret;
-	/* every string in it well-formed, once, here */
-	if (text_utf8_fix_buf(&text, &len)) {
-		text_fmt(err, errlen, "%s: out of memory", path);
-		free(text);
-		return -ENOMEM;
-	}
 	jread_init(&L.j, text, len, path, err, errlen);
 	switch (jread_peek(&L.j)) {
 	case JR_OBJECT:

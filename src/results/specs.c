@@ -82,15 +82,10 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 	memset(out, 0, sizeof(*out));
 	out->rand_bs = 4096;
 	text_copy(out->path, sizeof(out->path), path);
-	ret = fileio_read(path, "a spec sheet", SPEC_MAX_BYTES, &text, &len, err, errlen);
+	/* names and model patterns reach the reports: well-formed UTF-8 from here on */
+	ret = fileio_read_text(path, "a spec sheet", SPEC_MAX_BYTES, &text, &len, err, errlen);
 	if (ret)
 		return ret;
-	/* names and model patterns reach the reports: well-formed UTF-8 from here on */
-	if (text_utf8_fix_buf(&text, &len)) {
-		free(text);
-		text_fmt(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
 	lines_init(&lines, text, "#");
 	while (!ret && (s = lines_next(&lines))) {
 		unsigned lineno = lines.lineno;
