@@ -29,7 +29,6 @@
 #include "units.h"
 #include "version.h"
 
-/* Every string that reaches the page, from a result or not, goes through text.h. */
 /* A chart in its figure (class: NULL, or the figure's CSS class). */
 static void figure(FILE *out, const char *class, const struct chart *c)
 {
@@ -41,6 +40,7 @@ static void figure(FILE *out, const char *class, const struct chart *c)
 	fputs("</figure>\n", out);
 }
 
+/* Every string that reaches the page, from a result or not, goes through text.h. */
 static void esc(FILE *out, const char *s)
 {
 	text_fput_xml(out, s);
