@@ -323,6 +323,32 @@ START_TEST(test_targets_twice)
 	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "at most") != NULL, "%s", err);
 	plan_free(p);
+
+	/* 3 streams on 6 targets: 18 streams a step, over the engine's 16, found at once */
+	char *files[6];
+	const char *six[6];
+	for (unsigned i = 0; i < 6; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "t%u.img", i);
+		six[i] = files[i] = make_file(name, 1 << 20);
+	}
+	p = preset_parse("[preset]\nname = s\n[measure]\ntime = 100ms\n[stream]\n[stream]\n"
+			 "[stream]\n",
+			 "s.preset", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	rq.plan = p;
+	rq.target_paths = six;
+	rq.ntargets = 6;
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "s.preset:3: step stream 1 + stream 2 + stream 3: 3 streams on 6 "
+			      "targets is over the limit of 16 streams a step");
+	ck_assert_int_ne(stat(out, &st), 0);
+	rq.ntargets = 5;
+	ck_assert_msg(run_open(&r, &rq, err, sizeof(err)) == 0, "%s", err);
+	run_close(r);
+	for (unsigned i = 0; i < 6; i++)
+		free(files[i]);
+	plan_free(p);
 	free(a);
 }
 END_TEST

@@ -30,6 +30,12 @@ ln -s "$la" "$T/alias"
 rc=$?
 check "the same device twice: exit 2" test "$rc" -eq 2
 check "the same device twice: said" grep -q "given twice" "$T/e"
+# writing: the second exclusive open would fail on the run's own claim; said as what it is
+"$DRIVEBENCH" run --target "$la" --target "$T/alias" --rw randwrite --time 1s --quiet \
+	--out "$T/r1.json" --yes-destroy="$la" >"$T/o" 2>"$T/e"
+rc=$?
+check "the same device twice, writing: exit 2" test "$rc" -eq 2
+check "the same device twice, writing: said" grep -q "is $la again (given twice)" "$T/e"
 
 # --- a mix on both: each written, each counted, the total their sum ---------------------
 a0=$(stat_ios "$la")

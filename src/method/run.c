@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "drive.h"
@@ -14,6 +15,7 @@
 #include "preset.h"
 #include "purge.h"
 #include "safety.h"
+#include "step_streams.h"
 #include "text.h"
 
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
@@ -224,14 +226,33 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 		snprintf(err, errlen, "%u targets: at most %u run at once", n, RUN_MAX_TARGETS);
 		return -EINVAL;
 	}
+	/* every step's streams on every target: found now, not when the step comes */
+	for (unsigned i = 0; i < rq->plan->nphases; i++)
+		for (unsigned s = 0; s < rq->plan->phases[i].nsteps; s++) {
+			const struct plan_step *ps = &rq->plan->phases[i].steps[s];
+			if (rq->plan->phases[i].kind != PH_PURGE &&
+			    step_streams_count(ps, n) > ENGINE_MAX_STREAMS) {
+				snprintf(err, errlen,
+					 "%s:%u: step %s: %u streams on %u targets is over the "
+					 "limit of %u streams a step",
+					 rq->plan->file, rq->plan->phases[i].line, ps->label,
+					 ps->nstreams, n, ENGINE_MAX_STREAMS);
+				return -EINVAL;
+			}
+		}
 	for (unsigned i = 0; i < n; i++) {
 		struct target *t = &r->t[r->nt];
 		const struct target *o;
 		t->fd = -1;
-		/* the same device twice: found before the second exclusive open fails on it */
-		for (unsigned k = 0; k < i; k++)
-			if (!strcmp(paths[k], paths[i])) {
-				snprintf(err, errlen, "target %s is given twice", paths[i]);
+		/* the same device twice: found before the second exclusive open fails on it
+		 * (by its name; what is opened is compared again below) */
+		struct stat sb;
+		for (unsigned k = 0; k < r->nt; k++)
+			if (!strcmp(paths[k], paths[i]) ||
+			    (stat(paths[i], &sb) == 0 && S_ISBLK(sb.st_mode) &&
+			     r->t[k].is_blockdev && sb.st_rdev == r->t[k].rdev)) {
+				snprintf(err, errlen, "target %s is %s again (given twice)", paths[i],
+					 r->t[k].path);
 				return -EINVAL;
 			}
 		if ((ret = open_target(t, paths[i], rq, writes, err, errlen)) < 0)
