@@ -116,3 +116,24 @@ fb=$(mkfile 16M fb.img)
 	--out "$T/r4.json" >"$T/o" 2>"$T/e"
 check "holes on two files: one warning naming both" \
 	grep -q "^warning: step .*fa.img: 100.0% of the range it reads .*; fb.img: 100.0% .*\[reads-unwritten\]$" "$T/e"
+
+# --- a stream's share of a rate so small that no I/O need fall due: the step is not failed
+cat >"$T/tiny.preset" <<'P'
+[preset]
+name = tiny share
+[measure]
+time = 200ms
+rate = 20
+[stream]
+name = data
+share = 95%
+[stream]
+name = log
+read = 0
+share = 5%
+P
+ft=$(mkfile 16M tiny.img)
+"$DRIVEBENCH" run --target "$ft" --preset "$T/tiny.preset" --quiet --out "$T/r5.json" >"$T/o" 2>"$T/e"
+check "a tiny share: the step completes" test $? -eq 0
+check "a tiny share: the log's 1 IOPS for 0.2 s recorded as it came" \
+	test "$(json "$T/r5.json" 'd["phases"][0]["steps"][0]["streams"][1]["workload"]["rate_iops"]')" -eq 1
