@@ -121,6 +121,7 @@ START_TEST(test_nvme_identify)
 	ck_assert_uint_eq(n->total_capacity, 2000398934016ull);
 	ck_assert_int_eq(n->warn_temp_c, 82);
 	ck_assert_int_eq(n->crit_temp_c, 85);
+	ck_assert_int_eq(h.v[HF_TEMP_LIMIT_C], 82); /* WCTEMP is the drive's limit */
 	ck_assert(n->format_supported);
 	ck_assert(!n->format_all_ns);
 	ck_assert(!n->erase_all_ns);
@@ -402,7 +403,9 @@ static const struct {
 	  {HF_UNSAFE_SHUTDOWNS, 17},
 	  {HF_PENDING, -1},
 	  {HF_MEDIA_ERRORS, -1},
-	  {HF_TMT1_COUNT, -1}}},
+	  {HF_TMT1_COUNT, -1},
+	  {HF_WARN_TEMP_MIN, 12},  /* devstat: Time in Over-Temperature */
+	  {HF_TEMP_LIMIT_C, 70}}}, /* devstat: Specified Maximum Operating Temperature */
 	{"sas-ssd.json",
 	 "SEAGATE XS1920SE70084",
 	 "HLJ0A1B2",
@@ -415,7 +418,9 @@ static const struct {
 	  {HF_PCT_USED, 2},
 	  {HF_REALLOCATED, 0},
 	  {HF_MEDIA_ERRORS, 1},
-	  {HF_PENDING, -1}}},
+	  {HF_PENDING, -1},
+	  {HF_TEMP_LIMIT_C, 70}, /* the trip temperature */
+	  {HF_WARN_TEMP_MIN, -1}}},
 	{"realloc.json",
 	 "INTEL SSDSC2BF240A5^G^[[2J",
 	 "CVTR5141\xc3\xbf" "00AB240CGN",
@@ -428,7 +433,8 @@ static const struct {
 	  {HF_UNCORRECTABLE, 1},
 	  {HF_PCT_USED, 19},
 	  {HF_DATA_WRITTEN_BYTES, 601234ll << 25},
-	  {HF_DATA_READ_BYTES, 512000ll << 25}}},
+	  {HF_DATA_READ_BYTES, 512000ll << 25},
+	  {HF_TEMP_LIMIT_C, -1}}},
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -528,6 +534,141 @@ static void put_file(const char *name, const char *text)
 	fputs(text, f);
 	fclose(f);
 }
+
+/* What the fake smartctl answers for sda: over-temperature minutes, temperature, LBAs written. */
+static void sata_state(int overtemp_min, int temp_c, long long lbas)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "{\"smartctl\": {\"version\": [7, 3]}, \"device\": {\"name\": \"/dev/sda\", "
+		 "\"protocol\": \"ATA\"}, \"model_name\": \"SATA SSD\", \"ata_smart_attributes\": "
+		 "{\"table\": [{\"id\": 241, \"name\": \"Total_LBAs_Written\", \"value\": 99, "
+		 "\"raw\": {\"value\": %lld}}]}, \"ata_device_statistics\": {\"pages\": [{\"number\": "
+		 "5, \"table\": [{\"name\": \"Time in Over-Temperature\", \"value\": %d}, {\"name\": "
+		 "\"Specified Maximum Operating Temperature\", \"value\": 70}]}]}, \"temperature\": "
+		 "{\"current\": %d}}\n",
+		 lbas, overtemp_min, temp_c);
+	put_file("sda.json", text);
+}
+
+/* How many times smartctl ran. */
+static int smartctl_calls(void)
+{
+	char path[4300], line[256];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/smartctl.log", tools);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
+/* sda watched through the fake smartctl (min_ns between readings), in phase. */
+static struct health_watch *sata_watch(uint64_t min_ns, const char *phase)
+{
+	static const struct health_opts o = {.smartctl = FIX "/bin/smartctl"};
+	struct health_watch *w;
+	struct drive d;
+
+	sata_drive(&d);
+	sata_state(12, 38, 1000000);
+	w = health_watch_start(&d, &o, min_ns);
+	ck_assert_ptr_nonnull(w);
+	health_watch_phase_begin(w, phase);
+	return w;
+}
+
+/*
+ * A SATA drive watched through smartctl, read before and after every step (the least
+ * time between readings, 1 ns, always passed): nothing runs smartctl while a step runs;
+ * a step in which the drive's time in over-temperature grew is throttled, one in which it
+ * reached its specified maximum is warned of, and each step gets what the host wrote.
+ */
+START_TEST(test_watch_smartctl)
+{
+	struct health_watch *w = sata_watch(1, "measure");
+	struct step_drive sd;
+	struct json_object *j, *arr, *v;
+	char msg[320] = "", step[64] = "";
+	int calls;
+
+
+	/* over-temperature time +1 min, 2000 LBAs written, 45 C */
+	calls = smartctl_calls();
+	health_watch_step_begin(w);
+	ck_assert_int_eq(smartctl_calls(), calls); /* the step starts from the last reading */
+	sata_state(13, 45, 1002000);
+	ck_assert(health_watch_step_end(w, "16T16Q", &sd, msg, sizeof(msg)));
+	ck_assert_str_eq(msg, "thermally throttled during 16T16Q");
+	ck_assert_int_eq(smartctl_calls(), calls + 1);
+	ck_assert(sd.has_written && sd.has_temp);
+	ck_assert_uint_eq(sd.written_bytes, 2000ull * 512);
+	ck_assert_int_eq(sd.temp_max_c, 45);
+
+	/* 71 C, at or above the drive's 70 C, no counter moved */
+	health_watch_step_begin(w);
+	sata_state(13, 71, 1002000);
+	ck_assert(health_watch_step_end(w, "32T32Q", &sd, msg, sizeof(msg)));
+	ck_assert_str_eq(msg, "reached 71 C during 32T32Q, at or above the drive's limit of 70 C");
+	ck_assert_int_eq(sd.temp_max_c, 71);
+	ck_assert_uint_eq(sd.written_bytes, 0);
+
+	/* a calm step */
+	health_watch_step_begin(w);
+	sata_state(13, 50, 1002000);
+	ck_assert(!health_watch_step_end(w, "1T1Q", &sd, msg, sizeof(msg)));
+	ck_assert(!health_watch_phase_end(w, step, sizeof(step), msg, sizeof(msg)));
+	health_watch_finish(w);
+	j = health_watch_json(w);
+	health_watch_free(w);
+	ck_assert(json_object_object_get_ex(j, "warnings", &arr));
+	ck_assert_int_eq(json_object_array_length(arr), 2);
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(arr, 1), "step", &v));
+	ck_assert_str_eq(json_object_get_string(v), "32T32Q");
+	ck_assert(json_object_object_get_ex(j, "temperature", &v));
+	ck_assert(json_object_object_get_ex(v, "max_c", &v));
+	ck_assert_int_eq(json_object_get_int(v), 71);
+	json_object_put(j);
+}
+END_TEST
+
+/*
+ * Steps shorter than the least time between readings (an hour here) share them: no
+ * reading after either step, and the phase's last snapshot gives the verdict on both,
+ * for the last of them. smartctl ran only at the start, the phase's two ends and the end.
+ */
+START_TEST(test_watch_smartctl_shared)
+{
+	struct health_watch *w = sata_watch(3600000000000ull, "ladder");
+	struct step_drive sd;
+	struct json_object *j, *arr, *v;
+	char msg[320] = "", step[64] = "";
+
+	health_watch_step_begin(w);
+	sata_state(14, 44, 1004000);
+	ck_assert(!health_watch_step_end(w, "2T2Q", &sd, msg, sizeof(msg)));
+	ck_assert(!sd.has_temp && !sd.has_written); /* no reading of its own after it */
+	health_watch_step_begin(w);
+	ck_assert(!health_watch_step_end(w, "4T4Q", &sd, msg, sizeof(msg)));
+	ck_assert(health_watch_phase_end(w, step, sizeof(step), msg, sizeof(msg)));
+	ck_assert_str_eq(step, "4T4Q");
+	ck_assert_str_eq(msg, "thermally throttled between the start of 2T2Q and the end of 4T4Q");
+	health_watch_finish(w);
+	ck_assert_int_eq(smartctl_calls(), 4);
+	j = health_watch_json(w);
+	health_watch_free(w);
+	ck_assert(json_object_object_get_ex(j, "warnings", &arr));
+	ck_assert_int_eq(json_object_array_length(arr), 1);
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(arr, 0), "phase", &v));
+	ck_assert_str_eq(json_object_get_string(v), "ladder");
+	json_object_put(j);
+}
+END_TEST
 
 START_TEST(test_smartctl_missing)
 {
@@ -681,6 +822,8 @@ static Suite *health_suite(void)
 	tcase_add_test(tc, test_smartctl_missing);
 	tcase_add_test(tc, test_smartctl_read);
 	tcase_add_test(tc, test_smartctl_slow);
+	tcase_add_test(tc, test_watch_smartctl);
+	tcase_add_test(tc, test_watch_smartctl_shared);
 	tcase_add_test(tc, test_child_bounded);
 	tcase_add_loop_test(tc, test_no_health_transport, 0, 5);
 	suite_add_tcase(s, tc);

@@ -31,6 +31,8 @@ for want in \
 	'  temperature                       38 C' \
 	'  data written                      25.00 TB (25000000000000 bytes)' \
 	'  percentage used                   3 %' \
+	'  temperature limit                 70 C' \
+	'  time above warning temperature    12 min' \
 	'sdb  INTEL SSDSC2BF240A5^G^[[2J  CVTR5141ÿ00AB240CGN  TG26  (usb, /dev/sdb)' \
 	'  reallocated sectors               24' \
 	'  pending sectors                   3' \
@@ -48,7 +50,7 @@ if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$T/text"; then
 else
 	pass text-controls
 fi
-check smartctl-args grep -qx 'smartctl -j -a /dev/sdb' "$tools/smartctl.log"
+check smartctl-args grep -qx 'smartctl -j -a -l devstat /dev/sdb' "$tools/smartctl.log"
 
 health "$FIX/health/bin:$PATH" /dev/sda /dev/sdb /dev/sdc /dev/vdb --json >"$T/json"
 check json-exit test $? -eq 0
@@ -59,7 +61,9 @@ check json-every-field test "$(v 'all(len(x["values"]) == len(d["drives"][0]["va
 check json-sata test "$(v '[d["drives"][0]["values"][k] for k in ("temperature_c", "power_on_hours", "data_written_bytes", "percentage_used", "reallocated_sectors")]')" = "[38, 1234, 25000000000000, 3, 0]"
 check json-realloc test "$(v '[d["drives"][1]["values"][k] for k in ("reallocated_sectors", "pending_sectors", "offline_uncorrectable")]')" = "[24, 3, 1]"
 check json-hostile test "$(v 'd["drives"][1]["model"]')" = 'INTEL SSDSC2BF240A5^G^[[2J'
-check json-sas test "$(v '[d["drives"][2]["values"][k] for k in ("percentage_used", "media_errors", "power_cycles")]')" = "[2, 1, 57]"
+check json-sas test "$(v '[d["drives"][2]["values"][k] for k in ("percentage_used", "media_errors", "power_cycles", "temperature_limit_c")]')" = "[2, 1, 57, 70]"
+# ATA device statistics: minutes over the specified maximum operating temperature, and it
+check json-sata-devstat test "$(v '[d["drives"][0]["values"][k] for k in ("warning_temp_time_min", "temperature_limit_c")]')" = "[12, 70]"
 check json-virtio test "$(v '[d["drives"][3]["source"], d["drives"][3]["note"], d["drives"][3]["values"]["temperature_c"]]')" = "['none', 'no health data for this transport (virtio)', None]"
 
 # smartctl missing: said so, not an error

@@ -202,6 +202,8 @@ static void decode_id_ctrl(const struct nvme_id_ctrl *c, struct health *h)
 	n->sanicap = sanicap;
 	n->warn_temp_c = kelvin_to_c(le16toh(c->wctemp));
 	n->crit_temp_c = kelvin_to_c(le16toh(c->cctemp));
+	if (n->warn_temp_c)
+		health_set(h, HF_TEMP_LIMIT_C, n->warn_temp_c);
 	n->format_supported = n->oacs & NVME_CTRL_OACS_FORMAT;
 	n->format_all_ns = c->fna & NVME_CTRL_FNA_FMT_ALL_NAMESPACES;
 	n->erase_all_ns = c->fna & NVME_CTRL_FNA_SEC_ALL_NAMESPACES;
@@ -455,22 +457,35 @@ static const struct {
 	{"Remaining_Lifetime_Perc", HF_PCT_USED, A_WEAR_LEFT, 0},
 };
 
+/* The array at path in o (*arr) and its length; 0 when there is none. */
+static size_t jarray(struct json_object *o, const char *path, struct json_object **arr)
+{
+	*arr = jget(o, path);
+	return *arr && json_object_is_type(*arr, json_type_array) ? json_object_array_length(*arr)
+								  : 0;
+}
+
+/* A table entry's "name", or "" (smartctl's attribute and statistics tables). */
+static const char *jname(struct json_object *entry)
+{
+	struct json_object *name = jget(entry, "name");
+
+	return name && json_object_is_type(name, json_type_string) ? json_object_get_string(name)
+								   : "";
+}
+
 static void parse_ata_attrs(struct json_object *root, struct health *h)
 {
-	struct json_object *table = jget(root, "ata_smart_attributes.table");
-	size_t n = table && json_object_is_type(table, json_type_array)
-			   ? json_object_array_length(table)
-			   : 0;
+	struct json_object *table;
+	size_t n = jarray(root, "ata_smart_attributes.table", &table);
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *a = json_object_array_get_idx(table, i);
-		struct json_object *name = jget(a, "name");
+		const char *name = jname(a);
 		double raw, value;
 
-		if (!name || !json_object_is_type(name, json_type_string))
-			continue;
 		for (size_t k = 0; k < sizeof(ata_attrs) / sizeof(ata_attrs[0]); k++) {
-			if (strcmp(json_object_get_string(name), ata_attrs[k].name))
+			if (strcmp(name, ata_attrs[k].name))
 				continue;
 			if (ata_attrs[k].use == A_WEAR_LEFT) {
 				if (jnum(a, "value", &value) && value >= 0 && value <= 100)
@@ -483,12 +498,45 @@ static void parse_ata_attrs(struct json_object *root, struct health *h)
 	}
 }
 
+/*
+ * ATA Device Statistics (smartctl -l devstat), the Temperature Statistics page: the
+ * minutes the drive ran above its specified maximum operating temperature (the SATA
+ * counterpart of NVMe's warning temperature time) and that maximum. An entry carries
+ * "value" only when the drive marks it valid.
+ */
+static void parse_ata_devstat(struct json_object *root, struct health *h)
+{
+	struct json_object *pages, *table;
+	size_t np = jarray(root, "ata_device_statistics.pages", &pages);
+
+	for (size_t i = 0; i < np; i++) {
+		struct json_object *page = json_object_array_get_idx(pages, i);
+		size_t n = jarray(page, "table", &table);
+		double num, v;
+
+		if (!jnum(page, "number", &num) || num != 5)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			struct json_object *e = json_object_array_get_idx(table, k);
+
+			if (!jnum(e, "value", &v) || v < 0)
+				continue;
+			if (!strcmp(jname(e), "Time in Over-Temperature"))
+				health_set(h, HF_WARN_TEMP_MIN, (int64_t)v);
+			else if (!strcmp(jname(e), "Specified Maximum Operating Temperature") &&
+				 v > 0 && v < 200)
+				health_set(h, HF_TEMP_LIMIT_C, (int64_t)v);
+		}
+	}
+}
+
 static void parse_scsi(struct json_object *root, struct health *h)
 {
 	double r = 0, w = 0, v;
 	bool have = false;
 
 	set_num(h, HF_PCT_USED, root, "scsi_percentage_used_endurance_indicator");
+	set_num(h, HF_TEMP_LIMIT_C, root, "temperature.drive_trip");
 	set_num(h, HF_REALLOCATED, root, "scsi_grown_defect_list");
 	set_num(h, HF_POWER_CYCLES, root, "scsi_start_stop_cycle_counter.accumulated_start_stop_cycles");
 	if (jnum(root, "scsi_error_counter_log.read.gigabytes_processed", &v))
@@ -537,10 +585,12 @@ int health_parse_smartctl(const char *json, size_t len, struct health *h, char *
 	set_num(h, HF_POWER_ON_HOURS, root, "power_on_time.hours");
 	set_num(h, HF_POWER_CYCLES, root, "power_cycle_count");
 	proto = jget(root, "device.protocol");
-	if (proto && !strcmp(json_object_get_string(proto), "SCSI"))
+	if (proto && !strcmp(json_object_get_string(proto), "SCSI")) {
 		parse_scsi(root, h);
-	else
+	} else {
 		parse_ata_attrs(root, h);
+		parse_ata_devstat(root, h);
+	}
 	/* smartctl's own complaint, when it had one and found nothing */
 	msgs = jget(root, "smartctl.messages");
 	if (msgs && json_object_is_type(msgs, json_type_array) && !h->known && !h->model[0]) {
@@ -563,7 +613,8 @@ static int read_smartctl(const struct drive *d, const struct health_opts *o, str
 	const char *dev = o && o->dev_root ? o->dev_root : "/dev";
 	unsigned timeout = o && o->timeout_ms ? o->timeout_ms : SMARTCTL_TIMEOUT_MS;
 	struct child_output out;
-	char *argv[] = {(char *)tool, "-j", "-a", h->device, NULL};
+	/* -l devstat: ATA's temperature statistics (time over temperature); SCSI ignores it */
+	char *argv[] = {(char *)tool, "-j", "-a", "-l", "devstat", h->device, NULL};
 	int ret;
 
 	snprintf(h->device, sizeof(h->device), "%s/%s", dev, d->name);

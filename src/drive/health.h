@@ -51,6 +51,7 @@ struct json_object;
 	X(HF_TEMP_SENSOR6_C, "temperature_sensor6_c", "temperature sensor 6")                    \
 	X(HF_TEMP_SENSOR7_C, "temperature_sensor7_c", "temperature sensor 7")                    \
 	X(HF_TEMP_SENSOR8_C, "temperature_sensor8_c", "temperature sensor 8")                    \
+	X(HF_TEMP_LIMIT_C, "temperature_limit_c", "temperature limit")                           \
 	X(HF_WARN_TEMP_MIN, "warning_temp_time_min", "time above warning temperature")          \
 	X(HF_CRIT_TEMP_MIN, "critical_temp_time_min", "time above critical temperature")        \
 	X(HF_TMT1_COUNT, "thermal_mgmt1_transitions", "thermal management 1 transitions")       \

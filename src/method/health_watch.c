@@ -15,7 +15,7 @@
 #include "result.h"
 
 #define SAMPLE_NS	   10000000000ull /* temperature: every 10 s */
-#define SMARTCTL_SAMPLE_NS 60000000000ull /* a smartctl process at most once a minute */
+#define SMARTCTL_SAMPLE_NS 60000000000ull /* smartctl: at most once a minute, between steps */
 #define MAX_SAMPLES	   100000u
 #define MAX_PHASES	   64u
 #define MAX_WARNINGS	   256u
@@ -52,8 +52,16 @@ struct health_watch {
 	unsigned nsamples;
 	int min_c, max_c;
 	bool have_temp;
-	int step_max_c;             /* the highest temperature read since the step began */
-	bool step_have_temp;
+	int step_max_c;             /* the highest temperature of the step: at its start, read */
+	bool step_have_temp;        /* during it or right after it */
+	int step_new_max_c;         /* the same without the reading it started from */
+	bool step_have_new;
+
+	/* smartctl: read only between steps (step_end_smartctl) */
+	struct health last;         /* the last reading */
+	uint64_t last_read_ns;
+	unsigned steps_unread;      /* steps ended since it */
+	char first_unread[64], last_unread[64];
 };
 
 static uint64_t mono_ns(void)
@@ -107,6 +115,10 @@ static void note_temp(struct health_watch *w, const struct health *h)
 		w->step_max_c = c;
 		w->step_have_temp = true;
 	}
+	if (w->step_open && (!w->step_have_new || c > w->step_new_max_c)) {
+		w->step_new_max_c = c;
+		w->step_have_new = true;
+	}
 	if (!w->have_temp || c < w->min_c)
 		w->min_c = c;
 	if (!w->have_temp || c > w->max_c)
@@ -149,6 +161,15 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
+/* smartctl: a reading between steps, the one the next steps are measured against. */
+static void mark_read(struct health_watch *w, const struct health *h)
+{
+	w->last = *h;
+	w->last_read_ns = mono_ns();
+	w->steps_unread = 0;
+	w->first_unread[0] = '\0';
+}
+
 struct health_watch *health_watch_start(const struct drive *d, const struct health_opts *o,
 					uint64_t sample_ns)
 {
@@ -183,13 +204,60 @@ struct health_watch *health_watch_start(const struct drive *d, const struct heal
 	snapshot(w, &w->start);
 	w->has_data = w->start.source != HEALTH_SRC_NONE && w->start.known;
 	note_temp(w, &w->start);
-	if (w->has_data) {
+	if (w->has_data && w->nvme_fd >= 0) {
 		w->sample_ns = sample_ns ? sample_ns : SAMPLE_NS;
-		if (w->nvme_fd < 0 && w->sample_ns < SMARTCTL_SAMPLE_NS && !sample_ns)
-			w->sample_ns = SMARTCTL_SAMPLE_NS;
 		w->sampler_running = pthread_create(&w->sampler, NULL, sampler_main, w) == 0;
+	} else if (w->has_data) {
+		/* smartctl: no sampler thread; readings between steps (step_end_smartctl) */
+		w->sample_ns = sample_ns ? sample_ns : SMARTCTL_SAMPLE_NS;
+		mark_read(w, &w->start);
 	}
 	return w;
+}
+
+/* A warning for the run's list (the step's own is the caller's). */
+static void add_warning(struct health_watch *w, const char *label, const char *msg)
+{
+	if (json_object_array_length(w->warnings) >= MAX_WARNINGS)
+		return;
+	struct json_object *o = json_object_new_object();
+	json_object_object_add(o, "phase", json_object_new_string(w->phase));
+	json_object_object_add(o, "step", json_object_new_string(label));
+	json_object_object_add(o, "text", json_object_new_string(msg));
+	json_object_array_add(w->warnings, o);
+}
+
+/*
+ * The verdict on a stretch of steps, from the readings before (b) and after (a) it and
+ * the highest temperature read since it began (have_max; the reading it started from is
+ * the previous stretch's): a thermal counter rose ("thermally
+ * throttled"), or the drive reached its temperature limit (NVMe WCTEMP, ATA's specified
+ * maximum operating temperature, SCSI's trip temperature). when: "during 16T16Q".
+ */
+static bool verdict(const struct health_watch *w, const struct health *b, const struct health *a,
+		    bool have_max, int max_c, const char *when, char *msg, size_t len)
+{
+	if (health_throttled(b, a)) {
+		snprintf(msg, len, "thermally throttled %s", when);
+		return true;
+	}
+	if (have_max && health_has(&w->start, HF_TEMP_LIMIT_C) &&
+	    max_c >= w->start.v[HF_TEMP_LIMIT_C]) {
+		snprintf(msg, len, "reached %d C %s, at or above the drive's limit of %d C", max_c,
+			 when, (int)w->start.v[HF_TEMP_LIMIT_C]);
+		return true;
+	}
+	return false;
+}
+
+/* "during L", or "between the start of F and the end of L" for several steps. */
+static void window_name(const struct health_watch *w, const char *label, char *when, size_t len)
+{
+	if (w->steps_unread <= 1)
+		snprintf(when, len, "during %s", label);
+	else
+		snprintf(when, len, "between the start of %s and the end of %s", w->first_unread,
+			 label);
 }
 
 void health_watch_phase_begin(struct health_watch *w, const char *phase)
@@ -203,42 +271,125 @@ void health_watch_phase_begin(struct health_watch *w, const char *phase)
 	snprintf(p->name, sizeof(p->name), "%s", phase);
 	snapshot(w, &p->before);
 	note_temp(w, &p->before);
+	if (w->nvme_fd < 0)
+		mark_read(w, &p->before);
 }
 
-void health_watch_phase_end(struct health_watch *w)
+bool health_watch_phase_end(struct health_watch *w, char *step, size_t steplen, char *msg,
+			    size_t len)
 {
 	struct phase_snap *p;
+	bool warned = false;
+	char when[160];
 
 	if (!w->has_data || !w->nphases || w->phases[w->nphases - 1].done)
-		return;
+		return false;
 	p = &w->phases[w->nphases - 1];
 	snapshot(w, &p->after);
 	note_temp(w, &p->after);
 	p->done = true;
+	if (w->nvme_fd < 0 && w->steps_unread) {
+		/* the steps since the last reading between steps end with the phase */
+		window_name(w, w->last_unread, when, sizeof(when));
+		warned = verdict(w, &w->last, &p->after, health_has(&p->after, HF_TEMP_C),
+				 (int)p->after.v[HF_TEMP_C], when, msg, len);
+		if (warned) {
+			snprintf(step, steplen, "%s", w->last_unread);
+			add_warning(w, w->last_unread, msg);
+		}
+	}
+	if (w->nvme_fd < 0)
+		mark_read(w, &p->after);
+	return warned;
 }
 
 void health_watch_step_begin(struct health_watch *w)
 {
-	if (!w->has_data || w->nvme_fd < 0)
-		return; /* smartctl has no thermal counters, and a process per step is too much */
+	if (!w->has_data)
+		return;
+	if (w->nvme_fd < 0) {
+		/* smartctl: nothing is read while a step runs (on SATA a SMART command is not
+		 * queued: the drive would drain its queue for it, a latency spike in the step);
+		 * the step is measured from the last reading between steps */
+		pthread_mutex_lock(&w->lock);
+		w->step_open = true;
+		w->step_have_new = false;
+		w->step_have_temp = !w->steps_unread && health_has(&w->last, HF_TEMP_C);
+		w->step_max_c = w->step_have_temp ? (int)w->last.v[HF_TEMP_C] : 0;
+		pthread_mutex_unlock(&w->lock);
+		return;
+	}
 	quick(w, &w->step_before);
 	pthread_mutex_lock(&w->lock);
 	w->step_open = true;
+	w->step_have_new = false;
 	w->step_have_temp = health_has(&w->step_before, HF_TEMP_C);
 	w->step_max_c = w->step_have_temp ? (int)w->step_before.v[HF_TEMP_C] : 0;
 	pthread_mutex_unlock(&w->lock);
+}
+
+/*
+ * smartctl: the drive is read after a step when the last reading is sample_ns old (a
+ * minute by default; a step of a review preset is at least that long, so each gets its
+ * own pair of readings). Shorter steps share a reading: a warning then names the steps
+ * since the last one, and only the step the reading follows gets its temperature.
+ */
+static bool step_end_smartctl(struct health_watch *w, const char *label, struct step_drive *sd,
+			      char *msg, size_t len)
+{
+	struct health *after;
+	bool warned, exact = !w->steps_unread;
+	char when[160];
+
+	if (!w->steps_unread++)
+		snprintf(w->first_unread, sizeof(w->first_unread), "%s", label);
+	snprintf(w->last_unread, sizeof(w->last_unread), "%s", label);
+	if (mono_ns() - w->last_read_ns < w->sample_ns || !(after = malloc(sizeof(*after))))
+		return false;
+	snapshot(w, after);
+	note_temp(w, after);
+	pthread_mutex_lock(&w->lock);
+	int max_c = w->step_max_c, new_c = w->step_new_max_c;
+	bool have_max = w->step_have_temp, have_new = w->step_have_new;
+	pthread_mutex_unlock(&w->lock);
+	if (sd) {
+		sd->has_temp = have_max;
+		sd->temp_max_c = max_c;
+		sd->has_written = exact && health_has(&w->last, HF_DATA_WRITTEN_BYTES) &&
+				  health_has(after, HF_DATA_WRITTEN_BYTES) &&
+				  after->v[HF_DATA_WRITTEN_BYTES] >= w->last.v[HF_DATA_WRITTEN_BYTES];
+		sd->written_bytes = sd->has_written ? (uint64_t)(after->v[HF_DATA_WRITTEN_BYTES] -
+								 w->last.v[HF_DATA_WRITTEN_BYTES])
+						    : 0;
+	}
+	window_name(w, label, when, sizeof(when));
+	warned = verdict(w, &w->last, after, have_new, new_c, when, msg, len);
+	mark_read(w, after);
+	free(after);
+	if (warned)
+		add_warning(w, label, msg);
+	return warned;
 }
 
 bool health_watch_step_end(struct health_watch *w, const char *label, struct step_drive *sd,
 			   char *msg, size_t len)
 {
 	struct health *after;
-	bool throttled;
+	bool warned;
+	char when[160];
 
 	if (sd)
 		memset(sd, 0, sizeof(*sd));
 	if (!w->step_open)
 		return false;
+	if (w->nvme_fd < 0) {
+		/* the reading after the step counts in it (note_temp while it is open) */
+		warned = step_end_smartctl(w, label, sd, msg, len);
+		pthread_mutex_lock(&w->lock);
+		w->step_open = false;
+		pthread_mutex_unlock(&w->lock);
+		return warned;
+	}
 	after = malloc(sizeof(*after));
 	if (!after) {
 		pthread_mutex_lock(&w->lock);
@@ -250,9 +401,11 @@ bool health_watch_step_end(struct health_watch *w, const char *label, struct ste
 	note_temp(w, after);
 	pthread_mutex_lock(&w->lock);
 	w->step_open = false;
+	int max_c = w->step_max_c, new_c = w->step_new_max_c;
+	bool have_max = w->step_have_temp, have_new = w->step_have_new;
 	if (sd) {
-		sd->has_temp = w->step_have_temp;
-		sd->temp_max_c = w->step_max_c;
+		sd->has_temp = have_max;
+		sd->temp_max_c = max_c;
 		sd->has_written = health_has(&w->step_before, HF_DATA_WRITTEN_BYTES) &&
 				  health_has(after, HF_DATA_WRITTEN_BYTES) &&
 				  after->v[HF_DATA_WRITTEN_BYTES] >= w->step_before.v[HF_DATA_WRITTEN_BYTES];
@@ -261,19 +414,12 @@ bool health_watch_step_end(struct health_watch *w, const char *label, struct ste
 						    : 0;
 	}
 	pthread_mutex_unlock(&w->lock);
-	throttled = health_throttled(&w->step_before, after);
+	snprintf(when, sizeof(when), "during %s", label);
+	warned = verdict(w, &w->step_before, after, have_new, new_c, when, msg, len);
 	free(after);
-	if (!throttled)
-		return false;
-	snprintf(msg, len, "thermally throttled during %s", label);
-	if (json_object_array_length(w->warnings) < MAX_WARNINGS) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "phase", json_object_new_string(w->phase));
-		json_object_object_add(o, "step", json_object_new_string(label));
-		json_object_object_add(o, "text", json_object_new_string(msg));
-		json_object_array_add(w->warnings, o);
-	}
-	return true;
+	if (warned)
+		add_warning(w, label, msg);
+	return warned;
 }
 
 void health_watch_finish(struct health_watch *w)
@@ -287,7 +433,8 @@ void health_watch_finish(struct health_watch *w)
 		w->sampler_running = false;
 	}
 	if (w->has_data && !w->ended) {
-		health_watch_phase_end(w);
+		char step[64], msg[320];
+		health_watch_phase_end(w, step, sizeof(step), msg, sizeof(msg));
 		snapshot(w, &w->end);
 		note_temp(w, &w->end);
 		w->ended = true;

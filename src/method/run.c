@@ -387,10 +387,30 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 		x->fn(x->arg, &told);
 }
 
+/* A thermal warning on step st of the result: kept in it and told as a log event. */
+static void thermal_warning(struct watched *x, const struct runner_event *ev,
+			    struct result_step *st, const char *text)
+{
+	char msg[480];
+
+	result_step_warn(st, SW_THERMAL, "%s", text);
+	snprintf(msg, sizeof(msg), "warning: step %s: %s [%s]", st->label, text,
+		 step_warning_code[SW_THERMAL]);
+	if (x->fn) {
+		struct runner_event warn = *ev;
+		warn.kind = RUN_EV_LOG;
+		warn.msg = msg;
+		x->fn(x->arg, &warn);
+	}
+}
+
 /* The drive's health around the runner's phases and steps. */
 static void health_event(struct watched *x, const struct runner_event *ev)
 {
-	char msg[320];
+	struct result *res = &x->r->res;
+	struct result_phase *ph = ev->phase_index < res->nphases ? &res->phases[ev->phase_index]
+								  : NULL;
+	char msg[320], step[64];
 
 	switch (ev->kind) {
 	case RUN_EV_PHASE_START:
@@ -403,34 +423,26 @@ static void health_event(struct watched *x, const struct runner_event *ev)
 	case RUN_EV_STEP_DONE: {
 		/* the step is ours (r->res) and the runner is done with it: the drive's view joins
 		 * it (found by its indices, and only if they name the event's step) */
-		struct result *res = &x->r->res;
 		struct result_step *st =
-			ev->phase_index < res->nphases &&
-					ev->step_index < res->phases[ev->phase_index].nsteps
-				? &res->phases[ev->phase_index].steps[ev->step_index]
-				: NULL;
-		char text[160];
+			ph && ev->step_index < ph->nsteps ? &ph->steps[ev->step_index] : NULL;
 		if (st != ev->step) {
 			health_watch_step_end(x->w, ev->step ? ev->step->label : "", NULL, msg,
 					      sizeof(msg));
 			break;
 		}
-		if (health_watch_step_end(x->w, st->label, &st->drive, msg, sizeof(msg))) {
-			snprintf(text, sizeof(text), "%s", msg);
-			result_step_warn(st, SW_THERMAL, "%s", text);
-			snprintf(msg, sizeof(msg), "warning: step %s: %s [%s]", st->label, text,
-				 step_warning_code[SW_THERMAL]);
-			if (x->fn) {
-				struct runner_event warn = *ev;
-				warn.kind = RUN_EV_LOG;
-				warn.msg = msg;
-				x->fn(x->arg, &warn);
-			}
-		}
+		if (health_watch_step_end(x->w, st->label, &st->drive, msg, sizeof(msg)))
+			thermal_warning(x, ev, st, msg);
 		break;
 	}
 	case RUN_EV_PHASE_DONE:
-		health_watch_phase_end(x->w);
+		/* a verdict on the phase's last steps, when they shared the drive's readings */
+		if (health_watch_phase_end(x->w, step, sizeof(step), msg, sizeof(msg)) && ph) {
+			for (unsigned i = ph->nsteps; i-- > 0;)
+				if (!strcmp(ph->steps[i].label, step)) {
+					thermal_warning(x, ev, &ph->steps[i], msg);
+					break;
+				}
+		}
 		attach_health(x->r, x->w);
 		break;
 	default:
