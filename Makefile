@@ -33,8 +33,9 @@ DB_CFLAGS := $(BASE_CFLAGS) $(LAYERS:%=-Isrc/%) -Icli -Iui \
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
 CHECK_LDLIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
-# the tests that fake an NVMe controller behind umockdev's ioctl handlers
-UMOCKDEV_TESTS := check_health check_erase
+# the tests (and the health sampler's bench) that fake an NVMe controller behind
+# umockdev's ioctl handlers
+UMOCKDEV_TESTS := check_health check_erase bench_health
 UMOCKDEV_CFLAGS := $(shell $(PKG_CONFIG) --cflags umockdev-1.0 2>/dev/null)
 UMOCKDEV_LIBS := $(shell $(PKG_CONFIG) --libs umockdev-1.0 2>/dev/null)
 
@@ -121,7 +122,7 @@ check:
 
 bench:
 	$(Q)scripts/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BUILD)/tests/bench_health
 	$(Q)BUILD=$(BUILD) scripts/bench.sh
 
 asan:

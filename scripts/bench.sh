@@ -8,8 +8,10 @@
 # busy (user + system time over wall time, io_uring worker threads included), the peak
 # resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default (busy-polling for
 # completions when a CPU is free for it, see drivebench(1)) and, on the line before,
-# with --busy-poll=no. 4K random write at QD32 with random data is measured too. The
-# last line is the QD32 read ratio.
+# with --busy-poll=no. 4K random write at QD32 with random data is measured too. Before
+# those, what the drive health sampler costs a run (tests/bench_health.c: 4K QD32 reads
+# without the watch, with it sampling every 10 s as on an NVMe drive, and every 10 ms,
+# against a fake NVMe controller under umockdev). The last line is the QD32 read ratio.
 #   BENCH_TIME=10 ROUNDS=3 scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +100,12 @@ compare() { # rw qd label [nopoll]: alternate runs, print the medians and ratios
 	[ "${4:-}" = nopoll ] && line "$3, --busy-poll=no" "${n%$'\n'}" "${f%$'\n'}"
 	line "$3" "${d%$'\n'}" "${f%$'\n'}"
 }
+
+if [ -x "$BUILD/tests/bench_health" ] && command -v umockdev-wrapper >/dev/null; then
+	"$BUILD/tests/bench_health" $DEV "$TIME" "$ROUNDS"
+else
+	echo "bench: the health sampler's bench needs umockdev (scripts/deps.sh bench); skipped"
+fi
 
 echo "zram 4K, 1 thread, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
 echo "(CPUs: user+system time over wall time; MiB: peak resident set; drivebench/fio)"
