@@ -68,81 +68,81 @@ static void set_dot(struct plot_grid *g, unsigned x, unsigned level, int role)
 	c->role = role;
 }
 
-static void draw_braille(struct plot_grid *g, const struct plot_series *s)
+/*
+ * One point of series s drawn in column x: its level l, the level of its range's low
+ * end b (when s->lo; -1 when that is off the chart) and the level of the point before
+ * (prev; -1 when there is none, or it was off the chart).
+ */
+typedef void (*point_fn)(struct plot_grid *g, const struct plot_series *s, unsigned x, int l,
+			 int b, int prev);
+
+/* The last cap points of s that fit, right-aligned, each at its level of nlevels. */
+static void walk_points(struct plot_grid *g, const struct plot_series *s, unsigned cap,
+			unsigned nlevels, point_fn draw)
 {
-	unsigned cap = 2 * g->w, nlevels = 4 * g->h;
 	unsigned shown = s->n < cap ? s->n : cap;
 	unsigned first = s->n - shown, x0 = cap - shown;
 	int prev = -1;
 
 	for (unsigned i = 0; i < shown; i++) {
 		int l = level_of(s->v[first + i], g->ymax, nlevels);
-		unsigned x = x0 + i;
 		if (l < 0) {
 			prev = -1;
 			continue;
 		}
-		int lo = l, hi = l;
-		if (s->lo) {
-			/* a range: from its low end, joined to the point before */
-			int b = level_of(s->lo[first + i], g->ymax, nlevels);
-			lo = s->fill ? 0 : b < 0 || b > l ? l : b;
-			if (prev >= 0 && prev < lo)
-				lo = prev + 1 < lo ? prev + 1 : lo;
-			else if (prev > hi)
-				hi = prev - 1 > hi ? prev - 1 : hi;
-		} else if (s->fill)
-			lo = 0;
-		else if (prev >= 0) {
-			/* a vertical run joins this point to the previous one, so jumps stay a line
-			 */
-			if (prev < l)
-				lo = prev + 1 < l ? prev + 1 : l;
-			else if (prev > l)
-				hi = prev - 1 > l ? prev - 1 : l;
-		}
-		for (int y = lo; y <= hi; y++)
-			set_dot(g, x, (unsigned)y, s->role);
+		draw(g, s, x0 + i, l, s->lo ? level_of(s->lo[first + i], g->ymax, nlevels) : -1,
+		     prev);
 		prev = l;
 	}
 }
 
-static void draw_ascii(struct plot_grid *g, const struct plot_series *s)
+static void braille_point(struct plot_grid *g, const struct plot_series *s, unsigned x, int l,
+			  int b, int prev)
 {
-	unsigned cap = g->w, nlevels = 3 * g->h;
-	unsigned shown = s->n < cap ? s->n : cap;
-	unsigned first = s->n - shown, x0 = cap - shown;
-	int prev = -1;
+	int lo = l, hi = l;
 
-	for (unsigned i = 0; i < shown; i++) {
-		int l = level_of(s->v[first + i], g->ymax, nlevels);
-		unsigned x = x0 + i;
-		if (l < 0) {
-			prev = -1;
-			continue;
-		}
-		unsigned row = g->h - 1 - (unsigned)l / 3;
-		if (s->lo) {
-			/* a range: a bar down to the row of its low end */
-			int b = level_of(s->lo[first + i], g->ymax, nlevels);
-			unsigned brow = b < 0 || b > l ? row : g->h - 1 - (unsigned)b / 3;
-			for (unsigned r = row + 1; r <= brow; r++)
-				g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
-		}
-		if (prev >= 0) {
-			unsigned prow = g->h - 1 - (unsigned)prev / 3;
-			unsigned a = prow < row ? prow + 1 : row + 1, b = prow < row ? row : prow;
-			/* rows strictly between the two points get a joining bar */
-			for (unsigned r = a; r < b; r++) {
-				if (r == row)
-					continue;
-				g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
-			}
-		}
-		g->cells[row * g->w + x] =
-			(struct plot_cell){(uint32_t)ascii_level[l % 3], s->role};
-		prev = l;
+	if (s->lo) {
+		/* a range: from its low end, joined to the point before */
+		lo = s->fill ? 0 : b < 0 || b > l ? l : b;
+		if (prev >= 0 && prev < lo)
+			lo = prev + 1 < lo ? prev + 1 : lo;
+		else if (prev > hi)
+			hi = prev - 1 > hi ? prev - 1 : hi;
+	} else if (s->fill) {
+		lo = 0;
+	} else if (prev >= 0) {
+		/* a vertical run joins this point to the previous one, so jumps stay a line */
+		if (prev < l)
+			lo = prev + 1 < l ? prev + 1 : l;
+		else if (prev > l)
+			hi = prev - 1 > l ? prev - 1 : l;
 	}
+	for (int y = lo; y <= hi; y++)
+		set_dot(g, x, (unsigned)y, s->role);
+}
+
+static void ascii_point(struct plot_grid *g, const struct plot_series *s, unsigned x, int l,
+			int b, int prev)
+{
+	unsigned row = g->h - 1 - (unsigned)l / 3;
+
+	if (s->lo) {
+		/* a range: a bar down to the row of its low end */
+		unsigned brow = b < 0 || b > l ? row : g->h - 1 - (unsigned)b / 3;
+		for (unsigned r = row + 1; r <= brow; r++)
+			g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
+	}
+	if (prev >= 0) {
+		unsigned prow = g->h - 1 - (unsigned)prev / 3;
+		unsigned a = prow < row ? prow + 1 : row + 1, z = prow < row ? row : prow;
+		/* rows strictly between the two points get a joining bar */
+		for (unsigned r = a; r < z; r++) {
+			if (r == row)
+				continue;
+			g->cells[r * g->w + x] = (struct plot_cell){'|', s->role};
+		}
+	}
+	g->cells[row * g->w + x] = (struct plot_cell){(uint32_t)ascii_level[l % 3], s->role};
 }
 
 int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
@@ -175,9 +175,9 @@ int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
 		if (!s[k].v || !s[k].n)
 			continue;
 		if (braille)
-			draw_braille(g, &s[k]);
+			walk_points(g, &s[k], 2 * g->w, 4 * g->h, braille_point);
 		else
-			draw_ascii(g, &s[k]);
+			walk_points(g, &s[k], g->w, 3 * g->h, ascii_point);
 	}
 	return 0;
 }
