@@ -175,6 +175,12 @@ void report_table_free(struct report_table *t);
 /* How many points a run's preconditioning has over time: a sample each, or a round's. */
 unsigned report_precondition_count(const struct result *r);
 /*
+ * The next precondition phase of the report's runs from run *run, phase *phase on (both
+ * updated to it); false after the last. for (i = 0, p = 0; report_next_precondition(rep,
+ * &i, &p); p++) visits each.
+ */
+bool report_next_precondition(const struct report *rep, unsigned *run, unsigned *phase);
+/*
  * Those points, every interval sample of every precondition phase on one time line:
  * t_s[] in seconds and, for each metric in mask, v[m][] (NAN for an interval without
  * I/O); at most max. One pass over the packed samples.
@@ -276,6 +282,8 @@ void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *o
  * 2 steps CPU-bound". NULL when the run recorded no CPU use.
  */
 char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c);
+/* The same for run `run` of the report (report_run_cpu, then report_fmt_cpu). */
+char *report_run_cpu_text(char *buf, size_t len, const struct report *rep, unsigned run);
 
 /*
  * What a step ran, in words: its workload ("8k 70/30 random 8T8Q"), "... on 2 targets"

@@ -122,6 +122,23 @@ char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c)
 	return buf;
 }
 
+bool report_next_precondition(const struct report *rep, unsigned *run, unsigned *phase)
+{
+	for (; *run < rep->nruns; (*run)++, *phase = 0)
+		for (; *phase < rep->runs[*run].res->nphases; (*phase)++)
+			if (rep->runs[*run].res->phases[*phase].kind == PH_PRECONDITION)
+				return true;
+	return false;
+}
+
+char *report_run_cpu_text(char *buf, size_t len, const struct report *rep, unsigned run)
+{
+	struct report_cpu c;
+
+	report_run_cpu(rep, run, &c);
+	return report_fmt_cpu(buf, len, &c);
+}
+
 /* A precondition that writes the range in order without judging steady state: a fill. */
 static bool is_fill(const struct result_phase *ph, const struct result_step *st)
 {

@@ -46,21 +46,37 @@ static void esc(FILE *out, const char *s)
 	text_fput_xml(out, s);
 }
 
+/* <tag>text</tag>, the text escaped */
+static void tagged(FILE *out, const char *tag, const char *text)
+{
+	fprintf(out, "<%s>", tag);
+	esc(out, text);
+	fprintf(out, "</%s>", tag);
+}
+
+/* A list item: "label: text", or the text alone (label NULL). */
+static void li(FILE *out, const char *label, const char *text)
+{
+	fputs("<li>", out);
+	if (label) {
+		esc(out, label);
+		fputs(": ", out);
+	}
+	esc(out, text);
+	fputs("</li>\n", out);
+}
+
 /* ---- tables ---------------------------------------------------------------------- */
 
 static void html_table(FILE *out, const struct report_table *t)
 {
 	fputs("<table class=\"data\">\n<thead><tr><th>step</th>", out);
-	for (unsigned c = 0; c < t->ncols; c++) {
-		fputs("<th>", out);
-		esc(out, t->col_names[c]);
-		fputs("</th>", out);
-	}
+	for (unsigned c = 0; c < t->ncols; c++)
+		tagged(out, "th", t->col_names[c]);
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (unsigned r = 0; r < t->nrows; r++) {
-		fputs("<tr><th>", out);
-		esc(out, t->row_names[r]);
-		fputs("</th>", out);
+		fputs("<tr>", out);
+		tagged(out, "th", t->row_names[r]);
 		for (unsigned c = 0; c < t->ncols; c++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + c];
 			char v[128], rated[160];
@@ -149,11 +165,8 @@ static void section_runs(FILE *out, const struct report *rep)
 	fputs("</tbody>\n</table>\n", out);
 	if (rep->nnotes) {
 		fputs("<h2>Notes</h2>\n<ul class=\"notes\">\n", out);
-		for (unsigned i = 0; i < rep->nnotes; i++) {
-			fputs("<li>", out);
-			esc(out, rep->notes[i]);
-			fputs("</li>\n", out);
-		}
+		for (unsigned i = 0; i < rep->nnotes; i++)
+			li(out, NULL, rep->notes[i]);
 		fputs("</ul>\n", out);
 	}
 }
@@ -242,19 +255,13 @@ static void section_cpu(FILE *out, const struct report *rep)
 	bool any = false;
 
 	for (unsigned i = 0; i < rep->nruns; i++) {
-		struct report_cpu c;
 		char s[512];
-		report_run_cpu(rep, i, &c);
-		if (!report_fmt_cpu(s, sizeof(s), &c))
+		if (!report_run_cpu_text(s, sizeof(s), rep, i))
 			continue;
 		if (!any)
 			fputs("<h2>CPU use</h2>\n<ul class=\"notes\">\n", out);
 		any = true;
-		fputs("<li>", out);
-		esc(out, rep->runs[i].label);
-		fputs(": ", out);
-		esc(out, s);
-		fputs("</li>\n", out);
+		li(out, rep->runs[i].label, s);
 	}
 	if (any)
 		fputs("</ul>\n", out);
@@ -271,18 +278,10 @@ static int section_precondition(FILE *out, const struct report *rep)
 	if (!with)
 		return 0;
 	fputs("<h2>Preconditioning</h2>\n<ul class=\"notes\">\n", out);
-	for (unsigned i = 0; i < rep->nruns; i++) {
-		const struct result *r = rep->runs[i].res;
-		for (unsigned p = 0; p < r->nphases; p++) {
-			char s[512];
-			if (r->phases[p].kind != PH_PRECONDITION)
-				continue;
-			fputs("<li>", out);
-			esc(out, rep->runs[i].label);
-			fputs(": ", out);
-			esc(out, report_phase_summary(s, sizeof(s), &r->phases[p]));
-			fputs("</li>\n", out);
-		}
+	for (unsigned i = 0, p = 0; report_next_precondition(rep, &i, &p); p++) {
+		char s[512];
+		li(out, rep->runs[i].label,
+		   report_phase_summary(s, sizeof(s), &rep->runs[i].res->phases[p]));
 	}
 	fputs("</ul>\n", out);
 

@@ -213,32 +213,25 @@ static int render(const struct report *rep, FILE *out, enum style st)
 	}
 
 	bool any = false;
-	for (unsigned i = 0; i < rep->nruns; i++) {
-		const struct result *r = rep->runs[i].res;
-		for (unsigned p = 0; p < r->nphases; p++) {
-			char s[512];
-			if (r->phases[p].kind != PH_PRECONDITION)
-				continue;
-			if (!any)
-				fprintf(out,
-					md ? "\n## Preconditioning\n\n" : "\nPreconditioning\n");
-			any = true;
-			fputs(md ? "- " : "  - ", out);
-			put_at(out, st, rep->runs[i].label, true);
-			fputs(", ", out);
-			put(out, st, r->phases[p].name);
-			fputs(": ", out);
-			put(out, st, report_phase_summary(s, sizeof(s), &r->phases[p]));
-			fputs("\n", out);
-		}
+	for (unsigned i = 0, p = 0; report_next_precondition(rep, &i, &p); p++) {
+		const struct result_phase *ph = &rep->runs[i].res->phases[p];
+		char s[512];
+		if (!any)
+			fprintf(out, md ? "\n## Preconditioning\n\n" : "\nPreconditioning\n");
+		any = true;
+		fputs(md ? "- " : "  - ", out);
+		put_at(out, st, rep->runs[i].label, true);
+		fputs(", ", out);
+		put(out, st, ph->name);
+		fputs(": ", out);
+		put(out, st, report_phase_summary(s, sizeof(s), ph));
+		fputs("\n", out);
 	}
 
 	any = false;
 	for (unsigned i = 0; i < rep->nruns; i++) {
-		struct report_cpu c;
 		char s[512];
-		report_run_cpu(rep, i, &c);
-		if (!report_fmt_cpu(s, sizeof(s), &c))
+		if (!report_run_cpu_text(s, sizeof(s), rep, i))
 			continue;
 		if (!any)
 			fprintf(out, md ? "\n## CPU use\n\n" : "\nCPU use\n");
