@@ -329,8 +329,8 @@ void health_watch_step_begin(struct health_watch *w)
 }
 
 /*
- * smartctl: the drive is read after a step when the last reading is sample_ns old (a
- * minute by default; a step of a review preset is at least that long, so each gets its
+ * smartctl: the drive is read after a step when the last reading is about sample_ns old
+ * (a minute by default; a step of a review preset is at least that long, so each gets its
  * own pair of readings). Shorter steps share a reading: a warning then names the steps
  * since the last one, and only the step the reading follows gets its temperature.
  */
@@ -344,7 +344,10 @@ static bool step_end_smartctl(struct health_watch *w, const char *label, struct 
 	if (!w->steps_unread++)
 		snprintf(w->first_unread, sizeof(w->first_unread), "%s", label);
 	snprintf(w->last_unread, sizeof(w->last_unread), "%s", label);
-	if (mono_ns() - w->last_read_ns < w->sample_ns || !(after = malloc(sizeof(*after))))
+	/* due at five sixths of the period, so steps of nearly a minute get their own
+	 * readings too */
+	if (mono_ns() - w->last_read_ns < w->sample_ns - w->sample_ns / 6 ||
+	    !(after = malloc(sizeof(*after))))
 		return false;
 	snapshot(w, after);
 	note_temp(w, after);

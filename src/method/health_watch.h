@@ -10,9 +10,9 @@
  *             goes on, every 10 s by default (its cost: tests/bench_health.c, make bench)
  *   smartctl  nothing while a step runs: on SATA a SMART command is not queued, so the
  *             drive would drain its queue for it, a latency spike inside the step. The
- *             drive is read between steps instead, once the last reading is a minute old
- *             (a process per reading); a review preset's steps are that long, so each
- *             gets a reading before and after it, while shorter steps share readings.
+ *             drive is read between steps instead, once the last reading is 50 s old
+ *             (a process per reading); a review preset's steps are a minute or longer,
+ *             so each gets a reading before and after it; shorter steps share readings.
  * A step during which a thermal-management transition happened, or the time above the
  * warning or critical temperature grew (NVMe; ATA's time in over-temperature), gets a
  * warning: "thermally throttled during 16T16Q"; one in which the drive reached its
