@@ -230,9 +230,9 @@ static void add_warning(struct health_watch *w, const char *label, const char *m
 /*
  * The verdict on a stretch of steps, from the readings before (b) and after (a) it and
  * the highest temperature read since it began (have_max; the reading it started from is
- * the previous stretch's): a thermal counter rose ("thermally
- * throttled"), or the drive reached its temperature limit (NVMe WCTEMP, ATA's specified
- * maximum operating temperature, SCSI's trip temperature). when: "during 16T16Q".
+ * the previous stretch's): a thermal counter rose ("thermally throttled"), or the drive
+ * reached its temperature limit (NVMe WCTEMP, ATA's specified maximum operating
+ * temperature, SCSI's trip temperature). when: "during 16T16Q".
  */
 static bool verdict(const struct health_watch *w, const struct health *b, const struct health *a,
 		    bool have_max, int max_c, const char *when, char *msg, size_t len)
@@ -280,7 +280,7 @@ bool health_watch_phase_end(struct health_watch *w, char *step, size_t steplen, 
 {
 	struct phase_snap *p;
 	bool warned = false;
-	char when[160];
+	char when[200]; /* two labels of up to 63 bytes in words */
 
 	if (!w->has_data || !w->nphases || w->phases[w->nphases - 1].done)
 		return false;
@@ -339,7 +339,7 @@ static bool step_end_smartctl(struct health_watch *w, const char *label, struct 
 {
 	struct health *after;
 	bool warned, exact = !w->steps_unread;
-	char when[160];
+	char when[200];
 
 	if (!w->steps_unread++)
 		snprintf(w->first_unread, sizeof(w->first_unread), "%s", label);
@@ -379,7 +379,7 @@ bool health_watch_step_end(struct health_watch *w, const char *label, struct ste
 {
 	struct health *after;
 	bool warned;
-	char when[160];
+	char when[200];
 
 	if (sd)
 		memset(sd, 0, sizeof(*sd));
