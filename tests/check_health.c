@@ -352,6 +352,39 @@ START_TEST(test_watch)
 }
 END_TEST
 
+/*
+ * The drive's own limit: 82 C (WCTEMP) read by the sampler inside a step, with no
+ * counter moving, warns of that step; the next step, which starts from the hot reading
+ * and stays cool, is not warned.
+ */
+START_TEST(test_watch_limit)
+{
+	struct drive d;
+	struct health_watch *w;
+	struct step_drive sd;
+	char msg[320] = "";
+
+	drive_init(&d);
+	snprintf(d.name, sizeof(d.name), "nvme0n1");
+	d.transport = DRIVE_TR_NVME;
+	snprintf(d.nvme.controller, sizeof(d.nvme.controller), "nvme0");
+	d.nvme.nsid = 1;
+	w = health_watch_start(&d, NULL, 20000000); /* every 20 ms */
+	ck_assert_ptr_nonnull(w);
+	health_watch_phase_begin(w, "measure");
+	health_watch_step_begin(w);
+	put16(fake.smart, SMART_TEMP, 355); /* 82 C */
+	nanosleep(&(struct timespec){.tv_nsec = 120000000}, NULL);
+	ck_assert(health_watch_step_end(w, "16T16Q", &sd, msg, sizeof(msg)));
+	ck_assert_str_eq(msg, "reached 82 C during 16T16Q, at or above the drive's limit of 82 C");
+	put16(fake.smart, SMART_TEMP, 323); /* 50 C */
+	health_watch_step_begin(w);
+	ck_assert(!health_watch_step_end(w, "32T32Q", &sd, msg, sizeof(msg)));
+	ck_assert_int_eq(sd.temp_max_c, 50);
+	health_watch_free(w);
+}
+END_TEST
+
 /* A drive with no health data: one record with the note, no sampler. */
 START_TEST(test_watch_no_data)
 {
@@ -811,6 +844,7 @@ static Suite *health_suite(void)
 	tcase_add_test(tc, test_nvme_hostile_strings);
 	tcase_add_test(tc, test_cli_json);
 	tcase_add_loop_test(tc, test_watch, 0, 2);
+	tcase_add_test(tc, test_watch_limit);
 	tcase_add_test(tc, test_watch_no_data);
 	suite_add_tcase(s, tc);
 
