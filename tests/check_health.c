@@ -288,22 +288,30 @@ END_TEST
 
 /* ---- around a run: snapshots per phase, counters per step, temperature samples ------ */
 
-START_TEST(test_watch)
+/* The fake controller's namespace 1 watched, the sampler every 20 ms, in phase "measure". */
+static struct health_watch *nvme_watch(void)
 {
-	struct drive d;
 	struct health_watch *w;
-	struct json_object *j, *v, *arr;
-	char msg[128] = "";
-	bool throttled;
+	struct drive d;
 
 	drive_init(&d);
 	snprintf(d.name, sizeof(d.name), "nvme0n1");
 	d.transport = DRIVE_TR_NVME;
 	snprintf(d.nvme.controller, sizeof(d.nvme.controller), "nvme0");
 	d.nvme.nsid = 1;
-	w = health_watch_start(&d, NULL, 20000000); /* every 20 ms */
+	w = health_watch_start(&d, NULL, 20000000);
 	ck_assert_ptr_nonnull(w);
 	health_watch_phase_begin(w, "measure");
+	return w;
+}
+
+START_TEST(test_watch)
+{
+	struct health_watch *w = nvme_watch();
+	struct json_object *j, *v, *arr;
+	char msg[128] = "";
+	bool throttled;
+
 	health_watch_step_begin(w);
 	/* during the step: 2000 data units written (of 512,000 bytes), a peak of 58 C that
 	 * only the sampler sees (20 ms), and 50 C again when the step ends */
@@ -359,19 +367,10 @@ END_TEST
  */
 START_TEST(test_watch_limit)
 {
-	struct drive d;
-	struct health_watch *w;
+	struct health_watch *w = nvme_watch();
 	struct step_drive sd;
 	char msg[320] = "";
 
-	drive_init(&d);
-	snprintf(d.name, sizeof(d.name), "nvme0n1");
-	d.transport = DRIVE_TR_NVME;
-	snprintf(d.nvme.controller, sizeof(d.nvme.controller), "nvme0");
-	d.nvme.nsid = 1;
-	w = health_watch_start(&d, NULL, 20000000); /* every 20 ms */
-	ck_assert_ptr_nonnull(w);
-	health_watch_phase_begin(w, "measure");
 	health_watch_step_begin(w);
 	put16(fake.smart, SMART_TEMP, 355); /* 82 C */
 	nanosleep(&(struct timespec){.tv_nsec = 120000000}, NULL);
