@@ -303,6 +303,23 @@ bool health_watch_phase_end(struct health_watch *w, char *step, size_t steplen, 
 	return warned;
 }
 
+/*
+ * A step's own drive counters: its highest temperature, and the host data written between
+ * the readings right before (NULL: there was none) and after it.
+ */
+static void step_drive_fill(struct step_drive *sd, bool have_temp, int max_c,
+			    const struct health *before, const struct health *after)
+{
+	sd->has_temp = have_temp;
+	sd->temp_max_c = max_c;
+	sd->has_written = before && health_has(before, HF_DATA_WRITTEN_BYTES) &&
+			  health_has(after, HF_DATA_WRITTEN_BYTES) &&
+			  after->v[HF_DATA_WRITTEN_BYTES] >= before->v[HF_DATA_WRITTEN_BYTES];
+	sd->written_bytes = sd->has_written ? (uint64_t)(after->v[HF_DATA_WRITTEN_BYTES] -
+							 before->v[HF_DATA_WRITTEN_BYTES])
+					    : 0;
+}
+
 void health_watch_step_begin(struct health_watch *w)
 {
 	if (!w->has_data)
@@ -355,16 +372,8 @@ static bool step_end_smartctl(struct health_watch *w, const char *label, struct 
 	int max_c = w->step_max_c, new_c = w->step_new_max_c;
 	bool have_max = w->step_have_temp, have_new = w->step_have_new;
 	pthread_mutex_unlock(&w->lock);
-	if (sd) {
-		sd->has_temp = have_max;
-		sd->temp_max_c = max_c;
-		sd->has_written = exact && health_has(&w->last, HF_DATA_WRITTEN_BYTES) &&
-				  health_has(after, HF_DATA_WRITTEN_BYTES) &&
-				  after->v[HF_DATA_WRITTEN_BYTES] >= w->last.v[HF_DATA_WRITTEN_BYTES];
-		sd->written_bytes = sd->has_written ? (uint64_t)(after->v[HF_DATA_WRITTEN_BYTES] -
-								 w->last.v[HF_DATA_WRITTEN_BYTES])
-						    : 0;
-	}
+	if (sd)
+		step_drive_fill(sd, have_max, max_c, exact ? &w->last : NULL, after);
 	window_name(w, label, when, sizeof(when));
 	warned = verdict(w, &w->last, after, have_new, new_c, when, msg, len);
 	mark_read(w, after);
@@ -406,17 +415,9 @@ bool health_watch_step_end(struct health_watch *w, const char *label, struct ste
 	w->step_open = false;
 	int max_c = w->step_max_c, new_c = w->step_new_max_c;
 	bool have_max = w->step_have_temp, have_new = w->step_have_new;
-	if (sd) {
-		sd->has_temp = have_max;
-		sd->temp_max_c = max_c;
-		sd->has_written = health_has(&w->step_before, HF_DATA_WRITTEN_BYTES) &&
-				  health_has(after, HF_DATA_WRITTEN_BYTES) &&
-				  after->v[HF_DATA_WRITTEN_BYTES] >= w->step_before.v[HF_DATA_WRITTEN_BYTES];
-		sd->written_bytes = sd->has_written ? (uint64_t)(after->v[HF_DATA_WRITTEN_BYTES] -
-								 w->step_before.v[HF_DATA_WRITTEN_BYTES])
-						    : 0;
-	}
 	pthread_mutex_unlock(&w->lock);
+	if (sd)
+		step_drive_fill(sd, have_max, max_c, &w->step_before, after);
 	snprintf(when, sizeof(when), "during %s", label);
 	warned = verdict(w, &w->step_before, after, have_new, new_c, when, msg, len);
 	free(after);
