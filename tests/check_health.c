@@ -702,6 +702,29 @@ START_TEST(test_watch_smartctl_shared)
 }
 END_TEST
 
+/* Numbers past any counter's range saturate; "inf" and "nan" are no numbers. */
+START_TEST(test_smartctl_huge_numbers)
+{
+	static const char json[] =
+		"{\"smartctl\": {\"version\": [7, 3]}, \"device\": {\"protocol\": \"SCSI\"}, "
+		"\"power_on_time\": {\"hours\": 1e300}, \"temperature\": {\"current\": \"nan\", "
+		"\"drive_trip\": \"inf\"}, \"scsi_error_counter_log\": {\"write\": "
+		"{\"gigabytes_processed\": \"1e12\"}, \"read\": {\"gigabytes_processed\": -1e300}}}";
+	struct health h;
+	char err[256] = "";
+
+	health_init(&h);
+	ck_assert_msg(health_parse_smartctl(json, sizeof(json) - 1, &h, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(health_has(&h, HF_POWER_ON_HOURS));
+	ck_assert_int_eq(h.v[HF_POWER_ON_HOURS], INT64_MAX);
+	ck_assert_int_eq(h.v[HF_DATA_WRITTEN_BYTES], INT64_MAX); /* 1e12 GB is 1e21 bytes */
+	ck_assert(!health_has(&h, HF_DATA_READ_BYTES)); /* no count is below 0 */
+	ck_assert(!health_has(&h, HF_TEMP_C));
+	ck_assert(!health_has(&h, HF_TEMP_LIMIT_C));
+}
+END_TEST
+
 START_TEST(test_smartctl_missing)
 {
 	struct health_opts o = {.smartctl = "drivebench-no-such-smartctl"};
@@ -852,6 +875,7 @@ static Suite *health_suite(void)
 	tcase_add_loop_test(tc, test_smartctl_fixture, 0,
 			    (int)(sizeof(smartctl_cases) / sizeof(smartctl_cases[0])));
 	tcase_add_test(tc, test_smartctl_not_json);
+	tcase_add_test(tc, test_smartctl_huge_numbers);
 	tcase_add_test(tc, test_smartctl_missing);
 	tcase_add_test(tc, test_smartctl_read);
 	tcase_add_test(tc, test_smartctl_slow);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <libnvme.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,12 @@ static int64_t get_le128(const uint8_t *p)
 static int64_t mul_sat(int64_t v, uint64_t m)
 {
 	return v > (int64_t)(INT64_MAX / m) ? INT64_MAX : v * (int64_t)m;
+}
+
+/* A number smartctl printed (a double, any size) as a count, saturated, never overflowing. */
+static int64_t sat_i64(double v)
+{
+	return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
 }
 
 /* Byte offsets of the SMART / Health Information log (log identifier 02h). */
@@ -389,7 +396,10 @@ static struct json_object *jget(struct json_object *o, const char *path)
 	return o;
 }
 
-/* A number at path (smartctl writes some as strings: "gigabytes_processed": "12.345"). */
+/*
+ * A finite number at path (smartctl writes some as strings: "gigabytes_processed":
+ * "12.345"; "nan" or "inf" there is no number).
+ */
 static bool jnum(struct json_object *o, const char *path, double *out)
 {
 	struct json_object *v = jget(o, path);
@@ -399,11 +409,11 @@ static bool jnum(struct json_object *o, const char *path, double *out)
 		return false;
 	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
 		*out = json_object_get_double(v);
-		return true;
+		return isfinite(*out);
 	}
 	if (json_object_is_type(v, json_type_string)) {
 		*out = strtod(json_object_get_string(v), &end);
-		return end != json_object_get_string(v);
+		return end != json_object_get_string(v) && isfinite(*out);
 	}
 	return false;
 }
@@ -423,7 +433,7 @@ static void set_num(struct health *h, enum health_field f, struct json_object *o
 	double v;
 
 	if (jnum(o, path, &v))
-		health_set(h, f, (int64_t)v);
+		health_set(h, f, sat_i64(v));
 }
 
 /*
@@ -492,7 +502,7 @@ static void parse_ata_attrs(struct json_object *root, struct health *h)
 					health_set(h, ata_attrs[k].f, 100 - (int64_t)value);
 			} else if (jnum(a, "raw.value", &raw) && raw >= 0) {
 				uint64_t mul = ata_attrs[k].use == A_RAW_X ? ata_attrs[k].mul : 1;
-				health_set(h, ata_attrs[k].f, mul_sat((int64_t)raw, mul));
+				health_set(h, ata_attrs[k].f, mul_sat(sat_i64(raw), mul));
 			}
 		}
 	}
@@ -522,7 +532,7 @@ static void parse_ata_devstat(struct json_object *root, struct health *h)
 			if (!jnum(e, "value", &v) || v < 0)
 				continue;
 			if (!strcmp(jname(e), "Time in Over-Temperature"))
-				health_set(h, HF_WARN_TEMP_MIN, (int64_t)v);
+				health_set(h, HF_WARN_TEMP_MIN, sat_i64(v));
 			else if (!strcmp(jname(e), "Specified Maximum Operating Temperature") &&
 				 v > 0 && v < 200)
 				health_set(h, HF_TEMP_LIMIT_C, (int64_t)v);
@@ -539,16 +549,16 @@ static void parse_scsi(struct json_object *root, struct health *h)
 	set_num(h, HF_TEMP_LIMIT_C, root, "temperature.drive_trip");
 	set_num(h, HF_REALLOCATED, root, "scsi_grown_defect_list");
 	set_num(h, HF_POWER_CYCLES, root, "scsi_start_stop_cycle_counter.accumulated_start_stop_cycles");
-	if (jnum(root, "scsi_error_counter_log.read.gigabytes_processed", &v))
-		health_set(h, HF_DATA_READ_BYTES, (int64_t)(v * 1e9));
-	if (jnum(root, "scsi_error_counter_log.write.gigabytes_processed", &v))
-		health_set(h, HF_DATA_WRITTEN_BYTES, (int64_t)(v * 1e9));
+	if (jnum(root, "scsi_error_counter_log.read.gigabytes_processed", &v) && v >= 0)
+		health_set(h, HF_DATA_READ_BYTES, sat_i64(v * 1e9));
+	if (jnum(root, "scsi_error_counter_log.write.gigabytes_processed", &v) && v >= 0)
+		health_set(h, HF_DATA_WRITTEN_BYTES, sat_i64(v * 1e9));
 	if (jnum(root, "scsi_error_counter_log.read.total_uncorrected_errors", &r))
 		have = true;
 	if (jnum(root, "scsi_error_counter_log.write.total_uncorrected_errors", &w))
 		have = true;
 	if (have)
-		health_set(h, HF_MEDIA_ERRORS, (int64_t)(r + w));
+		health_set(h, HF_MEDIA_ERRORS, sat_i64(r + w));
 }
 
 int health_parse_smartctl(const char *json, size_t len, struct health *h, char *err,
