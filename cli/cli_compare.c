@@ -9,6 +9,7 @@
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
+#include "safety.h"
 
 enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS };
 
@@ -47,10 +48,11 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 
 static int write_out(const char *path, const char *buf, size_t len)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
+	char err[512];
+	FILE *f = path ? safety_open_output(path, NULL, err, sizeof(err)) : stdout;
 
 	if (!f) {
-		fprintf(stderr, "drivebench compare: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "drivebench compare: %s\n", err);
 		return EXIT_USAGE;
 	}
 	size_t n = fwrite(buf, 1, len, f);

@@ -8,6 +8,7 @@
 
 #include "fio_export.h"
 #include "preset.h"
+#include "safety.h"
 #include "units.h"
 
 enum { O_SCALE = 256, O_OUT };
@@ -59,8 +60,8 @@ int cli_export_fio(int argc, char **argv)
 		plan_free(plan);
 		return EXIT_RUN_FAILED;
 	}
-	if (out && !(f = fopen(out, "w"))) {
-		fprintf(stderr, "drivebench export-fio: %s: %s\n", out, strerror(errno));
+	if (out && !(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench export-fio: %s\n", err);
 		status = EXIT_USAGE;
 		goto out_free;
 	}

@@ -7,6 +7,7 @@
 
 #include "report.h"
 #include "result.h"
+#include "safety.h"
 
 static const struct cli_opt samples_opts[] = {
 	{"out", 'o', "FILE", "write the CSV here instead of standard output"},
@@ -37,8 +38,8 @@ int cli_export_samples(int argc, char **argv)
 		fprintf(stderr, "drivebench export-samples: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (out && !(f = fopen(out, "w"))) {
-		fprintf(stderr, "drivebench export-samples: %s: %s\n", out, strerror(errno));
+	if (out && !(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench export-samples: %s\n", err);
 		result_free(&r);
 		return EXIT_USAGE;
 	}

@@ -13,6 +13,7 @@
 #include "fio_import.h"
 #include "result.h"
 #include "result_io.h"
+#include "safety.h"
 #include "text.h"
 
 enum { O_LOGS = 256, O_OUT, O_QUIET };
@@ -98,6 +99,11 @@ int cli_import(int argc, char **argv)
 					     name)) {
 			fprintf(stderr, "drivebench import: %s: no free file name\n", dir);
 			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (safety_check_output(path, NULL, 0, false, NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "drivebench import: %s\n", err);
+			status = EXIT_USAGE;
 			break;
 		}
 		if (result_save(&rs[k], path, err, sizeof(err))) {

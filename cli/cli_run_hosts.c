@@ -14,6 +14,7 @@
 #include "preset.h"
 #include "result.h"
 #include "result_io.h"
+#include "safety.h"
 #include "text.h"
 
 static atomic_int hosts_stop;
@@ -82,6 +83,10 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 	} else if (result_dir(dir, sizeof(dir)) ||
 		   result_default_path(path, sizeof(path), dir, ro->target, plan->name)) {
 		fprintf(stderr, "drivebench %s: %s: cannot make a result file there\n", cmd, dir);
+		return EXIT_USAGE;
+	}
+	if (safety_check_output(path, NULL, 0, false, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return EXIT_USAGE;
 	}
 	for (unsigned i = 0; i < plan->nphases; i++)

@@ -111,7 +111,7 @@ static const struct {
 	{7, 3, INUSE_BIT(INUSE_MOUNTED),
 	 {"mounted|mounted: loop3p1 on /mnt/x", "mounted|mounted: loop3p1 on /mnt/with space"}},
 	{8, 0, INUSE_BIT(INUSE_HOLDER) | INUSE_BIT(INUSE_ROOT),
-	 {"held|held by dm-0 (vg0-root) through sda1",
+	 {"held|held by dm-0 (vg0-root) through sda1, mounted: dm-0 on /",
 	  "root|root filesystem: / is on dm-0, which uses sda1"}},
 	{8, 16, INUSE_BIT(INUSE_HOLDER) | INUSE_BIT(INUSE_MOUNTED),
 	 {"held|held by md0", "mounted|mounted: sdb on /media/usb"}},

@@ -89,7 +89,7 @@ expect = {
         "in_use.busy": True, "in_use.held": True, "in_use.root": True,
         "in_use.mounted": False,
         "in_use.reasons": [
-            {"kind": "held", "text": "held by dm-0 (vg0-root) through sda1"},
+            {"kind": "held", "text": "held by dm-0 (vg0-root) through sda1, mounted: dm-0 on /"},
             {"kind": "root", "text": "root filesystem: / is on dm-0, which uses sda1"}],
     },
     "dm-0": {

@@ -18,6 +18,7 @@
 
 #include "library.h"
 #include "report.h"
+#include "safety.h"
 #include "text.h"
 #include "units.h"
 
@@ -517,7 +518,7 @@ void results_export(struct app *a, int format)
 						  [RF_JSON] = "json",
 						  [RF_HTML] = "html"};
 	char dir[4096], path[4300], stamp[32];
-	char *text = NULL;
+	char *text = NULL, err[600];
 	size_t len = 0;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -546,9 +547,11 @@ void results_export(struct app *a, int format)
 		ui_status(a, ROLE_ERROR, "%s: export failed: %s", path, strerror(-ret));
 		return;
 	}
-	f = fopen(path, "w");
+	f = safety_open_output(path, NULL, err, sizeof(err));
 	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
+		if (f)
+			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+		ui_status(a, ROLE_ERROR, "%s", err);
 		if (f)
 			unlink(path);
 		free(text);

@@ -25,7 +25,7 @@ char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
-static const char *kind_of(mode_t m)
+const char *fileio_kind(mode_t m)
 {
 	return S_ISDIR(m)    ? "a directory"
 	       : S_ISFIFO(m) ? "a FIFO"
@@ -60,7 +60,7 @@ int fileio_read(const char *path, const char *what, uint64_t max, char **out, si
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		text_fmt(err, errlen, "%s: %s, not %s", path, kind_of(st.st_mode), what);
+		text_fmt(err, errlen, "%s: %s, not %s", path, fileio_kind(st.st_mode), what);
 		goto out;
 	}
 	if ((uint64_t)st.st_size > max) {

@@ -10,6 +10,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * The whole of path into a malloc'd, NUL-terminated buffer (*len bytes, NUL bytes
@@ -27,5 +28,7 @@ int fileio_read_text(const char *path, const char *what, uint64_t max, char **ou
 		     char *err, size_t errlen);
 /* "1 MiB", "512 MiB", "64 KiB": a limit as the man page writes it. */
 char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes);
+/* What a file that is not a regular file is, in words: "a FIFO", "a block device", ... */
+const char *fileio_kind(mode_t m);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* In-use checks: mounts, swap, holders and the root file system, matched by dev_t. */
 #include "inuse.h"
+#include "inuse_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,43 +22,6 @@ const char *const inuse_kind_name[INUSE_NKINDS] = {
 #define X(id, name) [id] = name,
 	INUSE_KINDS(X)
 #undef X
-};
-
-struct blk_entry {
-	char name[64];
-	dev_t dev;
-	char parent[64]; /* the disk of a partition; "" for a disk */
-	dev_t backing;   /* a loop device over a block device: that device; else 0 */
-	bool backing_is_file; /* a loop device over a regular file: that file is */
-	dev_t file_dev;       /* ... this inode of this file system */
-	ino_t file_ino;
-};
-
-struct mount_ent {
-	dev_t dev;
-	char *mnt;
-};
-
-struct swap_ent {
-	dev_t dev;
-	bool is_file; /* a swap file: dev is the device of the file system holding it */
-	ino_t ino;    /* a swap file's inode */
-	char *path;
-};
-
-struct inuse_snapshot {
-	char sys[PATH_MAX];
-	bool real_sys; /* sys is the running kernel's: its device nodes may be asked */
-	struct blk_entry *blk;
-	size_t nblk;
-	struct mount_ent *mounts;
-	size_t nmounts;
-	struct swap_ent *swaps;
-	size_t nswaps;
-	bool have_root;
-	dev_t root_dev;           /* the device mounted on "/" */
-	dev_t *root_under;        /* root_dev and every device below it (slaves) */
-	size_t nroot_under;
 };
 
 /* snprintf() for paths and names, cut at len; truncation is harmless where it is used. */
@@ -85,6 +49,23 @@ void inuse_unescape(char *s)
 		}
 	}
 	*w = '\0';
+}
+
+/* A number sysfs shows in dir/attr; 0 when there is none. */
+static uint64_t read_u64(const char *dir, const char *attr)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned long long v = 0;
+	FILE *f;
+
+	fmt_str(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
 }
 
 static int read_dev(const char *dir, dev_t *out)
@@ -192,12 +173,16 @@ static void read_loop_backing(const struct inuse_snapshot *s, const char *dir,
 	f = fopen(path, "re");
 	if (!f)
 		return;
-	if (!loop_status(s, dir, e) && fgets(file, sizeof(file), f)) {
-		file[strcspn(file, "\n")] = '\0';
-		if (stat(file, &st) == 0)
-			set_backing(e, &st);
-	}
+	e->is_loop = true;
+	if (!fgets(file, sizeof(file), f))
+		file[0] = '\0';
+	file[strcspn(file, "\n")] = '\0';
+	fmt_str(e->backing_name, sizeof(e->backing_name), "%s", file);
+	if (!loop_status(s, dir, e) && file[0] && stat(file, &st) == 0)
+		set_backing(e, &st);
 	fclose(f);
+	e->loop_offset = read_u64(dir, "loop/offset");
+	e->loop_limit = read_u64(dir, "loop/sizelimit");
 }
 
 static int load_block(struct inuse_snapshot *s)
@@ -242,6 +227,9 @@ static int load_block(struct inuse_snapshot *s)
 			if (!e.parent[0])
 				fmt_str(e.parent, sizeof(e.parent), "?");
 		}
+		/* sysfs counts both in 512-byte sectors, whatever the block size */
+		e.size = read_u64(path, "size") * 512;
+		e.start = read_u64(path, "start") * 512;
 		read_loop_backing(s, path, &e);
 		if (s->nblk == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -258,7 +246,7 @@ static int load_block(struct inuse_snapshot *s)
 	return 0;
 }
 
-static const struct blk_entry *blk_by_dev(const struct inuse_snapshot *s, dev_t dev)
+const struct blk_entry *inuse_blk_by_dev(const struct inuse_snapshot *s, dev_t dev)
 {
 	for (size_t i = 0; i < s->nblk; i++)
 		if (s->blk[i].dev == dev)
@@ -266,7 +254,7 @@ static const struct blk_entry *blk_by_dev(const struct inuse_snapshot *s, dev_t 
 	return NULL;
 }
 
-static const struct blk_entry *blk_by_name(const struct inuse_snapshot *s, const char *name)
+const struct blk_entry *inuse_blk_by_name(const struct inuse_snapshot *s, const char *name)
 {
 	for (size_t i = 0; i < s->nblk; i++)
 		if (!strcmp(s->blk[i].name, name))
@@ -403,7 +391,7 @@ static int load_root_closure(struct inuse_snapshot *s)
 		return -ENOMEM;
 	s->root_under[s->nroot_under++] = s->root_dev;
 	for (size_t i = 0; i < s->nroot_under; i++) {
-		const struct blk_entry *e = blk_by_dev(s, s->root_under[i]);
+		const struct blk_entry *e = inuse_blk_by_dev(s, s->root_under[i]);
 		char path[PATH_MAX];
 		struct dirent *de;
 		DIR *dir;
@@ -416,7 +404,7 @@ static int load_root_closure(struct inuse_snapshot *s)
 			continue;
 		while ((de = readdir(dir))) {
 			const struct blk_entry *sl = de->d_name[0] == '.' ? NULL
-								  : blk_by_name(s, de->d_name);
+								  : inuse_blk_by_name(s, de->d_name);
 			if (!sl || dev_in(s->root_under, s->nroot_under, sl->dev))
 				continue;
 			if (s->nroot_under == cap) {
@@ -484,147 +472,6 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 fail:
 	inuse_snapshot_free(s);
 	return ret;
-}
-
-__attribute__((format(printf, 3, 4))) static void add_reason(struct inuse *u,
-							     enum inuse_kind kind,
-							     const char *fmt, ...)
-{
-	va_list ap;
-
-	u->flags |= INUSE_BIT(kind);
-	if (u->nreasons == INUSE_MAX_REASONS) {
-		u->dropped++;
-		return;
-	}
-	u->reason[u->nreasons].kind = kind;
-	va_start(ap, fmt);
-	vsnprintf(u->reason[u->nreasons].text, sizeof(u->reason[0].text), fmt, ap);
-	va_end(ap);
-	u->nreasons++;
-}
-
-/* "dm-0 (vg0-data)" for device mapper, whose kernel names say nothing. */
-static void holder_label(const struct inuse_snapshot *s, const char *holder, char *buf,
-			 size_t len)
-{
-	char path[PATH_MAX], name[128] = "";
-	FILE *f;
-
-	fmt_str(path, sizeof(path), "%s/class/block/%s/dm/name", s->sys, holder);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(name, sizeof(name), f))
-			name[strcspn(name, "\n")] = '\0';
-		fclose(f);
-	}
-	if (name[0])
-		fmt_str(buf, len, "%s (%s)", holder, name);
-	else
-		fmt_str(buf, len, "%s", holder);
-}
-
-static void check_holders(const struct inuse_snapshot *s, const struct blk_entry *e,
-			  const struct blk_entry *disk, struct inuse *out)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *dir;
-
-	fmt_str(path, sizeof(path), "%s/class/block/%s/holders", s->sys, e->name);
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		char label[160];
-		if (de->d_name[0] == '.')
-			continue;
-		holder_label(s, de->d_name, label, sizeof(label));
-		if (e == disk)
-			add_reason(out, INUSE_HOLDER, "held by %s", label);
-		else
-			add_reason(out, INUSE_HOLDER, "held by %s through %s", label, e->name);
-	}
-	closedir(dir);
-}
-
-static int cmp_part(const void *a, const void *b)
-{
-	const char *x = (*(const struct blk_entry *const *)a)->name;
-	const char *y = (*(const struct blk_entry *const *)b)->name;
-	size_t lx = strlen(x), ly = strlen(y);
-
-	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inuse *out)
-{
-	const struct blk_entry *d = blk_by_dev(s, disk);
-	const struct blk_entry **set;
-	size_t nset = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!d)
-		return -ENODEV;
-	set = malloc((s->nblk + 1) * sizeof(*set));
-	if (!set)
-		return -ENOMEM;
-	set[nset++] = d;
-	for (size_t i = 0; i < s->nblk; i++)
-		if (!strcmp(s->blk[i].parent, d->name))
-			set[nset++] = &s->blk[i];
-	/* partitions in their number's order (sda2 before sda10), whatever sysfs lists first */
-	qsort(set + 1, nset - 1, sizeof(*set), cmp_part);
-
-	for (size_t i = 0; i < nset; i++) {
-		const struct blk_entry *e = set[i];
-
-		for (size_t m = 0; m < s->nmounts; m++)
-			if (s->mounts[m].dev == e->dev)
-				add_reason(out, INUSE_MOUNTED, "mounted: %s on %s", e->name,
-					   s->mounts[m].mnt);
-		for (size_t w = 0; w < s->nswaps; w++) {
-			if (s->swaps[w].dev != e->dev)
-				continue;
-			if (s->swaps[w].is_file)
-				add_reason(out, INUSE_SWAP, "swap: file %s on %s",
-					   s->swaps[w].path, e->name);
-			else
-				add_reason(out, INUSE_SWAP, "swap: %s (%s)", e->name,
-					   s->swaps[w].path);
-		}
-		check_holders(s, e, d, out);
-		for (size_t k = 0; k < s->nblk; k++)
-			if (s->blk[k].backing == e->dev)
-				add_reason(out, INUSE_HOLDER, "held by %s (a loop device over %s)",
-					   s->blk[k].name, e->name);
-		if (dev_in(s->root_under, s->nroot_under, e->dev)) {
-			const struct blk_entry *r = blk_by_dev(s, s->root_dev);
-			if (e->dev == s->root_dev)
-				add_reason(out, INUSE_ROOT, "root filesystem: / is on %s", e->name);
-			else
-				add_reason(out, INUSE_ROOT,
-					   "root filesystem: / is on %s, which uses %s",
-					   r ? r->name : "?", e->name);
-		}
-	}
-	free(set);
-	return 0;
-}
-
-int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
-			       struct inuse *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < s->nblk; i++)
-		if (s->blk[i].backing_is_file && s->blk[i].file_dev == dev &&
-		    s->blk[i].file_ino == ino)
-			add_reason(out, INUSE_HOLDER, "backs %s (a loop device)", s->blk[i].name);
-	for (size_t w = 0; w < s->nswaps; w++)
-		if (s->swaps[w].is_file && s->swaps[w].dev == dev && s->swaps[w].ino == ino)
-			add_reason(out, INUSE_SWAP, "swap: the file is active swap (%s)",
-				   s->swaps[w].path);
-	return 0;
 }
 
 int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,

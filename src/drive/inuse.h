@@ -2,27 +2,34 @@
 #ifndef DB_INUSE_H
 #define DB_INUSE_H
 /*
- * Is a disk in use? The safety guard asks this before any write, and discovery shows it.
+ * What does a write touch, and is any of it in use? The safety guard asks this before any
+ * write, and discovery shows it. The answer comes from a storage graph (inuse_graph.c)
+ * built from device numbers and inodes, never from names, because names lie (/dev/root,
+ * by-id links, bind mounts of other nodes):
  *
- * A whole disk (given by its dev_t) is in use when the disk or any of its partitions
- *   - is mounted: matched by major:minor against /proc/self/mountinfo, never by name,
- *     because names lie (/dev/root, by-id links, bind mounts of other nodes);
- *   - is active swap: each /proc/swaps entry is stat()ed and resolved to a dev_t (a swap
- *     file counts for the disk holding its file system);
- *   - has holders (/sys/class/block/X/holders and those of its partitions): LVM, md, dm;
- *   - holds the root file system: the device mounted on "/", followed down through the
- *     slaves of dm/md devices to the disks underneath;
- *   - backs a loop device: what the loop driver itself reports (LOOP_GET_STATUS64: the
- *     backing device number, or file system and inode), so a backing node that was
- *     deleted or replaced still counts; the backing path in sysfs when the driver
- *     cannot be asked (a fixture sysfs, or a device marked autoclear).
- * Each reason comes with a sentence for people ("mounted: loop3p1 on /mnt/x").
+ *   down, what a write reaches: a partition is part of its disk (at its byte range); a
+ *     loop device writes what backs it, a block device at the loop's offset or a file's
+ *     inode (as the loop driver itself reports it, LOOP_GET_STATUS64, so a backing node
+ *     that was deleted or replaced still counts; the sysfs backing path when the driver
+ *     cannot be asked); a dm or md device writes its slaves;
+ *   up, from every piece of that reach: a mount (matched by major:minor against
+ *     /proc/self/mountinfo), active swap (each /proc/swaps entry stat()ed to a device or
+ *     an inode), the root file system (the device mounted on "/" and every slave under
+ *     it), holders (sysfs holders/: LVM, md, dm) and loop devices over the part of it the
+ *     write reaches, each followed up in turn. A partition of a disk in the reach counts
+ *     when its byte range overlaps the reach: writing sda2 does not touch a mounted sda1,
+ *     writing sda does.
+ *
+ * Each use found comes with a sentence for people that names the whole chain ("loop4 is
+ * over /tmp/d.img, which backs loop3 (a loop device), mounted: loop3 on /mnt"). A device
+ * or file on the write's own path is never a use of it.
  *
  * The /proc and /sys roots are overridable so that tests can point them at fixtures.
  * Nothing here opens a block device other than loop devices, read-only, to ask them.
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The kinds of use, declared once: enum value, bit, and name used in JSON. */
@@ -42,7 +49,7 @@ extern const char *const inuse_kind_name[INUSE_NKINDS];
 
 #define INUSE_BIT(kind)    (1u << (kind))
 #define INUSE_MAX_REASONS  8
-#define INUSE_REASON_BYTES 192
+#define INUSE_REASON_BYTES 320
 
 struct inuse_reason {
 	enum inuse_kind kind;
@@ -74,14 +81,42 @@ static inline bool inuse_busy(const struct inuse *u)
 struct inuse_snapshot;
 int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *roots,
 			char *err, size_t errlen);
-/* Fill *out for the whole disk `disk`. 0, or -ENODEV when no such disk is in sysfs. */
-int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t disk, struct inuse *out);
 void inuse_snapshot_free(struct inuse_snapshot *s);
 
-/*
- * Is the regular file (dev, ino) in use: does it back a loop device (whatever its path
- * now is), or is it active swap? Writing it would write under that device's feet.
- */
+#define INUSE_WHOLE	UINT64_MAX /* an extent that runs to the end of its device or file */
+#define INUSE_MAX_REACH 32	   /* pieces of one write's reach, at most */
+#define INUSE_MAX_PARTS 256	   /* partitions of one disk looked at, at most */
+
+/* A block device or a file, and the bytes of it a write reaches. */
+struct inuse_obj {
+	bool is_file;
+	dev_t dev;     /* a block device's number, or a file's file system */
+	ino_t ino;     /* a file's inode */
+	uint64_t off;  /* bytes */
+	uint64_t len;  /* bytes, or INUSE_WHOLE */
+	bool claim;    /* reached as what backs a loop device: the run may claim it (O_EXCL) */
+	char name[64]; /* "loop3", "/tmp/d.img" (cut), for messages */
+	char via[INUSE_REASON_BYTES]; /* how the target reaches it; "" for the target */
+};
+
+/* Everything one write reaches, the target first. */
+struct inuse_reach {
+	unsigned n;
+	bool truncated; /* more than INUSE_MAX_REACH pieces: the rest were not followed */
+	struct inuse_obj obj[INUSE_MAX_REACH];
+};
+
+/* The reach of a write to target (named `name` in messages). -ENODEV for a block device
+ * that sysfs does not show. */
+int inuse_snapshot_reach(const struct inuse_snapshot *s, const struct inuse_obj *target,
+			 const char *name, struct inuse_reach *out);
+/* Fill *out with every use of anything a write to target reaches. 0, -ENODEV, -ENOMEM. */
+int inuse_snapshot_check_obj(const struct inuse_snapshot *s, const struct inuse_obj *target,
+			     const char *name, struct inuse *out);
+/* The same for a whole block device dev (a disk, a partition, a loop, dm, md, ...). */
+int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t dev, struct inuse *out);
+/* The same for the regular file (dev, ino): does it back a loop device (whatever its path
+ * now is), and is that in use; is it active swap? */
 int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
 			      struct inuse *out);
 

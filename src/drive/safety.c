@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include "fileio.h"
 
 /* The whole disk a block device belongs to: itself, or a partition's parent. */
 static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
@@ -59,7 +62,7 @@ int safety_explain_busy(dev_t rdev, const char *path, const struct inuse_roots *
 			char *err, size_t errlen)
 {
 	struct inuse use;
-	int ret = inuse_check(whole_disk(rdev, roots), roots, &use, err, errlen);
+	int ret = inuse_check(rdev, roots, &use, err, errlen);
 
 	return ret < 0 ? ret : refuse_inuse(&use, path, err, errlen);
 }
@@ -209,4 +212,177 @@ int safety_check_target(const struct target *t, const char *confirm,
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* The reach of a write to t, from one look at the system. */
+static int target_reach(const struct inuse_snapshot *snap, const struct target *t,
+			struct inuse_reach *reach)
+{
+	struct inuse_obj o = {.is_file = !t->is_blockdev,
+			      .dev = t->is_blockdev ? t->rdev : t->dev,
+			      .ino = t->is_blockdev ? 0 : t->ino,
+			      .len = INUSE_WHOLE};
+
+	return inuse_snapshot_reach(snap, &o, t->path, reach);
+}
+
+int safety_claim_reach(const struct target *t, int *fds, unsigned max, unsigned *nfds,
+		       const struct inuse_roots *roots, char *err, size_t errlen)
+{
+	struct inuse_snapshot *snap;
+	struct inuse_reach *reach;
+	int ret;
+
+	*nfds = 0;
+	if (!t->is_blockdev || (roots && (roots->sys || roots->proc)))
+		return 0; /* a fixture's devices are not this machine's */
+	reach = malloc(sizeof(*reach));
+	if (!reach)
+		return -ENOMEM;
+	ret = inuse_snapshot_take(&snap, roots, err, errlen);
+	if (ret == 0) {
+		ret = target_reach(snap, t, reach);
+		inuse_snapshot_free(snap);
+	}
+	for (unsigned i = 0; ret == 0 && i < reach->n && *nfds < max; i++) {
+		const struct inuse_obj *o = &reach->obj[i];
+		char node[PATH_MAX];
+		struct stat st;
+		int fd;
+
+		if (!o->claim)
+			continue;
+		/* the kernel's name under /dev, else the devtmpfs index; proven by fstat() */
+		snprintf(node, sizeof(node), "/dev/%s", o->name);
+		if (stat(node, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != o->dev)
+			snprintf(node, sizeof(node), "/dev/block/%u:%u", major(o->dev),
+				 minor(o->dev));
+		fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 && errno == ENOENT)
+			continue; /* no node to claim it by: the check above is all there is */
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != o->dev) {
+			ret = errno == EBUSY ? -EBUSY : -EPERM;
+			snprintf(err, errlen,
+				 "refusing to write to %s: %s, which another program has open "
+				 "exclusively (%s)",
+				 t->path, o->via, fd < 0 ? strerror(errno) : "not the device named");
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		fds[(*nfds)++] = fd;
+	}
+	free(reach);
+	if (ret < 0) {
+		for (unsigned i = 0; i < *nfds; i++)
+			close(fds[i]);
+		*nfds = 0;
+	}
+	return ret;
+}
+
+/* Is the output (a file (dev, ino), or a new name on file system fs) in t's reach? */
+static int output_in_reach(const struct inuse_snapshot *snap, const struct target *t,
+			   bool writes, const char *path, const struct stat *st, dev_t fs,
+			   char *err, size_t errlen)
+{
+	struct inuse_reach *reach = malloc(sizeof(*reach));
+	int ret;
+
+	if (!reach)
+		return -ENOMEM;
+	ret = target_reach(snap, t, reach);
+	for (unsigned i = 0; ret == 0 && i < reach->n; i++) {
+		const struct inuse_obj *o = &reach->obj[i];
+		if (st && o->is_file && o->dev == st->st_dev && o->ino == st->st_ino) {
+			snprintf(err, errlen, "%s: refusing to write an output there: it is %s%s%s",
+				 path, i ? "what the target writes (" : "the target ",
+				 i ? o->via : t->path, i ? ")" : "");
+			ret = -EINVAL;
+		} else if (writes && !o->is_file && o->dev == fs) {
+			snprintf(err, errlen,
+				 "%s: refusing to write an output there: it is on a file system on "
+				 "%s, which the run writes (%s%s)",
+				 path, o->name, o->via[0] ? o->via : "the target",
+				 o->via[0] ? "" : " itself");
+			ret = -EINVAL;
+		}
+	}
+	free(reach);
+	return ret == -ENODEV ? 0 : ret;
+}
+
+int safety_check_output(const char *path, const struct target *t, unsigned nt, bool writes,
+			const struct inuse_roots *roots, char *err, size_t errlen)
+{
+	struct inuse_snapshot *snap;
+	struct stat st, dst;
+	char dir[PATH_MAX];
+	bool exists;
+	int ret;
+
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: refusing to write an output there: it is %s", path,
+			 fileio_kind(st.st_mode));
+		return -EINVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';
+	if (!exists && stat(dir, &dst) < 0)
+		return 0; /* no such directory: writing the output says so */
+	ret = inuse_snapshot_take(&snap, roots, err, errlen);
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; ret == 0 && i < nt; i++)
+		ret = output_in_reach(snap, &t[i], writes, path, exists ? &st : NULL,
+				      exists ? st.st_dev : dst.st_dev, err, errlen);
+	if (ret == 0 && exists) {
+		struct inuse use;
+		ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
+		if (ret == 0 && inuse_busy(&use)) {
+			snprintf(err, errlen, "%s: refusing to write an output there: the file %s",
+				 path, use.reason[0].text);
+			ret = -EINVAL;
+		}
+	}
+	inuse_snapshot_free(snap);
+	if (ret < 0 && ret != -EINVAL)
+		snprintf(err, errlen, "%s: cannot check the output: %s", path, strerror(-ret));
+	return ret;
+}
+
+FILE *safety_open_output(const char *path, const struct inuse_roots *roots, char *err,
+			 size_t errlen)
+{
+	struct stat before, st;
+	bool existed = stat(path, &before) == 0;
+	FILE *f;
+	int fd;
+
+	if (safety_check_output(path, NULL, 0, false, roots, err, errlen) < 0)
+		return NULL;
+	/* never blocks on a FIFO put there since, never truncates before fstat() says what it is */
+	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (existed && (st.st_dev != before.st_dev || st.st_ino != before.st_ino))) {
+		snprintf(err, errlen, "%s: refusing to write an output there: it changed while it was "
+			 "checked", path);
+		close(fd);
+		return NULL;
+	}
+	if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
 }

@@ -15,7 +15,9 @@
  * The target was opened with O_EXCL, so the kernel refuses a claimed device as well, and
  * keeps it from being mounted while the run holds it.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "inuse.h"
@@ -48,5 +50,34 @@ int safety_check_namespaces(const struct target *t, const char *what,
  */
 int safety_explain_busy(dev_t rdev, const char *path, const struct inuse_roots *roots,
 			char *err, size_t errlen);
+
+/*
+ * Hold the devices a write to t goes through without the kernel claiming them (what
+ * backs a loop device: the loop driver does not claim it), each opened with O_EXCL, so
+ * that nothing mounts them while the run writes. Their descriptors go to fds (max of
+ * them; *nfds set), for the caller to close after the run. 0, -EBUSY (another program
+ * holds one; named in err), or -errno. Nothing is claimed for fixture roots.
+ */
+int safety_claim_reach(const struct target *t, int *fds, unsigned max, unsigned *nfds,
+		       const struct inuse_roots *roots, char *err, size_t errlen);
+
+/*
+ * May an output file (a result, an export, a log) be written at path? Refused with -EINVAL
+ * (bad input: exit 2), the reason in err, when path names a device node, a FIFO, a socket
+ * or a directory; when the file is one of the nt targets t[] or anything a target reaches
+ * (a loop device's backing file); when it backs any loop device or is active swap; or,
+ * for a run that writes, when it lies on a file system on a device the write reaches.
+ * A path whose directory does not exist passes (writing it says so). t may be NULL.
+ */
+int safety_check_output(const char *path, const struct target *t, unsigned nt, bool writes,
+			const struct inuse_roots *roots, char *err, size_t errlen);
+
+/*
+ * Open an export for writing ("w"), after safety_check_output() with no targets: created
+ * 0666 & ~umask, or an existing regular file truncated only once what was opened is
+ * proven to be the regular file that was checked. NULL with the reason in err.
+ */
+FILE *safety_open_output(const char *path, const struct inuse_roots *roots, char *err,
+			 size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "drive.h"
 #include "health_watch.h"
@@ -21,12 +22,15 @@
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
 #define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
 #define AUTOSAVE_NS	  30000000000ull
+#define RUN_MAX_CLAIMS	  (RUN_MAX_TARGETS * 4)
 
 struct run {
 	const struct plan *plan;
 	const struct engine_ops *ops;
 	struct target t[RUN_MAX_TARGETS];
 	unsigned nt;
+	int claim[RUN_MAX_CLAIMS]; /* what the targets' writes go through, held O_EXCL */
+	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
 };
@@ -192,14 +196,32 @@ static int check_erase(struct target *t, const struct run_request *rq, char *err
 	return 0;
 }
 
-/* The guard on a target a plan writes: confirmed by rq->confirm or one of rq->confirms. */
-static int guard_target(struct target *t, const struct run_request *rq, char *err, size_t errlen)
+/*
+ * The guard on a target a plan writes: confirmed by rq->confirm or one of rq->confirms;
+ * then what the write goes through below the target is claimed for the run.
+ */
+static int guard_target(struct run *r, struct target *t, const struct run_request *rq, char *err,
+			size_t errlen)
 {
 	int ret = safety_check_target(t, rq->confirm, rq->roots, err, errlen);
+	unsigned n = 0;
 
 	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
 		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
-	return ret < 0 ? ret : check_erase(t, rq, err, errlen);
+	if (ret == 0)
+		ret = check_erase(t, rq, err, errlen);
+	if (ret == 0)
+		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
+					 rq->roots, err, errlen);
+	r->nclaims += n;
+	return ret;
+}
+
+static void release_claims(struct run *r)
+{
+	for (unsigned i = 0; i < r->nclaims; i++)
+		close(r->claim[i]);
+	r->nclaims = 0;
 }
 
 /* Is t the same device or file as one opened before it? */
@@ -264,7 +286,7 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 			return -EINVAL;
 		}
 		r->nt++;
-		if (writes && (ret = guard_target(t, rq, err, errlen)) < 0)
+		if (writes && (ret = guard_target(r, t, rq, err, errlen)) < 0)
 			return ret;
 		if ((ret = runner_check(rq->plan, t, err, errlen)) < 0) {
 			size_t len = strlen(err);
@@ -314,6 +336,10 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	if (ret < 0)
 		goto fail;
 	ret = open_targets(r, rq, writes, err, errlen);
+	if (ret < 0)
+		goto fail;
+	/* the output is never a target or anything a target's write reaches */
+	ret = safety_check_output(r->path, r->t, r->nt, writes, rq->roots, err, errlen);
 	if (ret < 0)
 		goto fail;
 	ret = targets_json(r);
@@ -501,6 +527,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	/* the devices are given back before the result is written and anyone told */
 	for (unsigned i = 0; i < r->nt; i++)
 		target_close(&r->t[i]);
+	release_claims(r);
 	if (result_save(&r->res, r->path, err, errlen) < 0)
 		return -EIO;
 	return ret;
@@ -512,6 +539,7 @@ void run_close(struct run *r)
 		return;
 	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
 		target_close(&r->t[i]);
+	release_claims(r);
 	result_free(&r->res);
 	free(r);
 }

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_INUSE_INT_H
+#define DB_INUSE_INT_H
+/*
+ * Inside the in-use module: the snapshot that inuse.c takes (block devices, mounts, swaps)
+ * and inuse_graph.c walks. Not for other modules.
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "inuse.h"
+
+
+struct blk_entry {
+	char name[64];
+	dev_t dev;
+	char parent[64];      /* the disk of a partition; "" for a disk */
+	uint64_t start;       /* a partition: its first byte on the disk */
+	uint64_t size;        /* bytes (sysfs "size"); 0 when not known */
+	bool is_loop;         /* a bound loop device: what backs it is below */
+	dev_t backing;        /* a loop device over a block device: that device; else 0 */
+	bool backing_is_file; /* a loop device over a regular file: that file is */
+	dev_t file_dev;       /* ... this inode of this file system */
+	ino_t file_ino;
+	uint64_t loop_offset; /* bytes into what backs it where the loop device starts */
+	uint64_t loop_limit;  /* bytes of it the loop device covers; 0: to its end */
+	char backing_name[256]; /* the backing path as sysfs shows it, for messages */
+};
+
+struct mount_ent {
+	dev_t dev;
+	char *mnt;
+};
+
+struct swap_ent {
+	dev_t dev;
+	bool is_file; /* a swap file: dev is the device of the file system holding it */
+	ino_t ino;    /* a swap file's inode */
+	char *path;
+};
+
+struct inuse_snapshot {
+	char sys[PATH_MAX];
+	bool real_sys; /* sys is the running kernel's: its device nodes may be asked */
+	struct blk_entry *blk;
+	size_t nblk;
+	struct mount_ent *mounts;
+	size_t nmounts;
+	struct swap_ent *swaps;
+	size_t nswaps;
+	bool have_root;
+	dev_t root_dev;    /* the device mounted on "/" */
+	dev_t *root_under; /* root_dev and every device below it (slaves) */
+	size_t nroot_under;
+};
+
+const struct blk_entry *inuse_blk_by_dev(const struct inuse_snapshot *s, dev_t dev);
+const struct blk_entry *inuse_blk_by_name(const struct inuse_snapshot *s, const char *name);
+
+#endif

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# The storage graph against real storage stacks: loop devices over files, over other loop
+# devices and over partitions, ext4 mounted on some of them, swap on one, device mapper
+# where dmsetup is installed. For each stack a write is attempted through `run` and
+# `replay`; a stack that shares storage with something in use is refused (exit 3, the
+# chain named), one that does not is written, and every mounted file system is checked
+# afterwards: its precious file unchanged, e2fsck clean. Then outputs: --out, -o never
+# name a target, what a target reaches, a loop's backing file or a device node.
+# Every device here is made by this test over its own temp files and removed at exit.
+. "$(dirname "$0")/lib.sh"
+
+if ! is_root || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
+	skip "stacks" "needs root, losetup and mkfs.ext4"
+	exit 0
+fi
+
+# A result to replay: a short write run on a file of this test's own.
+seed=$(mkfile 16M seed.img)
+if ! "$DRIVEBENCH" run --target "$seed" --rw randwrite --bs 4k --time 1s --quiet \
+	--out "$T/seed.json" 2>"$T/e"; then
+	fail "stacks: a seed result" "$(cat "$T/e")"
+	exit 0
+fi
+
+n=0
+# fsmount VAR DEV: ext4 on DEV mounted on a new directory with a precious file on it
+fsmount() {
+	local dir=$T/mnt$((n += 1))
+	mkfs.ext4 -q -F "$2" >/dev/null 2>&1 || return 1
+	mkdir -p "$dir" && mount "$2" "$dir" || return 1
+	cleanup_add "umount -l $dir"
+	head -c 1M /dev/urandom >"$dir/precious" && sync
+	md5sum <"$dir/precious" >"$dir.sum"
+	printf -v "$1" '%s' "$dir"
+}
+# intact NAME DIR DEV: the precious file is unchanged and the file system is clean
+intact() {
+	echo 3 >/proc/sys/vm/drop_caches
+	check "$1: the mounted file is unchanged" cmp -s "$2.sum" <(md5sum <"$2/precious")
+	if umount "$2"; then
+		check "$1: the file system is clean" e2fsck -fn "$3" >/dev/null 2>&1
+		mount "$3" "$2"
+	else
+		fail "$1: the file system is clean" "could not unmount $2"
+	fi
+}
+write_run() { # TARGET: a one-second write through run
+	"$DRIVEBENCH" run --target "$1" --rw randwrite --bs 4k --qdepth 4 --time 1s --quiet \
+		--yes-destroy="$1" --out "$T/w$((n += 1)).json" >"$T/o" 2>"$T/e"
+}
+write_replay() { # TARGET: the seed result replayed on it
+	"$DRIVEBENCH" replay "$T/seed.json" --target "$1" --yes-destroy="$1" \
+		--out "$T/w$((n += 1)).json" >"$T/o" 2>"$T/e"
+}
+# refused NAME TARGET WORDS: run and replay exit 3, the message names WORDS (grep -E)
+refused() {
+	local how
+	for how in run replay; do
+		write_$how "$2"
+		local rc=$?
+		if [ $rc -eq 3 ] && grep -qE -- "$3" "$T/e"; then
+			pass "$1: $how refused"
+		else
+			fail "$1: $how refused" "exit $rc, want 3 and /$3/: $(cat "$T/e")"
+		fi
+	done
+}
+allowed() { # NAME TARGET: run writes it
+	if write_run "$2"; then pass "$1: run writes"; else fail "$1: run writes" "$(cat "$T/e")"; fi
+}
+lname() { basename "$1"; }
+
+# 1, 2: two loop devices over one image, either mounted
+img=$(mkfile 64M shared.img)
+mkloop la "$img" && mkloop lb "$img"
+if fsmount m "$la"; then
+	refused "two loops over one image, the first mounted" "$lb" \
+		"$(lname "$lb") is over $img, which backs $(lname "$la") \(a loop device\), mounted: $(lname "$la") on $m"
+	"$DRIVEBENCH" list --all >"$T/list" 2>&1
+	check "two loops over one image: list says the other is in use, with the chain" \
+		grep -qE "$(lname "$lb"): $(lname "$lb") is over $img, which backs $(lname "$la").*mounted" "$T/list"
+	intact "two loops over one image" "$m" "$la"
+	umount "$m"
+	mount "$lb" "$m"
+	refused "two loops over one image, the second mounted" "$la" \
+		"which backs $(lname "$lb") \(a loop device\), mounted: $(lname "$lb") on $m"
+	intact "two loops over one image (second)" "$m" "$lb"
+	umount "$m"
+	refused "two loops over one image, neither mounted" "$lb" "which backs $(lname "$la")"
+else
+	skip "two loops over one image" "could not make and mount ext4 on a loop device"
+fi
+
+# 3: a loop device over a mounted loop device
+mkloop lc "$(mkfile 64M lower.img)"
+if fsmount m "$lc" && mkloop ld "$lc"; then
+	refused "a loop over a mounted loop" "$ld" \
+		"$(lname "$ld") is over $(lname "$lc"), mounted: $(lname "$lc") on $m"
+	intact "a loop over a mounted loop" "$m" "$lc"
+fi
+
+# 4: a loop over a loop over a file on a mounted ext4: the file is the write's, nobody
+# else's: written, and the file system around it stays clean
+mkloop le "$(mkfile 96M host.img)"
+if fsmount m "$le" && truncate -s 16M "$m/inner.img" && mkloop lf "$m/inner.img" &&
+	mkloop lg "$lf"; then
+	allowed "a loop over a loop over a file on a mounted ext4" "$lg"
+	losetup -d "$lg" && losetup -d "$lf"
+	intact "a loop over a loop over a file on a mounted ext4" "$m" "$le"
+fi
+
+# 5, 6: a loop over a partition of a partitioned loop device
+if command -v sfdisk >/dev/null && mkloop lp "$(mkfile 96M parted.img)" -P &&
+	printf 'label: dos\n,32M,L\n,,L\n' | sfdisk -q "$lp" >/dev/null 2>&1; then
+	partx -a "$lp" 2>/dev/null || true
+	if [ -b "${lp}p2" ] && fsmount m "${lp}p1"; then
+		allowed "the partition itself, the sibling mounted" "${lp}p2"
+		mkloop lq "${lp}p2"
+		allowed "a loop over a partition, the sibling mounted" "$lq"
+		refused "a partition a loop device is over" "${lp}p2" \
+			"held by $(lname "$lq") \(a loop device over $(lname "$lp")p2\)"
+		refused "the whole disk, a partition mounted" "$lp" "mounted: $(lname "$lp")p1 on $m"
+		intact "a loop over a partition, the sibling mounted" "$m" "${lp}p1"
+		umount "$m"
+		mkfs.ext4 -q -F "${lp}p2" >/dev/null 2>&1
+		mount "${lp}p2" "$m"
+		refused "a loop over a partition, itself mounted" "$lq" \
+			"$(lname "$lq") is over $(lname "$lp")p2, mounted: $(lname "$lp")p2 on $m"
+		umount "$m"
+		# 7: a loop with an offset into the image of a disk whose partition is mounted
+		mount "${lp}p1" "$m"
+		mkloop lo "$T/parted.img" --offset $((64 * 1024 * 1024))
+		refused "a loop at an offset into a disk image with a mounted partition" "$lo" \
+			"backs $(lname "$lp") \(a loop device\), mounted: $(lname "$lp")p1"
+		intact "a loop at an offset into a disk image" "$m" "${lp}p1"
+	else
+		skip "loop over a partition" "could not partition a loop device"
+	fi
+else
+	skip "loop over a partition" "no sfdisk or no partitioned loop device"
+fi
+
+# 8: a file target whose file backs a mounted loop device
+fimg=$(mkfile 64M backing.img)
+if mkloop lh "$fimg" && fsmount m "$lh"; then
+	refused "a file that backs a mounted loop" "$fimg" \
+		"backs $(lname "$lh") \(a loop device\), mounted: $(lname "$lh") on $m"
+	intact "a file that backs a mounted loop" "$m" "$lh"
+fi
+
+# 9: swap on a loop device under another loop device
+if mkloop ls "$(mkfile 32M swap.img)" && mkswap -q "$ls" >/dev/null 2>&1 &&
+	swapon "$ls" 2>/dev/null; then
+	cleanup_add "swapoff $ls"
+	mkloop lt "$ls"
+	refused "a loop over a swap device" "$lt" "$(lname "$lt") is over $(lname "$ls"), swap: $(lname "$ls")"
+	swapoff "$ls"
+else
+	skip "a loop over a swap device" "swapon refused a loop device here"
+fi
+
+# 10: a plain stack nothing uses is written: a loop over a loop over a file
+mkloop lu "$(mkfile 32M free.img)" && mkloop lv "$lu"
+allowed "a loop over a loop, nothing mounted" "$lv"
+
+# 11, 12: device mapper over a loop device, mounted; a second loop over the same image
+if command -v dmsetup >/dev/null && mkloop lw "$(mkfile 64M dm.img)"; then
+	dmn=dbstack$$
+	if dmsetup create "$dmn" --table "0 $(blockdev --getsz "$lw") linear $lw 0" 2>/dev/null; then
+		cleanup_add "dmsetup remove $dmn"
+		dmdev=$(readlink -f /dev/mapper/$dmn)
+		if fsmount m "$dmdev"; then
+			refused "a loop device under a mounted dm device" "$lw" \
+				"held by $(lname "$dmdev") \($dmn\), mounted: $(lname "$dmdev") on $m"
+			mkloop lx "$T/dm.img"
+			refused "a second loop over the image under a mounted dm device" "$lx" \
+				"which backs $(lname "$lw") \(a loop device\), held by $(lname "$dmdev") \($dmn\), mounted"
+			intact "dm over a loop" "$m" "$dmdev"
+		fi
+	else
+		skip "dm over a loop" "dmsetup could not create a device"
+	fi
+else
+	skip "dm over a loop" "dmsetup is not installed"
+fi
+
+# ---- outputs ------------------------------------------------------------------------
+out_refused() { # NAME FILE-TO-KEEP ARGS...: exit 2, and FILE-TO-KEEP is unchanged
+	local name=$1 keep=$2 sum
+	shift 2
+	sum=$(md5sum <"$keep")
+	"$DRIVEBENCH" "$@" >"$T/o" 2>"$T/e"
+	local rc=$?
+	if [ $rc -eq 2 ] && [ "$(md5sum <"$keep")" = "$sum" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc, want 2 and the file unchanged: $(cat "$T/e")"
+	fi
+}
+v=$(mkfile 16M v.img)
+head -c 1M /dev/urandom | dd of="$v" conv=notrunc status=none
+read_args="run --rw randread --time 1s --quiet"
+out_refused "--out: the target itself (a read-only run)" "$v" $read_args --target "$v" --out "$v"
+check "--out: the target keeps its size" test "$(stat -c %s "$v")" -eq $((16 * 1024 * 1024))
+mkloop ly "$v"
+out_refused "--out: the backing file of the loop device that is the target" "$v" \
+	$read_args --target "$ly" --out "$v"
+out_refused "--out: the backing file of another loop device" "$v" \
+	$read_args --target "$seed" --out "$v"
+out_refused "--out: a device node" "$v" $read_args --target "$seed" --out "$ly"
+check "--out: the node is still a block device" test -b "$ly"
+mkfifo "$T/fifo"
+out_refused "--out: a FIFO" "$v" $read_args --target "$seed" --out "$T/fifo"
+out_refused "compare -o: a loop's backing file" "$v" compare "$T/seed.json" -o "$v"
+out_refused "export-samples -o: a device node" "$v" export-samples "$T/seed.json" -o "$ly"
+out_refused "export-fio -o: a loop's backing file" "$v" export-fio quick -o "$v"
+out_refused "import --out: a loop's backing file" "$v" import tests/fixtures/fio/plain.json --out "$v"
