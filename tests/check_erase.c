@@ -58,15 +58,16 @@ static const struct {
 
 START_TEST(test_format)
 {
+	const struct purge_opts o = {.scope = PURGE_SCOPE_SUBSYSTEM};
 	struct purge_outcome out;
 	char err[512] = "";
 	bool all;
 
 	fake.id_ctrl[IDC_FNA] = format_cases[_i].fna;
-	ck_assert_msg(purge_resolve(&t, PURGE_NVME_FORMAT, NULL, &out, &all, err, sizeof(err)) == 0,
+	ck_assert_msg(purge_resolve(&t, PURGE_NVME_FORMAT, &o, &out, &all, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_int_eq(all, format_cases[_i].all);
-	ck_assert_msg(purge_run(&t, PURGE_NVME_FORMAT, 0, 0, NULL, &out, err, sizeof(err)) == 0,
+	ck_assert_msg(purge_run(&t, PURGE_NVME_FORMAT, 0, 0, &o, &out, err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_uint_eq(fake.formats, 1);
 	ck_assert_uint_eq(fake.format_nsid, 1);
@@ -149,7 +150,10 @@ static const struct {
 START_TEST(test_sanitize)
 {
 	struct progress_log log = {0};
-	struct purge_opts o = {.progress = on_progress, .arg = &log, .poll_ns = 1000000};
+	struct purge_opts o = {.progress = on_progress,
+			       .arg = &log,
+			       .poll_ns = 1000000,
+			       .scope = PURGE_SCOPE_SUBSYSTEM};
 	struct purge_outcome out;
 	char err[512] = "";
 
@@ -171,7 +175,7 @@ END_TEST
 START_TEST(test_sanitize_fails)
 {
 	char err[512] = "";
-	struct purge_opts o = {.poll_ns = 1000000};
+	struct purge_opts o = {.poll_ns = 1000000, .scope = PURGE_SCOPE_SUBSYSTEM};
 
 	fake.sanitize_fails = true;
 	ck_assert_int_eq(purge_run(&t, PURGE_NVME_SANITIZE, 0, 0, &o, NULL, err, sizeof(err)), -EIO);
@@ -186,7 +190,7 @@ START_TEST(test_sanitize_stopped)
 	atomic_int stop = 0;
 	struct progress_log log = {.stop = &stop, .stop_after = 1};
 	struct purge_opts o = {.stop = &stop, .progress = on_progress, .arg = &log,
-			       .poll_ns = 1000000};
+			       .poll_ns = 1000000, .scope = PURGE_SCOPE_SUBSYSTEM};
 	char err[512] = "";
 
 	fake.sanitize_polls_to_finish = 100;
@@ -220,13 +224,14 @@ static const struct {
 START_TEST(test_choose)
 {
 	const __typeof__(choose_cases[0]) *c = &choose_cases[_i];
+	const struct purge_opts o = {.scope = PURGE_SCOPE_SUBSYSTEM};
 	struct purge_outcome out;
 	char err[512] = "";
 	bool all;
 
 	put32(fake.id_ctrl, IDC_SANICAP, c->sanicap);
 	put16(fake.id_ctrl, IDC_OACS, c->oacs);
-	ck_assert_int_eq(purge_resolve(&t, c->m, NULL, &out, &all, err, sizeof(err)), c->ret);
+	ck_assert_int_eq(purge_resolve(&t, c->m, &o, &out, &all, err, sizeof(err)), c->ret);
 	if (c->ret)
 		return;
 	ck_assert_int_eq(out.used, c->used);
@@ -270,6 +275,106 @@ static void rm_proc(void)
 	if (system(cmd) != 0)
 		fprintf(stderr, "NOTE: could not remove %s\n", proc);
 }
+
+/*
+ * An erase's scope against what the confirmation covers: without the controller confirmed,
+ * an erase of every namespace is refused when asked for by name (and no admin command is
+ * sent), and auto picks a format of this namespace alone or falls back to discard.
+ */
+static const struct {
+	enum purge_method m;
+	uint32_t sanicap;
+	uint16_t oacs;
+	uint8_t fna;
+	int ret;
+	enum purge_method used;
+	const char *fallback; /* words in the fallback, or NULL for none */
+} scope_cases[] = {
+	{PURGE_NVME_SANITIZE, 0x3, 0x2, 0x0, -EPERM, PURGE_NONE, NULL},
+	{PURGE_NVME_FORMAT, 0x0, 0x2, 0x1, -EPERM, PURGE_NONE, NULL},
+	{PURGE_SECURE_ERASE, 0x1, 0x0, 0x0, -EPERM, PURGE_NONE, NULL},
+	{PURGE_SECURE_ERASE, 0x1, 0x2, 0x0, 0, PURGE_NVME_FORMAT, NULL},
+	{PURGE_AUTO, 0x3, 0x2, 0x0, 0, PURGE_NVME_FORMAT, NULL},
+	{PURGE_AUTO, 0x3, 0x2, 0x1, 0, PURGE_DISCARD, "every namespace of the NVM subsystem"},
+	{PURGE_AUTO, 0x3, 0x0, 0x0, 0, PURGE_DISCARD, "every namespace of the NVM subsystem"},
+	{PURGE_NVME_FORMAT, 0x0, 0x2, 0x0, 0, PURGE_NVME_FORMAT, NULL},
+};
+
+START_TEST(test_scope)
+{
+	const __typeof__(scope_cases[0]) *c = &scope_cases[_i];
+	const struct purge_opts o = {.scope = PURGE_SCOPE_DEVICE};
+	struct purge_outcome out;
+	char err[512] = "";
+	bool all;
+
+	put32(fake.id_ctrl, IDC_SANICAP, c->sanicap);
+	put16(fake.id_ctrl, IDC_OACS, c->oacs);
+	fake.id_ctrl[IDC_FNA] = c->fna;
+	ck_assert_int_eq(purge_resolve(&t, c->m, &o, &out, &all, err, sizeof(err)), c->ret);
+	if (c->ret) {
+		ck_assert_msg(strstr(err, "refusing to") && strstr(err, "every namespace") &&
+				      strstr(err, "--yes-destroy=/dev/nvmeN"),
+			      "%s", err);
+		ck_assert_int_eq(purge_run(&t, c->m, 0, 0, &o, &out, err, sizeof(err)), c->ret);
+		ck_assert_uint_eq(fake.formats + fake.sanitizes, 0);
+		return;
+	}
+	ck_assert_int_eq(out.used, c->used);
+	ck_assert_int_eq(all, false);
+	if (c->fallback)
+		ck_assert_msg(strstr(out.fallback, c->fallback) &&
+				      strstr(out.fallback, "discarded instead"),
+			      "%s", out.fallback);
+	else
+		ck_assert_str_eq(out.fallback, "");
+	if (c->used == PURGE_NVME_FORMAT) {
+		ck_assert_int_eq(purge_run(&t, c->m, 0, 0, &o, &out, err, sizeof(err)), 0);
+		ck_assert_uint_eq(fake.formats, 1);
+		ck_assert_uint_eq(fake.sanitizes, 0);
+	}
+}
+END_TEST
+
+/* A partition of a namespace: every secure erase is wider, whatever is confirmed. */
+static const char partition_devices_extra[] =
+	"P: /devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1/nvme0n1p1\n"
+	"N: nvme0n1p1\nE: DEVNAME=/dev/nvme0n1p1\nE: DEVTYPE=partition\nE: MAJOR=259\n"
+	"E: MINOR=2\nE: SUBSYSTEM=block\nA: dev=259:2\nA: partition=1\nA: start=2048\n"
+	"A: size=1000000\n\n";
+
+static const enum purge_method partition_cases[] = {
+	PURGE_NVME_FORMAT, PURGE_NVME_SANITIZE, PURGE_SECURE_ERASE, PURGE_AUTO,
+};
+
+START_TEST(test_partition)
+{
+	const struct purge_opts o = {.scope = PURGE_SCOPE_SUBSYSTEM};
+	enum purge_method m = partition_cases[_i];
+	struct purge_outcome out;
+	GError *error = NULL;
+	char err[512] = "";
+	int ret;
+
+	ck_assert_msg(umockdev_testbed_add_from_string(fake.tb, partition_devices_extra, &error),
+		      "%s", error ? error->message : "");
+	t.rdev = makedev(259, 2);
+	snprintf(t.path, sizeof(t.path), "/dev/nvme0n1p1");
+	ret = purge_resolve(&t, m, &o, &out, NULL, err, sizeof(err));
+	if (m == PURGE_AUTO) {
+		ck_assert_int_eq(ret, 0);
+		ck_assert_int_eq(out.used, PURGE_DISCARD);
+		ck_assert_msg(strstr(out.fallback, "whole disk nvme0n1"), "%s", out.fallback);
+		return;
+	}
+	ck_assert_int_eq(ret, -EPERM);
+	ck_assert_msg(strstr(err, "refusing to") &&
+			      strstr(err, "/dev/nvme0n1p1: it erases the whole disk nvme0n1"),
+		      "%s", err);
+	ck_assert_int_eq(purge_run(&t, m, 0, 0, &o, &out, err, sizeof(err)), -EPERM);
+	ck_assert_uint_eq(fake.formats + fake.sanitizes, 0);
+}
+END_TEST
 
 static const struct {
 	const char *mounts;
@@ -471,6 +576,9 @@ static Suite *erase_suite(void)
 	tcase_add_test(tc, test_sanitize_stopped);
 	tcase_add_loop_test(tc, test_choose, 0,
 			    (int)(sizeof(choose_cases) / sizeof(choose_cases[0])));
+	tcase_add_loop_test(tc, test_scope, 0, (int)(sizeof(scope_cases) / sizeof(scope_cases[0])));
+	tcase_add_loop_test(tc, test_partition, 0,
+			    (int)(sizeof(partition_cases) / sizeof(partition_cases[0])));
 	tcase_add_loop_test(tc, test_guard_namespaces, 0,
 			    (int)(sizeof(guard_cases) / sizeof(guard_cases[0])));
 	suite_add_tcase(s, tc);

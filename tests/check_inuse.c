@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 
 #include "inuse.h"
+#include "safety.h"
 
 
 #define SDA "sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
@@ -330,6 +331,42 @@ START_TEST(test_real_root)
 }
 END_TEST
 
+/*
+ * The confirmation that covers an erase of every namespace names the controller, by its
+ * device number: the controller here is numbered as /dev/null (1:3) is, so /dev/null
+ * names it and /dev/zero (1:5) does not; with native multipathing, any controller of the
+ * namespace's subsystem.
+ */
+static const struct fs_entry nvme_tree[] = {
+	{"sys/class/block/nvme0n1", NULL, "../../devices/pci0000:00/0000:01:00.0/nvme/nvme0/nvme0n1"},
+	{"sys/devices/pci0000:00/0000:01:00.0/nvme/nvme0/dev", "1:3", NULL},
+	{"sys/devices/pci0000:00/0000:01:00.0/nvme/nvme0/nvme0n1/dev", "259:0", NULL},
+	{"sys/class/block/nvme1n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1"},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1/dev", "259:5", NULL},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1/dev", "1:3", NULL},
+};
+
+START_TEST(test_confirm_controller)
+{
+	char dir[4096], sys[4096];
+	struct inuse_roots roots = {.sys = sys};
+	struct target t = {.is_blockdev = true, .rdev = makedev(259, 0)};
+
+	fmt(dir, sizeof(dir), "%s/nvme", tmproot);
+	mkdir_p(dir);
+	build_tree(dir, nvme_tree, sizeof(nvme_tree) / sizeof(nvme_tree[0]));
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	ck_assert(safety_confirms_controller(&t, "/dev/null", &roots));
+	ck_assert(!safety_confirms_controller(&t, "/dev/zero", &roots));
+	ck_assert(!safety_confirms_controller(&t, NULL, &roots));
+	t.rdev = makedev(259, 5);
+	ck_assert(safety_confirms_controller(&t, "/dev/null", &roots));
+	ck_assert(!safety_confirms_controller(&t, "/dev/zero", &roots));
+	t.rdev = makedev(259, 9);
+	ck_assert(!safety_confirms_controller(&t, "/dev/null", &roots));
+}
+END_TEST
+
 static Suite *inuse_suite(void)
 {
 	Suite *s = suite_create("inuse");
@@ -344,6 +381,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_swap_device);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
+	tcase_add_test(tc, test_confirm_controller);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -115,6 +115,70 @@ static int sys_block_dir(const char *sys, dev_t dev, char *out)
 	return ret;
 }
 
+bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len)
+{
+	const char *sys = roots && roots->sys ? roots->sys : "/sys";
+	char real[PATH_MAX], attr[PATH_MAX + 16];
+
+	if (sys_block_dir(sys, dev, real) < 0)
+		return false;
+	snprintf(attr, sizeof(attr), "%s/partition", real);
+	if (access(attr, F_OK) != 0)
+		return false;
+	*strrchr(real, '/') = '\0';
+	snprintf(disk, len, "%s", strrchr(real, '/') ? strrchr(real, '/') + 1 : real);
+	return true;
+}
+
+/* Does the character device (an NVMe controller) rdev have the number in dir/dev? */
+static bool dev_attr_is(const char *dir, dev_t rdev)
+{
+	char path[PATH_MAX + 8], buf[32];
+	unsigned maj, min;
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dev", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2 &&
+	     makedev(maj, min) == rdev;
+	fclose(f);
+	return ok;
+}
+
+bool safety_confirms_controller(const struct target *t, const char *confirm,
+				const struct inuse_roots *roots)
+{
+	const char *sys = roots && roots->sys ? roots->sys : "/sys";
+	char real[PATH_MAX], sub[PATH_MAX + 300];
+	struct dirent *e;
+	struct stat st;
+	bool ok = false;
+	DIR *dir;
+
+	if (!confirm || !t->is_blockdev || stat(confirm, &st) < 0 || !S_ISCHR(st.st_mode) ||
+	    sys_block_dir(sys, t->rdev, real) < 0)
+		return false;
+	*strrchr(real, '/') = '\0'; /* the controller, or with native multipath the subsystem */
+	if (dev_attr_is(real, st.st_rdev))
+		return true;
+	dir = opendir(real);
+	if (!dir)
+		return false;
+	while (!ok && (e = readdir(dir))) {
+		unsigned c;
+		int end = 0;
+		if (sscanf(e->d_name, "nvme%u%n", &c, &end) != 1 || e->d_name[end])
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", real, e->d_name);
+		ok = dev_attr_is(sub, st.st_rdev);
+	}
+	closedir(dir);
+	return ok;
+}
+
 int safety_check_namespaces(const struct target *t, const char *what,
 			    const struct inuse_roots *roots, char *err, size_t errlen)
 {

@@ -44,6 +44,16 @@ int safety_check_namespaces(const struct target *t, const char *what,
 			    const struct inuse_roots *roots, char *err, size_t errlen);
 
 /*
+ * Does confirm name (as a path) the NVMe controller of the namespace t, or a controller of
+ * its NVM subsystem? Such a confirmation covers an erase of every namespace.
+ */
+bool safety_confirms_controller(const struct target *t, const char *confirm,
+				const struct inuse_roots *roots);
+
+/* Is block device dev a partition? Then disk gets its whole disk's kernel name. */
+bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len);
+
+/*
  * The kernel refused to open block device rdev (named path) exclusively: why? -EPERM with
  * the reasons in err when something uses it, 0 when nothing was found (then the claim is
  * someone else's, or one that is being released), -errno when it could not be examined.

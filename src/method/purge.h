@@ -53,6 +53,19 @@ int purge_method_parse(const char *s, enum purge_method *m);
 /* One of the secure erases, or secure-erase / auto that may pick one. */
 bool purge_method_erases_device(enum purge_method m);
 
+/*
+ * What an erase may reach beyond the target, as the operator's confirmation covers it. A
+ * secure erase has a scope of its own: ATA SECURITY ERASE UNIT the whole disk; NVMe Format
+ * NVM the namespace, or every namespace when the controller formats all (FNA); NVMe
+ * Sanitize the whole NVM subsystem. An erase wider than what is granted is refused
+ * (-EPERM, in words), and auto picks one that fits or falls back to discard, saying so.
+ * A target that is a partition is never secure-erased: every secure erase is wider.
+ */
+enum purge_scope {
+	PURGE_SCOPE_DEVICE = 0, /* the target device itself: a whole disk or one namespace */
+	PURGE_SCOPE_SUBSYSTEM,  /* every namespace of its NVM subsystem (the controller confirmed) */
+};
+
 /* Progress of a long purge: pct in 0..100, or < 0 when the drive does not say. */
 typedef void (*purge_progress_fn)(void *arg, double pct, const char *what);
 
@@ -64,13 +77,14 @@ struct purge_opts {
 	const char *smartctl;       /* the tools, for tests; NULL: on PATH */
 	const char *hdparm;
 	const char *sys_root;       /* for the transport of a block device; NULL: /sys */
+	enum purge_scope scope;     /* what an erase may reach (0: the target device only) */
 };
 
 /* What a purge did. */
 struct purge_outcome {
 	enum purge_method used;     /* what ran: auto and secure-erase resolve to a method */
 	char detail[96];            /* "block erase", "crypto erase, all namespaces" */
-	char fallback[160];         /* auto: why no secure erase was used, or "" */
+	char fallback[256];         /* auto: why no secure erase was used, or "" */
 	uint64_t elapsed_ns;
 };
 

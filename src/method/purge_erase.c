@@ -13,6 +13,7 @@
 #include "child.h"
 #include "drive.h"
 #include "health.h"
+#include "safety.h"
 
 #define FORMAT_TIMEOUT_MS   (4u * 3600 * 1000) /* a format of a large drive takes a while */
 #define SANITIZE_POLL_NS    1000000000ull
@@ -167,6 +168,54 @@ static void describe(const struct erase_plan *p, struct purge_outcome *out)
 		 p->all_namespaces ? ", all namespaces" : "");
 }
 
+/*
+ * The erase chosen in p against what it may reach (purge.h, enum purge_scope): an erase
+ * wider than that is refused when the operator asked for that method, and auto and
+ * secure-erase pick a narrower one (a format of this namespace alone) or, for auto, fall
+ * back to discard and say why.
+ */
+static int fit_scope(const struct target *t, enum purge_method m, const struct purge_opts *o,
+		     struct erase_plan *p, struct purge_outcome *out, char *err, size_t errlen)
+{
+	char disk[64], wider[200];
+	const char *hint = "";
+
+	if (p->used == PURGE_DISCARD || p->used == PURGE_NONE)
+		return 0;
+	if (t->is_blockdev &&
+	    safety_partition_of(t->rdev, &(struct inuse_roots){.sys = o->sys_root}, disk,
+				sizeof(disk))) {
+		snprintf(wider, sizeof(wider),
+			 "it erases the whole disk %s, not only the partition (make the disk the "
+			 "target to erase it)",
+			 disk);
+	} else if (p->all_namespaces && o->scope < PURGE_SCOPE_SUBSYSTEM) {
+		if ((m == PURGE_AUTO || m == PURGE_SECURE_ERASE) && p->used == PURGE_NVME_SANITIZE &&
+		    p->h.nvme.format_supported && !p->h.nvme.format_all_ns &&
+		    !p->h.nvme.erase_all_ns) {
+			plan_format(p);
+			return 0;
+		}
+		snprintf(wider, sizeof(wider),
+			 "it erases every namespace of the NVM subsystem, and the confirmation "
+			 "names %s alone",
+			 t->path);
+		hint = " (confirm its controller too: --yes-destroy=/dev/nvmeN)";
+	} else {
+		return 0;
+	}
+	if (m != PURGE_AUTO) {
+		snprintf(err, errlen, "refusing to %s %s: %s%s", purge_method_name[p->used], t->path,
+			 wider, hint);
+		return -EPERM;
+	}
+	snprintf(out->fallback, sizeof(out->fallback), "%s: %s; discarded instead",
+		 purge_method_name[p->used], wider);
+	memset(p, 0, sizeof(*p));
+	p->used = PURGE_DISCARD;
+	return 0;
+}
+
 static int plan_erase(const struct target *t, enum purge_method m, const struct purge_opts *o,
 		      struct erase_plan *p, struct purge_outcome *out, char *err, size_t errlen)
 {
@@ -249,8 +298,10 @@ static int plan_erase(const struct target *t, enum purge_method m, const struct 
 		snprintf(out->fallback, sizeof(out->fallback), "%s; discarded instead", why);
 		break;
 	}
-	describe(p, out);
-	return 0;
+	ret = fit_scope(t, m, o, p, out, err, errlen);
+	if (ret == 0)
+		describe(p, out);
+	return ret;
 }
 
 int purge_resolve(const struct target *t, enum purge_method m, const struct purge_opts *o,

@@ -30,6 +30,7 @@ struct run {
 	struct target t[RUN_MAX_TARGETS];
 	unsigned nt;
 	int claim[RUN_MAX_CLAIMS]; /* what the targets' writes go through, held O_EXCL */
+	enum purge_scope erase_scope; /* what the confirmations let a secure erase reach */
 	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
@@ -168,13 +169,31 @@ static int open_target(struct target *t, const char *path, const struct run_requ
 	return -EBUSY;
 }
 
+/* What a secure erase may reach: every namespace when a confirmation names the controller. */
+static enum purge_scope erase_scope(const struct target *t, const struct run_request *rq)
+{
+	bool all = safety_confirms_controller(t, rq->confirm, rq->roots);
+
+	for (unsigned i = 0; !all && i < rq->nconfirms; i++)
+		all = safety_confirms_controller(t, rq->confirms[i], rq->roots);
+	return all ? PURGE_SCOPE_SUBSYSTEM : PURGE_SCOPE_DEVICE;
+}
+
 /*
  * A secure erase in the plan: can it run on this drive at all (bad input otherwise, found
- * before anything is written), and when it erases every namespace of the controller, is
- * any of them in use (refused for safety)?
+ * before anything is written), does the confirmation cover its scope, and when it erases
+ * every namespace of the controller, is any of them in use (refused for safety)?
  */
-static int check_erase(struct target *t, const struct run_request *rq, char *err, size_t errlen)
+static int check_erase(struct run *r, struct target *t, const struct run_request *rq, char *err,
+		       size_t errlen)
 {
+	struct purge_opts po = {.scope = erase_scope(t, rq),
+				.sys_root = rq->roots ? rq->roots->sys : NULL};
+
+	if (t == &r->t[0])
+		r->erase_scope = po.scope;
+	else if (po.scope < r->erase_scope)
+		r->erase_scope = po.scope; /* purges of several targets: what covers all */
 	for (unsigned i = 0; i < rq->plan->nphases; i++) {
 		const struct plan_phase *ph = &rq->plan->phases[i];
 		struct purge_outcome out;
@@ -183,7 +202,7 @@ static int check_erase(struct target *t, const struct run_request *rq, char *err
 
 		if (ph->kind != PH_PURGE || !purge_method_erases_device(ph->purge))
 			continue;
-		ret = purge_resolve(t, ph->purge, NULL, &out, &all, err, errlen);
+		ret = purge_resolve(t, ph->purge, &po, &out, &all, err, errlen);
 		if (ret < 0)
 			return ret == -ENOTSUP ? -EINVAL : ret;
 		if (all) {
@@ -209,7 +228,7 @@ static int guard_target(struct run *r, struct target *t, const struct run_reques
 	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
 		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
 	if (ret == 0)
-		ret = check_erase(t, rq, err, errlen);
+		ret = check_erase(r, t, rq, err, errlen);
 	if (ret == 0)
 		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
 					 rq->roots, err, errlen);
@@ -495,6 +514,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	struct runner_opts opts = {
 		.ops = r->ops,
 		.ctl = ctl,
+		.erase_scope = r->erase_scope,
 	};
 	struct watched x = {.r = r,
 			    .fn = fn,

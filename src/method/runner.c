@@ -31,6 +31,7 @@ struct run {
 	const struct engine_ops *ops;
 	struct engine_ctl *ctl;
 	bool no_hist;
+	enum purge_scope erase_scope;
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
@@ -226,7 +227,10 @@ static int purge_target(struct run *r, const struct plan_phase *ph, const struct
 {
 	struct result_phase *rp = r->rp;
 	struct purge_watch watch = {.r = r, .last_pct = -1};
-	struct purge_opts po = {.stop = &r->ctl->stop, .progress = on_purge_progress, .arg = &watch};
+	struct purge_opts po = {.stop = &r->ctl->stop,
+				.progress = on_purge_progress,
+				.arg = &watch,
+				.scope = r->erase_scope};
 	struct purge_outcome out;
 	struct result_step *st;
 	uint64_t start, len;
@@ -833,6 +837,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.ops = o->ops ? o->ops : &engine_uring;
 	r.ctl = o->ctl ? o->ctl : &own_ctl;
 	r.no_hist = o->no_hist;
+	r.erase_scope = o->erase_scope;
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "engine.h"
+#include "purge.h"
 #include "result.h"
 
 enum runner_event_kind {
@@ -73,6 +74,7 @@ struct runner_opts {
 	 */
 	const struct target *const *targets;
 	unsigned ntargets;
+	enum purge_scope erase_scope; /* what a secure erase may reach (purge.h) */
 };
 
 /*
