@@ -14,7 +14,6 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
-#include "child.h"
 #include "drive.h"
 #include "health.h"
 #include "health_watch.h"
@@ -775,25 +774,6 @@ START_TEST(test_smartctl_slow)
 }
 END_TEST
 
-START_TEST(test_child_bounded)
-{
-	char *argv[] = {"sh", "-c", "yes 0123456789abcdef | head -c 100000; echo oops >&2; exit 3",
-			NULL};
-	struct child_output o;
-	char err[256];
-
-	ck_assert_int_eq(child_run(argv, 5000, 1000, &o, err, sizeof(err)), 0);
-	ck_assert_uint_eq(o.out_len, 1000);
-	ck_assert(o.truncated);
-	ck_assert_int_eq(o.status, 3);
-	ck_assert_str_eq(o.err_line, "oops");
-	child_output_free(&o);
-	char *none[] = {"drivebench-no-such-tool", NULL};
-	ck_assert_int_eq(child_run(none, 1000, 10, &o, err, sizeof(err)), -ENOENT);
-	ck_assert_str_eq(err, "drivebench-no-such-tool not installed");
-}
-END_TEST
-
 START_TEST(test_no_health_transport)
 {
 	static const enum drive_transport none[] = {DRIVE_TR_VIRTIO, DRIVE_TR_LOOP, DRIVE_TR_ZRAM,
@@ -881,7 +861,6 @@ static Suite *health_suite(void)
 	tcase_add_test(tc, test_smartctl_slow);
 	tcase_add_test(tc, test_watch_smartctl);
 	tcase_add_test(tc, test_watch_smartctl_shared);
-	tcase_add_test(tc, test_child_bounded);
 	tcase_add_loop_test(tc, test_no_health_transport, 0, 5);
 	suite_add_tcase(s, tc);
 

@@ -19,6 +19,7 @@
 #include "preset.h"
 #include "result_io.h"
 #include "run.h"
+#include "step_streams.h"
 #include "rundir.h"
 #include "testlib.h"
 
@@ -353,6 +354,84 @@ START_TEST(test_targets_twice)
 }
 END_TEST
 
+/* Slot buffers (threads x qdepth x bs, over a step's streams and targets) and their ceiling. */
+static const struct {
+	const char *preset;
+	unsigned ntargets;
+	uint64_t ram;
+	int want;
+	const char *err;
+} buffer_cases[] = {
+	{"bs = 64m\nqdepth = 64\nthreads = 4\n", 1, 0, -EINVAL,
+	 "b.preset:3: [measure] step 64m read random 4T64Q: slot buffers of 4 threads x "
+	 "qdepth 64 x 64m blocks = 16g, over the ceiling of 1g (1 GiB or a quarter of the "
+	 "RAM, whichever is smaller)"},
+	{"bs = 1m\nqdepth = 128\nthreads = 8\n", 1, 0, 0, NULL}, /* 1 GiB: at the ceiling */
+	{"bs = 1m\nqdepth = 128\nthreads = 8\n", 1, 2ull << 30, -EINVAL,
+	 "b.preset:3: [measure] step 1m read random 8T128Q: slot buffers of 8 threads x "
+	 "qdepth 128 x 1m blocks = 1g, over the ceiling of 512m (1 GiB or a quarter of the "
+	 "RAM, whichever is smaller)"},
+	{"bs = 1m\nqdepth = 128\nthreads = 3\n", 2, 0, 0, NULL},
+	{"bs = 1m\nqdepth = 128\nthreads = 3\n", 3, 0, -EINVAL,
+	 "b.preset:3: [measure] step 1m read random 3T128Q: slot buffers of 1152m over 1 "
+	 "stream on 3 targets (the largest stream 3 threads x qdepth 128 x 1m blocks = 384m), "
+	 "over the ceiling of 1g (1 GiB or a quarter of the RAM, whichever is smaller)"},
+	{"bs = 1m\nqdepth = 128\nthreads = 3\n[stream]\n[stream]\nbssplit = 4k/50:2m/50\n", 1,
+	 0, -EINVAL,
+	 "b.preset:3: [measure] step stream 1 + stream 2: slot buffers of 1152m over 2 "
+	 "streams on 1 target (the largest stream 3 threads x qdepth 128 x 2m blocks = 768m), "
+	 "over the ceiling of 1g (1 GiB or a quarter of the RAM, whichever is smaller)"},
+	{"bs = 64m\nqdepth = 4096\nthreads = 1024\n", 16, 0, -EINVAL, NULL}, /* 4 PiB */
+};
+
+START_TEST(test_buffer_ceiling)
+{
+	char text[512], err[1024] = "";
+	struct plan *p;
+
+	snprintf(text, sizeof(text), "[preset]\nname = b\n[measure]\ntime = 1s\n%s",
+		 buffer_cases[_i].preset);
+	p = preset_parse(text, "b.preset", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_int_eq(step_buffers_check(p, buffer_cases[_i].ntargets, buffer_cases[_i].ram,
+					    err, sizeof(err)),
+			 buffer_cases[_i].want);
+	if (buffer_cases[_i].err)
+		ck_assert_str_eq(err, buffer_cases[_i].err);
+	plan_free(p);
+	ck_assert_uint_eq(step_buffers_ceiling(0), 1ull << 30);
+	ck_assert_uint_eq(step_buffers_ceiling(2ull << 30), 512ull << 20);
+	ck_assert_uint_eq(step_buffers_ceiling(64ull << 30), 1ull << 30);
+}
+END_TEST
+
+/* A plan over the ceiling is bad input, refused before its target is opened. */
+START_TEST(test_buffer_ceiling_door)
+{
+	static const struct preset_setting set[] = {
+		{"bs", "64m", "--bs 64m"}, {"qdepth", "64", "--qdepth 64"},
+		{"threads", "4", "--threads 4"}, {"time", "1s", "--time 1s"}};
+	char path[4096], out[4096], err[1024];
+	struct plan *p = plan_from_settings(set, 4, "big", err, sizeof(err));
+	struct run *r = NULL;
+	struct stat st;
+
+	ck_assert_msg(p != NULL, "%s", err);
+	/* the target does not exist: its open would say so, had it come first */
+	snprintf(path, sizeof(path), "%s/none.img", tmpdir);
+	snprintf(out, sizeof(out), "%s/r.json", tmpdir);
+	struct run_request rq = {.plan = p, .target_path = path, .out_path = out,
+				 .ops = &engine_null};
+	ck_assert_int_eq(run_open(&r, &rq, err, sizeof(err)), -EINVAL);
+	ck_assert(!run_refused(-EINVAL));
+	ck_assert_ptr_null(r);
+	ck_assert_msg(strstr(err, "4 threads x qdepth 64 x 64m blocks = 16g, over the ceiling of "),
+		      "%s", err);
+	ck_assert_int_ne(stat(out, &st), 0);
+	plan_free(p);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -367,6 +446,9 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, test_autosave);
 	tcase_add_test(tc, test_targets);
 	tcase_add_test(tc, test_targets_twice);
+	tcase_add_loop_test(tc, test_buffer_ceiling, 0,
+			    sizeof(buffer_cases) / sizeof(buffer_cases[0]));
+	tcase_add_test(tc, test_buffer_ceiling_door);
 	suite_add_tcase(s, tc);
 	return s;
 }

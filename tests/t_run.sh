@@ -253,3 +253,27 @@ for st in steps:
 PY
 check "cpu: show prints the CPU columns" grep -qE "cpu %  host usr/sys/io %  status$" \
 	<("$DRIVEBENCH" show "$T/cpu.json")
+
+# slot buffers: threads x qdepth x bs over a step's streams and targets, at most 1 GiB (or a
+# quarter of the RAM): over it, bad input at once, the figures named, nothing written
+big=$(mkfile 16M big.img)
+"$DRIVEBENCH" run --target "$big" --rw randwrite --bs 64m --qdepth 64 --threads 4 --time 1s \
+	--out "$T/big.json" 2>"$T/err"
+rc=$?
+check "slot ceiling: 4 threads x qdepth 64 x 64m is refused as bad input (exit 2)" \
+	test "$rc" -eq 2 -a ! -e "$T/big.json"
+check "slot ceiling: the message has the figures" \
+	grep -q "slot buffers of 4 threads x qdepth 64 x 64m blocks = 16g, over the ceiling of" \
+	"$T/err"
+check "slot ceiling: nothing was written to the target" \
+	test -z "$(tr -d '\0' <"$big" | head -c 1)"
+printf '[preset]\nname = big\n[measure]\nbs = 1m\nqdepth = 128\nthreads = 3\ntime = 1s\n' \
+	>"$T/big.preset"
+"$DRIVEBENCH" run --preset "$T/big.preset" --target "$big" --target "$(mkfile 16M big2.img)" \
+	--target "$(mkfile 16M big3.img)" --out "$T/big.json" 2>"$T/err"
+rc=$?
+check "slot ceiling: summed over the targets, file:line (exit 2)" \
+	test "$rc" -eq 2 -a ! -e "$T/big.json"
+check "slot ceiling: the sum and the targets named" \
+	grep -q "big.preset:3: \[measure\] .*slot buffers of 1152m over 1 stream on 3 targets" \
+	"$T/err"

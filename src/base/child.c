@@ -10,11 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 extern char **environ;
+
+/* after SIGKILL, how long a child has to die before it is left unreaped (stuck in the kernel) */
+#define KILL_GRACE_MS 5000
 
 static int64_t now_ms(void)
 {
@@ -127,6 +131,57 @@ static bool collect(int out_fd, int err_fd, int64_t deadline, size_t max_out,
 	return timed_out;
 }
 
+/*
+ * Reap pid, waiting no later than deadline (ms, 0: no limit). 0 with its wait status, or
+ * -ETIMEDOUT when it is still running then (it is not reaped).
+ */
+static int reap_by(pid_t pid, int64_t deadline, int *wstatus)
+{
+	int pidfd = pidfd_open(pid, 0);
+
+	for (;;) {
+		pid_t got = waitpid(pid, wstatus, deadline ? WNOHANG : 0);
+		int64_t left;
+
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR) {
+			*wstatus = 0;
+			break;
+		}
+		if (got < 0)
+			continue;
+		left = deadline - now_ms();
+		if (left <= 0) {
+			if (pidfd >= 0)
+				close(pidfd);
+			return -ETIMEDOUT;
+		}
+		if (pidfd >= 0) {
+			struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+			poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		} else {
+			/* no pidfd (a kernel before 5.3): look again every 10 ms */
+			struct timespec ts = {.tv_nsec = 10000000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return 0;
+}
+
+/*
+ * Kill the child's process group and reap the child, waiting KILL_GRACE_MS at most: a
+ * process stuck in the kernel cannot die before it returns. 0, or -ETIMEDOUT when it
+ * was left.
+ */
+static int kill_reap(pid_t pid, int *wstatus)
+{
+	kill(-pid, SIGKILL);
+	return reap_by(pid, now_ms() + KILL_GRACE_MS, wstatus);
+}
+
 int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
 	      char *err, size_t errlen)
 {
@@ -134,7 +189,7 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 	char erracc[1024];
 	size_t erracc_len = 0, cap = max_out + 1;
 	int64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
-	bool timed_out = false;
+	bool timed_out = false, left = false;
 	pid_t pid;
 
 	memset(o, 0, sizeof(*o));
@@ -159,20 +214,23 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 		goto fail;
 	}
 
+	/* the limit covers the output, then the exit: a tool that closes its pipes and
+	 * lingers is killed too */
 	timed_out = collect(outp[0], errp[0], deadline, max_out, o, erracc, &erracc_len,
 			    sizeof(erracc));
+	if (!timed_out)
+		timed_out = reap_by(pid, deadline, &wstatus) == -ETIMEDOUT;
 	if (timed_out)
-		kill(-pid, SIGKILL);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
+		left = kill_reap(pid, &wstatus) < 0;
 	close(outp[0]);
 	close(errp[0]);
 	if (!o->err_line[0] && erracc_len)
 		snprintf(o->err_line, sizeof(o->err_line), "%.*s", (int)strcspn(erracc, "\n"),
 			 erracc);
 	if (timed_out) {
-		snprintf(err, errlen, "%s did not finish within %u s; it was stopped", argv[0],
-			 (timeout_ms + 999) / 1000);
+		snprintf(err, errlen, "%s did not finish within %u s; it was %s", argv[0],
+			 (timeout_ms + 999) / 1000,
+			 left ? "killed but is stuck in the kernel" : "stopped");
 		child_output_free(o);
 		return -ETIMEDOUT;
 	}

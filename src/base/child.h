@@ -4,8 +4,9 @@
 /*
  * Running the tools of the field (smartctl, hdparm) as child processes: found on PATH,
  * stdin from /dev/null, stdout captured up to a bound, stderr kept apart (its first
- * line is the message when a tool fails), a time limit after which the child is killed
- * (SIGKILL to the child's own process group, which it was started in) and reaped.
+ * line is the message when a tool fails), a time limit over the whole child (its output
+ * and its exit) after which it is killed (SIGKILL to its own process group, which it
+ * was started in, so whatever it started dies too) and reaped.
  * Nothing is run through a shell: arguments go to the tool as they are.
  */
 #include <stddef.h>
@@ -21,10 +22,13 @@ struct child_output {
 };
 
 /*
- * Run argv[0] (looked up on PATH) with argv, for at most timeout_ms (0: no limit),
- * keeping at most max_out bytes of stdout. Returns 0 when the tool ran (whatever its
- * exit status), -ENOENT when it is not installed, -ETIMEDOUT when it was killed for
- * taking too long, -errno otherwise; the message is in err.
+ * Run argv[0] (looked up on PATH) with argv, for at most timeout_ms (0: no limit) from
+ * its start to its exit, keeping at most max_out bytes of stdout. Returns 0 when the
+ * tool ran (whatever its exit status), -ENOENT when it is not installed, -ETIMEDOUT when
+ * it was killed for taking too long (a tool that closed its output but did not exit, or
+ * left a process holding its pipes, included), -errno otherwise; the message is in err.
+ * After the kill the child is given 5 s to die; one stuck in the kernel is left
+ * unreaped, and err says so.
  */
 int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
 	      char *err, size_t errlen);

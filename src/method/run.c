@@ -255,19 +255,15 @@ static const struct target *opened_before(const struct run *r, const struct targ
 	return NULL;
 }
 
-/* Open, guard and check every target, in order. */
-static int open_targets(struct run *r, const struct run_request *rq, bool writes, char *err,
-			size_t errlen)
+/*
+ * What the plan asks of n targets, checked before anything is opened or allocated: every
+ * step's streams on every target within the engine's limit, its slot buffers within
+ * their ceiling (step_streams.h).
+ */
+static int plan_fits(const struct run_request *rq, unsigned n, char *err, size_t errlen)
 {
-	const char *const *paths = rq->ntargets ? rq->target_paths : &rq->target_path;
-	unsigned n = rq->ntargets ? rq->ntargets : 1;
-	int ret;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 
-	if (n > RUN_MAX_TARGETS) {
-		snprintf(err, errlen, "%u targets: at most %u run at once", n, RUN_MAX_TARGETS);
-		return -EINVAL;
-	}
-	/* every step's streams on every target: found now, not when the step comes */
 	for (unsigned i = 0; i < rq->plan->nphases; i++)
 		for (unsigned s = 0; s < rq->plan->phases[i].nsteps; s++) {
 			const struct plan_step *ps = &rq->plan->phases[i].steps[s];
@@ -281,6 +277,22 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 				return -EINVAL;
 			}
 		}
+	return step_buffers_check(rq->plan, n, pages > 0 && page > 0 ? (uint64_t)pages * page : 0,
+				  err, errlen);
+}
+
+/* Open, guard and check every target, in order. */
+static int open_targets(struct run *r, const struct run_request *rq, bool writes, char *err,
+			size_t errlen)
+{
+	const char *const *paths = rq->ntargets ? rq->target_paths : &rq->target_path;
+	unsigned n = rq->ntargets ? rq->ntargets : 1;
+	int ret;
+
+	if (n > RUN_MAX_TARGETS) {
+		snprintf(err, errlen, "%u targets: at most %u run at once", n, RUN_MAX_TARGETS);
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		struct target *t = &r->t[r->nt];
 		const struct target *o;
@@ -351,6 +363,9 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
 		r->t[i].fd = -1;
 	result_init(&r->res);
+	ret = plan_fits(rq, rq->ntargets ? rq->ntargets : 1, err, errlen);
+	if (ret < 0)
+		goto fail;
 	ret = output_path(r, rq, err, errlen);
 	if (ret < 0)
 		goto fail;

@@ -9,10 +9,99 @@
 #include <string.h>
 
 #include "text.h"
+#include "units.h"
 
 unsigned step_streams_count(const struct plan_step *ps, unsigned nt)
 {
 	return (nt ? nt : 1) * (ps->nstreams ? ps->nstreams : 1);
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static uint64_t stream_buffers(const struct workload *wl)
+{
+	return sat_mul(sat_mul(wl->threads, wl->qdepth), workload_max_bs(wl));
+}
+
+uint64_t step_buffers_ceiling(uint64_t ram_bytes)
+{
+	return ram_bytes && ram_bytes / 4 < STEP_BUFFERS_MAX ? ram_bytes / 4 : STEP_BUFFERS_MAX;
+}
+
+uint64_t step_buffers_bytes(const struct plan_step *ps, unsigned nt)
+{
+	uint64_t per_target = 0;
+
+	for (unsigned s = 0; s < (ps->nstreams ? ps->nstreams : 1); s++) {
+		uint64_t b = stream_buffers(ps->nstreams ? &ps->streams[s].wl : &ps->wl);
+		per_target = per_target > UINT64_MAX - b ? UINT64_MAX : per_target + b;
+	}
+	return sat_mul(per_target, nt ? nt : 1);
+}
+
+/* "4 threads x qdepth 64 x 64m blocks = 16g": the figures of the step's largest stream */
+static void largest_stream(const struct plan_step *ps, char *buf, size_t len)
+{
+	const struct workload *big = &ps->wl;
+	char a[32], b[32];
+
+	for (unsigned s = 0; s < ps->nstreams; s++)
+		if (s == 0 || stream_buffers(&ps->streams[s].wl) > stream_buffers(big))
+			big = &ps->streams[s].wl;
+	snprintf(buf, len, "%u thread%s x qdepth %u x %s blocks = %s", big->threads,
+		 big->threads == 1 ? "" : "s", big->qdepth,
+		 units_fmt_size(a, sizeof(a), workload_max_bs(big)),
+		 units_fmt_size(b, sizeof(b), stream_buffers(big)));
+}
+
+/* The step's figures against the ceiling, after "FILE:LINE: [PHASE] step LABEL: ". */
+static void over_ceiling(const struct plan_step *ps, unsigned nt, uint64_t ceiling, char *buf,
+			 size_t len)
+{
+	unsigned per = ps->nstreams ? ps->nstreams : 1;
+	char fig[128], total[32], max[32];
+
+	largest_stream(ps, fig, sizeof(fig));
+	units_fmt_size(max, sizeof(max), ceiling);
+	if (per * nt == 1) {
+		snprintf(buf, len, "slot buffers of %s, over the "
+			 "ceiling of %s (1 GiB or a quarter of the RAM, whichever is smaller)",
+			 fig, max);
+		return;
+	}
+	snprintf(buf, len, "slot buffers of %s over %u stream%s on %u target%s (the largest "
+		 "stream %s), over the ceiling of %s (1 GiB or a quarter of the RAM, whichever "
+		 "is smaller)",
+		 units_fmt_size(total, sizeof(total), step_buffers_bytes(ps, nt)), per,
+		 per == 1 ? "" : "s", nt, nt == 1 ? "" : "s", fig, max);
+}
+
+int step_buffers_check(const struct plan *plan, unsigned nt, uint64_t ram_bytes, char *err,
+		       size_t errlen)
+{
+	uint64_t ceiling = step_buffers_ceiling(ram_bytes);
+	char why[512], at[32] = "";
+
+	if (!nt)
+		nt = 1;
+	for (unsigned i = 0; i < plan->nphases; i++) {
+		const struct plan_phase *ph = &plan->phases[i];
+		for (unsigned s = 0; ph->kind != PH_PURGE && s < ph->nsteps; s++) {
+			const struct plan_step *ps = &ph->steps[s];
+			if (step_buffers_bytes(ps, nt) <= ceiling)
+				continue;
+			over_ceiling(ps, nt, ceiling, why, sizeof(why));
+			if (ph->line)
+				snprintf(at, sizeof(at), ":%u", ph->line);
+			snprintf(err, errlen, "%s%s: [%s] step %s: %s", plan->file, at, ph->name,
+				 ps->label, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static const char *base_name(const char *path)

@@ -35,6 +35,24 @@ unsigned step_streams_count(const struct plan_step *ps, unsigned nt);
  * streams' shares (the streams without one share the rest equally). 0, or -E2BIG with a
  * message when there are more than ENGINE_MAX_STREAMS.
  */
+/*
+ * Slot buffers: every worker of a stream holds qdepth buffers of the stream's largest
+ * block size, so a stream asks for threads x qdepth x bs bytes, a target for the sum over
+ * the step's streams, and the step for that on each of its targets. No step may ask for
+ * more than STEP_BUFFERS_MAX or a quarter of the RAM, whichever is smaller: a plan over
+ * it is bad input, found before anything is opened or allocated.
+ */
+#define STEP_BUFFERS_MAX (1ull << 30) /* bytes */
+/* bytes: the ceiling on a step's slot buffers with ram_bytes of RAM (0: not known) */
+uint64_t step_buffers_ceiling(uint64_t ram_bytes);
+/* bytes: the slot buffers step ps asks for on nt targets (saturating) */
+uint64_t step_buffers_bytes(const struct plan_step *ps, unsigned nt);
+/*
+ * Every measured step of plan on nt targets against the ceiling with ram_bytes of RAM.
+ * 0, or -EINVAL with a message (file:line: the step, its figures and the ceiling).
+ */
+int step_buffers_check(const struct plan *plan, unsigned nt, uint64_t ram_bytes, char *err,
+		       size_t errlen);
 int step_streams_build(const struct plan_step *ps, const struct workload *wl,
 		       const struct target *const *targets, unsigned nt, struct step_streams *out,
 		       char *err, size_t errlen);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The child-process runner (child.h): output bounded, stderr's first line kept, a tool
+ * that is not installed, and the time limit over the whole child: one that closes its
+ * pipes and lingers, and one whose grandchild holds the pipes open, are both killed at
+ * the limit with nothing of theirs left running.
+ */
+#include "testlib.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <time.h>
+
+#include "child.h"
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+START_TEST(test_child_bounded)
+{
+	char *argv[] = {"sh", "-c", "yes 0123456789abcdef | head -c 100000; echo oops >&2; exit 3",
+			NULL};
+	struct child_output o;
+	char err[256];
+
+	ck_assert_int_eq(child_run(argv, 5000, 1000, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.out_len, 1000);
+	ck_assert(o.truncated);
+	ck_assert_int_eq(o.status, 3);
+	ck_assert_str_eq(o.err_line, "oops");
+	child_output_free(&o);
+	char *none[] = {"drivebench-no-such-tool", NULL};
+	ck_assert_int_eq(child_run(none, 1000, 10, &o, err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "drivebench-no-such-tool not installed");
+}
+END_TEST
+
+/* Processes of process group pgid still running (zombies waiting for init not counted). */
+static unsigned group_running(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[512], state;
+		int pgrp;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* pid (comm) state ppid pgrp: comm may hold spaces, so read after its ')' */
+		if (fgets(buf, sizeof(buf), f)) {
+			char *p = strrchr(buf, ')');
+			if (p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid &&
+			    state != 'Z')
+				n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The fake tools: each writes its shell's pid (its process group's id) to PIDFILE first. */
+static const struct {
+	const char *what, *script;
+} lingering[] = {
+	{"closes its output and sleeps", "echo $$ >\"$PIDFILE\"; exec >&- 2>&-; sleep 60"},
+	{"closes its output, ignores TERM and sleeps",
+	 "echo $$ >\"$PIDFILE\"; trap '' TERM; exec >&- 2>&-; sleep 60"},
+	{"exits, its grandchild holds the pipes",
+	 "echo $$ >\"$PIDFILE\"; (sleep 60; echo late) & echo said; exit 0"},
+	{"prints, its grandchild holds stderr", "echo $$ >\"$PIDFILE\"; sleep 60 >/dev/null & echo x"},
+};
+
+#define LIMIT_MS 300
+
+START_TEST(test_child_lingers)
+{
+	char pidfile[] = "/tmp/drivebench-child-XXXXXX";
+	char *argv[] = {"sh", "-c", (char *)lingering[_i].script, NULL};
+	struct child_output o;
+	char err[256];
+	int64_t t0, took;
+	int fd = mkstemp(pidfile);
+	long pgid = 0;
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	setenv("PIDFILE", pidfile, 1);
+	t0 = now_ms();
+	ck_assert_int_eq(child_run(argv, LIMIT_MS, 1000, &o, err, sizeof(err)), -ETIMEDOUT);
+	took = now_ms() - t0;
+	f = fopen(pidfile, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &pgid), 1);
+	fclose(f);
+	unlink(pidfile);
+	/* cut at the limit: generously, under ten times it */
+	ck_assert_msg(took >= LIMIT_MS && took < 10 * LIMIT_MS, "%s: took %lld ms",
+		      lingering[_i].what, (long long)took);
+	ck_assert_str_eq(err, "sh did not finish within 1 s; it was stopped");
+	ck_assert_ptr_null(o.out);
+	/* the child is reaped and nothing of its process group runs on */
+	ck_assert_int_eq(kill((pid_t)pgid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	for (int tries = 0; group_running((pid_t)pgid) && tries < 100; tries++)
+		usleep(10000); /* SIGKILL is delivered, the dying may take a moment */
+	ck_assert_uint_eq(group_running((pid_t)pgid), 0);
+}
+END_TEST
+
+/* A child that exits within the limit while its output is read is not waited on longer. */
+START_TEST(test_child_quick)
+{
+	char *argv[] = {"sh", "-c", "echo hi; exit 7", NULL};
+	struct child_output o;
+	char err[256];
+	int64_t t0 = now_ms();
+
+	ck_assert_int_eq(child_run(argv, 60000, 100, &o, err, sizeof(err)), 0);
+	ck_assert_int_lt(now_ms() - t0, 5000);
+	ck_assert_str_eq(o.out, "hi\n");
+	ck_assert_int_eq(o.status, 7);
+	child_output_free(&o);
+}
+END_TEST
+
+static Suite *child_suite(void)
+{
+	Suite *s = suite_create("child");
+	TCase *tc = tcase_create("child");
+
+	tcase_add_test(tc, test_child_bounded);
+	tcase_add_test(tc, test_child_quick);
+	tcase_add_loop_test(tc, test_child_lingers, 0,
+			    (int)(sizeof(lingering) / sizeof(lingering[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(child_suite)
