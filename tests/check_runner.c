@@ -61,6 +61,10 @@ struct log {
 	uint64_t eta_step4_ns;	    /* elapsed + ETA when the fourth step is done */
 	int stop_at_step; /* set ctl->stop when this step_global starts; -1 never */
 	struct engine_ctl *ctl;
+	unsigned stall_at_step; /* when this step_global starts, stall stall_queues null */
+	unsigned stall_queues;	/* engine queues (engine_null_stall_next); 0 never */
+	char logs[8][160];	/* the first RUN_EV_LOG messages */
+	unsigned nlogs;
 };
 
 static void on_event(void *arg, const struct runner_event *ev)
@@ -97,6 +101,12 @@ static void on_event(void *arg, const struct runner_event *ev)
 	case RUN_EV_STEP_START:
 		if (l->stop_at_step >= 0 && ev->step_global == (unsigned)l->stop_at_step)
 			atomic_store(&l->ctl->stop, 1);
+		if (l->stall_queues && ev->step_global == l->stall_at_step)
+			engine_null_stall_next(l->stall_queues);
+		break;
+	case RUN_EV_LOG:
+		if (l->nlogs < 8)
+			snprintf(l->logs[l->nlogs++], sizeof(l->logs[0]), "%s", ev->msg);
 		break;
 	case RUN_EV_STEP_DONE:
 		if (ev->step_global == 4)
@@ -429,12 +439,10 @@ START_TEST(test_stop)
 	struct plan *p = parse("[preset]\nname = a\n[measure]\nthreads = 1\nqdepth = 1\n"
 			       "rate = 1000\ntime = 200ms\ninterval = 50ms\nbs = 4k 8k 16k\n",
 			       1);
-	struct engine_ctl ctl;
+	struct engine_ctl ctl = {0};
 	struct result res;
 	struct log l;
 
-	atomic_init(&ctl.stop, 0);
-	atomic_init(&ctl.pause, 0);
 	memset(&l, 0, sizeof(l));
 	{
 		struct runner_opts o = {.ops = &engine_null, .ctl = &ctl};
@@ -681,6 +689,49 @@ START_TEST(test_nothing_measured)
 END_TEST
 
 /*
+ * A stall longer than the no-progress limit (shrunk to 50 ms here; a minute by default)
+ * is a device that stopped answering: the step fails with -ETIMEDOUT and says so. The
+ * step is an hour long: only the limit can end it.
+ */
+START_TEST(test_no_progress)
+{
+	struct plan *p = parse("[preset]\nname = n\n[measure]\nthreads = 2\nqdepth = 2\n"
+			       "time = 1h\ninterval = 100ms\n",
+			       1);
+	struct engine_ctl ctl = {.no_progress_ns = 50000000ull};
+	struct runner_opts o = {.ops = &engine_null, .ctl = &ctl};
+	struct target t;
+	struct result res;
+	struct log l;
+	char err[256];
+
+	memset(&l, 0, sizeof(l));
+	l.order_ok = true;
+	l.stop_at_step = -1;
+	l.stall_at_step = 0;
+	l.stall_queues = 2;
+	ck_assert_int_eq(target_open(&t, target_path, false, err, sizeof(err)), 0);
+	result_init(&res);
+	ck_assert_int_eq(runner_run(p, &t, &o, &res, on_event, &l), -ETIMEDOUT);
+	target_close(&t);
+	const struct result_step *st = &res.phases[0].steps[0];
+	ck_assert_int_eq(res.status, RS_FAILED);
+	ck_assert_int_eq(st->status, RS_FAILED);
+	ck_assert_msg(strstr(st->error, "no progress: worker thread ") &&
+			      strstr(st->error, "completed no I/O for 0.05 s (the no-progress "
+						"limit)"),
+		      "%s", st->error);
+	ck_assert_ptr_nonnull(strstr(res.error, "no progress"));
+	/* nothing but what was in flight when it stalled, completed as the step stopped */
+	ck_assert_uint_le(st->summary.d[DIR_ALL].ios, 4);
+	/* a failed step is not also warned of as empty */
+	ck_assert_ptr_null(result_step_warning(st, "no-io"));
+	result_free(&res);
+	plan_free(p);
+}
+END_TEST
+
+/*
  * Reads of a file's holes: a read step over a sparse file says so (reads-unwritten, with
  * the share), and one over written space does not. io_uring, on a file of our own.
  */
@@ -849,6 +900,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_purge_file, 0, 2);
 	tcase_add_test(tc, test_purge_names);
 	tcase_add_test(tc, test_nothing_measured);
+	tcase_add_test(tc, test_no_progress);
 	tcase_add_test(tc, test_reads_unwritten);
 	tcase_add_test(tc, test_zero_steps_under_load);
 	suite_add_tcase(s, tc);

@@ -817,15 +817,13 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	       struct result *res, runner_event_fn fn, void *arg)
 {
 	static const struct runner_opts no_opts;
-	struct engine_ctl own_ctl;
+	struct engine_ctl own_ctl = {0};
 	struct run r = {0};
 	char err[512];
 	int ret = 0;
 
 	if (!o)
 		o = &no_opts;
-	atomic_init(&own_ctl.stop, 0);
-	atomic_init(&own_ctl.pause, 0);
 	r.plan = plan;
 	r.t = t;
 	r.targets = o->ntargets > 1 ? o->targets : &r.t;
