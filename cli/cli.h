@@ -98,8 +98,15 @@ int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro);
 struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown);
 
 /*
+ * SIGINT, SIGTERM and SIGHUP (the terminal or the ssh session closed) call fn, which stops
+ * the run so that its result is saved, marked aborted. A SIGHUP ignored when drivebench
+ * started (nohup) stays ignored, and the run goes on.
+ */
+void cli_catch_stop_signals(void (*fn)(int sig));
+
+/*
  * Run plan on ro->target through the run module (run.h): the write guard, the target
- * checks, progress on stderr, SIGINT/SIGTERM abort (the result is saved as aborted),
+ * checks, progress on stderr, SIGINT/SIGTERM/SIGHUP abort (the result is saved as aborted),
  * autosave, the final save.
  * Returns an exit status. cmd names the command in messages.
  */

@@ -69,6 +69,17 @@ static void on_signal(int sig)
 	atomic_store(&run_ctl.stop, 1);
 }
 
+void cli_catch_stop_signals(void (*fn)(int sig))
+{
+	struct sigaction sa = {.sa_handler = fn}, old;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 #define PROGRESS_GAP_NS 250000000ull /* sample lines: at most four a second */
 
 struct progress {
@@ -253,9 +264,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return run_refused(ret) ? EXIT_REFUSED : EXIT_USAGE;
 	}
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_catch_stop_signals(on_signal);
 	if (!prog.quiet) {
 		char d[96];
 		struct plan_eta e;

@@ -100,12 +100,8 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 			plan->name[0] ? plan->name : "run", ro->target, nhosts,
 			nhosts == 1 ? "" : "s", path);
 
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_catch_stop_signals(on_signal);
 	ret = fio_lab_run(&lab, &res, err, sizeof(err));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	if (ret) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;

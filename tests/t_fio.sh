@@ -294,6 +294,23 @@ wait $pid
 rc=$?
 check "two hosts: SIGTERM aborts the run (exit 1) and saves it" \
 	test "$rc" -eq 1 -a "$(json "$T/abort.json" 'd["status"]' 2>/dev/null)" = aborted
+# SIGHUP (the ssh session closed) as SIGTERM: once fio's client runs, whenever that is
+"$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 1h --quiet \
+	--out "$T/hup.json" 2>"$T/hup.err" &
+pid=$!
+for _ in $(seq 600); do
+	pgrep -P "$pid" -x fio >/dev/null && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -HUP $pid
+wait $pid
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(json "$T/hup.json" 'd["status"]' 2>/dev/null)" = aborted ]; then
+	pass "two hosts: SIGHUP aborts the run (exit 1) and saves it"
+else
+	fail "two hosts: SIGHUP aborts the run (exit 1) and saves it" "exit $rc: $(tail -n 3 "$T/hup.err")"
+fi
 timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$L" --rw randread --time 1s --quiet \
 	--out "$T/nohost.json" 2>"$T/err"
 rc=$?

@@ -69,3 +69,89 @@ for sig in INT TERM KILL; do
 		[ "$sig" = KILL ] || check "SIG$sig at ${delay}s: no temporary file left" test -z "$leftover"
 	done
 done
+
+# SIGHUP (the terminal or the ssh session closed) is SIGTERM's twin: the run stops, its
+# result is saved marked aborted, exit 1. The run is far longer than the test: it is
+# stopped mid-run whenever the signal lands, once its first autosave is on disk.
+# samples_in OUT: the samples saved so far (0 while the file is missing or being replaced)
+samples_in() {
+	python3 - "$1" <<'PY' 2>/dev/null || echo 0
+import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
+d = json.load(open(sys.argv[1]))
+print(sum(len(samples(st)) for ph in d["phases"] for st in ph["steps"]))
+PY
+}
+# started_in OUT PID: wait (at most 60 s) for an autosave with a sample in it (the file is
+# written before the run, empty); false if the run ended first
+started_in() {
+	local _
+	for _ in $(seq 600); do
+		[ "$(samples_in "$1")" -gt 0 ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+long=(run --rw randread --bs 4k --time 1h --interval 100ms --target "$f" --autosave 100ms --quiet)
+out=$T/hup.json
+"$DRIVEBENCH" "${long[@]}" --out "$out" 2>"$T/e" &
+pid=$!
+if started_in "$out" "$pid"; then
+	kill -s HUP "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIGHUP mid-run: exit 1" test "$rc" -eq 1
+	check "SIGHUP mid-run: the result is saved, aborted" \
+		test "$(json "$out" 'd["status"]')" = aborted
+	check "SIGHUP mid-run: the step is aborted, with what it measured" \
+		test "$(json "$out" 'd["phases"][0]["steps"][0]["status"]')" = aborted
+	check "SIGHUP mid-run: said so on stderr" grep -q "aborted; saving what was measured" "$T/e"
+else
+	fail "SIGHUP mid-run" "the run did not start: $(tail -n 3 "$T/e")"
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+fi
+
+# started under nohup (SIGHUP ignored), a hangup leaves the run going: it saves more
+# samples after it, and SIGTERM then stops it
+out=$T/nohup.json
+(trap '' HUP && exec "$DRIVEBENCH" "${long[@]}" --out "$out" 2>"$T/e") &
+pid=$!
+if started_in "$out" "$pid"; then
+	kill -s HUP "$pid"
+	n0=$(samples_in "$out") more=false
+	for _ in $(seq 600); do
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$(samples_in "$out")" -gt "$n0" ] && more=true && break
+		sleep 0.1
+	done
+	check "SIGHUP ignored (nohup): the run goes on" $more
+	kill -s TERM "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIGHUP ignored (nohup): SIGTERM then aborts it, exit 1" test "$rc" -eq 1
+	check "SIGHUP ignored (nohup): the result is saved, aborted" \
+		test "$(json "$out" 'd["status"]')" = aborted
+else
+	fail "SIGHUP ignored (nohup)" "the run did not start: $(tail -n 3 "$T/e")"
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+fi
+
+# replay goes the way of run: SIGHUP once a sample line is printed (not quiet)
+out=$T/replay-hup.json
+"$DRIVEBENCH" replay "$T/hup.json" --target "$f" --out "$out" 2>"$T/e" &
+pid=$!
+for _ in $(seq 600); do
+	grep -q " IOPS (R " "$T/e" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -s HUP "$pid"
+wait "$pid"
+rc=$?
+check "replay, SIGHUP mid-run: exit 1" test "$rc" -eq 1
+check "replay, SIGHUP mid-run: the result is saved, aborted" \
+	test "$(json "$out" 'd["status"]')" = aborted

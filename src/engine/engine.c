@@ -311,7 +311,10 @@ static int run_workers(struct run *run, engine_sample_fn on_sample, void *arg,
 	return ret;
 }
 
-/* The first failed I/O of any worker, as the step's error. Returns 0 or its -errno. */
+/*
+ * The first failed I/O of any worker, as the step's error, else no progress (-ETIMEDOUT).
+ * Returns 0 or the -errno.
+ */
 static int run_error(struct run *run, struct step_result *out, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < run->nworkers; i++) {
@@ -324,6 +327,15 @@ static int run_error(struct run *run, struct step_result *out, char *err, size_t
 		snprintf(err, errlen, "%s: %s error at offset %llu: %s", w->s->t->path,
 			 out->error_write ? "write" : "read",
 			 (unsigned long long)out->error_offset, strerror(-out->error));
+		return out->error;
+	}
+	if (atomic_load(&run->stuck)) {
+		const struct worker *w = &run->w[run->stuck_worker];
+		out->error = -ETIMEDOUT;
+		snprintf(err, errlen,
+			 "%s: no progress: worker thread %u completed no I/O for %.3g s (the "
+			 "no-progress limit), the time the host did not run drivebench left out",
+			 w->s->t->path, w->index + 1, (double)run->no_progress_ns / 1e9);
 		return out->error;
 	}
 	return 0;
@@ -348,6 +360,8 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 	run->ops = ops;
 	run->ctl = ctl ? ctl : &run->own_ctl;
 	atomic_store(&run->ctl->end_step, 0);
+	run->no_progress_ns = run->ctl->no_progress_ns ? run->ctl->no_progress_ns
+						       : ENGINE_NO_PROGRESS_NS;
 	ret = run_setup(run, streams, n, out, err, errlen);
 	if (ret == 0)
 		ret = run_workers(run, on_sample, arg, out, err, errlen);

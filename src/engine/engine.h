@@ -74,6 +74,14 @@ struct engine_ops {
 
 extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_null;
+/*
+ * A test hook of the null engine: the next n queues it opens (one a worker thread) stall.
+ * A stalled queue completes nothing until its worker stops issuing (the step's time is
+ * up, it was stopped, or it failed), then completes everything in flight, in the drain.
+ * A step whose queues all stall measures nothing, deterministically: the zero round of
+ * a host that did not run drivebench, or, with the step long enough, no progress.
+ */
+void engine_null_stall_next(unsigned n);
 /* By name; NULL when there is no such engine. */
 const struct engine_ops *engine_find(const char *name);
 
@@ -104,7 +112,18 @@ struct engine_ctl {
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
 	atomic_int end_step; /* set to 1: this step is done (the runner's byte budget); the
 				next engine_run() clears it. Not an abort: out->stopped stays false */
+	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
 };
+
+/*
+ * No progress: a worker thread that completes none of its I/O for this long (the time
+ * the host did not run drivebench, and pauses, left out) fails the step with -ETIMEDOUT,
+ * as an I/O error does: the device stopped answering. Anything shorter is a slow device
+ * or a starved host, which the step's numbers and warnings show. The collector's watch
+ * sees it, every ENGINE_WATCH_NS; a worker asleep in the kernel for a device that never
+ * answers at all still holds the step until the kernel's own I/O timeout fails the I/O.
+ */
+#define ENGINE_NO_PROGRESS_NS 60000000000ull /* a minute */
 
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 

@@ -209,27 +209,61 @@ static bool workers_stalled(struct collector *c, uint64_t period_ns)
 }
 
 /*
+ * Did every worker that owes completions get some in the last period_ns? One that did
+ * not for run->no_progress_ns of the time watched (host stalls and pauses left out:
+ * counts is false for those periods) fails the step: run->stuck, then run->failed.
+ */
+static void progress_watch(struct collector *c, uint64_t period_ns, bool counts)
+{
+	struct run *run = c->run;
+
+	for (unsigned i = 0; i < run->nworkers; i++) {
+		struct worker *w = &run->w[i];
+		uint64_t p = atomic_load_explicit(&w->progress, memory_order_relaxed);
+
+		if (p != w->seen_progress || atomic_load_explicit(&w->ended, memory_order_relaxed)) {
+			w->seen_progress = p;
+			w->quiet_ns = 0;
+			continue;
+		}
+		if (!counts)
+			continue;
+		w->quiet_ns += period_ns;
+		if (w->quiet_ns >= run->no_progress_ns && !atomic_load(&run->stuck)) {
+			run->stuck_worker = i;
+			atomic_store(&run->stuck, 1);
+			atomic_store(&run->failed, 1);
+		}
+	}
+}
+
+/*
  * The collector's look at the host after a sleep from from_ns that was due to end at
  * due_ns and ended at woke_ns (CLOCK_MONOTONIC). Waking ENGINE_HOST_STALL_NS or more late
  * means the host ran none of this process's threads (SIGSTOP, a suspended VM); every
  * worker wanting a CPU and getting none means it ran not them (CPU starvation). Both are
  * host stalls, kept once they last ENGINE_HOST_STALL_NS and placed in the samples they
- * overlap. A slow drive is neither: its workers sleep.
+ * overlap. A slow drive is neither: its workers sleep. The rest of the time counts
+ * towards the no-progress limit.
  */
 static void watch(struct collector *c, uint64_t from_ns, uint64_t due_ns, uint64_t woke_ns,
 		  bool paused)
 {
+	bool stalled = false;
+
 	if (paused) {
 		c->paused_ns += woke_ns - from_ns;
 		stall_close(c);
-		return;
-	}
-	if (woke_ns >= due_ns + ENGINE_HOST_STALL_NS)
+	} else if (woke_ns >= due_ns + ENGINE_HOST_STALL_NS) {
 		stall_extend(c, due_ns, woke_ns);
-	else if (workers_stalled(c, woke_ns - from_ns))
+		stalled = true;
+	} else if (workers_stalled(c, woke_ns - from_ns)) {
 		stall_extend(c, from_ns, woke_ns);
-	else
+		stalled = true;
+	} else {
 		stall_close(c);
+	}
+	progress_watch(c, woke_ns - from_ns, !paused && !stalled);
 }
 
 static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)

@@ -49,6 +49,11 @@ struct worker {
 	bool may_idle;           /* its share of a rate limit may issue nothing in the window */
 	pid_t os_tid;            /* the kernel's id of the thread, for its schedstat */
 	_Atomic uint64_t turns;  /* loop turns so far (relaxed: the watch only sees change) */
+	_Atomic uint64_t progress; /* turns that completed I/O or had none in flight (relaxed) */
+	uint64_t progress_turns; /* the worker's own count of them */
+	uint64_t seen_progress;  /* collector: progress at its last look */
+	uint64_t quiet_ns;       /* collector: watched time since it last changed, host stalls
+				    and pauses left out */
 	atomic_bool ended;       /* its loop is over */
 	/* the collector's watch (see workers_stalled) */
 	int stat_fd;             /* /proc/self/task/TID/schedstat, or -1 */
@@ -79,7 +84,10 @@ struct run {
 	const struct engine_ops *ops;
 	struct engine_ctl *ctl;
 	struct engine_ctl own_ctl; /* ctl when the caller gives none */
-	atomic_int failed;       /* an I/O failed: every worker stops */
+	atomic_int failed;       /* an I/O failed, or no progress: every worker stops */
+	uint64_t no_progress_ns; /* the limit (ctl's, or ENGINE_NO_PROGRESS_NS) */
+	atomic_int stuck;        /* 1: a worker made no progress for no_progress_ns */
+	unsigned stuck_worker;   /* which (index in w), once stuck */
 	atomic_uint nready;      /* workers set up (or failed to) */
 	atomic_uint nrunning;    /* workers in their loop (clock_in) */
 	atomic_int go;           /* 1: run; 2: t0 is set too; -1: give up */

@@ -214,6 +214,12 @@ static unsigned wait_target(unsigned qdepth)
 
 /* ---- the loop --------------------------------------------------------------------- */
 
+/* The collector's no-progress watch: the worker completed I/O, or owes none. */
+static inline void made_progress(struct worker *w)
+{
+	atomic_store_explicit(&w->progress, ++w->progress_turns, memory_order_relaxed);
+}
+
 /*
  * A worker's loop state: its slots, its clock and its rate. One per worker, on its stack,
  * and its address goes to no function the compiler cannot see into (the backend's ops,
@@ -314,6 +320,7 @@ static bool before_clock(struct loop *L)
 		L->now = L->raw - L->t0;
 	} else if (L->period_ns && L->inflight == 0 && !L->stopping) {
 		nanosleep(&(struct timespec){0, 200000}, NULL);
+		made_progress(L->w);
 		if (!atomic_load(&L->run->ctl->stop) && !atomic_load(&L->run->failed))
 			return true;
 	}
@@ -342,6 +349,7 @@ static void pause_wait(struct loop *L)
 
 	while (atomic_load(&ctl->pause) && !atomic_load(&ctl->stop))
 		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	made_progress(L->w);
 	L->raw = mono_now_ns();
 	L->paused_ns += L->raw - p0;
 	if (L->clocked)
@@ -382,6 +390,7 @@ static void sleep_until_due(struct loop *L)
 
 	if (!atomic_load(&L->run->ctl->pause))
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	made_progress(L->w);
 	L->raw = mono_now_ns();
 	L->now = L->raw - L->t0 - L->paused_ns;
 }
@@ -459,6 +468,8 @@ static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
 	L->raw = mono_now_ns();
 	L->w->completed += n;
 	atomic_store_explicit(&L->w->turns, ++L->turns, memory_order_relaxed);
+	if (n)
+		made_progress(L->w);
 	if (L->clocked)
 		L->now = L->raw - L->t0 - L->paused_ns;
 	account(L, cqes, n);

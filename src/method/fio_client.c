@@ -398,9 +398,9 @@ static int lab_facts(const struct fio_lab *lab, struct result *imp, struct resul
 
 	out->host = imp->host;
 	imp->host = NULL;
-	out->target = imp->target;
+	out->target = imp->target ? imp->target : json_object_new_object();
 	imp->target = NULL;
-	if (!hosts || !(out->preset_text = strdup(lab->plan->text))) {
+	if (!hosts || !out->target || !(out->preset_text = strdup(lab->plan->text))) {
 		if (hosts)
 			json_object_put(hosts);
 		return -ENOMEM;
@@ -507,7 +507,18 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	free(client);
 	if (ret)
 		goto out_unlink;
-	if ((ret = fio_output_check(rd, wstatus, argv[0], err, errlen)))
+	ret = fio_output_check(rd, wstatus, argv[0], err, errlen);
+	if (ret == -EINVAL && stopped) {
+		/* stopped before fio had anything to say (SIGINT before its handler is set):
+		   still an aborted run, saved with the plan and nothing measured */
+		ret = lab_facts(lab, &imp, out);
+		if (ret)
+			text_fmt(err, errlen, "out of memory");
+		else
+			text_fmt(out->error, sizeof(out->error), "stopped before fio gave a result");
+		goto stopped_early;
+	}
+	if (ret)
 		goto out_unlink;
 	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", logs, err,
 			     errlen);
@@ -517,8 +528,11 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		text_fmt(err, errlen, "out of memory");
 		goto out_unlink;
 	}
-	lab_status(out, stopped, wstatus, rd->last_err);
-	iso_now(out->ended, sizeof(out->ended));
+stopped_early:
+	if (!ret) {
+		lab_status(out, stopped, wstatus, rd->last_err);
+		iso_now(out->ended, sizeof(out->ended));
+	}
 out_unlink:
 	unlink(job_file);
 out:

@@ -45,7 +45,8 @@ struct fio_lab {
 
 /*
  * Run the plan on the hosts and fill *out (result_init()'d here). 0 when fio ran and
- * its output was read (out->status says how the run went: complete, failed, aborted);
+ * its output was read (out->status says how the run went: complete, failed, aborted),
+ * or it was stopped through lab->stop before it gave any (aborted, nothing measured);
  * -ENOENT fio is not installed; -EINVAL fio gave no result or an unreadable one;
  * -errno otherwise. The message is in err.
  */

@@ -65,6 +65,10 @@ struct run {
 	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
 	uint64_t step_bytes;
 	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
+	bool step_empty;      /* the last step measured nothing (its no-io warning) */
+	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
+	uint64_t extra_ns;
+	unsigned extra_steps;
 	bool discarded;       /* a block device this run discarded and has not written since */
 };
 
@@ -311,14 +315,12 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
 }
 
 /*
- * Does the step read space that was never written? For a file, the holes in the range
- * it reads; for a block device, whether this run discarded it and has not written it
- * since (what a discarded range holds is up to the drive, which may not read media).
- */
-/*
- * Does wl read space of t never written? What it reads, into text: the whole sentence, or
- * with `who` (a stream's name) its brief part ("data: 100.0% of the range it reads (67.11
- * MB of 67.11 MB)"), for a sentence over several streams.
+ * Does wl read space of t never written? For a file, the holes in the range it reads;
+ * for a block device, whether this run discarded it and has not written it since (what
+ * a discarded range holds is up to the drive, which may not read media). What it reads,
+ * into text: the whole sentence, or with `who` (a stream's name) its brief part ("data:
+ * 100.0% of the range it reads (67.11 MB of 67.11 MB)"), for a sentence over several
+ * streams.
  */
 static bool unwritten(struct run *r, const struct target *t, const struct workload *wl,
 		      const char *who, char *text, size_t len)
@@ -372,36 +374,6 @@ static void check_unwritten(struct run *r, const struct workload *wl,
 		     "%s: never written (file holes, or discarded and not written since): those "
 		     "reads may never reach the media",
 		     all);
-}
-
-/*
- * A step that ran its course is complete only if it measured something: I/O in its
- * measured time, from every worker that was meant to do I/O. Otherwise the reason, into
- * msg, and false.
- */
-static bool step_measured(const struct step_result *sr, unsigned threads, char *msg, size_t len)
-{
-	char d[32], m[32];
-
-	if (sr->total.d[DIR_ALL].ios == 0) {
-		int n = snprintf(msg, len, "no I/O completed in the measured time");
-		if (sr->host_stall_ns && n > 0 && (size_t)n < len)
-			n += snprintf(msg + n, len - (size_t)n,
-				      "; the host did not run drivebench for %s of it",
-				      units_fmt_latency(d, sizeof(d), (double)sr->host_stall_ns));
-		if (sr->drain.d[DIR_ALL].ios && n > 0 && (size_t)n < len)
-			snprintf(msg + n, len - (size_t)n,
-				 "; %llu completed after it, in the drain, taking up to %s",
-				 (unsigned long long)sr->drain.d[DIR_ALL].ios,
-				 units_fmt_latency(m, sizeof(m), (double)sr->drain.d[DIR_ALL].max_ns));
-		return false;
-	}
-	if (sr->silent_workers) {
-		snprintf(msg, len, "%u of %u worker threads completed no I/O at all",
-			 sr->silent_workers, threads);
-		return false;
-	}
-	return true;
 }
 
 /* The bytes a fill step writes: its range on every target, `loops` times. */
@@ -475,11 +447,16 @@ static void step_warnings(struct run *r, struct result_step *st, const struct st
 		     units_fmt_duration(b, sizeof(b), sr->total.dur_ns),
 		     units_fmt_latency(c, sizeof(c), (double)sr->host_stall_max_ns));
 	}
-	if (sr->idle_workers && !sr->silent_workers && !sr->stopped && ret == 0)
+	/* a step that measured nothing at all has its no-io warning instead */
+	if (sr->idle_workers && sr->total.d[DIR_ALL].ios && !sr->stopped && ret == 0) {
+		char none[48] = "";
+		if (sr->silent_workers)
+			snprintf(none, sizeof(none), " (%u of them none at all)", sr->silent_workers);
 		warn(r, st, SW_THREADS_IDLE,
 		     "%u of %u worker threads (thread %u the first) completed no I/O in the "
-		     "measured time: the host did not run them then",
-		     sr->idle_workers, threads, sr->first_idle + 1);
+		     "measured time%s: the host did not run them then",
+		     sr->idle_workers, threads, sr->first_idle + 1, none);
+	}
 	if (ret == 0 && !sr->stopped &&
 	    cpu_bound(&st->cpu, threads, engine_busy_poll(threads), why, sizeof(why)))
 		warn(r, st, SW_CPU_BOUND, "%s", why);
@@ -510,28 +487,6 @@ static void step_status(struct result_step *st, enum result_status status)
 	st->status = status;
 	for (unsigned i = 0; i < st->nstreams; i++)
 		st->streams[i].status = status;
-}
-
-/* Did every stream of the step measure something? The reason into msg when not. */
-static bool streams_measured(const struct step_result *sr, const struct step_streams *ss,
-			     char *msg, size_t len)
-{
-	for (unsigned i = 0; ss && i < sr->nstreams; i++) {
-		/* a share of a rate so small that no I/O need fall due in the step: not empty */
-		const struct workload *wl = &ss->wl[i];
-		bool may_idle = wl->rate_iops && (double)wl->rate_iops * (double)wl->time_ns < 2e9;
-		if (sr->streams[i].total.d[DIR_ALL].ios == 0 && !may_idle) {
-			snprintf(msg, len, "stream %s: no I/O completed in the measured time",
-				 ss->name[i]);
-			return false;
-		}
-		if (sr->streams[i].silent_workers) {
-			snprintf(msg, len, "stream %s: %u of %u worker threads completed no I/O",
-				 ss->name[i], sr->streams[i].silent_workers, ss->wl[i].threads);
-			return false;
-		}
-	}
-	return true;
 }
 
 /* The engine on the step: one stream, or all of them at once. */
@@ -580,6 +535,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
 	r->self_stopped = false;
+	r->step_empty = false;
 	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl) : 0;
 	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
@@ -604,10 +560,10 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		step_status(st, RS_ABORTED);
 		emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, 0);
 		ret = -ECANCELED;
-	} else if (!step_measured(&sr, threads, err, sizeof(err)) ||
-		   !streams_measured(&sr, ss, err, sizeof(err))) {
-		fail_run(r, r->rp, st, err, 0);
-		ret = -ENODATA;
+	} else if (step_streams_empty(&sr, ss, err, sizeof(err))) {
+		/* recorded, warned of and not fatal: the host may not have run drivebench */
+		r->step_empty = true;
+		warn(r, st, SW_NO_IO, "%s", err);
 	}
 	step_result_free(&sr);
 	free(ss);
@@ -620,7 +576,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
 		r->overhead_steps++;
 	}
-	if (wl.rate_iops == 0)
+	if (wl.rate_iops == 0 && !r->step_empty)
 		r->last_uncapped_iops = st->summary.d[DIR_ALL].iops;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, r->step_planned_ns, NULL));
 	return 0;
@@ -646,18 +602,65 @@ static uint64_t step_written(const struct result_step *st)
 }
 
 /*
+ * One round of a phase in rounds: each of its steps, labelled "round N[ again][ STEP]".
+ * The tracked step's index in the phase into *tracked, the bytes written added to
+ * *written, and whether a step measured nothing (its no-io warning) into *empty.
+ */
+static int run_round(struct run *r, const struct plan_phase *ph, unsigned round, bool again,
+		     unsigned *tracked, uint64_t *written, bool *empty)
+{
+	char label[64];
+
+	*empty = false;
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		struct result_step *st;
+		snprintf(label, sizeof(label), "round %u%s%s%.48s", round, again ? " again" : "",
+			 ph->nsteps == 1 ? "" : " ", ph->nsteps == 1 ? "" : ph->steps[s].label);
+		int ret = run_step(r, &ph->steps[s], label, &st);
+		if (ret)
+			return ret;
+		*written += step_written(st);
+		*empty |= r->step_empty;
+		if ((int)s == ph->track_step)
+			*tracked = r->step_index;
+	}
+	return 0;
+}
+
+/*
+ * A round that measured nothing (the host did not run drivebench, most likely) is run
+ * again once, beyond the plan; a round that measured nothing twice is left out of the
+ * steady-state window. Neither fails the phase.
+ */
+static int round_again(struct run *r, const struct plan_phase *ph, unsigned round,
+		       uint64_t once_ns, unsigned *tracked, uint64_t *written, bool *empty)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "round %u measured nothing: it is run again", round);
+	emit(r, RUN_EV_LOG, NULL, NULL, NULL, msg, 0);
+	r->extra_ns += once_ns;
+	r->extra_steps += ph->nsteps;
+	r->planned_total_ns += once_ns;
+	r->steps_total += ph->nsteps;
+	r->phase_steps += ph->nsteps;
+	return run_round(r, ph, round, true, tracked, written, empty);
+}
+
+/*
  * Rounds of the phase's steps, the tracked step's metric judged after each. until =
  * steady ends at the first steady verdict once min_time has run and min_written is
  * written; until = fixed runs every round (max_rounds, max_time) whatever the verdict.
  * Either way the first round judged steady is recorded, and the verdict at the last.
+ * Only rounds that measured something are judged: the window holds the last of those.
  */
 static int run_steady(struct run *r, const struct plan_phase *ph)
 {
 	struct steady_info *info = &r->rp->steady;
 	uint64_t once_ns = 0, used_ns = 0, written = 0, min_bytes = 0;
-	unsigned rounds = ph->steady.max_rounds, first = 0;
+	unsigned rounds = ph->steady.max_rounds, first = 0, judged = 0;
 	double *series = calloc(rounds, sizeof(double));
-	char label[64], msg[160];
+	char msg[160];
 	int ret = 0;
 
 	if (!series)
@@ -676,28 +679,31 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 	info->fixed = ph->until == UNTIL_FIXED;
 	snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
 	for (unsigned round = 1; round <= rounds; round++) {
-		struct result_step *tracked = NULL;
+		unsigned tracked = 0;
+		bool empty;
 		double v = 0;
 
 		r->round_index = round - 1;
-		for (unsigned s = 0; s < ph->nsteps; s++) {
-			struct result_step *st;
-			if (ph->nsteps == 1)
-				snprintf(label, sizeof(label), "round %u", round);
-			else
-				snprintf(label, sizeof(label), "round %u %.48s", round,
-					 ph->steps[s].label);
-			ret = run_step(r, &ph->steps[s], label, &st);
-			if (ret)
-				goto out;
-			written += step_written(st);
-			if ((int)s == ph->track_step)
-				tracked = st;
-		}
+		ret = run_round(r, ph, round, false, &tracked, &written, &empty);
 		used_ns += once_ns;
-		steady_metric_value(ph->track, &tracked->summary, &v);
-		series[round - 1] = v;
-		steady_check(&ph->steady, series, round, info);
+		if (!ret && empty) {
+			ret = round_again(r, ph, round, once_ns, &tracked, &written, &empty);
+			used_ns += once_ns;
+		}
+		if (ret)
+			goto out;
+		const struct result_step *tr = &r->rp->steps[tracked];
+		if (tr->summary.d[DIR_ALL].ios) {
+			steady_metric_value(ph->track, &tr->summary, &v);
+			series[judged++] = v;
+			steady_check(&ph->steady, series, judged, info);
+		} else {
+			snprintf(msg, sizeof(msg),
+				 "round %u measured nothing again: it is not judged for steady state",
+				 round);
+			emit(r, RUN_EV_LOG, NULL, NULL, info, msg, 0);
+		}
+		info->round = round;
 		if (info->reached && !first) {
 			first = round;
 			if (info->fixed) {
@@ -711,8 +717,7 @@ static int run_steady(struct run *r, const struct plan_phase *ph)
 		info->first_round = first;
 		info->fixed = ph->until == UNTIL_FIXED;
 		snprintf(info->tracked, sizeof(info->tracked), "%s", ph->track);
-		emit(r, RUN_EV_ROUND_DONE, tracked, NULL, info, NULL,
-		     eta(r, r->step_planned_ns, NULL));
+		emit(r, RUN_EV_ROUND_DONE, tr, NULL, info, NULL, eta(r, r->step_planned_ns, NULL));
 		if (info->reached && !info->fixed && used_ns >= ph->min_time_ns &&
 		    written >= min_bytes) {
 			snprintf(msg, sizeof(msg), "steady state after %u rounds", round);
@@ -789,6 +794,8 @@ static int run_phase(struct run *r, unsigned i)
 	r->round_ns = ph->nsteps ? planned / plan_phase_rounds(ph) : 0;
 	r->round_index = 0;
 	r->step_planned_ns = 0;
+	r->extra_ns = 0;
+	r->extra_steps = 0;
 	r->fill_later = false;
 	for (unsigned j = i + 1; j < plan->nphases; j++)
 		for (unsigned s = 0; s < plan->phases[j].nsteps; s++)
@@ -801,7 +808,10 @@ static int run_phase(struct run *r, unsigned i)
 		ret = run_steady(r, ph);
 	else
 		ret = run_fixed(r, ph);
-	/* a phase that ended early gives its unused time and steps back */
+	/* a phase that ended early gives its unused time and steps back (rounds run again
+	   are in the plan now) */
+	planned += r->extra_ns;
+	steps_planned += r->extra_steps;
 	r->planned_total_ns -= planned - (r->planned_done_ns - done_before < planned
 						  ? r->planned_done_ns - done_before
 						  : planned);
@@ -821,15 +831,13 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	       struct result *res, runner_event_fn fn, void *arg)
 {
 	static const struct runner_opts no_opts;
-	struct engine_ctl own_ctl;
+	struct engine_ctl own_ctl = {0};
 	struct run r = {0};
 	char err[512];
 	int ret = 0;
 
 	if (!o)
 		o = &no_opts;
-	atomic_init(&own_ctl.stop, 0);
-	atomic_init(&own_ctl.pause, 0);
 	r.plan = plan;
 	r.t = t;
 	r.targets = o->ntargets > 1 ? o->targets : &r.t;

@@ -211,3 +211,34 @@ int step_streams_record(struct result_step *st, const struct step_streams *ss,
 	}
 	return 0;
 }
+
+bool step_streams_empty(const struct step_result *sr, const struct step_streams *ss, char *msg,
+			size_t len)
+{
+	char d[32], m[32];
+	int n;
+
+	if (sr->total.d[DIR_ALL].ios == 0) {
+		n = snprintf(msg, len, "no I/O completed in the measured time");
+		if (sr->host_stall_ns && n > 0 && (size_t)n < len)
+			n += snprintf(msg + n, len - (size_t)n,
+				      "; the host did not run drivebench for %s of it",
+				      units_fmt_latency(d, sizeof(d), (double)sr->host_stall_ns));
+		if (sr->drain.d[DIR_ALL].ios && n > 0 && (size_t)n < len)
+			snprintf(msg + n, len - (size_t)n,
+				 "; %llu completed after it, in the drain, taking up to %s",
+				 (unsigned long long)sr->drain.d[DIR_ALL].ios,
+				 units_fmt_latency(m, sizeof(m), (double)sr->drain.d[DIR_ALL].max_ns));
+		return true;
+	}
+	for (unsigned i = 0; ss && i < sr->nstreams; i++) {
+		const struct workload *wl = &ss->wl[i];
+		bool may_idle = wl->rate_iops && (double)wl->rate_iops * (double)wl->time_ns < 2e9;
+		if (sr->streams[i].total.d[DIR_ALL].ios == 0 && !may_idle) {
+			snprintf(msg, len, "stream %s: no I/O completed in the measured time",
+				 ss->name[i]);
+			return true;
+		}
+	}
+	return false;
+}

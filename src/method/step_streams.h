@@ -62,6 +62,15 @@ int step_streams_build(const struct plan_step *ps, const struct workload *wl,
  */
 int step_streams_record(struct result_step *st, const struct step_streams *ss,
 			const struct step_result *sr, bool no_hist);
+/*
+ * Did the step, run its course, measure nothing: no I/O in its measured time, or none in
+ * one of its streams (ss, NULL for a step of one stream; a stream whose share of a rate
+ * is too small for an I/O to fall due is not empty)? Then what is known of why (a host
+ * stall, completions in the drain), into msg, and true. Not a failure: the host may not
+ * have run drivebench then (ENGINE_NO_PROGRESS_NS fails a device that stopped answering).
+ */
+bool step_streams_empty(const struct step_result *sr, const struct step_streams *ss, char *msg,
+			size_t len);
 /* A step's (or stream's) histograms: its window's and its drain's latencies together. */
 void step_streams_set_hist(struct result_step *st, const struct io_acc *acc,
 			   const struct io_acc *drain_acc);

@@ -169,7 +169,11 @@ struct steady_info {
 	  "are fio's own per direction, those of reads and writes together are not known (0)")   \
 	X(SW_CPU_BOUND, "cpu-bound",                                                               \
 	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
-	  "all busy with it: the figures may show the host's CPU limit, not the drive's")
+	  "all busy with it: the figures may show the host's CPU limit, not the drive's")        \
+	X(SW_NO_IO, "no-io",                                                                       \
+	  "no I/O completed in the measured time (the host did not run drivebench then, or the " \
+	  "device answered only after it): the step's numbers are zeros; a steady-state round " \
+	  "is run again once, and is never judged when it measured nothing")
 
 /* clang-format off */
 enum step_warning {
