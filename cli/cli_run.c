@@ -13,6 +13,7 @@
 #include "result.h"
 #include "runner.h"
 #include "run.h"
+#include "text.h"
 #include "units.h"
 #include "workload.h"
 
@@ -253,6 +254,11 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return run_refused(ret) ? EXIT_REFUSED : EXIT_USAGE;
 	}
+	/* the result's path, and nothing else, on stdout (r=$(drivebench run ...)); now, as
+	 * the file exists from here on, so a script can watch it while the run goes on */
+	text_fput_visible(stdout, run_result_path(run));
+	putchar('\n');
+	fflush(stdout);
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

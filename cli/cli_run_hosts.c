@@ -112,6 +112,9 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 		return EXIT_RUN_FAILED;
 	}
 	result_release(&res);
+	/* as a run here: the result's path, and nothing else, on stdout */
+	text_fput_visible(stdout, path);
+	putchar('\n');
 	if (res.status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saved what fio measured\n", cmd);
 	if (!ro->quiet || res.status != RS_COMPLETE)
