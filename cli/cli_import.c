@@ -97,7 +97,7 @@ int cli_import(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s", out);
 		else if (result_default_path(path, sizeof(path), dir, result_target_path(&rs[k]),
 					     name)) {
-			fprintf(stderr, "drivebench import: %s: no free file name\n", dir);
+			fprintf(stderr, "drivebench import: %s: cannot name a result file there\n", dir);
 			status = EXIT_RUN_FAILED;
 			break;
 		}
@@ -106,11 +106,13 @@ int cli_import(int argc, char **argv)
 			status = EXIT_USAGE;
 			break;
 		}
-		if (result_save(&rs[k], path, err, sizeof(err))) {
+		if (result_create(&rs[k], path, sizeof(path), out ? RESULT_REPLACE : RESULT_NEW,
+				  err, sizeof(err))) {
 			fprintf(stderr, "drivebench import: %s\n", err);
 			status = EXIT_RUN_FAILED;
 			break;
 		}
+		result_release(&rs[k]);
 		if (!quiet) {
 			text_fput_visible(stdout, path);
 			putchar('\n');

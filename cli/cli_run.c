@@ -13,6 +13,7 @@
 #include "result.h"
 #include "runner.h"
 #include "run.h"
+#include "text.h"
 #include "units.h"
 #include "workload.h"
 
@@ -264,6 +265,11 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return run_refused(ret) ? EXIT_REFUSED : EXIT_USAGE;
 	}
+	/* the result's path, and nothing else, on stdout (r=$(drivebench run ...)); now, as
+	 * the file exists from here on, so a script can watch it while the run goes on */
+	text_fput_visible(stdout, run_result_path(run));
+	putchar('\n');
+	fflush(stdout);
 	cli_catch_stop_signals(on_signal);
 	if (!prog.quiet) {
 		char d[96];

@@ -106,11 +106,16 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
-	if (result_save(&res, path, err, sizeof(err))) {
+	if (result_create(&res, path, sizeof(path), ro->out ? RESULT_REPLACE : RESULT_NEW, err,
+			  sizeof(err))) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		result_free(&res);
 		return EXIT_RUN_FAILED;
 	}
+	result_release(&res);
+	/* as a run here: the result's path, and nothing else, on stdout */
+	text_fput_visible(stdout, path);
+	putchar('\n');
 	if (res.status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saved what fio measured\n", cmd);
 	if (!ro->quiet || res.status != RS_COMPLETE)

@@ -620,11 +620,7 @@ START_TEST(default_path)
 	ck_assert_uint_eq(strlen(base), strlen("2026-11-30T13-05-21_nvme0n1_8k-7030.json"));
 	ck_assert_msg(strstr(base, "_nvme0n1_8k-7030.json") == base + 19, "%s", base);
 	ck_assert(base[4] == '-' && base[10] == 'T' && base[13] == '-');
-	FILE *f = fopen(p1, "w");
-	fclose(f);
-	ck_assert_int_eq(result_default_path(p2, sizeof(p2), tmpdir, "/dev/nvme0n1", "8K 70/30"),
-			 0);
-	ck_assert_str_ne(p1, p2); /* a fresh name, never an existing file */
+	/* whether the name is free is result_create()'s to find (check_result_file.c) */
 	ck_assert_int_eq(result_default_path(p2, sizeof(p2), tmpdir, "/tmp/x.img", NULL), 0);
 	ck_assert_msg(strstr(p2, "_x.img.json"), "%s", p2);
 }

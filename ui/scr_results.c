@@ -574,29 +574,37 @@ void results_delete(struct app *a)
 	results_load(a);
 }
 
+/* What results_annotate() writes: the label or the note. */
+struct annotation {
+	enum key_action what;
+	const char *text;
+};
+
+static int annotate_edit(struct result *r, void *arg)
+{
+	const struct annotation *an = arg;
+
+	if (an->what == ACT_LABEL)
+		text_copy(r->label, sizeof(r->label), an->text);
+	else
+		text_copy(r->note, sizeof(r->note), an->text);
+	return 0;
+}
+
 /*
- * Labels and notes live in the result file: it is read whole, changed and written back
- * the way runs save it (atomically), so a reader never sees half a file.
+ * Labels and notes live in the result file: it is locked, read again whole, changed and
+ * written back the way runs save it (atomically), so a reader never sees half a file and
+ * a run still writing it (here or in another process) is never overwritten: refused.
  */
 void results_annotate(struct app *a, enum key_action what, const char *text)
 {
-	struct result r;
+	struct annotation an = {.what = what, .text = text};
 	char err[600];
 
 	if (a->result_sel >= a->results.n)
 		return;
 	const struct result_entry *e = &a->results.entries[a->result_sel];
-	if (result_load(&r, e->path, err, sizeof(err)) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	if (what == ACT_LABEL)
-		text_copy(r.label, sizeof(r.label), text);
-	else
-		text_copy(r.note, sizeof(r.note), text);
-	int ret = result_save(&r, e->path, err, sizeof(err));
-	result_free(&r);
-	if (ret < 0) {
+	if (result_rewrite(e->path, annotate_edit, &an, err, sizeof(err)) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -641,8 +649,10 @@ static void annotate_open(struct app *a, enum key_action what)
 	if (a->result_sel >= a->results.n || a->results.entries[a->result_sel].error[0])
 		return;
 	const struct result_entry *e = &a->results.entries[a->result_sel];
-	/* a run's own file is saved by the run until it ends */
-	if (e->status == RS_INCOMPLETE && run_model_active(a->run)) {
+	/* a run's own file is saved by the run until it ends (this one's, or another
+	 * process's: it holds the file's lock) */
+	if ((e->status == RS_INCOMPLETE && run_model_active(a->run)) ||
+	    result_being_written(e->path)) {
 		ui_status(a, ROLE_WARNING, "a run is saving this result: label it when it ends");
 		return;
 	}

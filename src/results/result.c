@@ -214,6 +214,7 @@ const struct result_warning *result_step_warning(const struct result_step *s, co
 
 void result_free(struct result *r)
 {
+	result_release(r);
 	for (unsigned p = 0; p < r->nphases; p++) {
 		struct result_phase *ph = &r->phases[p];
 		for (unsigned s = 0; s < ph->nsteps; s++)

@@ -125,6 +125,7 @@
 #define RESULT_NOTE_BYTES	1024u	       /* "note": longer is cut on reading */
 
 struct json_object;
+struct result_lock;
 
 enum result_status { RS_COMPLETE, RS_ABORTED, RS_FAILED, RS_INCOMPLETE, RS_PENDING };
 extern const char *const result_status_name[]; /* "complete", ... , "pending" */
@@ -296,6 +297,8 @@ struct result {
 	struct result_phase *phases; /* malloc'd */
 	unsigned nphases;
 	char path[4096];             /* where it was loaded from or saved to */
+	struct result_lock *lock;    /* owned: the file this result owns (result_create()),
+					locked until result_free(); NULL none */
 };
 
 void result_init(struct result *r);
@@ -351,8 +354,45 @@ struct json_object *result_host_json(void);
  * streaming writer: no copy of the samples is made). 0 or -errno (-EIO on a write error).
  */
 int result_write(const struct result *r, FILE *out);
-/* Write atomically to path. 0 or -errno, message in err. */
+/*
+ * Result files and who writes them (result_file.c; docs/DESIGN.md, "Result files"). A
+ * file is owned by the process that writes it (a run, for as long as it runs) through
+ * flock(LOCK_EX) on the inode at its name: every save writes a temporary file beside it,
+ * locks that, and renames it into place, so the inode at the name is locked for as long
+ * as its owner holds it. Readers take no lock (a rename is atomic); writers that do not
+ * own the file lock it first and refuse while someone else holds it.
+ */
+enum result_claim {
+	RESULT_NEW,	/* a new file: path if free, else path-2, path-3, ... (before .json) */
+	RESULT_REPLACE, /* path, replacing what is there unless another writer holds it */
+};
+/*
+ * The first save of r, which then owns the file: later result_save()s to that path replace
+ * it, and result_free() (or result_release()) lets it go. RESULT_NEW takes the name
+ * exclusively (O_EXCL semantics: renameat2 RENAME_NOREPLACE, falling back to link() and to
+ * an O_EXCL placeholder), writing the name it took into path (len bytes); two processes
+ * never get the same one. 0 or -errno, message in err: -EAGAIN when another process is
+ * writing the file (RESULT_REPLACE), -EEXIST when 999 names are taken.
+ */
+int result_create(struct result *r, char *path, size_t len, enum result_claim how, char *err,
+		  size_t errlen);
+/*
+ * Write atomically to path: the file r owns (result_create()), or any other file, which is
+ * locked while it is replaced. 0 or -errno, message in err; -EAGAIN when another process
+ * is writing the file.
+ */
 int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+/* Let go of the file r owns (no-op when none). */
+void result_release(struct result *r);
+/*
+ * Change the result file at path in place: under its lock, read it again (all of it), let
+ * edit change it (0, or -errno to leave the file as it was), save it. 0 or -errno, message
+ * in err: -EAGAIN ("path: the run is still writing it") while another process owns it.
+ */
+int result_rewrite(const char *path, int (*edit)(struct result *r, void *arg), void *arg,
+		   char *err, size_t errlen);
+/* Does another process (a run) hold the file at path: is it still being written? */
+bool result_being_written(const char *path);
 
 /* What result_load_opts() reads beyond the run's facts and step summaries. */
 enum {
@@ -374,7 +414,10 @@ int result_load(struct result *r, const char *path, char *err, size_t errlen);
  * holds the directory that could not be made (for the message).
  */
 int result_dir(char *buf, size_t len);
-/* A fresh file name in dir: "2026-11-30T13-05-21_nvme0n1_8k-7030.json". */
+/*
+ * The name of a new result in dir: "2026-11-30T13-05-21_nvme0n1_8k-7030.json". It may be
+ * taken: result_create(..., RESULT_NEW, ...) takes it or the next free -2, -3, ... one.
+ */
 int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,
 			const char *preset_name);
 

@@ -107,15 +107,12 @@ int result_default_path(char *buf, size_t len, const char *dir, const char *targ
 	slug(pre, sizeof(pre), preset_name);
 	snprintf(name, sizeof(name), "%s%s%s%s%s", when, tgt[0] ? "_" : "", tgt, pre[0] ? "_" : "",
 		 pre);
-	for (unsigned n = 1; n < 1000; n++) {
-		int w = n == 1 ? snprintf(buf, len, "%s/%s.json", dir, name)
-			       : snprintf(buf, len, "%s/%s-%u.json", dir, name, n);
-		if (w < 0 || (size_t)w >= len)
-			return -ENAMETOOLONG;
-		if (access(buf, F_OK) && errno == ENOENT)
-			return 0;
-	}
-	return -EEXIST;
+	/* whether it is free is result_create()'s to find, atomically: a look here would be
+	 * stale by the time the file is written (six runs in one second shared two names) */
+	int w = snprintf(buf, len, "%s/%s.json", dir, name);
+	if (w < 0 || (size_t)w >= len)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /* ---- naming a run ---------------------------------------------------------------- */

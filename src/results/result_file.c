@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Result files on disk: saved atomically, a new one's name taken exclusively, and the lock
+ * that says a process still writes one (result.h; docs/DESIGN.md, "Result files").
+ *
+ * The lock is flock(LOCK_EX) on the inode at the file's name. A save writes a temporary
+ * file beside the name, locks it, and renames it into place, so the inode at the name is
+ * locked for as long as its writer owns it, across every save. Someone who locks what he
+ * opened checks afterwards that it is still what the name holds: a save in between put a
+ * new inode there, and he tries again on that one.
+ */
+#include "result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "text.h"
+
+#define MAX_NAMES 999 /* RESULT_NEW: path, path-2 ... path-999 */
+#define MAX_TRIES 16  /* a name whose inode changes under us this often is busy */
+
+struct result_lock {
+	int fd;		 /* the inode at path, flock'd */
+	char path[4096]; /* the file's name */
+};
+
+/* The directory part of path into dir ("." for a bare name). */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* A rename is durable only once its directory is. */
+static void sync_dir(const char *path)
+{
+	char dir[4096];
+
+	dir_of(path, dir, sizeof(dir));
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+}
+
+/*
+ * r into a new temporary file beside path (same file system: a rename is atomic), synced
+ * and locked: its descriptor into *fd, its name into tmp. 0, or -errno with *step saying
+ * what failed (nothing is left behind).
+ */
+static int write_temp(const struct result *r, const char *path, char *tmp, size_t tmplen, int *fd,
+		      const char **step)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	FILE *f = NULL;
+	int ret;
+
+	*fd = -1;
+	dir_of(path, dir, sizeof(dir));
+	snprintf(tmp, tmplen, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path);
+	*step = "creating a temporary file";
+	*fd = mkostemp(tmp, O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	*step = "writing";
+	/* a fresh inode nobody else has opened: the lock is ours at once */
+	if (fchmod(*fd, 0644) || flock(*fd, LOCK_EX | LOCK_NB)) {
+		ret = -errno;
+		goto fail;
+	}
+	int wfd = fcntl(*fd, F_DUPFD_CLOEXEC, 0);
+	if (wfd < 0 || !(f = fdopen(wfd, "w"))) {
+		ret = -errno;
+		if (wfd >= 0)
+			close(wfd);
+		goto fail;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	errno = 0;
+	ret = result_write(r, f);
+	if (ret == -EIO && errno) /* what the failed write said: ENOSPC, EFBIG */
+		ret = -errno;
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && fsync(*fd))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret)
+		return 0;
+fail:
+	unlink(tmp);
+	close(*fd);
+	*fd = -1;
+	return ret;
+}
+
+/*
+ * Lock (op: LOCK_EX or LOCK_SH) the inode that path names, checked to be still the one
+ * there once locked: its descriptor into *out. 0; -EAGAIN another process holds it;
+ * -ENOENT no file; -ENOLCK nothing to lock (not a regular file, or not readable: replaced
+ * as before, unguarded); or -errno.
+ */
+static int lock_current(const char *path, int op, int *out)
+{
+	struct stat a, b;
+
+	for (unsigned i = 0; i < MAX_TRIES; i++) {
+		if (lstat(path, &a))
+			return -errno;
+		if (!S_ISREG(a.st_mode))
+			return -ENOLCK;
+		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EACCES)
+				return -ENOLCK;
+			if (errno == ENOENT || errno == ELOOP)
+				continue; /* replaced between the look and the open */
+			return -errno;
+		}
+		if (flock(fd, op | LOCK_NB)) {
+			int e = errno;
+			close(fd);
+			return e == EWOULDBLOCK ? -EAGAIN : -e;
+		}
+		if (fstat(fd, &b) == 0 && lstat(path, &a) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			*out = fd;
+			return 0;
+		}
+		close(fd); /* a save renamed a new inode in: that one is the file now */
+	}
+	return -EAGAIN;
+}
+
+/*
+ * Rename tmp to path only if path does not exist: 0, -EEXIST, or -errno. Where the file
+ * system has no RENAME_NOREPLACE, link() is as exclusive; where it has no hard links
+ * either (vfat), an O_EXCL placeholder claims the name, locked before tmp replaces it.
+ */
+static int rename_new(const char *tmp, const char *path)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -errno;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+		return -errno;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	/* someone who locked the empty placeholder first has taken the name over */
+	int ret = flock(fd, LOCK_EX | LOCK_NB) ? -EEXIST : rename(tmp, path) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Rename tmp to path, replacing what is there unless another process holds it: 0; -EAGAIN
+ * it is held; or -errno. A file nobody holds is locked while it is replaced.
+ */
+static int rename_replace(const char *tmp, const char *path)
+{
+	for (unsigned i = 0; i < MAX_TRIES; i++) {
+		int old, ret = rename_new(tmp, path);
+		if (ret != -EEXIST)
+			return ret;
+		ret = lock_current(path, LOCK_EX, &old);
+		if (ret == -ENOENT)
+			continue; /* gone in between: claim it new */
+		if (ret == -ENOLCK)
+			return rename(tmp, path) ? -errno : 0;
+		if (ret < 0)
+			return ret;
+		ret = rename(tmp, path) ? -errno : 0;
+		close(old);
+		return ret;
+	}
+	return -EAGAIN;
+}
+
+/* Name n of RESULT_NEW's series into buf: base-n.json (base and ext split off path). */
+static int nth_name(char *buf, size_t len, const char *base, size_t baselen, const char *ext,
+		    unsigned n)
+{
+	int w = snprintf(buf, len, "%.*s-%u%s", (int)baselen, base, n, ext);
+
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+/* tmp into path or, when taken, the next free name of its series (written into path). */
+static int rename_series(const char *tmp, char *path, size_t len)
+{
+	char first[4096];
+	const char *slash, *ext;
+	size_t baselen;
+	int ret;
+
+	if (text_copy(first, sizeof(first), path) >= sizeof(first))
+		return -ENAMETOOLONG;
+	slash = strrchr(first, '/');
+	ext = strrchr(slash ? slash : first, '.');
+	if (!ext || strcmp(ext, ".json"))
+		ext = first + strlen(first);
+	baselen = (size_t)(ext - first);
+	for (unsigned n = 1; n <= MAX_NAMES; n++) {
+		if (n > 1 && (ret = nth_name(path, len, first, baselen, ext, n)) < 0)
+			break;
+		ret = rename_new(tmp, path);
+		if (ret != -EEXIST)
+			break;
+	}
+	if (ret < 0)
+		text_copy(path, len, first); /* the message names the name asked for */
+	return ret;
+}
+
+static void save_error(char *err, size_t errlen, const char *path, const char *step, int ret)
+{
+	if (ret == -EAGAIN)
+		text_fmt(err, errlen,
+			 "%s: another drivebench is still writing it (a run that "
+			 "has not ended?)",
+			 path);
+	else
+		text_fmt(err, errlen, "%s: %s: %s%s", path, step, strerror(-ret),
+			 access(path, F_OK) == 0 ? " (the previous file is untouched)" : "");
+}
+
+int result_create(struct result *r, char *path, size_t len, enum result_claim how, char *err,
+		  size_t errlen)
+{
+	char tmp[4096 + 32];
+	const char *step;
+	struct result_lock *lk = malloc(sizeof(*lk));
+	int fd, ret;
+
+	if (!lk) {
+		text_fmt(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (strnlen(path, len) >= sizeof(lk->path)) {
+		text_fmt(err, errlen, "%.64s...: path too long", path);
+		free(lk);
+		return -ENAMETOOLONG;
+	}
+	ret = write_temp(r, path, tmp, sizeof(tmp), &fd, &step);
+	if (ret == 0) {
+		step = "renaming into place";
+		ret = how == RESULT_NEW ? rename_series(tmp, path, len) : rename_replace(tmp, path);
+		if (ret < 0) {
+			unlink(tmp);
+			close(fd);
+		}
+	}
+	if (ret < 0) {
+		if (ret == -EEXIST && how == RESULT_NEW)
+			text_fmt(err, errlen, "%s: no free name (%u taken)", path, MAX_NAMES);
+		else
+			save_error(err, errlen, path, step, ret);
+		free(lk);
+		return ret;
+	}
+	sync_dir(path);
+	result_release(r);
+	lk->fd = fd;
+	text_copy(lk->path, sizeof(lk->path), path);
+	text_copy(r->path, sizeof(r->path), path);
+	r->lock = lk;
+	return 0;
+}
+
+int result_save(const struct result *r, const char *path, char *err, size_t errlen)
+{
+	struct result_lock *own = r->lock && !strcmp(r->lock->path, path) ? r->lock : NULL;
+	char tmp[4096 + 32];
+	const char *step;
+	int fd, ret;
+
+	if (strlen(path) >= sizeof(tmp) - 32) {
+		text_fmt(err, errlen, "%.64s...: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	ret = write_temp(r, path, tmp, sizeof(tmp), &fd, &step);
+	if (ret < 0)
+		goto fail;
+	step = "renaming into place";
+	/* the owner's name holds its locked inode: replaced by the next locked one */
+	ret = own ? (rename(tmp, path) ? -errno : 0) : rename_replace(tmp, path);
+	if (ret < 0) {
+		unlink(tmp);
+		close(fd);
+		goto fail;
+	}
+	sync_dir(path);
+	if (own) {
+		close(own->fd);
+		own->fd = fd;
+	} else {
+		close(fd);
+	}
+	return 0;
+fail:
+	save_error(err, errlen, path, step, ret);
+	return ret;
+}
+
+void result_release(struct result *r)
+{
+	if (!r->lock)
+		return;
+	close(r->lock->fd);
+	free(r->lock);
+	r->lock = NULL;
+}
+
+int result_rewrite(const char *path, int (*edit)(struct result *r, void *arg), void *arg, char *err,
+		   size_t errlen)
+{
+	struct result r;
+	char tmp[4096 + 32];
+	const char *step = NULL; /* set once saving starts: failures before say their own */
+	int held = -1, fd, ret;
+
+	ret = lock_current(path, LOCK_EX, &held);
+	if (ret == -EAGAIN) {
+		text_fmt(err, errlen, "%s: the run is still writing it (change it when it ends)",
+			 path);
+		return ret;
+	}
+	if (ret < 0 && ret != -ENOLCK) {
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	/* read again under the lock: what the last save left, not what a list showed */
+	ret = result_load(&r, path, err, errlen);
+	if (ret == 0 && (ret = edit(&r, arg)) < 0)
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+	if (ret == 0 && (ret = write_temp(&r, path, tmp, sizeof(tmp), &fd, &step)) == 0) {
+		step = "renaming into place";
+		/* the inode at the name is ours (held): nobody else can be replacing it */
+		ret = rename(tmp, path) ? -errno : 0;
+		if (ret < 0)
+			unlink(tmp);
+		else
+			sync_dir(path);
+		close(fd);
+	}
+	if (ret < 0 && step)
+		save_error(err, errlen, path, step, ret);
+	result_free(&r);
+	if (held >= 0)
+		close(held);
+	return ret;
+}
+
+bool result_being_written(const char *path)
+{
+	int fd, ret = lock_current(path, LOCK_SH, &fd);
+
+	if (ret == 0)
+		close(fd);
+	return ret == -EAGAIN;
+}
