@@ -113,7 +113,7 @@ out=$T/shared.json
 "$DRIVEBENCH" run --engine null --target "$ro" --rw randread --time 120s --interval 100ms \
 	--autosave 100ms --quiet --out "$out" >"$T/a.out" 2>"$T/a.err" &
 apid=$!
-cleanup_add "kill $apid"
+cleanup_add '[ -z "$apid" ] || kill "$apid"' # only while it runs: its pid is not reused then
 # its path on stdout: the file exists and the run owns it
 if until_ok 30 test -s "$T/a.out" && [ "$(cat "$T/a.out")" = "$out" ]; then
 	pass "--out: the first run prints its path once the file exists"
@@ -139,6 +139,7 @@ check "--out: the file is still the first run's (incomplete, growing)" \
 kill -INT "$apid"
 wait "$apid"
 rc=$?
+apid=""
 check "--out: the first run, interrupted, exits 1 and saves itself aborted" \
 	test "$rc" -eq 1 -a "$(json "$out" 'd["status"]' 2>/dev/null)" = aborted
 
@@ -171,7 +172,7 @@ expect "label: n opens the editor" "Label \(the run's name"
 "$DRIVEBENCH" run --engine null --target "$ro" --rw randread --time 120s --interval 100ms \
 	--autosave 100ms --quiet --out "$live" >"$T/c.out" 2>"$T/c.err" &
 cpid=$!
-cleanup_add "kill $cpid"
+cleanup_add '[ -z "$cpid" ] || kill "$cpid"'
 until_ok 30 test -s "$T/c.out"
 until_ok 30 more_samples "$live" 0
 keys -l "too soon"
@@ -190,6 +191,7 @@ expect "label during a run: n is refused at once while it runs" "a run is saving
 kill -INT "$cpid"
 wait "$cpid"
 rc=$?
+cpid=""
 final=$(samples "$live")
 check "label during a run: the run ends (exit 1, aborted) with its samples ($final)" \
 	test "$rc" -eq 1 -a "$(json "$live" 'd["status"]')" = aborted -a "$final" -gt "$before"
