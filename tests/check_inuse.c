@@ -331,6 +331,28 @@ START_TEST(test_real_root)
 }
 END_TEST
 
+/* A mount point anyone may name: its reason is shown in its visible form, never raw. */
+START_TEST(test_hostile_mount_point)
+{
+	char dir[4096], path[4096];
+	struct inuse u;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/hostile", tmproot);
+	make_machine(dir);
+	fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("\n40 21 8:32 / /mnt/\033[2J\033]0;owned\007x rw - ext4 /dev/sdc rw\n", f);
+	fclose(f);
+	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
+	ck_assert_uint_eq(u.nreasons, 1);
+	ck_assert_msg(!strpbrk(u.reason[0].text, "\033\007"), "raw controls in '%s'",
+		      u.reason[0].text);
+	ck_assert_msg(strstr(u.reason[0].text, "mounted: sdc on /mnt/"), "%s", u.reason[0].text);
+}
+END_TEST
+
 /*
  * The storage graph over a fixture: loop0 over the file img (its first 9 MiB) with
  * partitions p1 [1, 5) MiB and p2 [5, 9) MiB; loop1 over loop0p2 (a device node made
@@ -522,6 +544,7 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);
+	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
