@@ -331,20 +331,28 @@ START_TEST(test_real_root)
 }
 END_TEST
 
-/* A mount point anyone may name: its reason is shown in its visible form, never raw. */
-START_TEST(test_hostile_mount_point)
+/* Mounts added to a fixture's mountinfo. */
+static void add_mounts(const char *dir, const char *lines)
 {
-	char dir[4096], path[4096];
-	struct inuse u;
+	char path[4096];
 	FILE *f;
 
-	fmt(dir, sizeof(dir), "%s/hostile", tmproot);
-	make_machine(dir);
 	fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
 	f = fopen(path, "a");
 	ck_assert_ptr_nonnull(f);
-	fputs("\n40 21 8:32 / /mnt/\033[2J\033]0;owned\007x rw - ext4 /dev/sdc rw\n", f);
+	fputs(lines, f);
 	fclose(f);
+}
+
+/* A mount point anyone may name: its reason is shown in its visible form, never raw. */
+START_TEST(test_hostile_mount_point)
+{
+	char dir[4096];
+	struct inuse u;
+
+	fmt(dir, sizeof(dir), "%s/hostile", tmproot);
+	make_machine(dir);
+	add_mounts(dir, "\n40 21 8:32 / /mnt/\033[2J\033]0;owned\007x rw - ext4 /dev/sdc rw\n");
 	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
 	ck_assert_uint_eq(u.nreasons, 1);
 	ck_assert_msg(!strpbrk(u.reason[0].text, "\033\007"), "raw controls in '%s'",
@@ -442,7 +450,7 @@ static void put_attr(const char *root, const char *path, const char *text)
 START_TEST(test_stacks)
 {
 	const __typeof__(stack_cases[0]) *c = &stack_cases[_i];
-	char dir[4096], img[4096], node[4096], path[4096];
+	char dir[4096], img[4096], node[4096];
 	struct inuse u;
 	unsigned n = 0;
 	FILE *f;
@@ -465,11 +473,7 @@ START_TEST(test_stacks)
 	put_attr(dir, LOOPS "loop3/loop/backing_file", img);
 	put_attr(dir, "proc/self/mountinfo",
 		 "21 1 8:0 / / rw - ext4 /dev/sda rw\n22 21 0:21 / /proc rw - proc proc rw");
-	fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
-	f = fopen(path, "a");
-	ck_assert_ptr_nonnull(f);
-	fputs(c->mounts, f);
-	fclose(f);
+	add_mounts(dir, c->mounts);
 
 	ck_assert_int_eq(check_in(dir, makedev(c->maj, c->min), &u), 0);
 	ck_assert_msg(u.flags == c->flags, "flags %#x, want %#x: %s", u.flags, c->flags,
