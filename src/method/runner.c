@@ -460,6 +460,8 @@ static void step_warnings(struct run *r, struct result_step *st, const struct st
 	if (ret == 0 && !sr->stopped &&
 	    cpu_bound(&st->cpu, threads, engine_busy_poll(threads), why, sizeof(why)))
 		warn(r, st, SW_CPU_BOUND, "%s", why);
+	if (ret == 0 && !sr->stopped && cpu_host_busy(&st->cpu, why, sizeof(why)))
+		warn(r, st, SW_HOST_BUSY, "%s", why);
 }
 
 /* What the engine measured into the result step (and its streams). */

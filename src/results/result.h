@@ -171,6 +171,9 @@ struct steady_info {
 	X(SW_CPU_BOUND, "cpu-bound",                                                               \
 	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
 	  "all busy with it: the figures may show the host's CPU limit, not the drive's")        \
+	X(SW_HOST_BUSY, "host-busy",                                                               \
+	  "other processes kept a quarter or more of the host's CPUs busy during the step: "     \
+	  "drivebench shared the host, and its figures may show that, not the drive")            \
 	X(SW_NO_IO, "no-io",                                                                       \
 	  "no I/O completed in the measured time (the host did not run drivebench then, or the " \
 	  "device answered only after it): the step's numbers are zeros; a steady-state round " \
