@@ -2,17 +2,17 @@
 /* A plan on several hosts through fio's client/server mode (fio_client.h). */
 #include "fio_client.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -143,8 +143,9 @@ static char **fio_env(const char *target)
 }
 
 /*
- * How long the quietest of fio's connections to its servers has brought no data (ms),
- * its server in who ("ADDR port PORT"); -1 when none can be seen. fio's client asks each
+ * How long the quietest of fio's connections to its servers that waits for an answer
+ * (fio's client sent data after the last it received) has brought no data (ms), its
+ * server in who ("ADDR port PORT"); -1 when none can be seen. fio's client asks each
  * running server for its progress about once a second, so a live server is never quiet
  * for long. The client's sockets are looked at through copies (pidfd_getfd: root, or
  * the parent of a process of the same user, on Linux 5.6 or later).
@@ -171,8 +172,12 @@ static int64_t servers_quiet_ms(pid_t pid, int pidfd, char *who, size_t wholen)
 		if (fd < 0)
 			continue;
 		tilen = sizeof(ti);
+		/* waited on: the client spoke last (a server whose jobs are over is asked
+		 * nothing, and its connection may idle while the others run) */
 		if (!getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tilen) &&
-		    ti.tcpi_state == TCP_ESTABLISHED && (int64_t)ti.tcpi_last_data_recv > quiet &&
+		    ti.tcpi_state == TCP_ESTABLISHED &&
+		    ti.tcpi_last_data_sent <= ti.tcpi_last_data_recv &&
+		    (int64_t)ti.tcpi_last_data_recv > quiet &&
 		    !getpeername(fd, (struct sockaddr *)&sa, &salen)) {
 			char addr[INET6_ADDRSTRLEN] = "?";
 			bool v6 = sa.ss_family == AF_INET6;
