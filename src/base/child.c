@@ -53,22 +53,32 @@ static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, co
 	}
 }
 
-/* argv started with stdin from /dev/null and stdout, stderr to the pipes given. 0 or -errno. */
-static int spawn(char *const argv[], int out_fd, int err_fd, pid_t *pid)
+int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
+		pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	sigset_t dfl;
 	int ret;
 
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
 	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+	if (o && o->cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, o->cwd);
 	posix_spawnattr_init(&attr);
+	/* the signals drivebench catches are the tool's own again */
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGHUP);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
 	/* its own process group, so that a timeout kills whatever it started too */
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
 	posix_spawnattr_setpgroup(&attr, 0);
-	ret = -posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
+	ret = -posix_spawnp(pid, argv[0], &fa, &attr, argv, o && o->envp ? o->envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return ret;
@@ -202,7 +212,7 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
 		goto fail;
 	}
-	ret = spawn(argv, outp[1], errp[1], &pid);
+	ret = child_spawn(argv, NULL, outp[1], errp[1], &pid);
 	close(outp[1]);
 	close(errp[1]);
 	outp[1] = errp[1] = -1;

@@ -11,6 +11,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct child_output {
 	char *out;           /* stdout, NUL-terminated; malloc'd, the caller frees it */
@@ -33,5 +34,20 @@ struct child_output {
 int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
 	      char *err, size_t errlen);
 void child_output_free(struct child_output *o);
+
+struct child_spawn_opts {
+	char *const *envp; /* its environment; NULL: drivebench's */
+	const char *cwd;   /* its working directory; NULL: drivebench's */
+};
+
+/*
+ * The start that child_run() makes, for a caller that reads the output itself (fio's
+ * client): argv[0] (looked up on PATH) in a process group of its own, stdin from
+ * /dev/null, stdout and stderr to out_fd and err_fd, the signals drivebench catches back
+ * to their defaults. Nothing runs in between fork and exec but posix_spawn's own. 0 with
+ * its pid, -ENOENT when it is not installed, -errno otherwise. The caller reaps it.
+ */
+int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
+		pid_t *pid);
 
 #endif
