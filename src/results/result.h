@@ -174,6 +174,10 @@ struct steady_info {
 	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
 	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
 	  "are fio's own per direction, those of reads and writes together are not known (0)")   \
+	X(SW_CLAT_PERCENTILES, "clat-percentiles",                                                 \
+	  "imported from fio run without lat_percentiles=1: mean, min, max and std dev are "     \
+	  "fio's total latency (lat), the percentiles and histogram its completion latency "     \
+	  "(clat), which leaves the submission out")                                             \
 	X(SW_CPU_BOUND, "cpu-bound",                                                               \
 	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
 	  "all busy with it: the figures may show the host's CPU limit, not the drive's")        \
