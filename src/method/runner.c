@@ -550,6 +550,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	ret = step_engine(r, &wl, ss, st, &sr, err, sizeof(err));
 	if (step_record(r, st, &sr, ss))
 		ret = ret ? ret : -ENOMEM;
+	step_def_record(st, &sr, r->res->scale, r->targets, r->nt);
 	step_warnings(r, st, &sr, threads, ret);
 	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
 		if ((ss ? ss->wl[i] : wl).read_pct < 100)
