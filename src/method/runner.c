@@ -16,12 +16,12 @@
 #include <time.h>
 
 #include "cpu.h"
-#include "holes.h"
 #include "preset.h"
 #include "purge.h"
 #include "steady.h"
 #include "step_streams.h"
 #include "units.h"
+#include "unwritten.h"
 
 struct run {
 	const struct plan *plan;
@@ -69,7 +69,8 @@ struct run {
 	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
 	uint64_t extra_ns;
 	unsigned extra_steps;
-	bool discarded;       /* a block device this run discarded and has not written since */
+	bool discarded;       /* a block device this run's purge deallocated (discard, a secure
+				 erase) and no step has written since */
 };
 
 static void iso_now(char *buf, size_t len)
@@ -278,7 +279,8 @@ static int purge_target(struct run *r, const struct plan_phase *ph, const struct
 		fail_run(r, rp, st, err, start);
 		return ret;
 	}
-	if (ph->purge == PURGE_DISCARD && t->is_blockdev)
+	/* every method but zeroout (and none) leaves the range unmapped: auto's discard too */
+	if (out.used != PURGE_NONE && out.used != PURGE_ZEROOUT && t->is_blockdev)
 		r->discarded = true;
 	st->status = RS_COMPLETE;
 	r->step_global++;
@@ -314,46 +316,6 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
 	emit(r, RUN_EV_LOG, st, NULL, NULL, msg, 0);
 }
 
-/*
- * Does wl read space of t never written? For a file, the holes in the range it reads;
- * for a block device, whether this run discarded it and has not written it since (what
- * a discarded range holds is up to the drive, which may not read media). What it reads,
- * into text: the whole sentence, or with `who` (a stream's name) its brief part ("data:
- * 100.0% of the range it reads (67.11 MB of 67.11 MB)"), for a sentence over several
- * streams.
- */
-static bool unwritten(struct run *r, const struct target *t, const struct workload *wl,
-		      const char *who, char *text, size_t len)
-{
-	uint64_t start, size, holes = 0;
-	char a[32], b[32];
-	bool more = false;
-
-	/* the null engine touches nothing */
-	if (wl->read_pct == 0 || r->ops == &engine_null)
-		return false;
-	if (t->is_blockdev) {
-		if (who)
-			snprintf(text, len, "%s: a device this run discarded", who);
-		else
-			snprintf(text, len,
-				 "it reads a device this run discarded and has not written since: "
-				 "the drive may answer without reading media");
-		return r->discarded;
-	}
-	workload_range(wl, t->size, &start, &size);
-	if (holes_scan(t->fd, start, size, &holes, &more) || !holes)
-		return false;
-	units_fmt_capacity(a, sizeof(a), holes);
-	units_fmt_capacity(b, sizeof(b), size);
-	snprintf(text, len, "%s%s%s%.1f%% of the range it reads (%s of %s)%s", who ? who : "",
-		 who ? ": " : "", more ? "at least " : "", 100.0 * (double)holes / (double)size, a,
-		 b,
-		 who ? "" : " was never written (holes in the file): those reads never reach the "
-			    "drive");
-	return true;
-}
-
 /* The step's reads of never-written space, over its streams: one warning that names each. */
 static void check_unwritten(struct run *r, const struct workload *wl,
 			    const struct step_streams *ss, struct result_step *st)
@@ -361,17 +323,21 @@ static void check_unwritten(struct run *r, const struct workload *wl,
 	char all[256] = "", one[256];
 	size_t n = 0;
 
+	/* the null engine touches nothing */
+	if (r->ops == &engine_null)
+		return;
 	if (!ss) {
-		if (unwritten(r, r->t, wl, NULL, one, sizeof(one)))
+		if (unwritten_reads(r->t, wl, r->discarded, NULL, one, sizeof(one)))
 			warn(r, st, SW_READS_UNWRITTEN, "%s", one);
 		return;
 	}
 	for (unsigned i = 0; i < ss->n && n < sizeof(all); i++)
-		if (unwritten(r, ss->es[i].t, &ss->wl[i], ss->name[i], one, sizeof(one)))
+		if (unwritten_reads(ss->es[i].t, &ss->wl[i], r->discarded, ss->name[i], one,
+				    sizeof(one)))
 			n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", n ? "; " : "", one);
 	if (all[0])
 		warn(r, st, SW_READS_UNWRITTEN,
-		     "%s: never written (file holes, or discarded and not written since): those "
+		     "%s: never written (file holes, or purged and not written since): those "
 		     "reads may never reach the media",
 		     all);
 }
