@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Honest purges: a purge that deallocates (auto's discard on a loop device) makes later
-# reads warn reads-unwritten; a zero-out does not.
+# Honest purges and fills: a purge that deallocates (auto's discard on a loop device) makes
+# later reads warn reads-unwritten; a fill of 256 MiB with loops = 1 writes 256 MiB, counted
+# by the result and by the loop device's own statistics.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
+
+# the loop device's written bytes, from /sys/block/loopN/stat (sectors of 512 bytes)
+loop_written() { echo $(($(awk '{ print $7 }' "/sys/block/$(basename "$1")/stat") * 512)); }
 
 if is_root && mkloop adev "$(mkfile 32M auto.img)"; then
 	printf '[preset]\nname = auto then read\n[purge]\nmethod = auto\n[measure]\nread = 100\ntime = 300ms\n' >"$T/ar.preset"
@@ -21,5 +25,23 @@ if is_root && mkloop adev "$(mkfile 32M auto.img)"; then
 		"$(json "$T/zr.json" "'reads-unwritten' in [w['code'] for w in d['phases'][1]['steps'][0].get('warnings', [])]")" = False
 else
 	skip "purge auto: loop device" "needs root for a loop device"
+fi
+
+if is_root && mkloop fdev "$(mkfile 256M fill.img)"; then
+	printf '[preset]\nname = fill\n[precondition]\nread = 0\npattern = sequential\nbs = 128k\nthreads = 2\nqdepth = 8\nloops = 1\n' >"$T/fill.preset"
+	before=$(loop_written "$fdev")
+	"$DRIVEBENCH" run --preset "$T/fill.preset" --target "$fdev" --yes-destroy="$fdev" \
+		--busy-poll no --quiet --out "$T/fill.json" >/dev/null 2>&1
+	sync
+	after=$(loop_written "$fdev")
+	counted=$(json "$T/fill.json" "int(sum(d['phases'][0]['steps'][0].get(k, {}).get('write', {}).get('bytes', 0) for k in ('summary', 'ramp', 'drain')))")
+	max=$((256 * 1048576 + 2 * 131072))
+	echo "NOTE: fill of 256 MiB, loops = 1: the result counts $counted bytes, the loop device $((after - before))"
+	check "fill: the result counts 256 MiB, at most one I/O per thread more" \
+		test "$counted" -ge $((256 * 1048576)) -a "$counted" -le "$max"
+	check "fill: the loop device wrote 256 MiB, at most one I/O per thread more" \
+		test $((after - before)) -ge $((256 * 1048576)) -a $((after - before)) -le "$max"
+else
+	skip "fill: loop device" "needs root for a loop device"
 fi
 

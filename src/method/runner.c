@@ -62,9 +62,8 @@ struct run {
 	unsigned step_index;	  /* within the phase */
 	uint64_t step_planned_ns; /* ramp + time */
 	uint64_t step_ramp_ns;
-	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
+	uint64_t loops_bytes; /* > 0: a fill, which the engine ends after this many bytes */
 	uint64_t step_bytes;
-	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
 	bool step_empty;      /* the last step measured nothing (its no-io warning) */
 	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
 	uint64_t extra_ns;
@@ -189,10 +188,6 @@ static void on_sample(void *arg, const struct sample *s)
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
 	result_step_add_sample(st, s);
 	r->step_bytes += s->d[DIR_ALL].bytes;
-	if (r->loops_bytes && r->step_bytes >= r->loops_bytes && !r->self_stopped) {
-		r->self_stopped = true;
-		atomic_store(&r->ctl->end_step, 1);
-	}
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
 }
@@ -342,18 +337,26 @@ static void check_unwritten(struct run *r, const struct workload *wl,
 		     all);
 }
 
-/* The bytes a fill step writes: its range on every target, `loops` times. */
+/*
+ * A fill: each stream's range on its target, `loops` times, as the bytes its workers issue
+ * before they stop (the engine stops at the byte, not at a sample's end). The total.
+ */
 static uint64_t loops_budget(const struct run *r, const struct plan_step *ps,
-			     const struct workload *wl)
+			     struct workload *wl, struct step_streams *ss)
 {
 	uint64_t total = 0;
 
-	for (unsigned t = 0; t < r->nt; t++) {
+	for (unsigned i = 0; i < (ss ? ss->n : 1); i++) {
+		struct workload *w = ss ? &ss->wl[i] : wl;
 		uint64_t start, len;
-		workload_range(wl, r->targets[t]->size, &start, &len);
-		total += (uint64_t)((double)len * ps->loops_bytes_x);
+
+		workload_range(w, (ss ? ss->es[i].t : r->t)->size, &start, &len);
+		w->io_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
+		if (!w->io_bytes)
+			w->io_bytes = 1;
+		total += w->io_bytes;
 	}
-	return total ? total : 1;
+	return total;
 }
 
 /* The step's rate as it runs: a share of the last uncapped step's IOPS, or as planned. */
@@ -500,9 +503,8 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
-	r->self_stopped = false;
 	r->step_empty = false;
-	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl) : 0;
+	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl, ss) : 0;
 	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, ss, st);
