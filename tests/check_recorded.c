@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * How much a run writes, through the runner with a recording engine (the null engine,
- * with each queue's offsets kept): a fill (`loops`) issues exactly its range x loops
- * bytes, scaled with --scale, and at most one block more per thread when the block sizes
- * do not divide its share.
+ * What a run repeats and how much it writes, through the runner with a recording engine
+ * (the null engine, with each queue's offsets kept): a replay with the original's seeds
+ * issues the same offsets, step for step and round for round, and without them different
+ * ones; a fill (`loops`) issues exactly its range x loops bytes, scaled with --scale,
+ * and at most one block more per thread when the block sizes do not divide its share.
  */
 #include "testlib.h"
 #include <stdatomic.h>
@@ -113,10 +114,10 @@ static struct plan *parse(const char *text, double scale)
 	return p;
 }
 
-/* Run p on the target with the recording engine. */
-static void run(const struct plan *p, struct result *res)
+/* Run p on the target with the recording engine; seeds_from as runner_opts has it. */
+static void run(const struct plan *p, const struct result *seeds_from, struct result *res)
 {
-	struct runner_opts o = {.ops = &engine_rec};
+	struct runner_opts o = {.ops = &engine_rec, .seeds_from = seeds_from};
 	struct target t;
 	char err[512];
 
@@ -128,6 +129,55 @@ static void run(const struct plan *p, struct result *res)
 	target_close(&t);
 	ck_assert_int_eq(res->status, RS_COMPLETE);
 }
+
+/* ---- replay: the same seeds, the same offsets ------------------------------------------ */
+
+/* A random preset: two rounds of a fixed precondition, then two measure steps; one thread
+   a step, so each queue is one step's whole sequence of offsets. */
+static const char replay_preset[] = "[preset]\nname = r\n[workload]\npattern = random\n"
+				    "bssplit = 4k/50:16k/50\nread = 70\nthreads = 1\nqdepth = 4\n"
+				    "interval = 20ms\n[precondition]\nuntil = fixed\nround = 40ms\n"
+				    "max_rounds = 2\nwindow = 2\n[measure]\nread = 100 0\ntime = 40ms\n";
+
+START_TEST(test_replay_offsets)
+{
+	static uint64_t first[NQUEUES][NOFFS];
+	unsigned nfirst[NQUEUES], queues;
+	struct plan *p = parse(replay_preset, 1);
+	struct result orig, again, fresh;
+
+	run(p, NULL, &orig);
+	queues = atomic_load(&nqueues);
+	ck_assert_uint_eq(queues, 4); /* two rounds, two steps */
+	memcpy(first, offs, sizeof(offs));
+	memcpy(nfirst, noffs, sizeof(noffs));
+	for (unsigned q = 0; q < queues; q++)
+		ck_assert_uint_eq(nfirst[q], NOFFS);
+
+	/* replayed with the original's seeds: every step's first 1000 offsets again */
+	run(p, &orig, &again);
+	ck_assert_uint_eq(atomic_load(&nqueues), queues);
+	for (unsigned q = 0; q < queues; q++) {
+		ck_assert_uint_eq(noffs[q], NOFFS);
+		ck_assert_msg(!memcmp(first[q], offs[q], sizeof(offs[q])),
+			      "step %u: the replay issued other offsets", q);
+	}
+	for (unsigned ph = 1; ph < 3; ph++)
+		for (unsigned s = 0; s < 2; s++)
+			ck_assert_uint_eq(again.phases[ph - 1].steps[s].wl.seed,
+					  orig.phases[ph - 1].steps[s].wl.seed);
+
+	/* new seeds: other offsets */
+	run(p, NULL, &fresh);
+	for (unsigned q = 0; q < queues; q++)
+		ck_assert_msg(memcmp(first[q], offs[q], sizeof(offs[q])),
+			      "step %u: new seeds issued the same offsets", q);
+	result_free(&orig);
+	result_free(&again);
+	result_free(&fresh);
+	plan_free(p);
+}
+END_TEST
 
 /* ---- fills: range x loops bytes, no more ------------------------------------------------ */
 
@@ -159,7 +209,7 @@ START_TEST(test_fill_bytes)
 		 "[preset]\nname = fill\n[precondition]\nread = 0\nqdepth = 8\n%s",
 		 c->workload);
 	p = parse(text, c->scale);
-	run(p, &res);
+	run(p, NULL, &res);
 	const struct result_step *st = &res.phases[0].steps[0];
 	uint64_t written = st->summary.d[DIR_WRITE].bytes + st->ramp.d[DIR_WRITE].bytes +
 			   st->drain.d[DIR_WRITE].bytes;
@@ -187,6 +237,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, make_target, drop_target);
+	tcase_add_test(tc, test_replay_offsets);
 	tcase_add_loop_test(tc, test_fill_bytes, 0, sizeof(fills) / sizeof(fills[0]));
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Honest purges and fills: a purge that deallocates (auto's discard on a loop device) makes
-# later reads warn reads-unwritten; a fill of 256 MiB with loops = 1 writes 256 MiB, counted
-# by the result and by the loop device's own statistics.
+# Honest purges, fills and replays: a purge that deallocates (auto's discard on a loop
+# device) makes later reads warn reads-unwritten; a fill of 256 MiB with loops = 1 writes
+# 256 MiB, counted by the result and by the loop device's own statistics; replay keeps the
+# original's seeds (--new-seeds draws others).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
@@ -44,4 +45,18 @@ if is_root && mkloop fdev "$(mkfile 256M fill.img)"; then
 else
 	skip "fill: loop device" "needs root for a loop device"
 fi
+
+# replay: the original's seeds, step for step; --new-seeds others
+rf=$(mkfile 16M replay.img)
+printf '[preset]\nname = random rounds\n[workload]\npattern = random\nbs = 4k\nthreads = 1\nqdepth = 4\ninterval = 50ms\n[precondition]\nuntil = fixed\nround = 100ms\nmax_rounds = 3\nwindow = 2\n[measure]\nread = 100 0\ntime = 100ms\n' >"$T/rr.preset"
+"$DRIVEBENCH" run --engine null --preset "$T/rr.preset" --target "$rf" --quiet \
+	--out "$T/orig.json" >/dev/null 2>&1
+"$DRIVEBENCH" replay "$T/orig.json" --engine null --target "$rf" --quiet \
+	--out "$T/again.json" >/dev/null 2>&1
+"$DRIVEBENCH" replay "$T/orig.json" --engine null --target "$rf" --quiet --new-seeds \
+	--out "$T/new.json" >/dev/null 2>&1
+seeds() { json "$1" "' '.join(str(s['workload']['seed']) for p in d['phases'] for s in p['steps'])"; }
+check "replay: every step runs with the original's seed" test "$(seeds "$T/orig.json")" = "$(seeds "$T/again.json")"
+check "replay: five steps, each with a seed of its own" python3 -c "import sys; s = sys.argv[1].split(); assert len(s) == 5 and len(set(s)) == 5 and '0' not in s, s" "$(seeds "$T/orig.json")"
+check "replay --new-seeds: other seeds" python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); assert len(a) == len(b) == 5 and not set(a) & set(b), (a, b)" "$(seeds "$T/orig.json")" "$(seeds "$T/new.json")"
 

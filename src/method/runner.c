@@ -32,6 +32,7 @@ struct run {
 	struct engine_ctl *ctl;
 	bool no_hist;
 	enum purge_scope erase_scope;
+	const struct result *seeds_from;
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
@@ -477,6 +478,19 @@ static int step_engine(struct run *r, const struct workload *wl, const struct st
 	return ret;
 }
 
+/* replay: the seed of the original's step at this place, if it ran the same step; or 0. */
+static uint64_t replay_seed(const struct run *r, const char *label)
+{
+	const struct result_phase *p;
+
+	if (!r->seeds_from || r->phase_index >= r->seeds_from->nphases)
+		return 0;
+	p = &r->seeds_from->phases[r->phase_index];
+	if (r->rp->nsteps >= p->nsteps || strcmp(p->steps[r->rp->nsteps].label, label))
+		return 0;
+	return p->steps[r->rp->nsteps].wl.seed;
+}
+
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
 static int run_step(struct run *r, const struct plan_step *ps, const char *label,
 		    struct result_step **out)
@@ -489,6 +503,8 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	char err[512];
 	int ret;
 
+	if (!wl.seed)
+		wl.seed = replay_seed(r, label);
 	if ((ret = step_rate(r, ps, label, &wl)) || (ret = step_streams(r, ps, &wl, &ss)))
 		return ret;
 	st = result_add_step(r->rp, label, &wl);
@@ -814,6 +830,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.ctl = o->ctl ? o->ctl : &own_ctl;
 	r.no_hist = o->no_hist;
 	r.erase_scope = o->erase_scope;
+	r.seeds_from = o->seeds_from;
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;
