@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Honest purges, fills and replays: a purge that deallocates (auto's discard on a loop
-# device) makes later reads warn reads-unwritten; a fill of 256 MiB with loops = 1 writes
-# 256 MiB, counted by the result and by the loop device's own statistics; replay keeps the
-# original's seeds (--new-seeds draws others).
+# Honest purges, fills, replays and sample times: a purge that deallocates (auto's discard
+# on a loop device) makes later reads warn reads-unwritten; a fill of 256 MiB with loops = 1
+# writes 256 MiB, counted by the result and by the loop device's own statistics; replay
+# keeps the original's seeds (--new-seeds draws others); export-samples' time runs on
+# across a phase's rounds, with the round in a column.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
@@ -60,3 +61,29 @@ check "replay: every step runs with the original's seed" test "$(seeds "$T/orig.
 check "replay: five steps, each with a seed of its own" python3 -c "import sys; s = sys.argv[1].split(); assert len(s) == 5 and len(set(s)) == 5 and '0' not in s, s" "$(seeds "$T/orig.json")"
 check "replay --new-seeds: other seeds" python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); assert len(a) == len(b) == 5 and not set(a) & set(b), (a, b)" "$(seeds "$T/orig.json")" "$(seeds "$T/new.json")"
 
+# export-samples: time since the phase began, on across rounds; the round
+"$DRIVEBENCH" export-samples "$T/orig.json" -o "$T/samples.csv"
+check "export-samples: exit 0" test $? -eq 0
+check "export-samples: time_s runs on across a phase's rounds; the round column" python3 - "$T/samples.csv" "$T/orig.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+assert list(rows[0].keys())[-1] == "round", list(rows[0].keys())
+pre = [r for r in rows if r["phase"] == "precondition"]
+meas = [r for r in rows if r["phase"] == "measure"]
+assert pre and meas, rows
+# each phase: time_s never goes back, and starts again at the next phase
+for phase in (pre, meas):
+    t = [float(r["time_s"]) for r in phase]
+    assert all(b >= a + float(r["duration_s"]) - 1e-9 for a, b, r in zip(t, t[1:], phase)), t
+# the precondition's three rounds: round 1..3 on their steps' rows, times past the last
+rounds = [int(r["round"]) for r in pre]
+assert sorted(set(rounds)) == [1, 2, 3] and rounds == sorted(rounds), rounds
+steps = d["phases"][0]["steps"]
+r2 = [float(r["time_s"]) for r in pre if r["round"] == "2"]
+first_len = (steps[0].get("ramp", {}).get("dur_ns", 0) + steps[0]["summary"]["dur_ns"]
+             + steps[0].get("drain", {}).get("dur_ns", 0)) / 1e9
+assert r2[0] >= first_len - 1e-9, (r2, first_len)
+# not a phase in rounds: no round
+assert all(r["round"] == "" for r in meas), [r["round"] for r in meas]
+PY
