@@ -255,6 +255,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.ops = ro->ops,
 		.label = ro->label,
 		.note = ro->note,
+		.seeds_from = ro->seeds_from,
 	};
 	struct run *run;
 	char err[1024];

@@ -359,7 +359,6 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 	}
 	run->ops = ops;
 	run->ctl = ctl ? ctl : &run->own_ctl;
-	atomic_store(&run->ctl->end_step, 0);
 	run->no_progress_ns = run->ctl->no_progress_ns ? run->ctl->no_progress_ns
 						       : ENGINE_NO_PROGRESS_NS;
 	ret = run_setup(run, streams, n, out, err, errlen);

@@ -117,8 +117,6 @@ bool engine_busy_poll(unsigned threads);
 struct engine_ctl {
 	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
-	atomic_int end_step; /* set to 1: this step is done (the runner's byte budget); the
-				next engine_run() clears it. Not an abort: out->stopped stays false */
 	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
 };
 
