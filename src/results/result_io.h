@@ -4,7 +4,7 @@
 /*
  * Results as people look for them: the library of saved results in a directory (what the
  * TUI's Results screen lists), and the facts that name a run (drive model, capacity,
- * firmware, target) read out of its target record. Implemented in result.c.
+ * firmware, target) read out of its target record. Implemented in result_library.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
