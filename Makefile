@@ -122,7 +122,7 @@ check:
 
 bench:
 	$(Q)scripts/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory $(BIN) $(BUILD)/tests/bench_health
+	$(Q)$(MAKE) --no-print-directory $(BIN) $(BUILD)/tests/bench_health $(BUILD)/tests/bench_library
 	$(Q)BUILD=$(BUILD) scripts/bench.sh
 
 asan:

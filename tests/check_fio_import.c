@@ -2,7 +2,8 @@
 /*
  * fio import on the fixtures in tests/fixtures/fio: json+ bins into histograms and
  * percentiles, logs into samples, plain json, numjobs without group_reporting, a failed
- * job, client/server output with its aggregate, and malformed input with file:line.
+ * job, client/server output with its aggregate, and malformed input with file:line;
+ * generated output of 256 threads whose logs are each read once.
  */
 #include "testlib.h"
 #include <math.h>
@@ -13,6 +14,7 @@
 #include "hist.h"
 #include "result.h"
 #include "result_io.h"
+#include "rundir.h"
 
 #define FIX DB_SRCDIR "/tests/fixtures/fio"
 
@@ -286,6 +288,143 @@ START_TEST(test_bad)
 }
 END_TEST
 
+/*
+ * fio's output and logs of one job of nthreads threads, generated: one entry (a group
+ * report) or one per thread, per-thread logs or one shared log (per_job_logs=0, the
+ * threads' parts in reverse order, as threads that ended in that order). Thread k's
+ * interval i: IOPS k + i, latency 100 k + i ns; the last thread logs one interval less.
+ */
+#define MANY_THREADS 256
+#define MANY_INTERVALS 20
+
+static void many_log(FILE *f, unsigned k, bool lat)
+{
+	unsigned n = k == MANY_THREADS ? MANY_INTERVALS - 1 : MANY_INTERVALS;
+
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%u, %u, 0, 0, 0\n", (i + 1) * 1000, lat ? 100 * k + i : k + i);
+}
+
+static uint64_t many_write(const char *dir, bool group, bool shared, unsigned nthreads)
+{
+	char path[600];
+	uint64_t bytes = 0;
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/many.json", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\n\"fio version\" : \"fio-3.33\",\n\"timestamp\" : 1796104527,\n\"jobs\" : [\n");
+	for (unsigned e = 0; e < (group ? 1 : nthreads); e++)
+		fprintf(f,
+			"%s{\"jobname\" : \"many\", \"groupid\" : 0, \"error\" : 0,\n"
+			"\"job options\" : {\"name\" : \"many\", \"filename\" : \"a.img\", \"rw\" : "
+			"\"randread\", \"bs\" : \"4k\", \"numjobs\" : \"%u\", \"write_iops_log\" : "
+			"\"lg\", \"write_lat_log\" : \"lg\", \"log_avg_msec\" : \"1000\"%s},\n"
+			"\"read\" : {\"io_bytes\" : 40960, \"bw_bytes\" : 2048, \"iops\" : 0.5, "
+			"\"runtime\" : 20000, \"total_ios\" : 10,\n\"clat_ns\" : {\"min\" : 10, "
+			"\"max\" : 90, \"mean\" : 50.0, \"stddev\" : 10.0, \"N\" : 10}},\n"
+			"\"write\" : {\"io_bytes\" : 0, \"bw_bytes\" : 0, \"iops\" : 0.0, \"runtime\" "
+			": 0, \"total_ios\" : 0,\n\"clat_ns\" : {\"min\" : 0, \"max\" : 0, \"mean\" : "
+			"0.0, \"stddev\" : 0.0, \"N\" : 0}}}\n",
+			e ? "," : "", nthreads, shared ? ", \"per_job_logs\" : \"0\"" : "");
+	fprintf(f, "]\n}\n");
+	fclose(f);
+	for (unsigned lat = 0; lat < 2; lat++) {
+		for (unsigned k = nthreads; shared && k >= 1; k--) {
+			snprintf(path, sizeof(path), "%s/lg_%s.log", dir, lat ? "clat" : "iops");
+			ck_assert_ptr_nonnull(f = fopen(path, "a"));
+			many_log(f, k, lat);
+			fclose(f);
+		}
+		for (unsigned k = 1; !shared && k <= nthreads; k++) {
+			snprintf(path, sizeof(path), "%s/lg_%s.%u.log", dir, lat ? "clat" : "iops", k);
+			ck_assert_ptr_nonnull(f = fopen(path, "w"));
+			many_log(f, k, lat);
+			fclose(f);
+			ck_assert_int_eq(stat(path, &st), 0);
+			bytes += (uint64_t)st.st_size;
+		}
+		if (shared) {
+			ck_assert_int_eq(stat(path, &st), 0);
+			bytes += (uint64_t)st.st_size;
+		}
+	}
+	return bytes;
+}
+
+static const struct {
+	bool group, shared;
+} many[] = {{true, false}, {false, false}, {true, true}, {false, true}};
+
+/*
+ * Every log is opened once and read once, whatever the number of threads; the samples
+ * are the sums the logs hold: IOPS summed over threads, latency weighted by IOPS, the
+ * intervals every thread has. One entry per thread of a shared log: the parts in order.
+ */
+START_TEST(test_many_threads)
+{
+	struct fio_import_io io = {0};
+	struct result r;
+	struct sample s;
+	char path[600], err[1024];
+	bool group = many[_i].group, shared = many[_i].shared;
+	uint64_t bytes = many_write(tmpdir, group, shared, MANY_THREADS);
+
+	snprintf(path, sizeof(path), "%s/many.json", tmpdir);
+	ck_assert_msg(fio_import_file_io(&r, path, tmpdir, &io, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(io.log_files, shared ? 2 : 2 * MANY_THREADS);
+	ck_assert_uint_eq(io.log_bytes, bytes);
+	ck_assert_uint_eq(r.nphases, 1);
+	ck_assert_uint_eq(r.phases[0].nsteps, group ? 1 : MANY_THREADS);
+	for (unsigned e = 0; e < r.phases[0].nsteps; e++) {
+		const struct result_step *st = &r.phases[0].steps[e];
+		/* the threads of the step: all of them, or the entry's (a shared log's parts
+		 * go to the entries in the order they were written) */
+		unsigned k0 = group ? 1 : shared ? MANY_THREADS - e : e + 1;
+		unsigned k1 = group ? MANY_THREADS : k0;
+		bool short_one = k1 == MANY_THREADS;
+		ck_assert_uint_eq(st->nsamples, short_one ? MANY_INTERVALS - 1 : MANY_INTERVALS);
+		for (unsigned i = 0; i < st->nsamples; i++) {
+			double iops = 0, lat_sum = 0;
+			for (unsigned k = k0; k <= k1; k++) {
+				iops += k + i;
+				lat_sum += (double)(100 * k + i) * (k + i);
+			}
+			ck_assert(result_step_sample(st, i, &s));
+			ck_assert_uint_eq(s.start_ns, i * 1000000000ull);
+			ck_assert_uint_eq(s.dur_ns, 1000000000ull);
+			ck_assert_msg(s.d[DIR_READ].iops == iops, "step %u interval %u: %g, not %g", e,
+				      i, s.d[DIR_READ].iops, iops);
+			ck_assert_uint_eq(s.d[DIR_READ].ios, (uint64_t)iops);
+			ck_assert(fabs(s.d[DIR_READ].mean_ns - lat_sum / iops) <= 1e-9 * lat_sum / iops);
+			ck_assert(s.d[DIR_WRITE].iops == 0);
+		}
+	}
+	result_free(&r);
+}
+END_TEST
+
+/* Past fio's own limit on threads, the logs are refused: file:line, before any is read. */
+START_TEST(test_too_many_threads)
+{
+	struct fio_import_io io = {0};
+	struct result r;
+	char path[600], err[1024] = "";
+
+	many_write(tmpdir, true, true, FIO_IMPORT_MAX_LOG_THREADS + 1);
+	snprintf(path, sizeof(path), "%s/many.json", tmpdir);
+	ck_assert_int_eq(fio_import_file_io(&r, path, tmpdir, &io, err, sizeof(err)), -E2BIG);
+	ck_assert_msg(strstr(err, "many.json:5: job 'many': the logs of more than 4096 threads"),
+		      "%s", err);
+	ck_assert_uint_eq(io.log_files, 0);
+	/* without logs, the same output imports */
+	ck_assert_msg(fio_import_file(&r, path, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.phases[0].steps[0].wl.threads, FIO_IMPORT_MAX_LOG_THREADS + 1);
+	result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -297,6 +436,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_client);
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("many");
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_many_threads, 0, sizeof(many) / sizeof(many[0]));
+	tcase_add_test(tc, test_too_many_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

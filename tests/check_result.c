@@ -47,6 +47,14 @@ static void fill_sample(struct sample *s, unsigned index)
 }
 
 /* A run with a steady-state precondition phase and a measure phase of nsteps steps. */
+/* The file's modification time: the library lists runs newest first by it. */
+static void set_mtime(const char *path, time_t t)
+{
+	struct timespec ts[2] = {{.tv_sec = t}, {.tv_sec = t}};
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
 static void build(struct result *r, unsigned nsteps)
 {
 	struct workload wl;
@@ -638,6 +646,8 @@ START_TEST(list_dir)
 {
 	static const char *const started[] = {"2026-01-02T00:00:00Z", "2026-03-01T00:00:00Z",
 					      "2025-12-31T23:59:59Z"};
+	static const time_t when[] = {1767312000, 1772323200, 1767225599}; /* saved then */
+	const struct result_entry *e;
 	struct result_list l;
 	char path[512], err[512];
 
@@ -648,11 +658,13 @@ START_TEST(list_dir)
 		snprintf(path, sizeof(path), "%s/r%u.json", tmpdir, i);
 		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
 		result_free(&r);
+		set_mtime(path, when[i]);
 	}
 	snprintf(path, sizeof(path), "%s/broken.json", tmpdir);
 	FILE *f = fopen(path, "w");
 	fputs("{\"format\": \"drivebench-result\", \"version\": 7}", f);
 	fclose(f);
+	set_mtime(path, 1000);
 	snprintf(path, sizeof(path), "%s/.r.json.tmp123", tmpdir); /* a save in progress */
 	fclose(fopen(path, "w"));
 	snprintf(path, sizeof(path), "%s/notes.txt", tmpdir);
@@ -660,19 +672,23 @@ START_TEST(list_dir)
 
 	ck_assert_msg(result_list_dir(tmpdir, &l, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(l.n, 4);
-	ck_assert_str_eq(l.entries[0].started, started[1]);
-	ck_assert_str_eq(l.entries[1].started, started[0]);
-	ck_assert_str_eq(l.entries[2].started, started[2]);
-	ck_assert_uint_eq(l.entries[0].nsteps, 1 + 2); /* one precondition round + 2 steps */
-	ck_assert_uint_eq(l.entries[0].nphases, 2);
-	ck_assert_str_eq(l.entries[0].model, "Micron P400m");
-	ck_assert_str_eq(l.entries[0].firmware, "0200");
-	ck_assert_str_eq(l.entries[0].preset, "8K 70/30");
-	ck_assert_str_eq(l.entries[0].target, "/dev/nvme0n1");
-	ck_assert_uint_eq(l.entries[0].capacity_bytes, 200049647616ull);
-	ck_assert_int_eq(l.entries[0].status, RS_COMPLETE);
-	ck_assert_msg(strstr(l.entries[3].error, "broken.json:1: format version 7 is newer"), "%s",
-		      l.entries[3].error);
+	ck_assert_uint_eq(l.reads, 0); /* listed: nothing read yet */
+	ck_assert_str_eq(result_list_entry(&l, 1)->started, started[0]);
+	ck_assert_str_eq(result_list_entry(&l, 2)->started, started[2]);
+	ck_assert_ptr_nonnull(e = result_list_entry(&l, 0));
+	ck_assert_str_eq(e->started, started[1]);
+	ck_assert_uint_eq(e->nsteps, 1 + 2); /* one precondition round + 2 steps */
+	ck_assert_uint_eq(e->nphases, 2);
+	ck_assert_str_eq(e->model, "Micron P400m");
+	ck_assert_str_eq(e->firmware, "0200");
+	ck_assert_str_eq(e->preset, "8K 70/30");
+	ck_assert_str_eq(e->target, "/dev/nvme0n1");
+	ck_assert_uint_eq(e->capacity_bytes, 200049647616ull);
+	ck_assert_int_eq(e->status, RS_COMPLETE);
+	ck_assert_ptr_nonnull(e = result_list_entry(&l, 3));
+	ck_assert_msg(strstr(e->error, "broken.json:1: format version 7 is newer"), "%s", e->error);
+	ck_assert_ptr_null(result_list_entry(&l, 4));
+	ck_assert_uint_eq(l.reads, 4); /* one page, read once */
 	result_list_free(&l);
 
 	snprintf(path, sizeof(path), "%s/nowhere", tmpdir);
@@ -696,16 +712,17 @@ START_TEST(list_add)
 		snprintf(path, sizeof(path), "%s/%s%u.json", i == 2 ? tmpdir : dir, "a", i);
 		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
 		result_free(&r);
+		set_mtime(path, 1794823200 + 86400 * i);
 	}
 	memset(&l, 0, sizeof(l));
 	ck_assert_int_eq(result_list_add(&l, dir, err, sizeof(err)), 0);
 	ck_assert_uint_eq(l.n, 2);
 	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), 0); /* the third, a file */
 	ck_assert_uint_eq(l.n, 3);
-	ck_assert_str_eq(l.entries[0].path, path);
-	ck_assert_str_eq(l.entries[0].started, "2026-11-12T10:00:00Z");
-	ck_assert_str_eq(l.entries[2].started, "2026-11-10T10:00:00Z");
-	ck_assert_str_eq(l.entries[1].label, "P400m FW 0200 \u00e9 retest");
+	ck_assert_str_eq(result_list_path(&l, 0), path);
+	ck_assert_str_eq(result_list_entry(&l, 0)->started, "2026-11-12T10:00:00Z");
+	ck_assert_str_eq(result_list_entry(&l, 2)->started, "2026-11-10T10:00:00Z");
+	ck_assert_str_eq(result_list_entry(&l, 1)->label, "P400m FW 0200 \u00e9 retest");
 	snprintf(path, sizeof(path), "%s/none", tmpdir);
 	ck_assert_int_eq(result_list_add(&l, path, err, sizeof(err)), -ENOENT);
 	ck_assert_msg(strstr(err, "none: No such file"), "%s", err);
@@ -831,7 +848,8 @@ START_TEST(not_regular)
 	struct result_list l;
 	ck_assert_int_eq(result_list_dir(tmpdir, &l, err, sizeof(err)), 0);
 	ck_assert_uint_eq(l.n, 1);
-	ck_assert_msg(strstr(l.entries[0].error, "a FIFO"), "%s", l.entries[0].error);
+	ck_assert_msg(strstr(result_list_entry(&l, 0)->error, "a FIFO"), "%s",
+		      result_list_entry(&l, 0)->error);
 	result_list_free(&l);
 }
 END_TEST

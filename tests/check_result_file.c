@@ -308,7 +308,10 @@ START_TEST(rewrite_during_autosave)
 }
 END_TEST
 
-/* Files nobody holds: replaced (an --out named twice in turn), rewritten, missing. */
+/*
+ * Files nobody holds: replaced (an --out named twice in turn), rewritten (keeping its
+ * time), missing.
+ */
 START_TEST(replace_when_free)
 {
 	struct result a, b, back;
@@ -328,7 +331,13 @@ START_TEST(replace_when_free)
 	ck_assert_int_eq(result_save(&a, path, err, sizeof(err)), -EAGAIN);
 	result_free(&b);
 	ck_assert_msg(result_save(&a, path, err, sizeof(err)) == 0, "%s", err);
+	/* a label keeps the time of the run's last save: the library's order */
+	struct timespec saved[2] = {{.tv_sec = 1700000000}, {.tv_sec = 1700000000}};
+	struct stat st;
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, saved, 0), 0);
 	ck_assert_msg(result_rewrite(path, set_label, "x", err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mtim.tv_sec, 1700000000);
 	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(back.phases[0].nsteps, 1);
 	ck_assert_str_eq(back.label, "x");

@@ -121,6 +121,20 @@ check "bad input: no result written" test ! -e "$T/bad.result.json"
 check "no input: exit 2" test $? -eq 2
 "$DRIVEBENCH" import "$T/plain.json" --logs /nonexistent 2>/dev/null
 check "--logs not a directory: exit 2" test $? -eq 2
+# the logs of more threads than fio can run: refused before any is read, file:line
+python3 - "$T/plain.json" "$T/many.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"] = d["jobs"][:1]
+d["jobs"][0]["job options"].update(numjobs="4097", write_iops_log="x", log_avg_msec="1000")
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+EOF
+"$DRIVEBENCH" import "$T/many.json" --logs "$T" --out "$T/many.result.json" 2>"$T/err"
+rc=$?
+check "4097 threads' logs: exit 2" test "$rc" -eq 2
+check "4097 threads' logs: file:line and the limit" \
+	grep -q "many.json:[0-9]*: job '.*': the logs of more than 4096 threads" "$T/err"
+check "4097 threads' logs: no result written" test ! -e "$T/many.result.json"
 
 # export-samples: a row per interval per step; cells safe for spreadsheets and terminals
 if [ -f "$T/plus.result.json" ]; then

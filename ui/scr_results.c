@@ -60,9 +60,8 @@ static void details_open(struct app *a)
 	size_t len = 0;
 	unsigned n = 0;
 
-	if (a->result_sel >= a->results.n)
+	if (!(e = result_list_entry(&a->results, a->result_sel)))
 		return;
-	e = &a->results.entries[a->result_sel];
 	result_init(&r);
 	/* the details are the step summaries, as show prints them */
 	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
@@ -139,23 +138,42 @@ void results_free(struct app *a)
 	a->marked = NULL;
 }
 
+static int path_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * The library listed again: names and times only, each row's file read when it is drawn
+ * (result_io.h: a page at a time), so a folder of 100,000 results opens at once.
+ */
 void results_load(struct app *a)
 {
 	char err[512], keep[4096] = "";
 	bool *marks_by_path = NULL;
 	struct result_list old = a->results;
+	const char **was_marked = NULL;
+	size_t nwas = 0;
 
 	if (a->result_sel < old.n)
-		snprintf(keep, sizeof(keep), "%s", old.entries[a->result_sel].path);
+		snprintf(keep, sizeof(keep), "%s", result_list_path(&old, a->result_sel));
+	/* the marked paths, sorted: found again in a folder of any size */
+	if (a->marked && (was_marked = calloc(old.n + 1, sizeof(*was_marked))))
+		for (size_t j = 0; j < old.n; j++)
+			if (a->marked[j])
+				was_marked[nwas++] = result_list_path(&old, j);
+	if (nwas)
+		qsort(was_marked, nwas, sizeof(*was_marked), path_cmp);
 	memset(&a->results, 0, sizeof(a->results));
 	int rd = result_dir(a->results_dir, sizeof(a->results_dir));
 	if (rd < 0) {
 		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
 			  a->results_dir, strerror(-rd));
 		memset(&a->results, 0, sizeof(a->results));
-	} else if (result_list_dir(a->results_dir, &a->results, err, sizeof(err)) < 0) {
+	} else if ((rd = result_list_dir(a->results_dir, &a->results, err, sizeof(err))) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
-		memset(&a->results, 0, sizeof(a->results));
+		if (rd != -E2BIG) /* the first so many files are listed */
+			memset(&a->results, 0, sizeof(a->results));
 	}
 	/* and the places the library names (results saved elsewhere) */
 	static char lib[LIBRARY_MAX][4096];
@@ -169,11 +187,10 @@ void results_load(struct app *a)
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
-		for (size_t j = 0; j < old.n && a->marked; j++)
-			if (a->marked[j] &&
-			    !strcmp(old.entries[j].path, a->results.entries[i].path))
-				marks_by_path[i] = true;
-		if (keep[0] && !strcmp(keep, a->results.entries[i].path))
+		const char *path = result_list_path(&a->results, i);
+		if (nwas && bsearch(&path, was_marked, nwas, sizeof(*was_marked), path_cmp))
+			marks_by_path[i] = true;
+		if (keep[0] && !strcmp(keep, path))
 			a->result_sel = (unsigned)i;
 	}
 	/* a run that just finished is what the reviewer comes here to see */
@@ -181,6 +198,7 @@ void results_load(struct app *a)
 		a->result_sel = 0;
 	free(a->marked);
 	a->marked = marks_by_path;
+	free(was_marked);
 	result_list_free(&old);
 	if (a->result_sel >= a->results.n)
 		a->result_sel = a->results.n ? (unsigned)a->results.n - 1 : 0;
@@ -189,15 +207,18 @@ void results_load(struct app *a)
 }
 
 /* The paths compared: the marked results, or the selected one when none is marked. */
-static unsigned compare_paths(const struct app *a, const char **paths, unsigned max)
+static unsigned compare_paths(struct app *a, const char **paths, unsigned max)
 {
 	unsigned n = 0;
 
+	const struct result_entry *e;
+
 	for (size_t i = 0; i < a->results.n && n < max; i++)
-		if (a->marked && a->marked[i] && !a->results.entries[i].error[0])
-			paths[n++] = a->results.entries[i].path;
-	if (n == 0 && a->result_sel < a->results.n && !a->results.entries[a->result_sel].error[0])
-		paths[n++] = a->results.entries[a->result_sel].path;
+		if (a->marked && a->marked[i] && (e = result_list_entry(&a->results, i)) &&
+		    !e->error[0])
+			paths[n++] = result_list_path(&a->results, i);
+	if (n == 0 && (e = result_list_entry(&a->results, a->result_sel)) && !e->error[0])
+		paths[n++] = result_list_path(&a->results, a->result_sel);
 	return n;
 }
 
@@ -444,9 +465,13 @@ void results_draw(struct app *a, int top, int bottom)
 		rows = (unsigned)a->results.n;
 	ui_list_scroll(a->result_sel, &a->result_top, rows);
 	for (unsigned i = a->result_top; i < a->results.n && i < a->result_top + rows; i++, y++) {
-		const struct result_entry *e = &a->results.entries[i];
+		const struct result_entry *e = result_list_entry(&a->results, i);
 		bool sel = i == a->result_sel;
 		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
+		if (!e) {
+			ui_text(a, y, xdate, a->cols - xdate - 1, ROLE_ERROR, "out of memory");
+			continue;
+		}
 		const char *base_name = strrchr(e->path, '/');
 
 		if (sel)
@@ -563,9 +588,10 @@ void results_export(struct app *a, int format)
 
 void results_delete(struct app *a)
 {
-	if (a->result_sel >= a->results.n)
+	const char *path = result_list_path(&a->results, a->result_sel);
+
+	if (!path)
 		return;
-	const char *path = a->results.entries[a->result_sel].path;
 	if (unlink(path) < 0) {
 		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
 		return;
@@ -601,10 +627,11 @@ void results_annotate(struct app *a, enum key_action what, const char *text)
 	struct annotation an = {.what = what, .text = text};
 	char err[600];
 
-	if (a->result_sel >= a->results.n)
+	const char *path = result_list_path(&a->results, a->result_sel);
+
+	if (!path)
 		return;
-	const struct result_entry *e = &a->results.entries[a->result_sel];
-	if (result_rewrite(e->path, annotate_edit, &an, err, sizeof(err)) < 0) {
+	if (result_rewrite(path, annotate_edit, &an, err, sizeof(err)) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
 		return;
 	}
@@ -646,9 +673,10 @@ static void annotate_open(struct app *a, enum key_action what)
 	struct result r;
 	char err[600];
 
-	if (a->result_sel >= a->results.n || a->results.entries[a->result_sel].error[0])
+	const struct result_entry *e = result_list_entry(&a->results, a->result_sel);
+
+	if (!e || e->error[0])
 		return;
-	const struct result_entry *e = &a->results.entries[a->result_sel];
 	/* a run's own file is saved by the run until it ends (this one's, or another
 	 * process's: it holds the file's lock) */
 	if ((e->status == RS_INCOMPLETE && run_model_active(a->run)) ||
@@ -763,7 +791,7 @@ void results_key(struct app *a, enum key_action act)
 	case ACT_DELETE:
 		if (a->result_sel < a->results.n) {
 			snprintf(text, sizeof(text), "Delete %s? The measurements in it are lost.",
-				 a->results.entries[a->result_sel].path);
+				 result_list_path(&a->results, a->result_sel));
 			ui_confirm(a, ACT_DELETE, "Delete this result?", text);
 		}
 		break;

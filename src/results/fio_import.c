@@ -546,6 +546,15 @@ static int resolve_threads(struct importer *im)
 			if (per == 1 && j - i > 1)
 				text_fmt(st->label, sizeof(st->label), "%.50s #%u", pd->name, k - i + 1);
 			unsigned *thread = host_thread(hosts, &nhosts, pd->host);
+			if (im->logs_dir && thread && *thread - 1 + per > FIO_IMPORT_MAX_LOG_THREADS) {
+				text_fmt(im->err, im->errlen,
+					 "%s:%u: job '%s': the logs of more than %u threads%s%s, "
+					 "fio's own limit",
+					 im->file, fio_import_line(im, pd->at), pd->name,
+					 FIO_IMPORT_MAX_LOG_THREADS, pd->host[0] ? " on " : "",
+					 pd->host);
+				return im->j.ret = -E2BIG;
+			}
 			if (im->logs_dir && thread && logs_own(im, pd)) {
 				int ret = fio_import_samples(im, st, pd, *thread, per);
 				if (ret) {
@@ -656,10 +665,10 @@ static struct json_object *target_record(const struct importer *im)
 	return t;
 }
 
-int fio_import_buf(struct result *r, const char *buf, size_t len, const char *file,
-		   const char *logs_dir, char *err, size_t errlen)
+static int import_buf(struct result *r, const char *buf, size_t len, const char *file,
+		      const char *logs_dir, struct fio_import_io *io, char *err, size_t errlen)
 {
-	struct importer im = {.r = r, .file = file, .logs_dir = logs_dir, .err = err,
+	struct importer im = {.r = r, .file = file, .logs_dir = logs_dir, .io = io, .err = err,
 			      .errlen = errlen};
 	const char *start = buf;
 	struct json_object *fio = NULL;
@@ -720,6 +729,7 @@ int fio_import_buf(struct result *r, const char *buf, size_t len, const char *fi
 	iso_time(r->ended, sizeof(r->ended), im.timestamp);
 out:
 	ret = im.j.ret;
+	fio_import_logs_close(&im);
 	for (unsigned i = 0; i < im.npend; i++) {
 		free(im.pend[i].iops_prefix);
 		free(im.pend[i].lat_prefix);
@@ -736,8 +746,20 @@ out:
 	return ret;
 }
 
+int fio_import_buf(struct result *r, const char *buf, size_t len, const char *file,
+		   const char *logs_dir, char *err, size_t errlen)
+{
+	return import_buf(r, buf, len, file, logs_dir, NULL, err, errlen);
+}
+
 int fio_import_file(struct result *r, const char *path, const char *logs_dir, char *err,
 		    size_t errlen)
+{
+	return fio_import_file_io(r, path, logs_dir, NULL, err, errlen);
+}
+
+int fio_import_file_io(struct result *r, const char *path, const char *logs_dir,
+		       struct fio_import_io *io, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -748,7 +770,7 @@ int fio_import_file(struct result *r, const char *path, const char *logs_dir, ch
 			       errlen);
 	if (ret)
 		return ret;
-	ret = fio_import_buf(r, text, len, path, logs_dir, err, errlen);
+	ret = import_buf(r, text, len, path, logs_dir, io, err, errlen);
 	free(text);
 	return ret;
 }

@@ -44,15 +44,31 @@
  * two servers on one host (other ports) overwrite each other's copies, so theirs are
  * not read.
  *
+ * Each log file is read once, a buffer at a time: the memory logs take is the step's
+ * intervals (its samples) plus one thread's, whatever the number of threads. A log that
+ * fio wrote for all threads of a job (per_job_logs=0: "<prefix>_iops.log", each
+ * thread's intervals after the one before, in the order the threads ended) is read on
+ * from thread to thread, a thread's part ending where its times start again.
+ *
  * Limits: the JSON document and each log FIO_IMPORT_MAX_BYTES (RESULT_MAX_FILE_BYTES),
+ * the threads of one host whose logs are read FIO_IMPORT_MAX_LOG_THREADS,
  * steps RESULT_MAX_STEPS, samples per step RESULT_MAX_SAMPLES, the job options of the
  * document RESULT_MAX_RECORD_BYTES. Errors: "file:line: message".
  */
 #include <stddef.h>
+#include <stdint.h>
 
 #include "result.h"
 
 #define FIO_IMPORT_MAX_BYTES RESULT_MAX_FILE_BYTES
+/* Threads of one host whose logs are read: fio's own limit on jobs (REAL_MAX_JOBS). */
+#define FIO_IMPORT_MAX_LOG_THREADS 4096
+
+/* What reading the logs took: the tests and the bench count it. */
+struct fio_import_io {
+	unsigned log_files; /* opened */
+	uint64_t log_bytes; /* read */
+};
 
 /*
  * The fio output in buf (len bytes, buf[len] a NUL), named file in messages, into r
@@ -65,5 +81,8 @@ int fio_import_buf(struct result *r, const char *buf, size_t len, const char *fi
 /* The same, from a file. */
 int fio_import_file(struct result *r, const char *path, const char *logs_dir, char *err,
 		    size_t errlen);
+/* fio_import_file(), adding to *io what reading the logs took. */
+int fio_import_file_io(struct result *r, const char *path, const char *logs_dir,
+		       struct fio_import_io *io, char *err, size_t errlen);
 
 #endif

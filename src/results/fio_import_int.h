@@ -16,6 +16,8 @@
 #include "result.h"
 
 struct json_object;
+struct fio_import_io;
+struct fio_log_stream;
 
 enum { FD_READ, FD_WRITE, FD_N }; /* the directions imported (trim is not) */
 enum { LK_CLAT, LK_LAT, LK_N };	  /* the latencies fio reports */
@@ -76,6 +78,8 @@ struct importer {
 	size_t opt_bytes;	      /* of all options kept, against RESULT_MAX_RECORD_BYTES */
 	struct pending *pend;	      /* per step, what its threads and logs are resolved from */
 	unsigned npend;
+	struct fio_log_stream *log[2]; /* the IOPS and latency logs open; malloc'd or NULL */
+	struct fio_import_io *io;      /* counts what reading the logs took; or NULL */
 	char *err;
 	size_t errlen;
 };
@@ -97,9 +101,12 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e);
 
 /*
  * fio_import_log.c: the samples of step st from the logs of the threads first..first+n-1
- * in im->logs_dir. 0 or -errno with the message in im->err.
+ * in im->logs_dir, each log read once, a buffer at a time. 0 or -errno with the message
+ * in im->err.
  */
 int fio_import_samples(struct importer *im, struct result_step *st, const struct pending *pd,
 		       unsigned first, unsigned n);
+/* Close the logs left open (a shared log stays open for the next step's threads). */
+void fio_import_logs_close(struct importer *im);
 
 #endif

@@ -351,10 +351,15 @@ int result_rewrite(const char *path, int (*edit)(struct result *r, void *arg), v
 		return ret;
 	}
 	/* read again under the lock: what the last save left, not what a list showed */
+	struct stat was;
+	bool have_was = stat(path, &was) == 0;
 	ret = result_load(&r, path, err, errlen);
 	if (ret == 0 && (ret = edit(&r, arg)) < 0)
 		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
 	if (ret == 0 && (ret = write_temp(&r, path, tmp, sizeof(tmp), &fd, &step)) == 0) {
+		/* the run's last save stays its time: the library lists runs by it */
+		if (have_was)
+			futimens(fd, (struct timespec[2]){{.tv_nsec = UTIME_OMIT}, was.st_mtim});
 		step = "renaming into place";
 		/* the inode at the name is ours (held): nobody else can be replacing it */
 		ret = rename(tmp, path) ? -errno : 0;

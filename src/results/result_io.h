@@ -4,7 +4,7 @@
 /*
  * Results as people look for them: the library of saved results in a directory (what the
  * TUI's Results screen lists), and the facts that name a run (drive model, capacity,
- * firmware, target) read out of its target record. Implemented in result.c.
+ * firmware, target) read out of its target record. Implemented in result_library.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 
 #include "result.h"
 
-/* One file of a results directory. */
+/* The facts of a result file the library shows: read from the file when asked for. */
 struct result_entry {
 	char path[4096];
 	char model[128]; /* drive model; "" for a file target or no discovery record */
@@ -29,15 +29,38 @@ struct result_entry {
 	char error[512]; /* non-empty: the file could not be read (and why) */
 };
 
+/*
+ * The library of results, listed lazily: a directory is listed (names and modification
+ * times, nothing read from the files), and a file is read for its entry only when asked
+ * for, a page of RESULT_LIST_PAGE files at a time, keeping the last RESULT_LIST_PAGES
+ * pages. Memory: about 150 bytes a file listed (its path) plus the pages (1.4 MB),
+ * whatever the files hold; at most RESULT_LIST_MAX_FILES files a list. Time: a
+ * directory's listing (a stat per file) and a page of reads per page asked for.
+ */
+#define RESULT_LIST_PAGE      16
+#define RESULT_LIST_PAGES     16
+#define RESULT_LIST_MAX_FILES 1000000
+
+/* A file listed: nothing read from it. */
+struct result_file {
+	char *path;	  /* malloc'd */
+	int64_t mtime_ns; /* when it was last saved (a label or note keeps it) */
+};
+
+struct result_list_page;
+
+/* Zeroed, an empty list. */
 struct result_list {
-	struct result_entry *entries; /* newest first; unreadable files last */
-	size_t n;
+	struct result_file *files; /* newest first (modification time), then by path */
+	size_t n, cap;
+	struct result_list_page *pages; /* [RESULT_LIST_PAGES], made on first use */
+	uint64_t tick;			/* uses of pages, for the least recently used */
+	uint64_t reads;			/* files read for their entries (the tests count them) */
 };
 
 /*
- * Every *.json file in dir. Files that fail to load are listed with their error, so a
- * broken result is visible rather than silently missing. 0 or -errno (dir unreadable),
- * message in err.
+ * Every *.json file in dir, listed (nothing read). 0 or -errno (dir unreadable), message
+ * in err; -E2BIG past RESULT_LIST_MAX_FILES, the list holding the files listed before.
  */
 int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen);
 void result_list_free(struct result_list *l);
@@ -47,6 +70,14 @@ void result_list_free(struct result_list *l);
  * message in err; l keeps what it had, and what was added before an error.
  */
 int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen);
+/* File i's path (nothing read); NULL past the end. */
+const char *result_list_path(const struct result_list *l, size_t i);
+/*
+ * File i's entry: its page read now unless kept (files that fail to load get their
+ * error, so a broken result is visible rather than silently missing). Valid until the
+ * list's next call; NULL past the end or out of memory.
+ */
+const struct result_entry *result_list_entry(struct result_list *l, size_t i);
 
 /*
  * Load n files into rs[0..n-1] (what: RESULT_LOAD_*, as for result_load_opts()), on

@@ -233,55 +233,64 @@ unsigned result_nsteps(const struct result *r)
 
 /* ---- the library of results ------------------------------------------------------ */
 
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct result_entry *x = a, *y = b;
+/* A page of entries: files first..first+RESULT_LIST_PAGE-1, read together. */
+struct result_list_page {
+	size_t first; /* SIZE_MAX: unused */
+	uint64_t used;
+	struct result_entry e[RESULT_LIST_PAGE];
+};
 
-	if (!x->error[0] != !y->error[0])
-		return x->error[0] ? 1 : -1;
-	int c = strcmp(y->started, x->started); /* ISO 8601 sorts as text; newest first */
-	return c ? c : strcmp(x->path, y->path);
+static int file_cmp(const void *a, const void *b)
+{
+	const struct result_file *x = a, *y = b;
+
+	if (x->mtime_ns != y->mtime_ns)
+		return x->mtime_ns > y->mtime_ns ? -1 : 1; /* newest first */
+	return strcmp(x->path, y->path);
 }
 
-/* Append the entry of the file at path (its facts, or why it cannot be read). */
-static int list_append(struct result_list *l, size_t *cap, const char *path)
+/* The pages no longer match the files (added, sorted again). */
+static void list_forget(struct result_list *l)
 {
-	if (l->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		struct result_entry *p = realloc(l->entries, ncap * sizeof(*p));
+	for (unsigned p = 0; l->pages && p < RESULT_LIST_PAGES; p++)
+		l->pages[p].first = SIZE_MAX;
+}
+
+static void list_sort(struct result_list *l)
+{
+	if (l->n)
+		qsort(l->files, l->n, sizeof(*l->files), file_cmp);
+	list_forget(l);
+}
+
+/* Append the file at path (dirfd/name when dirfd >= 0): its name and time, nothing read. */
+static int list_append(struct result_list *l, const char *path, int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (l->n == RESULT_LIST_MAX_FILES)
+		return -E2BIG;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 64;
+		struct result_file *p = realloc(l->files, ncap * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
-		l->entries = p;
-		*cap = ncap;
+		l->files = p;
+		l->cap = ncap;
 	}
-	struct result_entry *en = &l->entries[l->n++];
-	struct result r;
-	memset(en, 0, sizeof(*en));
-	snprintf(en->path, sizeof(en->path), "%s", path);
-	/* the list shows what names a run: no samples, no histograms */
-	if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
-		if (!en->error[0])
-			text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
-		return 0;
-	}
-	text_copy(en->model, sizeof(en->model), result_drive_model(&r));
-	text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
-	text_copy(en->target, sizeof(en->target), result_target_path(&r));
-	en->capacity_bytes = result_capacity_bytes(&r);
-	text_copy(en->preset, sizeof(en->preset), r.preset_name);
-	text_copy(en->label, sizeof(en->label), r.label);
-	text_copy(en->started, sizeof(en->started), r.started);
-	en->status = r.status;
-	en->nphases = r.nphases;
-	en->nsteps = result_nsteps(&r);
-	en->version = r.version;
-	result_free(&r);
+	struct result_file *f = &l->files[l->n];
+	if (!(f->path = strdup(path)))
+		return -ENOMEM;
+	/* a file gone since the listing is listed still: reading it says why it fails */
+	f->mtime_ns = 0;
+	if ((dirfd >= 0 ? fstatat(dirfd, name, &st, 0) : stat(path, &st)) == 0)
+		f->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	l->n++;
 	return 0;
 }
 
-/* Every *.json of dir appended to out (unsorted). */
-static int list_append_dir(const char *dir, struct result_list *out, size_t *cap, char *err,
-			   size_t errlen)
+/* Every *.json of dir appended to l (unsorted). */
+static int list_append_dir(struct result_list *l, const char *dir, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -299,9 +308,13 @@ static int list_append_dir(const char *dir, struct result_list *out, size_t *cap
 			continue; /* hidden names include save()'s temp files */
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path))
 			continue;
-		if (list_append(out, cap, path) < 0) {
-			ret = -ENOMEM;
-			snprintf(err, errlen, "%s: out of memory", dir);
+		if ((ret = list_append(l, path, dirfd(d), e->d_name)) < 0) {
+			if (ret == -E2BIG)
+				snprintf(err, errlen,
+					 "%s: more than %u result files listed, the limit", dir,
+					 RESULT_LIST_MAX_FILES);
+			else
+				snprintf(err, errlen, "%s: out of memory", dir);
 			break;
 		}
 	}
@@ -311,25 +324,20 @@ static int list_append_dir(const char *dir, struct result_list *out, size_t *cap
 
 int result_list_dir(const char *dir, struct result_list *out, char *err, size_t errlen)
 {
-	size_t cap = 0;
 	int ret;
 
-	out->entries = NULL;
-	out->n = 0;
-	ret = list_append_dir(dir, out, &cap, err, errlen);
-	if (ret) {
+	memset(out, 0, sizeof(*out));
+	ret = list_append_dir(out, dir, err, errlen);
+	if (ret && ret != -E2BIG)
 		result_list_free(out);
-		return ret;
-	}
-	if (out->n)
-		qsort(out->entries, out->n, sizeof(*out->entries), entry_cmp);
-	return 0;
+	else
+		list_sort(out);
+	return ret;
 }
 
 int result_list_add(struct result_list *l, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t cap = l->n; /* the array is exactly full: the first append grows it */
 	int ret;
 
 	if (stat(path, &st) < 0) {
@@ -338,22 +346,87 @@ int result_list_add(struct result_list *l, const char *path, char *err, size_t e
 		return ret;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ret = list_append_dir(path, l, &cap, err, errlen);
+		ret = list_append_dir(l, path, err, errlen);
 	} else {
-		ret = list_append(l, &cap, path);
+		ret = list_append(l, path, -1, NULL);
 		if (ret)
-			snprintf(err, errlen, "%s: out of memory", path);
+			snprintf(err, errlen, "%s: %s", path,
+				 ret == -E2BIG ? "more result files listed than the limit"
+					       : "out of memory");
 	}
-	if (l->n)
-		qsort(l->entries, l->n, sizeof(*l->entries), entry_cmp);
+	list_sort(l);
 	return ret;
 }
 
 void result_list_free(struct result_list *l)
 {
-	free(l->entries);
-	l->entries = NULL;
-	l->n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->files[i].path);
+	free(l->files);
+	free(l->pages);
+	memset(l, 0, sizeof(*l));
+}
+
+const char *result_list_path(const struct result_list *l, size_t i)
+{
+	return i < l->n ? l->files[i].path : NULL;
+}
+
+/* The entry of the file at path: its facts, or why it cannot be read. */
+static void entry_read(struct result_entry *en, const char *path)
+{
+	struct result r;
+
+	memset(en, 0, sizeof(*en));
+	snprintf(en->path, sizeof(en->path), "%s", path);
+	/* the list shows what names a run: no samples, no histograms */
+	if (result_load_opts(&r, en->path, 0, en->error, sizeof(en->error))) {
+		if (!en->error[0])
+			text_fmt(en->error, sizeof(en->error), "%s: unreadable", en->path);
+		return;
+	}
+	text_copy(en->model, sizeof(en->model), result_drive_model(&r));
+	text_copy(en->firmware, sizeof(en->firmware), result_drive_firmware(&r));
+	text_copy(en->target, sizeof(en->target), result_target_path(&r));
+	en->capacity_bytes = result_capacity_bytes(&r);
+	text_copy(en->preset, sizeof(en->preset), r.preset_name);
+	text_copy(en->label, sizeof(en->label), r.label);
+	text_copy(en->started, sizeof(en->started), r.started);
+	en->status = r.status;
+	en->nphases = r.nphases;
+	en->nsteps = result_nsteps(&r);
+	en->version = r.version;
+	result_free(&r);
+}
+
+const struct result_entry *result_list_entry(struct result_list *l, size_t i)
+{
+	size_t first = i - i % RESULT_LIST_PAGE;
+	struct result_list_page *pg = NULL;
+
+	if (i >= l->n)
+		return NULL;
+	if (!l->pages) {
+		if (!(l->pages = malloc(RESULT_LIST_PAGES * sizeof(*l->pages))))
+			return NULL;
+		for (unsigned p = 0; p < RESULT_LIST_PAGES; p++)
+			l->pages[p] = (struct result_list_page){.first = SIZE_MAX};
+	}
+	for (unsigned p = 0; p < RESULT_LIST_PAGES && !pg; p++)
+		if (l->pages[p].first == first)
+			pg = &l->pages[p];
+	if (!pg) {
+		/* the least recently used page makes room: never the one used last */
+		pg = &l->pages[0];
+		for (unsigned p = 1; p < RESULT_LIST_PAGES; p++)
+			if (l->pages[p].used < pg->used)
+				pg = &l->pages[p];
+		pg->first = first;
+		for (size_t k = first; k < l->n && k < first + RESULT_LIST_PAGE; k++, l->reads++)
+			entry_read(&pg->e[k - first], l->files[k].path);
+	}
+	pg->used = ++l->tick;
+	return &pg->e[i - first];
 }
 
 /* ---- loading many ---------------------------------------------------------------- */

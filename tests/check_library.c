@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The library of results on a folder of 20,000 (result_io.h): listing reads no file,
+ * an entry asked for reads its page and no more, pages are kept up to their bound, and
+ * the memory is a few hundred bytes a file, not what reading every file took (6 KB an
+ * entry and a parse each: 1 GB and 16 s for 100,000).
+ */
+#include "testlib.h"
+
+#include <stdint.h>
+#include <time.h>
+
+#include "result.h"
+#include "result_io.h"
+#include "rundir.h"
+
+#define NFILES 20000
+
+/* Peak resident set of this process (Check runs each test in its own child), in KiB. */
+static long vm_hwm_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* NFILES copies of one small result, file i saved at second i (the newest last). */
+static void make_folder(const char *dir)
+{
+	struct result r;
+	char path[600], err[512], *text;
+	size_t len;
+
+	result_init(&r);
+	r.status = RS_COMPLETE;
+	snprintf(r.started, sizeof(r.started), "2026-12-01T10:00:00Z");
+	snprintf(r.preset_name, sizeof(r.preset_name), "lazy");
+	ck_assert_ptr_nonnull(result_add_phase(&r, "run", PH_RUN));
+	snprintf(path, sizeof(path), "%s/.one", dir);
+	ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+	result_free(&r);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	text = malloc(65536);
+	len = fread(text, 1, 65536, f);
+	fclose(f);
+	unlink(path);
+	for (unsigned i = 0; i < NFILES; i++) {
+		snprintf(path, sizeof(path), "%s/run-%05u.json", dir, i);
+		ck_assert_ptr_nonnull(f = fopen(path, "w"));
+		ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+		fclose(f);
+		struct timespec ts[2] = {{.tv_sec = 1790000000 + i}, {.tv_sec = 1790000000 + i}};
+		ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+	}
+	free(text);
+}
+
+START_TEST(lazy_folder)
+{
+	struct result_list l;
+	const struct result_entry *e;
+	char err[512], want[600];
+
+	make_folder(tmpdir);
+	long before = vm_hwm_kib();
+	ck_assert_msg(result_list_dir(tmpdir, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.n, NFILES);
+	ck_assert_uint_eq(l.reads, 0); /* listing reads no file */
+
+	/* newest first, by the time of the last save; a row's page read once */
+	ck_assert_ptr_nonnull(e = result_list_entry(&l, 0));
+	snprintf(want, sizeof(want), "%s/run-%05u.json", tmpdir, NFILES - 1);
+	ck_assert_str_eq(e->path, want);
+	ck_assert_str_eq(e->started, "2026-12-01T10:00:00Z");
+	ck_assert_str_eq(e->preset, "lazy");
+	ck_assert_str_eq(e->error, "");
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE);
+	for (unsigned i = 0; i < RESULT_LIST_PAGE; i++)
+		ck_assert_ptr_nonnull(result_list_entry(&l, i));
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE);
+	snprintf(want, sizeof(want), "%s/run-00000.json", tmpdir);
+	ck_assert_str_eq(result_list_path(&l, NFILES - 1), want);
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE); /* a path reads nothing */
+
+	/* scrolling through every row reads each file once; the pages kept are bounded, so
+	 * going back reads again */
+	for (size_t i = 0; i < l.n; i++)
+		ck_assert_ptr_nonnull(result_list_entry(&l, i));
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE + NFILES - RESULT_LIST_PAGE);
+	ck_assert_ptr_nonnull(result_list_entry(&l, 0));
+	ck_assert_uint_eq(l.reads, NFILES + RESULT_LIST_PAGE);
+
+	/* memory: the paths and the pages, not an entry per file. 20,000 entries of the old
+	 * list took 120 MB; the bound is 3 times what the listing needs */
+	long grew = vm_hwm_kib() - before;
+#ifdef __SANITIZE_ADDRESS__
+	grew = 0; /* ASan keeps what is freed in quarantine (256 MB): it measures nothing here */
+#endif
+	long bound_kib =
+		(long)(NFILES * 3 * (strlen(want) + 16 + sizeof(struct result_file)) +
+		       3 * RESULT_LIST_PAGES * sizeof(struct result_entry) * RESULT_LIST_PAGE) /
+		1024;
+	ck_assert_msg(grew < bound_kib, "the peak grew by %ld KiB (bound %ld KiB)", grew,
+		      bound_kib);
+	result_list_free(&l);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("library");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, lazy_folder);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(suite)
