@@ -3,7 +3,9 @@
  * The child-process runner (child.h): output bounded, stderr's first line kept, a tool
  * that is not installed, and the time limit over the whole child: one that closes its
  * pipes and lingers, and one whose grandchild holds the pipes open, are both killed at
- * the limit with nothing of theirs left running.
+ * the limit with nothing of theirs left running. Where a tool is found (tool.h): never
+ * in the working directory (an empty or relative entry of PATH), never on PATH as root
+ * (DRIVEBENCH_TOOL_PATH or the system's directories then), a path as given.
  */
 #include "testlib.h"
 
@@ -12,6 +14,7 @@
 #include <time.h>
 
 #include "child.h"
+#include "tool.h"
 
 static int64_t now_ms(void)
 {
@@ -138,6 +141,109 @@ START_TEST(test_child_quick)
 }
 END_TEST
 
+/* A directory with an executable "drivebench-fake-tool" in it: its path in dir. */
+static void fake_tool_dir(char *dir, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(dir, len, "/tmp/check-child-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/drivebench-fake-tool", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\necho fake\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+static void fake_tool_dir_remove(const char *dir)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/drivebench-fake-tool", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * PATH and DRIVEBENCH_TOOL_PATH ("DIR" stands for the fake tool's directory, "-" unset),
+ * run from that directory: where the tool is found as root and as anyone else ("DIR":
+ * there; "": nowhere).
+ */
+static const struct {
+	const char *path, *tool_path, *as_root, *as_user;
+} lookups[] = {
+	{":/nonexistent", "-", "", ""},		/* an empty entry: the working directory */
+	{".", "-", "", ""},			/* so is "." */
+	{"relative:/nonexistent", "-", "", ""},
+	{"DIR", "-", "", "DIR"},		/* PATH: not as root */
+	{"/nonexistent", "DIR", "DIR", ""},	/* DRIVEBENCH_TOOL_PATH: as root only */
+	{"/nonexistent", ":relative:DIR", "DIR", ""},
+};
+
+static const char *expand(const char *s, const char *dir, char *buf, size_t len)
+{
+	const char *at = strstr(s, "DIR");
+
+	if (!at)
+		return s;
+	snprintf(buf, len, "%.*s%s%s", (int)(at - s), s, dir, at + 3);
+	return buf;
+}
+
+START_TEST(test_tool_find)
+{
+	char dir[64], got[512], want[512], a[512], b[512];
+	bool root = geteuid() == 0;
+	const char *expect;
+
+	fake_tool_dir(dir, sizeof(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	setenv("PATH", expand(lookups[_i].path, dir, a, sizeof(a)), 1);
+	if (strcmp(lookups[_i].tool_path, "-"))
+		setenv("DRIVEBENCH_TOOL_PATH", expand(lookups[_i].tool_path, dir, b, sizeof(b)), 1);
+	else
+		unsetenv("DRIVEBENCH_TOOL_PATH");
+	expect = root ? lookups[_i].as_root : lookups[_i].as_user;
+	int ret = tool_find("drivebench-fake-tool", got, sizeof(got));
+	if (!expect[0]) {
+		ck_assert_int_eq(ret, -ENOENT);
+		/* and child_run does not run the one in the working directory either */
+		char *argv[] = {"drivebench-fake-tool", NULL};
+		struct child_output o;
+		char err[256];
+		ck_assert_int_eq(child_run(argv, 5000, 100, &o, err, sizeof(err)), -ENOENT);
+	} else {
+		snprintf(want, sizeof(want), "%s/drivebench-fake-tool", dir);
+		ck_assert_int_eq(ret, 0);
+		ck_assert_str_eq(got, want);
+	}
+	/* a path with a '/' is taken as it is */
+	ck_assert_int_eq(tool_find("./drivebench-fake-tool", got, sizeof(got)), 0);
+	ck_assert_str_eq(got, "./drivebench-fake-tool");
+	fake_tool_dir_remove(dir);
+}
+END_TEST
+
+/* As root, a tool of the system is found in the system's directories, whatever PATH says. */
+START_TEST(test_tool_system)
+{
+	char got[512];
+
+	setenv("PATH", "/nonexistent", 1);
+	unsetenv("DRIVEBENCH_TOOL_PATH");
+	if (geteuid() != 0) {
+		ck_assert_int_eq(tool_find("sh", got, sizeof(got)), -ENOENT);
+		return;
+	}
+	ck_assert_int_eq(tool_find("sh", got, sizeof(got)), 0);
+	ck_assert(!strcmp(got, "/usr/bin/sh") || !strcmp(got, "/bin/sh") ||
+		  !strcmp(got, "/usr/local/bin/sh"));
+	ck_assert_str_eq(tool_search_path(), TOOL_SYSTEM_PATH);
+}
+END_TEST
+
 static Suite *child_suite(void)
 {
 	Suite *s = suite_create("child");
@@ -145,6 +251,8 @@ static Suite *child_suite(void)
 
 	tcase_add_test(tc, test_child_bounded);
 	tcase_add_test(tc, test_child_quick);
+	tcase_add_loop_test(tc, test_tool_find, 0, (int)(sizeof(lookups) / sizeof(lookups[0])));
+	tcase_add_test(tc, test_tool_system);
 	tcase_add_loop_test(tc, test_child_lingers, 0,
 			    (int)(sizeof(lingering) / sizeof(lingering[0])));
 	suite_add_tcase(s, tc);

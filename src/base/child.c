@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 extern char **environ;
 
 /* after SIGKILL, how long a child has to die before it is left unreaped (stuck in the kernel) */
@@ -58,8 +60,13 @@ static int spawn(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	char prog[4096];
 	int ret;
 
+	/* found where tool.h says (never on root's PATH), not by posix_spawnp */
+	ret = tool_find(argv[0], prog, sizeof(prog));
+	if (ret)
+		return ret;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
@@ -68,7 +75,7 @@ static int spawn(char *const argv[], int out_fd, int err_fd, pid_t *pid)
 	/* its own process group, so that a timeout kills whatever it started too */
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
 	posix_spawnattr_setpgroup(&attr, 0);
-	ret = -posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
+	ret = -posix_spawn(pid, prog, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return ret;

@@ -2,7 +2,8 @@
 #ifndef DB_CHILD_H
 #define DB_CHILD_H
 /*
- * Running the tools of the field (smartctl, hdparm) as child processes: found on PATH,
+ * Running the tools of the field (smartctl, hdparm) as child processes: found as tool.h
+ * says (as root, in the system's directories, never on PATH),
  * stdin from /dev/null, stdout captured up to a bound, stderr kept apart (its first
  * line is the message when a tool fails), a time limit over the whole child (its output
  * and its exit) after which it is killed (SIGKILL to its own process group, which it
@@ -22,7 +23,7 @@ struct child_output {
 };
 
 /*
- * Run argv[0] (looked up on PATH) with argv, for at most timeout_ms (0: no limit) from
+ * Run argv[0] (found by tool_find()) with argv, for at most timeout_ms (0: no limit) from
  * its start to its exit, keeping at most max_out bytes of stdout. Returns 0 when the
  * tool ran (whatever its exit status), -ENOENT when it is not installed, -ETIMEDOUT when
  * it was killed for taking too long (a tool that closed its output but did not exit, or
