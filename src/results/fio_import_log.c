@@ -36,11 +36,18 @@ static void log_free(struct log *l)
 	memset(l, 0, sizeof(*l));
 }
 
+size_t fio_import_host_len(const char *host)
+{
+	const char *colon = strrchr(host, ':');
+
+	return colon ? (size_t)(colon - host) : strlen(host);
+}
+
 /*
  * The file prefix_kind.N.log in the logs directory ("prefix_kind.log" when fio wrote one
  * log for all threads, per_job_logs=0); for an entry of a server (host "HOST:PORT"), the
- * copy fio's client wrote of it, the same name with ".HOST" after it. 0, -ENOENT (no such
- * log), or an error.
+ * copy fio's client wrote of it, the same name with ".HOST" after it (the whole host:
+ * "::1" of "::1:8765"). 0, -ENOENT (no such log), or an error.
  */
 static int log_read(struct importer *im, const char *prefix, const char *kind, unsigned thread,
 		    const char *host, struct log *out)
@@ -52,7 +59,7 @@ static int log_read(struct importer *im, const char *prefix, const char *kind, u
 
 	memset(out, 0, sizeof(*out));
 	if (host[0])
-		snprintf(suffix, sizeof(suffix), ".%.*s", (int)strcspn(host, ":"), host);
+		snprintf(suffix, sizeof(suffix), ".%.*s", (int)fio_import_host_len(host), host);
 	snprintf(path, sizeof(path), "%s/%s_%s.%u.log%s", im->logs_dir, base, kind, thread,
 		 suffix);
 	ret = fileio_read(path, "a fio log", FIO_IMPORT_MAX_BYTES, &text, &len, im->err,
