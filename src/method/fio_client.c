@@ -18,8 +18,10 @@
 
 #include "fio_export.h"
 #include "fio_import.h"
+#include "guest.h"
 #include "preset.h"
 #include "text.h"
+#include "tool.h"
 
 #define LINE_MAX_BYTES 4096	 /* a longer line of fio's is handed over in pieces */
 #define STOP_GRACE_MS  15000 /* after SIGINT, fio has this long to stop its servers */
@@ -110,11 +112,12 @@ static void got_bytes(struct reader *rd, int which, const char *buf, size_t n)
 }
 
 /*
- * fio with argv, DRIVEBENCH_TARGET set, its output read as it comes. Returns 0 (with
- * its wait status) or -errno.
+ * fio (the program prog) with argv, DRIVEBENCH_TARGET set, as the guest g (guest.h), its
+ * output read as it comes. Returns 0 (with its wait status) or -errno.
  */
-static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, struct reader *rd,
-		     int *wstatus, bool *stopped, char *err, size_t errlen)
+static int spawn_fio(const struct fio_lab *lab, const char *prog, char **argv,
+		     const struct guest *g, struct reader *rd, int *wstatus, bool *stopped,
+		     char *err, size_t errlen)
 {
 	int out[2] = {-1, -1}, errp[2] = {-1, -1};
 	pid_t pid;
@@ -139,10 +142,11 @@ static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, st
 		signal(SIGINT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		setenv("DRIVEBENCH_TARGET", lab->target, 1);
-		/* fio's client writes the servers' logs into its working directory */
-		if (chdir(cwd))
+		/* fio's client writes the servers' logs into its working directory: the
+		   guest's, which is all it may write to; it runs without privileges */
+		if (guest_enter(g))
 			_exit(126);
-		execvp(argv[0], argv);
+		execv(prog, argv);
 		_exit(127);
 	}
 	close(out[1]);
@@ -190,6 +194,7 @@ static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, st
 	out[0] = errp[0] = -1;
 	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
 		;
+	kill(-pid, SIGKILL); /* whatever fio left running in its group */
 out:
 	for (int i = 0; i < 2; i++) {
 		if (out[i] >= 0)
@@ -198,15 +203,6 @@ out:
 			close(errp[i]);
 	}
 	return ret;
-}
-
-/* The imported phase named name, or NULL. */
-static struct result_phase *find_phase(struct result *r, const char *name)
-{
-	for (unsigned p = 0; p < r->nphases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
 }
 
 /*
@@ -303,35 +299,41 @@ static void set_steady(struct result_phase *dst, const struct plan_phase *pp,
 static int lay_out(const struct fio_lab *lab, struct result *imp, struct result *out)
 {
 	const struct plan *plan = lab->plan;
-	char hosts[FIO_LAB_MAX_HOSTS][32];
-	unsigned nhosts = 0, n = 0;
+	const char *hosts[FIO_LAB_MAX_HOSTS];
+	unsigned hphase[FIO_LAB_MAX_HOSTS], nhosts = 0, n = 0;
+	struct json_object *fio, *list = NULL;
 	bool missing = false;
 
-	for (unsigned p = 0; p < imp->nphases && nhosts < FIO_LAB_MAX_HOSTS; p++)
-		if (!strncmp(imp->phases[p].name, "fio @", 5))
-			text_copy(hosts[nhosts++], sizeof(hosts[0]), imp->phases[p].name + 5);
-	/* one host: its phase is the aggregate */
-	char agg_name[32];
-	snprintf(agg_name, sizeof(agg_name), "%s", nhosts == 1 ? imp->phases[0].name : "fio");
+	/* each host's phase, and the host whole as fio reported it (a phase's name may be
+	   cut short: fio_import.h) */
+	if (json_object_object_get_ex(out->host, "fio", &fio))
+		json_object_object_get_ex(fio, "hosts", &list);
+	for (unsigned p = 0; p < imp->nphases && nhosts < FIO_LAB_MAX_HOSTS; p++) {
+		if (strncmp(imp->phases[p].name, "fio @", 5))
+			continue;
+		struct json_object *v = list ? json_object_array_get_idx(list, nhosts) : NULL;
+		hosts[nhosts] = v ? json_object_get_string(v) : imp->phases[p].name + 5;
+		hphase[nhosts++] = p;
+	}
 	for (unsigned i = 0; i < plan->nphases; i++) {
 		const struct plan_phase *pp = &plan->phases[i];
 		if (pp->kind == PH_PURGE)
 			continue;
 		unsigned first = n;
 		for (unsigned h = 0; h <= (nhosts > 1 ? nhosts : 0); h++) {
-			char name[32], iname[40];
-			if (h == 0) {
+			char name[sizeof(out->phases[0].name)];
+			/* the first: the sum ("fio"), or the one host's */
+			struct result_phase *src = h ? &imp->phases[hphase[h - 1]]
+					    : imp->nphases ? &imp->phases[0] : NULL;
+			if (h == 0)
 				text_copy(name, sizeof(name), pp->name);
-				snprintf(iname, sizeof(iname), "%s", agg_name);
-			} else {
-				text_fmt(name, sizeof(name), "%s @%s", pp->name, hosts[h - 1]);
-				snprintf(iname, sizeof(iname), "fio @%s", hosts[h - 1]);
-			}
+			else
+				fio_import_host_phase_name(name, sizeof(name), pp->name,
+							   hosts[h - 1], h);
 			struct result_phase *dst = result_add_phase(out, name, pp->kind);
 			if (!dst)
 				return -ENOMEM;
 			dst->status = RS_COMPLETE;
-			struct result_phase *src = find_phase(imp, iname);
 			n = first;
 			for (unsigned s = 0; s < pp->nsteps; s++) {
 				char job[128];
@@ -434,29 +436,47 @@ static void lab_status(struct result *out, bool stopped, int wstatus, const char
 			 last_err[0] ? ": " : "", last_err);
 }
 
-/* The logs fio's client wrote into dir, and dir: removed. */
-static void logs_remove(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
+/* What fio's client is given: the program, the target as fio takes it, its place. */
+struct lab_client {
+	char prog[4096];
+	char target[4096];
+	char job_file[128];
+	struct guest g;
+};
 
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-	rmdir(dir);
+/*
+ * Find fio, escape the target (a ':' of the path is not fio's separator of files) and
+ * make the guest's place (guest.h: fio's servers are not trusted) with the job file in
+ * it. 0 or -errno, the message in err.
+ */
+static int lab_client_open(struct lab_client *c, const struct fio_lab *lab, const char *jobs,
+			   char *err, size_t errlen)
+{
+	const char *fio = lab->fio ? lab->fio : "fio";
+	int ret;
+
+	if (fio_export_filename(c->target, sizeof(c->target), lab->target)) {
+		text_fmt(err, errlen, "%s: %s", lab->target, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	if (tool_find(fio, c->prog, sizeof(c->prog))) {
+		text_fmt(err, errlen, "%s: not installed (Debian package fio)", fio);
+		return -ENOENT;
+	}
+	if ((ret = guest_open(&c->g, "drivebench-lab", err, errlen)))
+		return ret;
+	return guest_put(&c->g, "job.fio", jobs, c->job_file, sizeof(c->job_file), err, errlen);
 }
 
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
-	char job_file[] = "/tmp/drivebench-lab-XXXXXX";
-	char logs[] = "/tmp/drivebench-lab-logs-XXXXXX";
+	struct lab_client *c = NULL;
+	struct fio_lab guest_lab = *lab;
 	char **argv = NULL;
 	struct reader *rd = NULL;
 	struct result imp;
 	char *jobs = NULL;
-	int fd = -1, ret, wstatus = 0;
+	int ret, wstatus = 0;
 	bool stopped = false;
 
 	result_init(out);
@@ -466,28 +486,20 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		return -EINVAL;
 	}
 	rd = calloc(1, sizeof(*rd));
+	c = calloc(1, sizeof(*c));
+	if (c)
+		c->g = (struct guest){.top_fd = -1, .dir_fd = -1, .null_fd = -1};
 	argv = calloc(2 * lab->nhosts + 3, sizeof(*argv));
 	jobs = fio_export_opts(lab->plan, FIO_EXPORT_LOGS);
-	if (!rd || !argv || !jobs) {
+	if (!rd || !c || !argv || !jobs) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
 		goto out;
 	}
-	if (!mkdtemp(logs)) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", logs, strerror(errno));
-		logs[0] = '\0';
+	if ((ret = lab_client_open(c, lab, jobs, err, errlen)))
 		goto out;
-	}
+	guest_lab.target = c->target;
 	rd->lab = lab;
-	fd = mkstemp(job_file);
-	if (fd < 0 || write(fd, jobs, strlen(jobs)) != (ssize_t)strlen(jobs) || close(fd)) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", job_file, strerror(errno));
-		if (fd >= 0)
-			unlink(job_file);
-		goto out;
-	}
 	unsigned a = 0;
 	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
 	argv[a++] = "--output-format=json+";
@@ -495,18 +507,20 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	if (!client) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
+		goto out;
 	}
 	for (unsigned h = 0; h < lab->nhosts; h++) {
 		snprintf(client[h], sizeof(client[h]), "--client=%s", lab->hosts[h]);
 		argv[a++] = client[h];
-		argv[a++] = job_file;
+		argv[a++] = c->job_file;
 	}
 	iso_now(out->started, sizeof(out->started));
-	ret = spawn_fio(lab, argv, logs, rd, &wstatus, &stopped, err, errlen);
+	ret = spawn_fio(&guest_lab, c->prog, argv, &c->g, rd, &wstatus, &stopped, err, errlen);
 	free(client);
+	if (!ret && (ret = guest_reclaim(&c->g)))
+		text_fmt(err, errlen, "%s: %s", c->g.dir, strerror(-ret));
 	if (ret)
-		goto out_unlink;
+		goto out;
 	ret = fio_output_check(rd, wstatus, argv[0], err, errlen);
 	if (ret == -EINVAL && stopped) {
 		/* stopped before fio had anything to say (SIGINT before its handler is set):
@@ -519,25 +533,24 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		goto stopped_early;
 	}
 	if (ret)
-		goto out_unlink;
-	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", logs, err,
+		goto out;
+	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", c->g.dir, err,
 			     errlen);
 	if (ret)
-		goto out_unlink;
+		goto out;
 	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {
 		text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
+		goto out;
 	}
 stopped_early:
 	if (!ret) {
 		lab_status(out, stopped, wstatus, rd->last_err);
 		iso_now(out->ended, sizeof(out->ended));
 	}
-out_unlink:
-	unlink(job_file);
 out:
-	if (logs[0])
-		logs_remove(logs);
+	if (c)
+		guest_close(&c->g);
+	free(c);
 	if (ret)
 		result_free(out);
 	result_free(&imp);
