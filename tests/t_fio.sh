@@ -234,7 +234,7 @@ for p in d["phases"][1:]:
     assert ios <= 1.01 * st["summary"]["all"]["ios"], (p["name"], ios)
 PY
 check "two hosts: the client's logs are not left behind" \
-	test -z "$(ls -d /tmp/drivebench-lab-logs-* 2>/dev/null)"
+	test -z "$(ls -d /tmp/drivebench-lab-*/guest 2>/dev/null)"
 # two servers on one host, other ports: fio's client writes their logs to one file each,
 # so neither's is read rather than one read twice
 timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h3" --target "$L" --rw randread --time 1s \
