@@ -11,7 +11,7 @@
 #include "result_io.h"
 #include "safety.h"
 
-enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS };
+enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT };
 
 static const struct cli_opt compare_opts[] = {
 	{"metric", O_METRIC, "M",
@@ -21,6 +21,9 @@ static const struct cli_opt compare_opts[] = {
 	{"output", 'o', "FILE", "write the report to FILE instead of standard output"},
 	{"specs", O_SPECS, "DIR", "read vendor spec sheets from DIR only"},
 	{"no-specs", O_NO_SPECS, NULL, "do not show measured against rated figures"},
+	{"strict", O_STRICT, NULL,
+	 "refuse (exit 1, no report) when a table would put steps measured differently "
+	 "side by side (not-comparable:...)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -82,7 +85,7 @@ int cli_compare(int argc, char **argv)
 
 	cli_parser_init(&p, "compare",
 			"RESULT... [--metric M] [--format text|md|csv|json|html] "
-			"[-o FILE]",
+			"[-o FILE] [--strict]",
 			compare_opts, argc, argv);
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
@@ -109,6 +112,9 @@ int cli_compare(int argc, char **argv)
 			break;
 		case O_NO_SPECS:
 			ro.no_specs = true;
+			break;
+		case O_STRICT:
+			ro.strict = true;
 			break;
 		}
 	}
@@ -137,9 +143,11 @@ int cli_compare(int argc, char **argv)
 	loaded = p.npos;
 	for (int i = 0; i < p.npos; i++)
 		ptrs[i] = &res[i];
-	if (report_build(&rep, ptrs, (unsigned)p.npos, &ro, err, sizeof(err))) {
+	int built = report_build(&rep, ptrs, (unsigned)p.npos, &ro, err, sizeof(err));
+	if (built) {
 		fprintf(stderr, "drivebench compare: %s\n", err);
-		rc = EXIT_USAGE;
+		/* valid input that --strict will not put side by side: not a usage error */
+		rc = built == -EDOM ? EXIT_RUN_FAILED : EXIT_USAGE;
 		goto out;
 	}
 	int ret = report_render(&rep, fmt, &buf, &len);

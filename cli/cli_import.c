@@ -22,6 +22,8 @@ static const struct cli_opt import_opts[] = {
 	{"logs", O_LOGS, "DIR", "fio's per-interval logs (write_iops_log, write_lat_log) are here"},
 	{"out", O_OUT, "PATH", "the result file (one input) or directory (several)"},
 	{"quiet", O_QUIET, NULL, "do not print the paths of the results written"},
+	{"label", CLI_O_LABEL, "TEXT", "name the run in comparisons (default: the drive or target)"},
+	{"note", CLI_O_NOTE, "TEXT", "a remark kept with the result"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -32,16 +34,56 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/*
+ * Save the imported results rs[0..n) of the inputs `inputs`: to out (one input), or a new
+ * file each in dir, named for its target and input. EXIT_OK or the exit status.
+ */
+static int save_all(struct result *rs, char **inputs, int n, const char *out, const char *dir,
+		    bool quiet)
+{
+	char err[1024], path[4096];
+
+	for (int k = 0; k < n; k++) {
+		const char *base = strrchr(inputs[k], '/') ? strrchr(inputs[k], '/') + 1 : inputs[k];
+		char name[256];
+		snprintf(name, sizeof(name), "%s", base);
+		if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))
+			name[strlen(name) - 5] = '\0';
+		if (out)
+			snprintf(path, sizeof(path), "%s", out);
+		else if (result_default_path(path, sizeof(path), dir, result_target_path(&rs[k]),
+					     name)) {
+			fprintf(stderr, "drivebench import: %s: cannot name a result file there\n", dir);
+			return EXIT_RUN_FAILED;
+		}
+		if (safety_check_output(path, NULL, 0, false, NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "drivebench import: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (result_create(&rs[k], path, sizeof(path), out ? RESULT_REPLACE : RESULT_NEW,
+				  err, sizeof(err))) {
+			fprintf(stderr, "drivebench import: %s\n", err);
+			return EXIT_RUN_FAILED;
+		}
+		result_release(&rs[k]);
+		if (!quiet) {
+			text_fput_visible(stdout, path);
+			putchar('\n');
+		}
+	}
+	return EXIT_OK;
+}
+
 int cli_import(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
-	const char *logs = NULL, *out = NULL;
+	const char *logs = NULL, *out = NULL, *label = NULL, *note = NULL;
 	bool quiet = false;
-	char err[1024], dir[4096], path[4096];
+	char err[1024], dir[4096];
 	int key;
 
-	cli_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH]", import_opts, argc,
-			argv);
+	cli_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH] [--label TEXT] [--note TEXT]",
+			import_opts, argc, argv);
 	while ((key = cli_next(p)) > 0) {
 		switch (key) {
 		case 'h':
@@ -54,6 +96,12 @@ int cli_import(int argc, char **argv)
 			break;
 		case O_QUIET:
 			quiet = true;
+			break;
+		case CLI_O_LABEL:
+			label = p->arg;
+			break;
+		case CLI_O_NOTE:
+			note = p->arg;
 			break;
 		}
 	}
@@ -86,38 +134,14 @@ int cli_import(int argc, char **argv)
 			status = EXIT_USAGE;
 			break;
 		}
+		/* several inputs share the label and note, as runs of one review do */
+		if (label)
+			text_copy(rs[i].label, sizeof(rs[i].label), label);
+		if (note)
+			text_copy(rs[i].note, sizeof(rs[i].note), note);
 	}
-	for (int k = 0; status == EXIT_OK && k < p->npos; k++) {
-		const char *base = strrchr(p->pos[k], '/') ? strrchr(p->pos[k], '/') + 1 : p->pos[k];
-		char name[256];
-		snprintf(name, sizeof(name), "%s", base);
-		if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))
-			name[strlen(name) - 5] = '\0';
-		if (out)
-			snprintf(path, sizeof(path), "%s", out);
-		else if (result_default_path(path, sizeof(path), dir, result_target_path(&rs[k]),
-					     name)) {
-			fprintf(stderr, "drivebench import: %s: cannot name a result file there\n", dir);
-			status = EXIT_RUN_FAILED;
-			break;
-		}
-		if (safety_check_output(path, NULL, 0, false, NULL, err, sizeof(err)) < 0) {
-			fprintf(stderr, "drivebench import: %s\n", err);
-			status = EXIT_USAGE;
-			break;
-		}
-		if (result_create(&rs[k], path, sizeof(path), out ? RESULT_REPLACE : RESULT_NEW,
-				  err, sizeof(err))) {
-			fprintf(stderr, "drivebench import: %s\n", err);
-			status = EXIT_RUN_FAILED;
-			break;
-		}
-		result_release(&rs[k]);
-		if (!quiet) {
-			text_fput_visible(stdout, path);
-			putchar('\n');
-		}
-	}
+	if (status == EXIT_OK)
+		status = save_all(rs, p->pos, p->npos, out, dir, quiet);
 	for (int k = 0; k < i && k < p->npos; k++)
 		result_free(&rs[k]);
 	free(rs);

@@ -118,6 +118,11 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 	putchar('\n');
 	if (res.status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saved what fio measured\n", cmd);
+	if (res.status == RS_FAILED && res.error[0]) {
+		fprintf(stderr, "drivebench %s: ", cmd);
+		text_fput_visible(stderr, res.error);
+		fputc('\n', stderr);
+	}
 	if (!ro->quiet || res.status != RS_COMPLETE)
 		fprintf(stderr, "%s: %s\n", result_status_name[res.status], path);
 	ret = res.status == RS_COMPLETE ? EXIT_OK : EXIT_RUN_FAILED;

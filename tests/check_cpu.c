@@ -30,6 +30,32 @@ static const struct {
 	{"host busy with others", {true, 20, 10, 80, 18, 0, 2}, 16, false, false, NULL},
 };
 
+/* Other processes' user time, of all CPUs: drivebench's own is taken out. */
+static const struct {
+	const char *name;
+	struct step_cpu cpu;
+	bool busy;
+} busy_cases[] = {
+	{"idle", {true, 5, 3, 10, 5, 1, 4}, false},
+	{"not measured", {false, 0, 0, 90, 0, 0, 2}, false},
+	{"busy with drivebench alone", {true, 190, 10, 95, 5, 0, 2}, false},
+	{"one CPU hog of two", {true, 20, 10, 60, 18, 0, 2}, true},
+	{"kernel work only (irq, softirq)", {true, 20, 10, 10, 80, 0, 2}, false},
+	{"a busy-polling drivebench and a hog", {true, 100, 0, 100, 0, 0, 2}, true},
+	{"just under a quarter", {true, 0, 0, 24.9, 0, 0, 4}, false},
+};
+
+START_TEST(host_busy)
+{
+	char why[256] = "";
+	bool b = cpu_host_busy(&busy_cases[_i].cpu, why, sizeof(why));
+
+	ck_assert_msg(b == busy_cases[_i].busy, "%s: %d (%s)", busy_cases[_i].name, b, why);
+	if (b)
+		ck_assert_msg(strstr(why, "other processes kept"), "%s", why);
+}
+END_TEST
+
 START_TEST(bound)
 {
 	char why[256] = "";
@@ -80,6 +106,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_loop_test(tc, bound, 0, sizeof(cases) / sizeof(cases[0]));
+	tcase_add_loop_test(tc, host_busy, 0, sizeof(busy_cases) / sizeof(busy_cases[0]));
 	tcase_add_test(tc, marks);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

@@ -110,6 +110,49 @@ START_TEST(test_jsonplus)
 }
 END_TEST
 
+/*
+ * fio's total latency (lat) is kept; clat only when lat is absent, marked completion-only.
+ * The fixtures: fio 4k randread QD16 with lat 201.8 us and clat 198.4 us means.
+ */
+START_TEST(test_lat_kinds)
+{
+	struct result r;
+
+	load(&r, "lat.json", NULL); /* json+ without lat_percentiles: bins are clat's */
+	const struct result_step *st = &r.phases[0].steps[0];
+	const struct dir_stats *d = &st->summary.d[DIR_READ];
+	ck_assert(d->mean_ns == 201800.0);
+	ck_assert_uint_eq(d->min_ns, 5200);
+	ck_assert_uint_eq(d->max_ns, 900300);
+	ck_assert(d->std_ns == 1500.5);
+	ck_assert(st->summary.d[DIR_ALL].mean_ns == 201800.0);
+	ck_assert_int_eq(st->def.lat, SL_TOTAL);
+	ck_assert_int_eq(st->def.wait, SWT_INTERRUPT);
+	ck_assert_str_eq(st->def.engine, "fio io_uring");
+	ck_assert_ptr_nonnull(result_step_warning(st, "clat-percentiles"));
+	ck_assert_str_eq(st->engine, "fio-3.36 io_uring (lat_ns)");
+	result_free(&r);
+
+	load(&r, "lat-pct.json", NULL); /* lat_percentiles=1: percentiles and bins of lat */
+	st = &r.phases[0].steps[0];
+	ck_assert(st->summary.d[DIR_READ].mean_ns == 201800.0);
+	ck_assert_uint_eq(st->summary.d[DIR_READ].pct_ns[PCT_99], 905216);
+	ck_assert_int_eq(st->def.lat, SL_TOTAL);
+	ck_assert_ptr_null(result_step_warning(st, "clat-percentiles"));
+	result_free(&r);
+
+	load(&r, "clat-only.json", NULL); /* no lat_ns: clat, completion-only; hipri: polled */
+	st = &r.phases[0].steps[0];
+	ck_assert(st->summary.d[DIR_READ].mean_ns == 198400.0);
+	ck_assert_uint_eq(st->summary.d[DIR_READ].min_ns, 5000);
+	ck_assert_int_eq(st->def.lat, SL_COMPLETION);
+	ck_assert_int_eq(st->def.wait, SWT_POLLED);
+	ck_assert_str_eq(st->def.flags, "hipri");
+	ck_assert_ptr_null(result_step_warning(st, "clat-percentiles"));
+	result_free(&r);
+}
+END_TEST
+
 START_TEST(test_plain)
 {
 	struct result r;
@@ -301,6 +344,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_jsonplus);
 	tcase_add_test(tc, test_plain);
+	tcase_add_test(tc, test_lat_kinds);
 	tcase_add_test(tc, test_client);
 	tcase_add_test(tc, test_client_hosts);
 	tcase_add_test(tc, test_host_phase_name);

@@ -331,6 +331,172 @@ START_TEST(test_real_root)
 }
 END_TEST
 
+/* Mounts added to a fixture's mountinfo. */
+static void add_mounts(const char *dir, const char *lines)
+{
+	char path[4096];
+	FILE *f;
+
+	fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs(lines, f);
+	fclose(f);
+}
+
+/* A mount point anyone may name: its reason is shown in its visible form, never raw. */
+START_TEST(test_hostile_mount_point)
+{
+	char dir[4096];
+	struct inuse u;
+
+	fmt(dir, sizeof(dir), "%s/hostile", tmproot);
+	make_machine(dir);
+	add_mounts(dir, "\n40 21 8:32 / /mnt/\033[2J\033]0;owned\007x rw - ext4 /dev/sdc rw\n");
+	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
+	ck_assert_uint_eq(u.nreasons, 1);
+	ck_assert_msg(!strpbrk(u.reason[0].text, "\033\007"), "raw controls in '%s'",
+		      u.reason[0].text);
+	ck_assert_msg(strstr(u.reason[0].text, "mounted: sdc on /mnt/"), "%s", u.reason[0].text);
+}
+END_TEST
+
+/*
+ * The storage graph over a fixture: loop0 over the file img (its first 9 MiB) with
+ * partitions p1 [1, 5) MiB and p2 [5, 9) MiB; loop1 over loop0p2 (a device node made
+ * here), held by dm-0; loop2 over img's first MiB; loop3 over img from 10 MiB on, which
+ * no other loop device reaches. "@" in a reason stands for img's path.
+ */
+#define LOOPS "sys/devices/virtual/block/"
+static const struct fs_entry stack_tree[] = {
+	{"sys/class/block/loop0", NULL, "../../devices/virtual/block/loop0"},
+	{LOOPS "loop0/dev", "7:0", NULL},
+	{LOOPS "loop0/size", "18432", NULL},
+	{LOOPS "loop0/loop/offset", "0", NULL},
+	{LOOPS "loop0/loop/sizelimit", "9437184", NULL},
+	{"sys/class/block/loop0p1", NULL, "../../devices/virtual/block/loop0/loop0p1"},
+	{LOOPS "loop0/loop0p1/dev", "259:0", NULL},
+	{LOOPS "loop0/loop0p1/partition", "1", NULL},
+	{LOOPS "loop0/loop0p1/start", "2048", NULL},
+	{LOOPS "loop0/loop0p1/size", "8192", NULL},
+	{"sys/class/block/loop0p2", NULL, "../../devices/virtual/block/loop0/loop0p2"},
+	{LOOPS "loop0/loop0p2/dev", "259:1", NULL},
+	{LOOPS "loop0/loop0p2/partition", "2", NULL},
+	{LOOPS "loop0/loop0p2/start", "10240", NULL},
+	{LOOPS "loop0/loop0p2/size", "8192", NULL},
+	{"sys/class/block/loop1", NULL, "../../devices/virtual/block/loop1"},
+	{LOOPS "loop1/dev", "7:1", NULL},
+	{LOOPS "loop1/size", "8192", NULL},
+	{LOOPS "loop1/holders/dm-0", NULL, "../../dm-0"},
+	{"sys/class/block/dm-0", NULL, "../../devices/virtual/block/dm-0"},
+	{LOOPS "dm-0/dev", "253:0", NULL},
+	{LOOPS "dm-0/slaves/loop1", NULL, "../../loop1"},
+	{"sys/class/block/loop2", NULL, "../../devices/virtual/block/loop2"},
+	{LOOPS "loop2/dev", "7:2", NULL},
+	{LOOPS "loop2/loop/offset", "0", NULL},
+	{LOOPS "loop2/loop/sizelimit", "1048576", NULL},
+	{"sys/class/block/loop3", NULL, "../../devices/virtual/block/loop3"},
+	{LOOPS "loop3/dev", "7:3", NULL},
+	{LOOPS "loop3/loop/offset", "10485760", NULL},
+	{LOOPS "loop3/loop/sizelimit", "0", NULL},
+	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority", NULL},
+};
+
+#define P1_MOUNTED "30 21 259:0 / /mnt/a rw - ext4 /dev/loop0p1 rw\n"
+#define DM_MOUNTED "31 21 253:0 / /data rw - ext4 /dev/dm-0 rw\n"
+#define HELD_P2 "held by loop1 (a loop device over loop0p2), held by dm-0"
+
+static const struct {
+	const char *mounts;
+	unsigned maj, min;
+	unsigned flags;
+	const char *reasons[4]; /* "kind|text", @ for img's path */
+} stack_cases[] = {
+	/* a loop device sharing the image with a loop device whose partition is mounted */
+	{P1_MOUNTED, 7, 2, INUSE_BIT(INUSE_HOLDER),
+	 {"held|loop2 is over @, which backs loop0 (a loop device), mounted: loop0p1 on /mnt/a",
+	  "held|loop2 is over @, which backs loop0 (a loop device), " HELD_P2}},
+	/* the same image past what any other loop device covers */
+	{P1_MOUNTED, 7, 3, 0, {NULL}},
+	/* a partition whose sibling is mounted: its own range only */
+	{P1_MOUNTED, 259, 1, INUSE_BIT(INUSE_HOLDER), {"held|" HELD_P2}},
+	{DM_MOUNTED, 259, 1, INUSE_BIT(INUSE_HOLDER), {"held|" HELD_P2 ", mounted: dm-0 on /data"}},
+	/* down through a loop device over a partition; up through its holder */
+	{DM_MOUNTED, 7, 1, INUSE_BIT(INUSE_HOLDER), {"held|held by dm-0, mounted: dm-0 on /data"}},
+	/* dm-0's own slaves are its path, not uses of it */
+	{DM_MOUNTED, 253, 0, INUSE_BIT(INUSE_MOUNTED), {"mounted|mounted: dm-0 on /data"}},
+	/* the whole disk: both partitions, and the image it shares with loop2 (not loop3) */
+	{P1_MOUNTED, 7, 0, INUSE_BIT(INUSE_MOUNTED) | INUSE_BIT(INUSE_HOLDER),
+	 {"mounted|mounted: loop0p1 on /mnt/a", "held|" HELD_P2,
+	  "held|loop0 is over @, which backs loop2 (a loop device)"}},
+};
+
+/* A sysfs attribute written after the tree is built: text made at run time. */
+static void put_attr(const char *root, const char *path, const char *text)
+{
+	char full[4096];
+	FILE *f;
+
+	fmt(full, sizeof(full), "%s/%s", root, path);
+	*strrchr(full, '/') = '\0';
+	mkdir_p(full);
+	fmt(full, sizeof(full), "%s/%s", root, path);
+	f = fopen(full, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+START_TEST(test_stacks)
+{
+	const __typeof__(stack_cases[0]) *c = &stack_cases[_i];
+	char dir[4096], img[4096], node[4096];
+	struct inuse u;
+	unsigned n = 0;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/stack%d", tmproot, _i);
+	mkdir_p(dir);
+	build_tree(dir, stack_tree, sizeof(stack_tree) / sizeof(stack_tree[0]));
+	fmt(img, sizeof(img), "%s/img", dir);
+	f = fopen(img, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	fmt(node, sizeof(node), "%s/loop0p2-node", dir);
+	if (mknod(node, S_IFBLK | 0600, makedev(259, 1)) < 0) {
+		printf("SKIP: check_inuse stacks: mknod needs root: %s\n", strerror(errno));
+		return;
+	}
+	put_attr(dir, LOOPS "loop0/loop/backing_file", img);
+	put_attr(dir, LOOPS "loop1/loop/backing_file", node);
+	put_attr(dir, LOOPS "loop2/loop/backing_file", img);
+	put_attr(dir, LOOPS "loop3/loop/backing_file", img);
+	put_attr(dir, "proc/self/mountinfo",
+		 "21 1 8:0 / / rw - ext4 /dev/sda rw\n22 21 0:21 / /proc rw - proc proc rw");
+	add_mounts(dir, c->mounts);
+
+	ck_assert_int_eq(check_in(dir, makedev(c->maj, c->min), &u), 0);
+	ck_assert_msg(u.flags == c->flags, "flags %#x, want %#x: %s", u.flags, c->flags,
+		      all_reasons(&u));
+	for (; n < 4 && c->reasons[n]; n++) {
+		char want[1024], kind[32];
+		const char *bar = strchr(c->reasons[n], '|'), *at = strchr(bar, '@');
+		fmt(kind, sizeof(kind), "%.*s", (int)(bar - c->reasons[n]), c->reasons[n]);
+		if (at)
+			fmt(want, sizeof(want), "%.*s%s%s", (int)(at - bar - 1), bar + 1, img, at + 1);
+		else
+			fmt(want, sizeof(want), "%s", bar + 1);
+		enum inuse_kind k = INUSE_NKINDS;
+		for (unsigned i = 0; i < INUSE_NKINDS; i++)
+			if (!strcmp(inuse_kind_name[i], kind))
+				k = i;
+		ck_assert_msg(has_reason(&u, k, want), "missing reason '%s' in %s", want,
+			      all_reasons(&u));
+	}
+	ck_assert_msg(u.nreasons == n, "%u reasons, want %u: %s", u.nreasons, n, all_reasons(&u));
+}
+END_TEST
+
 /*
  * The confirmation that covers an erase of every namespace names the controller, by its
  * device number: the controller here is numbered as /dev/null (1:3) is, so /dev/null
@@ -382,6 +548,8 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);
+	tcase_add_test(tc, test_hostile_mount_point);
+	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

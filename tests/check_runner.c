@@ -761,12 +761,13 @@ START_TEST(test_zero_round)
 	int again = log_index(&l, "round 3 measured nothing: it is run again");
 	int warned2 = log_index(&l, "warning: step round 3 again: no I/O completed");
 	int left_out = log_index(&l, "round 3 measured nothing again: it is not judged");
+	/* in this order; other warnings of the host's (host-busy) may come between */
 	ck_assert_int_ge(warned, 0);
-	ck_assert_int_eq(again, warned + 1);
+	ck_assert_int_gt(again, warned);
 	ck_assert_ptr_nonnull(strstr(l.logs[warned], "[no-io]"));
 	if (zeros == 2) {
-		ck_assert_int_eq(warned2, again + 1);
-		ck_assert_int_eq(left_out, warned2 + 1);
+		ck_assert_int_gt(warned2, again);
+		ck_assert_int_gt(left_out, warned2);
 	} else {
 		ck_assert_int_eq(warned2, -1);
 		ck_assert_int_eq(left_out, -1);

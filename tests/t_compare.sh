@@ -111,11 +111,11 @@ golden show-p400m.txt "$DRIVEBENCH" show "$FIX/p400m.json"
 
 # ---- shapes -------------------------------------------------------------------------
 "$DRIVEBENCH" compare --no-specs --format csv "${three[@]}" >"$T/3.csv" &&
-	check "csv three runs: 16 steps x 3 directions x 3 runs" csv_shape "$T/3.csv" 144 32
+	check "csv three runs: 16 steps x 3 directions x 3 runs" csv_shape "$T/3.csv" 144 33
 "$DRIVEBENCH" compare --no-specs --format csv "${three[@]:0:2}" >"$T/2.csv" &&
-	check "csv two runs" csv_shape "$T/2.csv" 96 32
+	check "csv two runs" csv_shape "$T/2.csv" 96 33
 "$DRIVEBENCH" compare --no-specs --format csv --metric p99 --metric avg-lat "${three[@]}" \
-	>"$T/m.csv" && check "csv --metric keeps only those columns" csv_shape "$T/m.csv" 144 26
+	>"$T/m.csv" && check "csv --metric keeps only those columns" csv_shape "$T/m.csv" 144 27
 
 if n=$(md_wellformed <("$DRIVEBENCH" compare --no-specs --format md "${three[@]}") 2>&1) &&
 	[ "$n" -eq 9 ]; then
@@ -226,7 +226,7 @@ if [ "${#runs[@]}" -eq 3 ]; then
 		"^  ! 4k read random 1T4Q: reads-unwritten: 100.0% of the range it reads" \
 		"$T/e2e-show.txt"
 	"$DRIVEBENCH" compare --format csv "${runs[@]:0:2}" >"$T/e2e2.csv" &&
-		check "end to end: two runs share their one step" csv_shape "$T/e2e2.csv" 2 32
+		check "end to end: two runs share their one step" csv_shape "$T/e2e2.csv" 2 33
 	# the mixed run shares nothing with the others, and says so
 	"$DRIVEBENCH" compare "${runs[@]}" >"$T/e2e3.txt" 2>&1
 	if grep -q "share no measured steps" "$T/e2e3.txt" &&
@@ -291,7 +291,7 @@ for pct in (10, 50, 100, 110, 120):
 PY
 		"$DRIVEBENCH" compare --format csv "${curves[@]}" >"$T/curves.csv" &&
 			check "end to end: rate-curve csv has both runs' 26 steps" \
-				csv_shape "$T/curves.csv" 52 32
+				csv_shape "$T/curves.csv" 52 33
 	else
 		fail "end to end: rate-curve runs" "$(head -c 300 "$T/curve1.log" "$T/curve2.log")"
 	fi

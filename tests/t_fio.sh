@@ -41,9 +41,11 @@ for job, st in zip(jobs, steps):
         assert s["ios"] == f["total_ios"], (d, s["ios"], f["total_ios"])
         assert s["bytes"] == f["io_bytes"], (d, s["bytes"], f["io_bytes"])
         assert s["iops"] == f["iops"], (d, s["iops"], f["iops"])
-        assert s["mean_ns"] == f["clat_ns"]["mean"], (d, s["mean_ns"], f["clat_ns"]["mean"])
-        assert s["std_ns"] == f["clat_ns"]["stddev"], (d, s["std_ns"])
-        assert s["max_ns"] == f["clat_ns"]["max"], (d, s["max_ns"])
+        # fio's total latency (lat) where it gives one, as drivebench measures
+        lat = f["lat_ns"] if f.get("lat_ns", {}).get("N") else f["clat_ns"]
+        assert s["mean_ns"] == lat["mean"], (d, s["mean_ns"], lat["mean"])
+        assert s["std_ns"] == lat["stddev"], (d, s["std_ns"])
+        assert s["max_ns"] == lat["max"], (d, s["max_ns"])
         for k, name in pcts.items():
             want, got = f["clat_ns"]["percentile"][k], s[name]
             assert abs(got - want) <= bound * want, (d, name, got, want)
@@ -235,6 +237,19 @@ for p in d["phases"][1:]:
 PY
 check "two hosts: the client's logs are not left behind" \
 	test -z "$(ls -d /tmp/drivebench-lab-*/guest 2>/dev/null)"
+# a server that never answers: a loopback port that listens (the kernel completes the
+# connection) and never says a word; the run is started now, in the background, and
+# looked at after the hosts' tests (it takes the silence limit, 60 s, and fio's grace)
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(300)' >"$T/stall.port" &
+cleanup_add "kill $!"
+for _ in $(seq 50); do [ -s "$T/stall.port" ] && break; sleep 0.1; done
+S=$(mkfile 16M stall.img)
+stall_t0=$(date +%s)
+timeout 200 "$DRIVEBENCH" run --host "127.0.0.1,$(cat "$T/stall.port")" --target "$S" \
+	--rw randread --time 1s --quiet --out "$T/stall.json" 2>"$T/stall.err" &
+stall_pid=$!
 # two servers on one host, other ports: fio's client writes their logs to one file each,
 # so neither's is read rather than one read twice
 timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h3" --target "$L" --rw randread --time 1s \
@@ -317,6 +332,18 @@ rc=$?
 check "a host with no fio server: exit 1, fio's message, no result" \
 	test "$rc" -eq 1 -a ! -e "$T/nohost.json"
 check "a host with no fio server: fio's message" grep -q "failed to connect" "$T/err"
+
+wait $stall_pid
+rc=$?
+stall_s=$(($(date +%s) - stall_t0))
+check "a silent server: exit 1 ($stall_s s), not the timeout's 124" test "$rc" -eq 1
+check "a silent server: the message names it and the limit" \
+	grep -q "drivebench run: fio's server at 127.0.0.1 port $(cat "$T/stall.port") sent nothing for 60 s; the run was given up" \
+	"$T/stall.err"
+check "a silent server: the result is saved as failed, with the reason" \
+	test "$(json "$T/stall.json" '(d["status"], "sent nothing" in d["error"])' 2>/dev/null)" = "('failed', True)"
+check "a silent server: no fio client is left, nor its logs" \
+	test -z "$(pgrep -f -- "--client=127.0.0.1,$(cat "$T/stall.port")")$(ls -d /tmp/drivebench-lab-*/guest 2>/dev/null)"
 
 # the TUI's Results screen lists an import and shows its steps
 if command -v tmux >/dev/null 2>&1 && [ -f "$(cat "$T/path" 2>/dev/null)" ]; then

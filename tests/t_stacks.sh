@@ -22,6 +22,14 @@ if ! "$DRIVEBENCH" run --target "$seed" --rw randwrite --bs 4k --time 1s --quiet
 	exit 0
 fi
 
+have_tmux=0
+if command -v tmux >/dev/null; then
+	have_tmux=1
+	. tests/tmux.sh
+else
+	skip "stacks: the TUI's queue" "tmux is not installed (scripts/deps.sh check)"
+fi
+
 n=0
 # fsmount VAR DEV: ext4 on DEV mounted on a new directory with a precious file on it
 fsmount() {
@@ -52,7 +60,29 @@ write_replay() { # TARGET: the seed result replayed on it
 	"$DRIVEBENCH" replay "$T/seed.json" --target "$1" --yes-destroy="$1" \
 		--out "$T/w$((n += 1)).json" >"$T/o" 2>"$T/e"
 }
-# refused NAME TARGET WORDS: run and replay exit 3, the message names WORDS (grep -E)
+# The TUI's queue on TARGET: the quick preset (it writes), started, the name typed when
+# asked (a rescan may have refused it at once); the screen must say it was refused.
+tui_refused() { # NAME TARGET
+	local s=q$n name
+	name=$(basename "$2")
+	start $s 120 40 C.UTF-8 xterm-256color --target "$2"
+	wait_for $s "▶ $name " 5
+	keys $s 2 Enter
+	# s again if a rescan (the devices this test just made) swallowed the first one
+	for _ in 1 2 3; do
+		keys $s s
+		wait_for $s "type $name and Enter|refused: $name is in use" 3 && break
+	done
+	if cap $s | grep -q "type $name and Enter"; then
+		tm send-keys -t $s -l "$name"
+		keys $s Enter
+	fi
+	expect $s "$1: the TUI's queue refused" \
+		"(refusing to write to $2: it is in use|refused: $name is in use) \\($3"
+	tm kill-session -t $s 2>/dev/null
+}
+# refused NAME TARGET WORDS [TUI-WORDS]: run and replay exit 3, the message names WORDS
+# (grep -E); the TUI's queue refuses too, its status line starting with TUI-WORDS
 refused() {
 	local how
 	for how in run replay; do
@@ -64,6 +94,7 @@ refused() {
 			fail "$1: $how refused" "exit $rc, want 3 and /$3/: $(cat "$T/e")"
 		fi
 	done
+	[ -n "${4:-}" ] && [ $have_tmux = 1 ] && tui_refused "$1" "$2" "$4"
 }
 allowed() { # NAME TARGET: run writes it
 	if write_run "$2"; then pass "$1: run writes"; else fail "$1: run writes" "$(cat "$T/e")"; fi
@@ -75,7 +106,8 @@ img=$(mkfile 64M shared.img)
 mkloop la "$img" && mkloop lb "$img"
 if fsmount m "$la"; then
 	refused "two loops over one image, the first mounted" "$lb" \
-		"$(lname "$lb") is over $img, which backs $(lname "$la") \(a loop device\), mounted: $(lname "$la") on $m"
+		"$(lname "$lb") is over $img, which backs $(lname "$la") \(a loop device\), mounted: $(lname "$la") on $m" \
+		"$(lname "$lb") is over $img"
 	"$DRIVEBENCH" list --all >"$T/list" 2>&1
 	check "two loops over one image: list says the other is in use, with the chain" \
 		grep -qE "$(lname "$lb"): $(lname "$lb") is over $img, which backs $(lname "$la").*mounted" "$T/list"
@@ -95,7 +127,8 @@ fi
 mkloop lc "$(mkfile 64M lower.img)"
 if fsmount m "$lc" && mkloop ld "$lc"; then
 	refused "a loop over a mounted loop" "$ld" \
-		"$(lname "$ld") is over $(lname "$lc"), mounted: $(lname "$lc") on $m"
+		"$(lname "$ld") is over $(lname "$lc"), mounted: $(lname "$lc") on $m" \
+		"$(lname "$ld") is over $(lname "$lc"), mounted"
 	intact "a loop over a mounted loop" "$m" "$lc"
 fi
 
@@ -125,7 +158,8 @@ if command -v sfdisk >/dev/null && mkloop lp "$(mkfile 96M parted.img)" -P &&
 		mkfs.ext4 -q -F "${lp}p2" >/dev/null 2>&1
 		mount "${lp}p2" "$m"
 		refused "a loop over a partition, itself mounted" "$lq" \
-			"$(lname "$lq") is over $(lname "$lp")p2, mounted: $(lname "$lp")p2 on $m"
+			"$(lname "$lq") is over $(lname "$lp")p2, mounted: $(lname "$lp")p2 on $m" \
+			"$(lname "$lq") is over $(lname "$lp")p2, mounted"
 		umount "$m"
 		# 7: a loop with an offset into the image of a disk whose partition is mounted
 		mount "${lp}p1" "$m"
@@ -144,7 +178,8 @@ fi
 fimg=$(mkfile 64M backing.img)
 if mkloop lh "$fimg" && fsmount m "$lh"; then
 	refused "a file that backs a mounted loop" "$fimg" \
-		"backs $(lname "$lh") \(a loop device\), mounted: $(lname "$lh") on $m"
+		"backs $(lname "$lh") \(a loop device\), mounted: $(lname "$lh") on $m" \
+		"backs $(lname "$lh") \\(a loop device\\), mounted"
 	intact "a file that backs a mounted loop" "$m" "$lh"
 fi
 
@@ -153,7 +188,8 @@ if mkloop ls "$(mkfile 32M swap.img)" && mkswap -q "$ls" >/dev/null 2>&1 &&
 	swapon "$ls" 2>/dev/null; then
 	cleanup_add "swapoff $ls"
 	mkloop lt "$ls"
-	refused "a loop over a swap device" "$lt" "$(lname "$lt") is over $(lname "$ls"), swap: $(lname "$ls")"
+	refused "a loop over a swap device" "$lt" "$(lname "$lt") is over $(lname "$ls"), swap: $(lname "$ls")" \
+		"$(lname "$lt") is over $(lname "$ls"), swap"
 	swapoff "$ls"
 else
 	skip "a loop over a swap device" "swapon refused a loop device here"

@@ -12,6 +12,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct child_output {
 	char *out;           /* stdout, NUL-terminated; malloc'd, the caller frees it */
@@ -34,5 +35,27 @@ struct child_output {
 int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
 	      char *err, size_t errlen);
 void child_output_free(struct child_output *o);
+
+struct guest;
+
+struct child_spawn_opts {
+	char *const *envp;	   /* its environment; NULL: drivebench's */
+	const char *cwd;	   /* its working directory; NULL: drivebench's (not with guest) */
+	const struct guest *guest; /* run as this guest (guest.h), in its directory; NULL: not */
+};
+
+/*
+ * The start that child_run() makes, for a caller that reads the output itself (fio's
+ * client): argv[0] (found by tool_find()) in a process group of its own, stdin from
+ * /dev/null, stdout and stderr to out_fd and err_fd, the signals drivebench catches back
+ * to their defaults and none blocked, with o's environment, in o's directory or as o's
+ * guest. Everything is made before the fork; between fork and exec the child makes only
+ * async-signal-safe calls (guest_enter()'s included). A guest that cannot be made one
+ * exits 126 before its exec and is reaped here. 0 with its pid, -ENOENT when it is not
+ * installed, -errno otherwise, the message in err ("fio: could not drop to nobody: ...").
+ * The caller reaps a child that was started.
+ */
+int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
+		pid_t *pid, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "text.h"
+
 const char *const inuse_kind_name[INUSE_NKINDS] = {
 #define X(id, name) [id] = name,
 	INUSE_KINDS(X)
@@ -177,7 +179,7 @@ static void read_loop_backing(const struct inuse_snapshot *s, const char *dir,
 	if (!fgets(file, sizeof(file), f))
 		file[0] = '\0';
 	file[strcspn(file, "\n")] = '\0';
-	fmt_str(e->backing_name, sizeof(e->backing_name), "%s", file);
+	text_visible(e->backing_name, sizeof(e->backing_name), file);
 	if (!loop_status(s, dir, e) && file[0] && stat(file, &st) == 0)
 		set_backing(e, &st);
 	fclose(f);
@@ -305,7 +307,8 @@ static int load_mounts(struct inuse_snapshot *s, const char *proc, char *err, si
 			s->mounts = p;
 		}
 		s->mounts[s->nmounts].dev = makedev(maj, min);
-		s->mounts[s->nmounts].mnt = strdup(field[4]);
+		/* for messages only: the visible form of a name anyone may choose */
+		s->mounts[s->nmounts].mnt = text_visible_dup(field[4]);
 		if (!s->mounts[s->nmounts].mnt) {
 			ret = -ENOMEM;
 			break;
@@ -357,7 +360,7 @@ static int load_swaps(struct inuse_snapshot *s, const char *proc, char *err, siz
 		s->swaps[s->nswaps].is_file = !S_ISBLK(st.st_mode);
 		s->swaps[s->nswaps].dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 		s->swaps[s->nswaps].ino = st.st_ino;
-		s->swaps[s->nswaps].path = strdup(name);
+		s->swaps[s->nswaps].path = text_visible_dup(name);
 		if (!s->swaps[s->nswaps].path) {
 			ret = -ENOMEM;
 			break;

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
+
 #define UP_MAX_DEPTH 8 /* holders and loops stacked over one another, followed this far */
 
 struct walk {
@@ -211,7 +213,7 @@ static void up_through(struct walk *w, const struct blk_entry *user, const char 
 static void holder_label(const struct inuse_snapshot *s, const char *holder, char *buf,
 			 size_t len)
 {
-	char path[PATH_MAX + 80], name[128] = "";
+	char path[PATH_MAX + 80], name[128] = "", visible[128];
 	FILE *f;
 
 	put(path, sizeof(path), "%s/class/block/%s/dm/name", s->sys, holder);
@@ -221,8 +223,9 @@ static void holder_label(const struct inuse_snapshot *s, const char *holder, cha
 			name[strcspn(name, "\n")] = '\0';
 		fclose(f);
 	}
+	text_visible(visible, sizeof(visible), name);
 	if (name[0])
-		put(buf, len, "%s (%s)", holder, name);
+		put(buf, len, "%s (%s)", holder, visible);
 	else
 		put(buf, len, "%s", holder);
 }

@@ -70,6 +70,11 @@ struct engine_ops {
 	unsigned (*reap)(struct engine_io *io, struct engine_cqe *out, unsigned max);
 	/* Describe the setup actually in force ("SINGLE_ISSUER|DEFER_TASKRUN, fixed bufs"). */
 	const char *(*describe)(struct engine_io *io);
+	/*
+	 * Does the queue busy-poll as ENGINE_OPEN_BUSY_POLL asked? NULL: it does whatever
+	 * was asked (the null engine, which waits for nothing, records the mode chosen).
+	 */
+	bool (*busy_polls)(const struct engine_io *io);
 };
 
 extern const struct engine_ops engine_uring;
@@ -169,6 +174,7 @@ struct step_result {
 	uint64_t error_offset;    /* byte offset of that I/O */
 	bool error_write;
 	char engine_desc[128];    /* what the backend set up */
+	bool busy_poll;           /* its workers spun for completions (engine_busy_poll) */
 	uint64_t seed;            /* the seed actually used */
 	/*
 	 * A step of several streams (engine_run_streams with n > 1): what each stream's own
@@ -202,6 +208,7 @@ struct stream_result {
 	struct sample ramp;
 	unsigned idle_workers, first_idle, silent_workers; /* first_idle: in the stream, from 0 */
 	char engine_desc[128];
+	bool busy_poll;
 };
 
 void step_result_free(struct step_result *r);

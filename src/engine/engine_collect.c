@@ -511,6 +511,7 @@ static void summarize_workers(struct run *run, unsigned first, unsigned n,
 	stats_fold_latency(&r->acc[0], &r->acc[1], &r->drain_acc[0], &r->drain_acc[1],
 			   &r->total);
 	snprintf(r->engine_desc, sizeof(r->engine_desc), "%s", run->w[first].desc);
+	r->busy_poll = run->w[first].busy_poll;
 }
 
 void engine_summarize(struct run *run, struct step_result *out)
@@ -528,6 +529,7 @@ void engine_summarize(struct run *run, struct step_result *out)
 	out->first_idle = step.first_idle;
 	out->silent_workers = step.silent_workers;
 	memcpy(out->engine_desc, step.engine_desc, sizeof(out->engine_desc));
+	out->busy_poll = step.busy_poll;
 	for (unsigned si = 0; si < run->nstreams && out->streams; si++) {
 		const struct stream_run *st = &run->s[si];
 		summarize_workers(run, st->first, st->nworkers, out, st->res);

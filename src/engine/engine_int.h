@@ -64,6 +64,7 @@ struct worker {
 	uint64_t error_offset;
 	bool error_write;
 	char desc[128];
+	bool busy_poll;          /* its queue spins for completions */
 	void *buf_mem;
 	struct iovec *bufs;
 };

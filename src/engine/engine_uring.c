@@ -130,6 +130,11 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	return 0;
 }
 
+static bool uring_busy_polls(const struct engine_io *io)
+{
+	return io->busy_poll;
+}
+
 static void uring_close(struct engine_io *io)
 {
 	if (!io)
@@ -280,4 +285,5 @@ const struct engine_ops engine_uring = {
 	.submit_wait = uring_submit_wait,
 	.reap = uring_reap,
 	.describe = uring_describe,
+	.busy_polls = uring_busy_polls,
 };

@@ -163,8 +163,11 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 		memset(w->buf_mem, 0, bs * wl->qdepth);
 	ret = run->ops->open(io, w->s->t->fd, wl->qdepth, w->bufs,
 			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
-	if (ret == 0)
+	if (ret == 0) {
 		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
+		w->busy_poll = run->busy_poll &&
+			       (!run->ops->busy_polls || run->ops->busy_polls(*io));
+	}
 	return ret;
 }
 

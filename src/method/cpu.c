@@ -85,6 +85,22 @@ void cpu_between(const struct cpu_mark *a, const struct cpu_mark *b, struct step
 	}
 }
 
+bool cpu_host_busy(const struct step_cpu *c, char *why, size_t len)
+{
+	double others;
+
+	if (!c->measured || !c->cpus)
+		return false;
+	others = c->host_user_pct - c->proc_user_pct / c->cpus;
+	if (others < CPU_HOST_BUSY_PCT)
+		return false;
+	snprintf(why, len,
+		 "other processes kept %.0f%% of the host's %u CPUs busy in user time (drivebench "
+		 "%.0f%% of one CPU): the figures may show the host's load, not the drive",
+		 others, c->cpus, c->proc_user_pct + c->proc_system_pct);
+	return true;
+}
+
 bool cpu_bound(const struct step_cpu *c, unsigned threads, bool busy_poll, char *why,
 	       size_t len)
 {

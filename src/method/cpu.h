@@ -36,4 +36,14 @@ void cpu_between(const struct cpu_mark *a, const struct cpu_mark *b, struct step
 bool cpu_bound(const struct step_cpu *c, unsigned threads, bool busy_poll, char *why,
 	       size_t len);
 
+#define CPU_HOST_BUSY_PCT 25.0 /* of all CPUs in user time of other processes */
+
+/*
+ * Was the host busy with other processes during the step: other programs' user time (the
+ * host's user time less drivebench's own) CPU_HOST_BUSY_PCT or more of all its CPUs? Only
+ * user time counts: the kernel's I/O completion work (system, irq, softirq) is done for
+ * drivebench whoever it is charged to. When true, why holds a sentence.
+ */
+bool cpu_host_busy(const struct step_cpu *c, char *why, size_t len);
+
 #endif

@@ -2,29 +2,36 @@
 /* A plan on several hosts through fio's client/server mode (fio_client.h). */
 #include "fio_client.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "child.h"
 #include "fio_export.h"
 #include "fio_import.h"
 #include "guest.h"
 #include "preset.h"
 #include "text.h"
-#include "tool.h"
 
 #define LINE_MAX_BYTES 4096	 /* a longer line of fio's is handed over in pieces */
 #define STOP_GRACE_MS  15000 /* after SIGINT, fio has this long to stop its servers */
+
+extern char **environ;
 
 static void iso_now(char *buf, size_t len)
 {
@@ -53,6 +60,7 @@ struct reader {
 	size_t json_len, json_cap;
 	bool too_big;
 	char last_err[256]; /* the last line on stderr, for messages */
+	char silent[256];   /* why the run was given up on a silent server, or "" */
 };
 
 static void json_append(struct reader *rd, const char *s, size_t n)
@@ -111,97 +119,215 @@ static void got_bytes(struct reader *rd, int which, const char *buf, size_t n)
 	}
 }
 
-/*
- * fio (the program prog) with argv, DRIVEBENCH_TARGET set, as the guest g (guest.h), its
- * output read as it comes. Returns 0 (with its wait status) or -errno.
- */
-static int spawn_fio(const struct fio_lab *lab, const char *prog, char **argv,
-		     const struct guest *g, struct reader *rd, int *wstatus, bool *stopped,
-		     char *err, size_t errlen)
+/* drivebench's environment with DRIVEBENCH_TARGET=target: built before fio is started. */
+static char **fio_env(const char *target)
 {
-	int out[2] = {-1, -1}, errp[2] = {-1, -1};
+	static const char key[] = "DRIVEBENCH_TARGET=";
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	env[k] = malloc(sizeof(key) + strlen(target));
+	if (!env[k]) {
+		free(env);
+		return NULL;
+	}
+	sprintf(env[k++], "%s%s", key, target);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], key, sizeof(key) - 1))
+			env[k++] = environ[i];
+	return env;
+}
+
+/*
+ * How long the quietest of fio's connections to its servers that waits for an answer
+ * (fio's client sent data after the last it received) has brought no data (ms), its
+ * server in who ("ADDR port PORT"); -1 when none can be seen. fio's client asks each
+ * running server for its progress about once a second, so a live server is never quiet
+ * for long. The client's sockets are looked at through copies (pidfd_getfd: root, or
+ * the parent of a process of the same user, on Linux 5.6 or later).
+ */
+static int64_t servers_quiet_ms(pid_t pid, int pidfd, char *who, size_t wholen)
+{
+	char path[64], link[64];
+	int64_t quiet = -1;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		struct sockaddr_storage sa;
+		socklen_t salen = sizeof(sa), tilen;
+		struct tcp_info ti;
+		ssize_t n = readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
+		int fd;
+
+		if (n < 8 || strncmp(link, "socket:", 7))
+			continue;
+		fd = pidfd_getfd(pidfd, atoi(e->d_name), 0);
+		if (fd < 0)
+			continue;
+		tilen = sizeof(ti);
+		/* waited on: the client spoke last (a server whose jobs are over is asked
+		 * nothing, and its connection may idle while the others run) */
+		if (!getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tilen) &&
+		    ti.tcpi_state == TCP_ESTABLISHED &&
+		    ti.tcpi_last_data_sent <= ti.tcpi_last_data_recv &&
+		    (int64_t)ti.tcpi_last_data_recv > quiet &&
+		    !getpeername(fd, (struct sockaddr *)&sa, &salen)) {
+			char addr[INET6_ADDRSTRLEN] = "?";
+			bool v6 = sa.ss_family == AF_INET6;
+			const void *in = v6 ? (const void *)&((struct sockaddr_in6 *)&sa)->sin6_addr
+					    : (const void *)&((struct sockaddr_in *)&sa)->sin_addr;
+			unsigned port = ntohs(v6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+						 : ((struct sockaddr_in *)&sa)->sin_port);
+			inet_ntop(sa.ss_family, in, addr, sizeof(addr));
+			quiet = ti.tcpi_last_data_recv;
+			snprintf(who, wholen, "%s port %u", addr, port);
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	return quiet;
+}
+
+/* fio being run: its pid, a pidfd on it, its pipes, how it is being stopped. */
+struct fio_proc {
 	pid_t pid;
-	int ret = 0;
+	int pidfd;		/* -1: its servers are not watched */
+	struct pollfd pfd[2];	/* stdout, stderr */
+	int64_t int_at;		/* ms: when it was interrupted, 0: not */
+	int64_t looked_at;	/* ms: when its servers were last looked at */
+	bool killed;
+};
 
-	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		ret = -errno;
-		text_fmt(err, errlen, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		text_fmt(err, errlen, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		setpgid(0, 0);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(errp[1], 2) < 0)
-			_exit(126);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		setenv("DRIVEBENCH_TARGET", lab->target, 1);
-		/* fio's client writes the servers' logs into its working directory: the
-		   guest's, which is all it may write to; it runs without privileges */
-		if (guest_enter(g))
-			_exit(126);
-		execv(prog, argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(errp[1]);
-	out[1] = errp[1] = -1;
+/* Interrupt fio when asked to stop or a server is silent; kill it after the grace. */
+static void fio_watch(const struct fio_lab *lab, struct fio_proc *fp, struct reader *rd,
+		      bool *stopped)
+{
+	unsigned limit = lab->silence_ms ? lab->silence_ms : FIO_LAB_SILENCE_MS;
+	int64_t now = now_ms();
+	char who[80] = "";
 
-	struct pollfd pfd[2] = {{.fd = out[0], .events = POLLIN}, {.fd = errp[0], .events = POLLIN}};
-	int64_t killed_at = 0;
+	if (lab->stop && atomic_load(lab->stop) && !*stopped && !rd->silent[0]) {
+		/* fio's client passes an interrupt on to its servers, which stop their jobs */
+		kill(fp->pid, SIGINT);
+		*stopped = true;
+		fp->int_at = now;
+	}
+	if (fp->pidfd >= 0 && !fp->int_at && !fp->killed && now - fp->looked_at >= 250) {
+		int64_t quiet = servers_quiet_ms(fp->pid, fp->pidfd, who, sizeof(who));
+		fp->looked_at = now;
+		if (quiet >= limit) {
+			text_fmt(rd->silent, sizeof(rd->silent),
+				 "fio's server at %s sent nothing for %u s; the run was given up",
+				 who, (limit + 999) / 1000);
+			kill(fp->pid, SIGINT);
+			fp->int_at = now;
+		}
+	}
+	if (fp->int_at && now - fp->int_at > STOP_GRACE_MS) {
+		kill(-fp->pid, SIGKILL);
+		fp->int_at = 0;
+		fp->killed = true;
+	}
+}
+
+/* fio's output read as it comes, until it closes both pipes. 0 or -errno. */
+static int fio_read(const struct fio_lab *lab, struct fio_proc *fp, struct reader *rd,
+		    bool *stopped, char *err, size_t errlen)
+{
 	unsigned open_fds = 2;
 	char buf[65536];
+
 	while (open_fds) {
-		if (lab->stop && atomic_load(lab->stop) && !*stopped) {
-			/* fio's client passes an interrupt on to its servers, which stop their jobs */
-			kill(pid, SIGINT);
-			*stopped = true;
-			killed_at = now_ms();
-		}
-		if (killed_at && now_ms() - killed_at > STOP_GRACE_MS) {
-			kill(-pid, SIGKILL);
-			killed_at = 0;
-		}
-		int n = poll(pfd, 2, 200);
+		fio_watch(lab, fp, rd, stopped);
+		int n = poll(fp->pfd, 2, 200);
 		if (n < 0 && errno != EINTR) {
-			ret = -errno;
-			text_fmt(err, errlen, "poll: %s", strerror(errno));
-			kill(-pid, SIGKILL);
-			break;
+			int e = errno;
+			text_fmt(err, errlen, "poll: %s", strerror(e));
+			kill(-fp->pid, SIGKILL);
+			return -e;
 		}
 		for (int i = 0; n > 0 && i < 2; i++) {
-			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			struct pollfd *p = &fp->pfd[i];
+			if (p->fd < 0 || !(p->revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			ssize_t got = read(pfd[i].fd, buf, sizeof(buf));
+			ssize_t got = read(p->fd, buf, sizeof(buf));
 			if (got > 0) {
 				got_bytes(rd, i, buf, (size_t)got);
 			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
 				if (rd->len[i])
 					got_line(rd, i, rd->line[i], rd->len[i]);
 				rd->len[i] = 0;
-				close(pfd[i].fd);
-				pfd[i].fd = -1;
+				close(p->fd);
+				p->fd = -1;
 				open_fds--;
 			}
 		}
 	}
-	out[0] = errp[0] = -1;
-	while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
+	return 0;
+}
+
+/*
+ * fio with argv, DRIVEBENCH_TARGET=target, as the guest g (guest.h), its output read as
+ * it comes and its servers watched. Returns 0 (with its wait status) or -errno.
+ */
+static int spawn_fio(const struct fio_lab *lab, const char *target, const struct guest *g,
+		     char **argv, struct reader *rd, int *wstatus, bool *stopped, char *err,
+		     size_t errlen)
+{
+	int out[2] = {-1, -1}, errp[2] = {-1, -1};
+	char **env = fio_env(target);
+	struct fio_proc fp = {.pidfd = -1};
+	int ret = 0;
+
+	if (!env) {
+		text_fmt(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		ret = -errno;
+		text_fmt(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	/* fio's client writes the servers' logs into its working directory: the guest's,
+	   which is all it may write to; it runs without privileges */
+	struct child_spawn_opts so = {.envp = env, .guest = g};
+	ret = child_spawn(argv, &so, out[1], errp[1], &fp.pid, err, errlen);
+	close(out[1]);
+	close(errp[1]);
+	out[1] = errp[1] = -1;
+	if (ret == -ENOENT)
+		text_fmt(err, errlen, "%s: not installed (Debian package fio)", argv[0]);
+	if (ret)
+		goto out;
+	fp.pidfd = pidfd_open(fp.pid, 0);
+	fp.pfd[0] = (struct pollfd){.fd = out[0], .events = POLLIN};
+	fp.pfd[1] = (struct pollfd){.fd = errp[0], .events = POLLIN};
+	ret = fio_read(lab, &fp, rd, stopped, err, errlen);
+	out[0] = fp.pfd[0].fd;
+	errp[0] = fp.pfd[1].fd;
+	while (waitpid(fp.pid, wstatus, 0) < 0 && errno == EINTR)
 		;
-	kill(-pid, SIGKILL); /* whatever fio left running in its group */
+	kill(-fp.pid, SIGKILL); /* whatever fio left running in its group */
 out:
+	if (fp.pidfd >= 0)
+		close(fp.pidfd);
 	for (int i = 0; i < 2; i++) {
 		if (out[i] >= 0)
 			close(out[i]);
 		if (errp[i] >= 0)
 			close(errp[i]);
 	}
+	free(env[0]);
+	free(env);
 	return ret;
 }
 
@@ -390,18 +516,11 @@ static int fio_output_check(const struct reader *rd, int wstatus, const char *fi
 	return 0;
 }
 
-/*
- * The run's facts: the plan, fio's record of the hosts (moved from imp), the target on
- * each. 0 or -ENOMEM.
- */
-static int lab_facts(const struct fio_lab *lab, struct result *imp, struct result *out)
+/* The run's facts: the plan, the target's path and the hosts, into out->target. */
+static int lab_record(const struct fio_lab *lab, struct result *out)
 {
 	struct json_object *hosts = json_object_new_array();
 
-	out->host = imp->host;
-	imp->host = NULL;
-	out->target = imp->target ? imp->target : json_object_new_object();
-	imp->target = NULL;
 	if (!hosts || !out->target || !(out->preset_text = strdup(lab->plan->text))) {
 		if (hosts)
 			json_object_put(hosts);
@@ -415,6 +534,20 @@ static int lab_facts(const struct fio_lab *lab, struct result *imp, struct resul
 	text_copy(out->preset_source, sizeof(out->preset_source), lab->plan->file);
 	out->scale = lab->plan->scale;
 	return 0;
+}
+
+/*
+ * The run's facts: fio's record of the hosts and of the target (moved from imp), the
+ * plan, the target on each host. 0 or -ENOMEM.
+ */
+static int lab_facts(const struct fio_lab *lab, struct result *imp, struct result *out)
+{
+	out->host = imp->host;
+	imp->host = NULL;
+	/* stopped before fio said anything: no record of the target from it */
+	out->target = imp->target ? imp->target : json_object_new_object();
+	imp->target = NULL;
+	return lab_record(lab, out);
 }
 
 /* The run's status from fio's exit: stopped (by the user), failed, or as the steps say. */
@@ -436,42 +569,73 @@ static void lab_status(struct result *out, bool stopped, int wstatus, const char
 			 last_err[0] ? ": " : "", last_err);
 }
 
-/* What fio's client is given: the program, the target as fio takes it, its place. */
+/* What fio's client is given: the target as fio takes it, its job file, its place. */
 struct lab_client {
-	char prog[4096];
 	char target[4096];
 	char job_file[128];
 	struct guest g;
 };
 
 /*
- * Find fio, escape the target (a ':' of the path is not fio's separator of files) and
- * make the guest's place (guest.h: fio's servers are not trusted) with the job file in
+ * The run given up on a silent server: failed, no phases (what the other hosts measured
+ * is not kept: fio did not finish), the plan and the hosts recorded. 0 or -ENOMEM.
+ */
+static int lab_given_up(const struct fio_lab *lab, const struct reader *rd, struct result *out)
+{
+	out->target = json_object_new_object();
+	if (lab_record(lab, out))
+		return -ENOMEM;
+	out->status = RS_FAILED;
+	text_copy(out->error, sizeof(out->error), rd->silent);
+	iso_now(out->ended, sizeof(out->ended));
+	return 0;
+}
+
+/*
+ * Escape the target (a ':' of the path is not fio's separator of files) and make the
+ * guest's place (guest.h: fio's servers are not trusted) with the job file in
  * it. 0 or -errno, the message in err.
  */
 static int lab_client_open(struct lab_client *c, const struct fio_lab *lab, const char *jobs,
 			   char *err, size_t errlen)
 {
-	const char *fio = lab->fio ? lab->fio : "fio";
 	int ret;
 
 	if (fio_export_filename(c->target, sizeof(c->target), lab->target)) {
 		text_fmt(err, errlen, "%s: %s", lab->target, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
-	if (tool_find(fio, c->prog, sizeof(c->prog))) {
-		text_fmt(err, errlen, "%s: not installed (Debian package fio)", fio);
-		return -ENOENT;
-	}
 	if ((ret = guest_open(&c->g, "drivebench-lab", err, errlen)))
 		return ret;
 	return guest_put(&c->g, "job.fio", jobs, c->job_file, sizeof(c->job_file), err, errlen);
 }
 
+/*
+ * fio's command line: one --client= and the job file for each host, in one allocation
+ * (free() it). NULL when out of memory.
+ */
+static char **lab_argv(const struct fio_lab *lab, const char *job_file)
+{
+	size_t ptrs = 2 * lab->nhosts + 3, each = 4200;
+	char **argv = calloc(1, ptrs * sizeof(*argv) + lab->nhosts * each);
+	char *client = (char *)(argv + ptrs);
+	unsigned a = 0;
+
+	if (!argv)
+		return NULL;
+	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
+	argv[a++] = "--output-format=json+";
+	for (unsigned h = 0; h < lab->nhosts; h++, client += each) {
+		snprintf(client, each, "--client=%s", lab->hosts[h]);
+		argv[a++] = client;
+		argv[a++] = (char *)job_file;
+	}
+	return argv;
+}
+
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
 	struct lab_client *c = NULL;
-	struct fio_lab guest_lab = *lab;
 	char **argv = NULL;
 	struct reader *rd = NULL;
 	struct result imp;
@@ -489,36 +653,29 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	c = calloc(1, sizeof(*c));
 	if (c)
 		c->g = (struct guest){.top_fd = -1, .dir_fd = -1, .null_fd = -1};
-	argv = calloc(2 * lab->nhosts + 3, sizeof(*argv));
 	jobs = fio_export_opts(lab->plan, FIO_EXPORT_LOGS);
-	if (!rd || !c || !argv || !jobs) {
+	if (!rd || !c || !jobs) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
 		goto out;
 	}
 	if ((ret = lab_client_open(c, lab, jobs, err, errlen)))
 		goto out;
-	guest_lab.target = c->target;
 	rd->lab = lab;
-	unsigned a = 0;
-	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
-	argv[a++] = "--output-format=json+";
-	char (*client)[4200] = calloc(lab->nhosts, sizeof(*client));
-	if (!client) {
+	if (!(argv = lab_argv(lab, c->job_file))) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
 		goto out;
 	}
-	for (unsigned h = 0; h < lab->nhosts; h++) {
-		snprintf(client[h], sizeof(client[h]), "--client=%s", lab->hosts[h]);
-		argv[a++] = client[h];
-		argv[a++] = c->job_file;
-	}
 	iso_now(out->started, sizeof(out->started));
-	ret = spawn_fio(&guest_lab, c->prog, argv, &c->g, rd, &wstatus, &stopped, err, errlen);
-	free(client);
+	ret = spawn_fio(lab, c->target, &c->g, argv, rd, &wstatus, &stopped, err, errlen);
 	if (!ret && (ret = guest_reclaim(&c->g)))
 		text_fmt(err, errlen, "%s: %s", c->g.dir, strerror(-ret));
+	if (!ret && rd->silent[0]) {
+		if ((ret = lab_given_up(lab, rd, out)))
+			text_fmt(err, errlen, "out of memory");
+		goto out;
+	}
 	if (ret)
 		goto out;
 	ret = fio_output_check(rd, wstatus, argv[0], err, errlen);
@@ -536,6 +693,13 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		goto out;
 	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", c->g.dir, err,
 			     errlen);
+	if (ret && stopped) {
+		/* stopped: fio's client may not have brought every log back; what fio said it
+		   measured stands without the intervals */
+		result_free(&imp);
+		ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL,
+				     err, errlen);
+	}
 	if (ret)
 		goto out;
 	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {

@@ -30,6 +30,11 @@
 struct plan;
 
 #define FIO_LAB_MAX_HOSTS 64
+/*
+ * ms: a server whose connection brings fio's client no data for this long is given up
+ * on (a live one answers the client's progress requests about once a second)
+ */
+#define FIO_LAB_SILENCE_MS 60000
 
 struct fio_lab {
 	const struct plan *plan;
@@ -41,12 +46,15 @@ struct fio_lab {
 	void (*on_line)(void *arg, const char *line);
 	void *arg;
 	atomic_int *stop; /* becomes non-zero: fio is interrupted, the result is aborted */
+	unsigned silence_ms; /* a server silent this long ends the run; 0: FIO_LAB_SILENCE_MS */
 };
 
 /*
  * Run the plan on the hosts and fill *out (result_init()'d here). 0 when fio ran and
  * its output was read (out->status says how the run went: complete, failed, aborted),
  * or it was stopped through lab->stop before it gave any (aborted, nothing measured);
+ * or when a server went silent (fio is interrupted, then killed after 15 s; out is
+ * failed, with no phases, its error naming the server);
  * -ENOENT fio is not installed; -EINVAL fio gave no result or an unreadable one;
  * -errno otherwise. The message is in err.
  */

@@ -289,8 +289,14 @@ char *fio_export_opts(const struct plan *p, unsigned flags)
 		";   DRIVEBENCH_TARGET='/dev/disk/by-path/pci-0000\\:01\\:00.0-nvme-1' fio THIS_FILE\n"
 		"; One job per drivebench step, in drivebench's order; stonewall makes each wait\n"
 		"; for the one before. Every writing job destroys data on the target.\n\n");
+	/*
+	 * lat_percentiles: fio's percentiles (and json+ bins) of its total latency, lat,
+	 * which is what drivebench measures; without it fio gives them of clat only.
+	 */
+	strbuf_add(&o, "; lat_percentiles=1: percentiles of the total latency (submission to "
+		"completion),\n; as drivebench measures it, not of the completion latency alone.\n");
 	strbuf_add(&o, "[global]\nioengine=io_uring\ndirect=1\nthread=1\ngroup_reporting=1\n"
-		"filename=${DRIVEBENCH_TARGET}\n\n");
+		"lat_percentiles=1\nfilename=${DRIVEBENCH_TARGET}\n\n");
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
 
@@ -332,9 +338,9 @@ char *fio_export_opts(const struct plan *p, unsigned flags)
 				t = whole - st->wl.ramp_ns;
 			if (st->nstreams)
 				streams(&o, ++n, ph, st, t);
-			else
+			else /* a phase judged for steady state logs what the judgement needs */
 				job(&o, ++n, ph, st, &st->wl, t, st->label, true,
-				    flags & FIO_EXPORT_LOGS);
+				    (flags & FIO_EXPORT_LOGS) || ph->until != UNTIL_TIME);
 		}
 	}
 	return strbuf_take(&o);

@@ -41,6 +41,9 @@ char *fio_export(const struct plan *p);
  * logs at the step's sampling interval (write_iops_log and write_lat_log named as the job,
  * log_avg_msec), which fio_import reads back as the step's samples; a step of several
  * streams, reported by fio as one group, gets none (its threads' logs are not one job's).
+ * A phase judged for steady state (in rounds) writes them always: the judgement needs
+ * them. Every export sets lat_percentiles=1, so fio's percentiles are of the total
+ * latency, as drivebench's are.
  */
 #define FIO_EXPORT_LOGS 1u
 char *fio_export_opts(const struct plan *p, unsigned flags);

@@ -184,16 +184,12 @@ static enum purge_scope erase_scope(const struct target *t, const struct run_req
  * before anything is written), does the confirmation cover its scope, and when it erases
  * every namespace of the controller, is any of them in use (refused for safety)?
  */
-static int check_erase(struct run *r, struct target *t, const struct run_request *rq, char *err,
-		       size_t errlen)
+static int check_erase(const struct run *r, struct target *t, const struct run_request *rq,
+		       char *err, size_t errlen)
 {
-	struct purge_opts po = {.scope = erase_scope(t, rq),
-				.sys_root = rq->roots ? rq->roots->sys : NULL};
+	const struct purge_opts po = {.scope = r->erase_scope,
+				      .sys_root = rq->roots ? rq->roots->sys : NULL};
 
-	if (t == &r->t[0])
-		r->erase_scope = po.scope;
-	else if (po.scope < r->erase_scope)
-		r->erase_scope = po.scope; /* purges of several targets: what covers all */
 	for (unsigned i = 0; i < rq->plan->nphases; i++) {
 		const struct plan_phase *ph = &rq->plan->phases[i];
 		struct purge_outcome out;
@@ -217,7 +213,8 @@ static int check_erase(struct run *r, struct target *t, const struct run_request
 
 /*
  * The guard on a target a plan writes: confirmed by rq->confirm or one of rq->confirms;
- * then what the write goes through below the target is claimed for the run.
+ * then what the write goes through below the target is claimed for the run. Erases are
+ * checked once every target is open (check_erase()).
  */
 static int guard_target(struct run *r, struct target *t, const struct run_request *rq, char *err,
 			size_t errlen)
@@ -227,8 +224,6 @@ static int guard_target(struct run *r, struct target *t, const struct run_reques
 
 	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
 		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
-	if (ret == 0)
-		ret = check_erase(r, t, rq, err, errlen);
 	if (ret == 0)
 		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
 					 rq->roots, err, errlen);
@@ -325,6 +320,16 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 			return ret;
 		}
 	}
+	if (!writes)
+		return 0;
+	/* one scope for the run's purges: what the confirmations cover on every target */
+	r->erase_scope = PURGE_SCOPE_SUBSYSTEM;
+	for (unsigned i = 0; i < r->nt; i++)
+		if (erase_scope(&r->t[i], rq) < r->erase_scope)
+			r->erase_scope = erase_scope(&r->t[i], rq);
+	for (unsigned i = 0; i < r->nt; i++)
+		if ((ret = check_erase(r, &r->t[i], rq, err, errlen)) < 0)
+			return ret;
 	return 0;
 }
 

@@ -460,6 +460,8 @@ static void step_warnings(struct run *r, struct result_step *st, const struct st
 	if (ret == 0 && !sr->stopped &&
 	    cpu_bound(&st->cpu, threads, engine_busy_poll(threads), why, sizeof(why)))
 		warn(r, st, SW_CPU_BOUND, "%s", why);
+	if (ret == 0 && !sr->stopped && cpu_host_busy(&st->cpu, why, sizeof(why)))
+		warn(r, st, SW_HOST_BUSY, "%s", why);
 }
 
 /* What the engine measured into the result step (and its streams). */
@@ -548,6 +550,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	ret = step_engine(r, &wl, ss, st, &sr, err, sizeof(err));
 	if (step_record(r, st, &sr, ss))
 		ret = ret ? ret : -ENOMEM;
+	step_def_record(st, &sr, r->res->scale, r->targets, r->nt);
 	step_warnings(r, st, &sr, threads, ret);
 	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
 		if ((ss ? ss->wl[i] : wl).read_pct < 100)

@@ -21,9 +21,11 @@
 #include "fileio.h"
 #include "hist.h"
 #include "json_read.h"
+#include "result_int.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
+#include "version.h"
 
 const char *const fio_import_lat_key[LK_N] = {"clat_ns", "lat_ns"};
 
@@ -76,7 +78,20 @@ static unsigned opt_uint(const struct importer *im, const struct fio_entry *e, c
 	return (unsigned)n;
 }
 
-/* The latency the step reports: the one fio gave percentiles or bins of. */
+/*
+ * The latency of the step's mean, min, max and std dev: fio's total "lat" when every
+ * direction that did I/O has it, else the completion latency "clat" (fio output without
+ * lat_ns, such as fio before 3.0's ns units or a trimmed document).
+ */
+static unsigned entry_stat_kind(const struct fio_entry *e)
+{
+	for (unsigned d = 0; d < FD_N; d++)
+		if (e->d[d].ios && (!e->d[d].lat[LK_LAT].seen || !e->d[d].lat[LK_LAT].n))
+			return LK_CLAT;
+	return LK_LAT;
+}
+
+/* The latency of the step's percentiles: the one fio gave percentiles or bins of. */
 static unsigned entry_lat_kind(const struct fio_entry *e)
 {
 	for (unsigned d = 0; d < FD_N; d++) {
@@ -209,9 +224,10 @@ void fio_import_combine(struct sample *s)
 	all->max_ns = a->max_ns > b->max_ns ? a->max_ns : b->max_ns;
 }
 
-static void fill_dir(struct dir_stats *ds, const struct fio_dir *d, unsigned lk)
+/* A direction: mean, min, max and std dev of latency sk, percentiles of latency lk. */
+static void fill_dir(struct dir_stats *ds, const struct fio_dir *d, unsigned sk, unsigned lk)
 {
-	const struct fio_lat *l = &d->lat[lk];
+	const struct fio_lat *l = &d->lat[sk], *pl = &d->lat[lk];
 
 	memset(ds, 0, sizeof(*ds));
 	ds->ios = d->ios;
@@ -225,7 +241,7 @@ static void fill_dir(struct dir_stats *ds, const struct fio_dir *d, unsigned lk)
 	ds->min_ns = l->min;
 	ds->max_ns = l->max;
 	for (unsigned p = 0; p < NPCT; p++)
-		ds->pct_ns[p] = l->have_pct[p] ? l->pct[p] : 0;
+		ds->pct_ns[p] = pl->have_pct[p] ? pl->pct[p] : 0;
 }
 
 /* Percentiles from histograms, as drivebench computes its own (hist.h). */
@@ -235,16 +251,50 @@ static void hist_pcts(struct dir_stats *ds, const struct hist *h)
 		hist_percentiles(h, stats_pct_value, NPCT, ds->pct_ns);
 }
 
+/*
+ * What the step's numbers mean: the latency kind of its mean (and a warning when its
+ * percentiles are of another kind), fio's wait (polled I/O with hipri), its ioengine
+ * and the options of it that change how I/O is issued. Scale and sector sizes are not
+ * in fio's output: unknown. 0 or -ENOMEM.
+ */
+static int entry_def(const struct importer *im, struct result_step *st, const struct fio_entry *e,
+		     unsigned sk, unsigned lk)
+{
+	static const char *const issue_opts[] = {"hipri",	"sqthread_poll", "fixedbufs",
+						 "registerfiles", "nonvectored",  "direct"};
+	struct step_def *d = &st->def;
+	const char *eng = opt(im, e, "ioengine");
+	size_t used = 0;
+
+	d->lat = sk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
+	d->wait = opt_bool(im, e, "hipri") ? SWT_POLLED : SWT_INTERRUPT;
+	text_fmt(d->engine, sizeof(d->engine), "fio %s", eng ? eng : "psync");
+	for (size_t i = 0; i < sizeof(issue_opts) / sizeof(issue_opts[0]); i++)
+		if (opt_bool(im, e, issue_opts[i]) && used < sizeof(d->flags))
+			used += (size_t)snprintf(d->flags + used, sizeof(d->flags) - used, "%s%s",
+						 used ? "," : "", issue_opts[i]);
+	text_fix(d->flags, sizeof(d->flags));
+	text_copy(d->version, sizeof(d->version), DB_VERSION);
+	if (sk == lk || !(st->hist || st->summary.d[DIR_READ].pct_ns[PCT_50] ||
+			  st->summary.d[DIR_WRITE].pct_ns[PCT_50]))
+		return 0;
+	return result_step_warn(st, SW_CLAT_PERCENTILES,
+				"fio gave percentiles of its completion latency only (clat_ns; "
+				"lat_percentiles=1 was not set): the mean, min, max and std dev "
+				"are total latency (lat_ns), the percentiles and histogram "
+				"completion-only");
+}
+
 /* Fill step st from entry e (no samples). 0 or -ENOMEM. */
 static int make_step(struct importer *im, struct result_step *st, const struct fio_entry *e)
 {
-	unsigned lk = entry_lat_kind(e);
+	unsigned lk = entry_lat_kind(e), sk = entry_stat_kind(e);
 	bool bins = entry_has_bins(e, lk);
 	static const struct hist empty;
 	uint64_t runtime_ms = 0;
 
 	for (unsigned d = 0; d < FD_N; d++) {
-		fill_dir(&st->summary.d[d], &e->d[d], lk);
+		fill_dir(&st->summary.d[d], &e->d[d], sk, lk);
 		if (e->d[d].runtime_ms > runtime_ms)
 			runtime_ms = e->d[d].runtime_ms;
 	}
@@ -280,8 +330,10 @@ static int make_step(struct importer *im, struct result_step *st, const struct f
 			return -ENOMEM;
 	}
 	snprintf(st->engine, sizeof(st->engine), "%s %s (%s)", im->version,
-		 opt(im, e, "ioengine") ? opt(im, e, "ioengine") : "psync", fio_import_lat_key[lk]);
+		 opt(im, e, "ioengine") ? opt(im, e, "ioengine") : "psync", fio_import_lat_key[sk]);
 	text_fix(st->engine, sizeof(st->engine));
+	if (entry_def(im, st, e, sk, lk))
+		return -ENOMEM;
 	if (e->error) {
 		st->status = RS_FAILED;
 		text_fmt(st->error, sizeof(st->error), "fio error %d (%s)", e->error,
@@ -442,7 +494,7 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
 	memcpy(pd->host, e->host, sizeof(pd->host));
 	pd->groupid = e->groupid;
 	pd->numjobs = opt_uint(im, e, "numjobs", 1);
-	pd->lk = entry_lat_kind(e);
+	pd->lk = entry_stat_kind(e); /* the logs' mean latency is the summary's kind */
 	pd->at = e->at;
 	pd->log_avg = opt(im, e, "log_avg_msec") != NULL;
 	if ((iops_log && !(pd->iops_prefix = strdup(iops_log))) ||
@@ -587,9 +639,10 @@ static int aggregate(struct importer *im)
 			dst->status = src->status;
 			memcpy(dst->error, src->error, sizeof(dst->error));
 			memcpy(dst->engine, src->engine, sizeof(dst->engine));
+			dst->def = src->def;
 			for (unsigned w = 0; w < src->nwarnings; w++)
-				if (result_step_warn(dst, SW_NO_HISTOGRAM, "%s",
-						     src->warnings[w].text))
+				if (result_add_warning(dst, src->warnings[w].code,
+						       src->warnings[w].text))
 					return fio_import_nomem(im);
 			if (src->hist) {
 				struct hist *h = calloc(2, sizeof(*h));

@@ -633,8 +633,16 @@ static int sort_rows(struct report *rep)
 
 static int add_notes(struct report *rep, const struct run_refs *rr)
 {
-	if (note_presets(rep))
+	char codes[256];
+
+	if (note_presets(rep) || report_check_defs(rep))
 		return -ENOMEM;
+	for (unsigned g = 0; g < rep->ngroups; g++)
+		if (rep->groups[g].differ &&
+		    note(rep, "%s: %s: %s", rep->groups[g].title,
+			 report_differ_codes(codes, sizeof(codes), rep->groups[g].differ, " "),
+			 rep->groups[g].differ_note))
+			return -ENOMEM;
 	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
 				     "side by side."))
 		return -ENOMEM;
@@ -650,6 +658,23 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* --strict: the groups whose steps are not comparable, named in err. -EDOM, or 0 none. */
+static int refuse_incomparable(const struct report *rep, char *err, size_t errlen)
+{
+	size_t used = 0;
+	char codes[256];
+
+	for (unsigned g = 0; g < rep->ngroups && used < errlen; g++)
+		if (rep->groups[g].differ)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s: %s: %s",
+						 used ? "; " : "not comparable (--strict): ",
+						 rep->groups[g].title,
+						 report_differ_codes(codes, sizeof(codes),
+								     rep->groups[g].differ, " "),
+						 rep->groups[g].differ_note);
+	return used ? -EDOM : 0;
 }
 
 int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
@@ -692,7 +717,7 @@ int report_build(struct report *rep, const struct result *const *runs, unsigned 
 	if (sort_rows(rep) || add_notes(rep, rr))
 		goto fail_nomem;
 	ret = load_specs(rep, o, err, errlen);
-	if (ret)
+	if (ret || (o->strict && (ret = refuse_incomparable(rep, err, errlen))))
 		goto fail;
 	ret = 0;
 	goto out;
@@ -721,6 +746,8 @@ void report_free(struct report *rep)
 	for (unsigned i = 0; i < rep->nnotes; i++)
 		free(rep->notes[i]);
 	free(rep->notes);
+	for (unsigned g = 0; g < rep->ngroups; g++)
+		free(rep->groups[g].differ_note);
 	free(rep->groups);
 	free(rep->runs);
 	spec_list_free(&rep->specs);
@@ -789,6 +816,8 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g, str
 		 report_metric_info[m].unit, grp->title);
 	t->nrows = grp->nrows;
 	t->ncols = rep->nruns;
+	t->differ = grp->differ;
+	t->differ_note = grp->differ_note;
 	t->row_names = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row_names));
 	t->col_names = calloc(t->ncols, sizeof(*t->col_names));
 	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));

@@ -26,6 +26,12 @@
  * A compared step that carries warnings (result.h, STEP_WARNINGS) marks its values with
  * REPORT_WARN_MARK, and each of its warnings is a note: "run, group step: ! code: text".
  *
+ * Comparability (report_defs.c): a group whose steps differ in a field of their
+ * measurement definitions that makes steps incomparable (step_def.h, STEP_DEF_FIELDS)
+ * carries those fields (report_group.differ) and a note saying each run's values; every
+ * renderer marks its tables with the stable codes ("not-comparable:scale"), and the
+ * note is in the notes too. With report_opts.strict, report_build() refuses instead.
+ *
  * Ownership: the report points into the results it was built from; they must outlive it.
  */
 #include <stdbool.h>
@@ -108,6 +114,9 @@ struct report_row {
 struct report_group {
 	char title[128]; /* "8k 70/30 random" */
 	unsigned first_row, nrows;
+	unsigned differ;   /* bits (1u << step_def_field) of the incomparable fields its
+			      steps differ in; 0: comparable */
+	char *differ_note; /* malloc'd when differ: "scale: run A 0.01, run B 0.02" */
 };
 
 struct report {
@@ -128,9 +137,14 @@ struct report_opts {
 	unsigned metric_mask; /* 0: every metric */
 	const char *spec_dir; /* NULL: the default search path */
 	bool no_specs;	      /* do not look for spec sheets */
+	bool strict;	      /* refuse (-EDOM, the groups named in err) when a group's
+				 steps are not comparable */
 };
 
-/* Build the model over nruns results. 0 or -errno, message in err. */
+/*
+ * Build the model over nruns results. 0 or -errno, message in err; -EDOM with strict
+ * when a table would put steps that are not comparable side by side.
+ */
 int report_build(struct report *rep, const struct result *const *runs, unsigned nruns,
 		 const struct report_opts *opts, char *err, size_t errlen);
 void report_free(struct report *rep);
@@ -163,12 +177,22 @@ struct report_table {
 	const char **row_names;	   /* [nrows] */
 	const char **col_names;	   /* [ncols] */
 	struct report_cell *cells; /* [nrows * ncols], row-major */
+	unsigned differ;	   /* its group's: incomparable fields its steps differ in */
+	const char *differ_note;   /* its group's note, or NULL */
 };
 
 /* Lay out metric m over group g. 0 or -ENOMEM. */
 int report_table(const struct report *rep, enum report_metric m, unsigned g,
 		 struct report_table *t);
 void report_table_free(struct report_table *t);
+
+/* report_defs.c: each group's differ and differ_note. 0 or -ENOMEM. */
+int report_check_defs(struct report *rep);
+/*
+ * "not-comparable:scale not-comparable:wait": the codes of the fields in bits, each
+ * once (lbs and pbs share "sector"), sep between them. Returns buf.
+ */
+char *report_differ_codes(char *buf, size_t len, unsigned bits, const char *sep);
 
 /* ---- chart series: what the HTML charts draw, from the model ------------------- */
 

@@ -126,6 +126,7 @@ int report_render_csv(const struct report *rep, FILE *out)
 	report_csv_field(out, "steady_first_round", false);
 	report_csv_field(out, "steady_data_excursion_pct", false);
 	report_csv_field(out, "steady_slope_excursion_pct", false);
+	report_csv_field(out, "not_comparable", false);
 	report_csv_field(out, "warnings", true);
 
 	for (unsigned r = 0; r < rep->nrows; r++) {
@@ -175,6 +176,12 @@ int report_render_csv(const struct report *rep, FILE *out)
 			num(out, sv ? sv->first_round : 0, sv && sv->first_round, false);
 			num(out, sv ? sv->data_excursion_pct : 0, sv != NULL, false);
 			num(out, sv ? sv->slope_excursion_pct : 0, sv != NULL, false);
+			/* the codes of the row's table (its group), the note is in other formats */
+			char codes[256];
+			report_csv_field(out,
+					 report_differ_codes(codes, sizeof(codes),
+							     rep->groups[row->group].differ, " "),
+					 false);
 			warnings(out, row->steps[i]);
 		}
 	}

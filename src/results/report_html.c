@@ -122,14 +122,15 @@ static const char *run_targets(const struct result *r, char *buf, size_t len)
 static void section_runs(FILE *out, const struct report *rep)
 {
 	fputs("<h2>Runs</h2>\n<table class=\"runs\">\n<thead><tr><th>#</th><th>drive</th>"
-	      "<th>firmware</th><th>capacity</th><th>target</th><th>preset</th><th>host</th>"
-	      "<th>started</th><th>status</th><th>file</th></tr></thead>\n<tbody>\n",
+	      "<th>firmware</th><th>capacity</th><th>target</th><th>preset</th><th>scale</th>"
+	      "<th>host</th><th>started</th><th>status</th><th>file</th></tr></thead>\n"
+	      "<tbody>\n",
 	      out);
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
 		struct json_object *host = r->host;
-		char cap[32] = "", targets[1024];
-		const char *cells[9];
+		char cap[32] = "", targets[1024], scale[32];
+		const char *cells[10];
 		const char *hostname = "", *cpu = "";
 		struct json_object *v;
 
@@ -144,16 +145,18 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[2] = cap;
 		cells[3] = run_targets(r, targets, sizeof(targets));
 		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
-		cells[5] = hostname;
-		cells[6] = r->started;
-		cells[7] = result_status_name[r->status];
-		cells[8] = r->path;
+		snprintf(scale, sizeof(scale), "x%g", r->scale);
+		cells[5] = scale;
+		cells[6] = hostname;
+		cells[7] = r->started;
+		cells[8] = result_status_name[r->status];
+		cells[9] = r->path;
 		fprintf(out,
 			"<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%u</td>",
 			svg_colour(i), i + 1);
-		for (unsigned c = 0; c < 9; c++) {
-			fputs(c == 5 && cpu && cpu[0] ? "<td title=\"" : "<td>", out);
-			if (c == 5 && cpu && cpu[0]) {
+		for (unsigned c = 0; c < 10; c++) {
+			fputs(c == 6 && cpu && cpu[0] ? "<td title=\"" : "<td>", out);
+			if (c == 6 && cpu && cpu[0]) {
 				esc(out, cpu);
 				fputs("\">", out);
 			}
@@ -485,6 +488,13 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			break;
 		fputs("<figcaption>", out);
 		esc(out, t.title);
+		if (t.differ) {
+			char codes[256];
+			fputs(" <span class=\"warn not-comparable\">", out);
+			esc(out, report_differ_codes(codes, sizeof(codes), t.differ, " "));
+			fputs("</span>: ", out);
+			esc(out, t.differ_note ? t.differ_note : "");
+		}
 		fputs("</figcaption>\n", out);
 		html_table(out, &t);
 		fputs("</figure>\n", out);
@@ -766,8 +776,11 @@ int report_render_html(const struct report *rep, FILE *out)
 	if (!ret)
 		ret = section_matrix(out, rep);
 	fputs("<footer>Made with drivebench " DB_VERSION
-	      ". Latencies are completion latencies; throughput is read and write combined "
-	      "unless a row says read or write.</footer>\n</body>\n</html>\n",
+	      ". Latencies are total latencies (from before submission to completion, fio's "
+	      "lat) unless a step's definition says completion-only (fio's clat, without "
+	      "the submission); a table that mixes kinds is marked not-comparable. "
+	      "Throughput is read and write combined unless a row says read or write."
+	      "</footer>\n</body>\n</html>\n",
 	      out);
 	if (!ret && ferror(out))
 		ret = -EIO;

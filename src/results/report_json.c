@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "json_write.h"
 #include "result_io.h"
@@ -33,6 +34,7 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 		jwrite_ku64(w, "capacity_bytes", result_capacity_bytes(r));
 		jwrite_kstr(w, "target", result_target_path(r));
 		jwrite_kstr(w, "preset", r->preset_name);
+		jwrite_kdbl(w, "scale", r->scale);
 		jwrite_kstr(w, "started", r->started);
 		jwrite_kstr(w, "status", result_status_name[r->status]);
 		jwrite_ku64(w, "unshared_steps", rep->runs[i].nunshared);
@@ -69,6 +71,36 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 	jwrite_end_array(w);
 }
 
+/* "key": ["not-comparable:scale", ...], the codes of the fields in bits. */
+static void codes_json(struct jwrite *w, const char *key, unsigned bits)
+{
+	char codes[256], *save = NULL;
+
+	report_differ_codes(codes, sizeof(codes), bits, " ");
+	jwrite_key(w, key);
+	jwrite_begin_array_inline(w);
+	for (char *c = strtok_r(codes, " ", &save); c; c = strtok_r(NULL, " ", &save))
+		jwrite_string(w, c);
+	jwrite_end_array(w);
+}
+
+/* Each group whose steps are not comparable: its codes and how they differ. */
+static void comparability_json(struct jwrite *w, const struct report *rep)
+{
+	jwrite_key(w, "not_comparable");
+	jwrite_begin_array(w);
+	for (unsigned g = 0; g < rep->ngroups; g++) {
+		if (!rep->groups[g].differ)
+			continue;
+		jwrite_begin_object(w);
+		jwrite_kstr(w, "group", rep->groups[g].title);
+		codes_json(w, "codes", rep->groups[g].differ);
+		jwrite_kstr(w, "note", rep->groups[g].differ_note);
+		jwrite_end_object(w);
+	}
+	jwrite_end_array(w);
+}
+
 static const char *const dir_name[NDIR] = {
 	[DIR_READ] = "read",
 	[DIR_WRITE] = "write",
@@ -97,6 +129,8 @@ static void row_json(struct jwrite *w, const struct report *rep, unsigned r)
 	jwrite_ku64(w, "threads", wl->threads);
 	jwrite_ku64(w, "qdepth", wl->qdepth);
 	jwrite_ku64(w, "rate_iops", wl->rate_iops);
+	if (rep->groups[row->group].differ)
+		codes_json(w, "not_comparable", rep->groups[row->group].differ);
 	jwrite_key(w, "values");
 	jwrite_begin_object(w);
 	for (unsigned m = 0; m < RM_COUNT; m++) {
@@ -184,6 +218,7 @@ int report_render_json(const struct report *rep, FILE *out)
 	for (unsigned r = 0; r < rep->nrows; r++)
 		row_json(&w, rep, r);
 	jwrite_end_array(&w);
+	comparability_json(&w, rep);
 	jwrite_key(&w, "notes");
 	jwrite_begin_array(&w);
 	for (unsigned i = 0; i < rep->nnotes; i++)

@@ -296,6 +296,48 @@ static void show_offsets(FILE *out, const struct result_phase *ph)
 	}
 }
 
+/* A definition in words without the host's load, which changes from step to step. */
+static char *def_words(char *buf, size_t len, const struct step_def *d)
+{
+	struct step_def c = *d;
+
+	c.has_host_load = false;
+	return step_def_describe(&c, buf, len);
+}
+
+/*
+ * What the numbers mean (step_def.h): one line when every step was measured alike, else
+ * one a step; then the most CPU other processes used during a step, when recorded.
+ */
+static void show_defs(FILE *out, const struct result_phase *ph)
+{
+	char a[512], b[512];
+	bool same = true, load = false;
+	double load_max = 0;
+
+	def_words(a, sizeof(a), &ph->steps[0].def);
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		const struct step_def *d = &ph->steps[s].def;
+		same &= !strcmp(a, def_words(b, sizeof(b), d));
+		if (d->has_host_load && (!load || d->host_other_pct > load_max))
+			load_max = d->host_other_pct;
+		load |= d->has_host_load;
+	}
+	for (unsigned s = 0; s < (same ? 1 : ph->nsteps); s++) {
+		fputs("  measured", out);
+		if (!same) {
+			fputs(" ", out);
+			V(ph->steps[s].label);
+		}
+		fputs(": ", out);
+		V(def_words(a, sizeof(a), &ph->steps[s].def));
+		fputs("\n", out);
+	}
+	if (load)
+		fprintf(out, "  other processes: up to %.0f%% of the host's CPUs during a step\n",
+			load_max);
+}
+
 /* The widths of a phase's table: measured in a first pass, used in the second. */
 struct widths {
 	size_t name, col[NCOLS], cpu[2];
@@ -405,6 +447,7 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			show_step(out, pass, &w, ph, &ph->steps[s]);
 	}
 	show_edges(out, ph);
+	show_defs(out, ph);
 	if (ph->steps[0].wl.nsplit) {
 		char split[WL_MAX_SPLIT * 24];
 		fprintf(out, "  block sizes: %s\n",

@@ -99,8 +99,8 @@ static void grid_print(const struct grid *g, FILE *out, enum style st, bool left
 
 static int runs_grid(const struct report *rep, struct grid *g)
 {
-	static const char *const head[] = {"#",	     "drive", "preset", "started",
-					   "status", "steps", "file"};
+	static const char *const head[] = {"#",	    "drive", "preset", "scale",
+					   "started", "status", "steps", "file"};
 	const unsigned ncol = sizeof(head) / sizeof(head[0]);
 	int ret = grid_init(g, rep->nruns + 1, ncol);
 
@@ -108,14 +108,15 @@ static int runs_grid(const struct report *rep, struct grid *g)
 		ret = grid_set(g, 0, c, head[c]);
 	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
 		const struct result *r = rep->runs[i].res;
-		char n[16], steps[16];
+		char n[16], steps[16], scale[32];
 		snprintf(n, sizeof(n), "%u", i + 1);
+		snprintf(scale, sizeof(scale), "x%g", r->scale);
 		snprintf(steps, sizeof(steps), "%u", result_nsteps(r));
 		ret = grid_set(g, i + 1, 0, n) || grid_set(g, i + 1, 1, rep->runs[i].label) ||
 		      grid_set(g, i + 1, 2, r->preset_name[0] ? r->preset_name : "(ad hoc)") ||
-		      grid_set(g, i + 1, 3, r->started) ||
-		      grid_set(g, i + 1, 4, result_status_name[r->status]) ||
-		      grid_set(g, i + 1, 5, steps) || grid_set(g, i + 1, 6, r->path);
+		      grid_set(g, i + 1, 3, scale) || grid_set(g, i + 1, 4, r->started) ||
+		      grid_set(g, i + 1, 5, result_status_name[r->status]) ||
+		      grid_set(g, i + 1, 6, steps) || grid_set(g, i + 1, 7, r->path);
 	}
 	return ret ? -ENOMEM : 0;
 }
@@ -186,6 +187,21 @@ static void ratings(const struct report_table *t, FILE *out, enum style st)
 			put(out, st, report_fmt_rating(s, sizeof(s), t->metric, cell));
 			fputs("\n", out);
 		}
+}
+
+/* Under a table's title: the codes of what its steps differ in, and how. */
+static void not_comparable(const struct report_table *t, FILE *out, enum style st)
+{
+	char codes[256];
+
+	if (!t->differ)
+		return;
+	report_differ_codes(codes, sizeof(codes), t->differ, " ");
+	fputs(st == ST_MD ? "**" : "  ", out);
+	put(out, st, codes);
+	fputs(st == ST_MD ? "**: " : ": ", out);
+	put(out, st, t->differ_note ? t->differ_note : "");
+	fputs(st == ST_MD ? "\n\n" : "\n", out);
 }
 
 static int render(const struct report *rep, FILE *out, enum style st)
@@ -259,6 +275,7 @@ static int render(const struct report *rep, FILE *out, enum style st)
 			fputs(md ? "\n## " : "\n", out);
 			put(out, st, t.title);
 			fputs(md ? "\n\n" : "\n", out);
+			not_comparable(&t, out, st);
 			grid_print(&g, out, st, false);
 			grid_free(&g);
 			ratings(&t, out, st);

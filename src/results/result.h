@@ -44,6 +44,11 @@
  *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
  *   engine      backend description
+ *   definition  {"latency": "total"|"completion-only", "wait": "interrupt"|"busy-poll"|
+ *                "polled", "engine", "flags", "scale", "lbs", "pbs", "host_other_pct",
+ *                "version"}: what the step's numbers mean (step_def.h, STEP_DEF_FIELDS);
+ *               a field not known is left out, and so is the whole object in files
+ *               from before it existed: they load with every field unknown
  *   cpu         {"process_user_pct", "process_system_pct" (% of one CPU), "host_user_pct",
  *                "host_system_pct", "host_iowait_pct" (% of all CPUs), "cpus"}: CPU use
  *               from the step's start to its end; absent when not measured
@@ -87,7 +92,7 @@
  *   does not know.
  *
  * Fields added since version 1 was first written (warnings, drain, ramp, host_stall_ns,
- * cpu, label, note, streams, targets, in either version) are optional: files without
+ * cpu, label, note, streams, targets, definition, in either version) are optional: files without
  * them load as before.
  *
  * Numbers that are not finite are written as null. Counts, sizes and times are whole
@@ -110,6 +115,7 @@
 #include <stdio.h>
 
 #include "stats.h"
+#include "step_def.h"
 #include "workload.h"
 
 #define RESULT_FORMAT  "drivebench-result"
@@ -168,9 +174,16 @@ struct steady_info {
 	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
 	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
 	  "are fio's own per direction, those of reads and writes together are not known (0)")   \
+	X(SW_CLAT_PERCENTILES, "clat-percentiles",                                                 \
+	  "imported from fio run without lat_percentiles=1: mean, min, max and std dev are "     \
+	  "fio's total latency (lat), the percentiles and histogram its completion latency "     \
+	  "(clat), which leaves the submission out")                                             \
 	X(SW_CPU_BOUND, "cpu-bound",                                                               \
 	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
 	  "all busy with it: the figures may show the host's CPU limit, not the drive's")        \
+	X(SW_HOST_BUSY, "host-busy",                                                               \
+	  "other processes kept a quarter or more of the host's CPUs busy during the step: "     \
+	  "drivebench shared the host, and its figures may show that, not the drive")            \
 	X(SW_NO_IO, "no-io",                                                                       \
 	  "no I/O completed in the measured time (the host did not run drivebench then, or the " \
 	  "device answered only after it): the step's numbers are zeros; a steady-state round " \
@@ -245,6 +258,7 @@ struct result_step {
 	char error[256];
 	uint64_t error_offset;
 	char engine[128];
+	struct step_def def;	 /* what its numbers mean (step_def.h); unknown in old files */
 	struct sample summary;
 	struct sample drain;	 /* completions after the measured time; dur_ns = its length */
 	struct sample ramp;	 /* completions before it (ramp, warm-up); dur_ns = the ramp */

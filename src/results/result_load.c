@@ -126,6 +126,28 @@ static void load_cpu(struct loader *L, struct step_cpu *c)
 	}
 }
 
+/* A step's definition: fields it does not know (a newer drivebench's) are skipped. */
+static void load_def(struct loader *L, struct step_def *d)
+{
+	char k[32], v[160];
+
+	if (jread_null(&L->j) || !loader_object(L, "definition"))
+		return;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		int f = step_def_find(k);
+		if (f < 0) {
+			jread_skip(&L->j);
+			continue;
+		}
+		if (step_def_info[f].number)
+			snprintf(v, sizeof(v), "%.17g", loader_dbl(L, k));
+		else
+			loader_str(L, k, v, sizeof(v));
+		/* a value it does not know stays unknown */
+		step_def_parse(d, (enum step_def_field)f, v);
+	}
+}
+
 static void load_streams(struct loader *L, struct result_step *st);
 
 /* A step, or (stream true) one of a step's streams, which has no "streams" of its own. */
@@ -158,6 +180,8 @@ static void load_step(struct loader *L, struct result_step *s, bool stream)
 			s->error_offset = loader_u64(L, k);
 		} else if (!strcmp(k, "engine")) {
 			loader_str(L, k, s->engine, sizeof(s->engine));
+		} else if (!strcmp(k, "definition")) {
+			load_def(L, &s->def);
 		} else if (!strcmp(k, "cpu")) {
 			load_cpu(L, &s->cpu);
 		} else if (!strcmp(k, "summary")) {

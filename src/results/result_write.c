@@ -262,6 +262,10 @@ static void write_step(struct jwrite *w, const struct result_step *s, bool strea
 		jwrite_ku64(w, "error_offset", s->error_offset);
 	}
 	jwrite_kstr(w, "engine", s->engine);
+	if (step_def_known(&s->def)) {
+		jwrite_key(w, "definition");
+		step_def_write(w, &s->def);
+	}
 	if (s->cpu.measured) {
 		jwrite_key(w, "cpu");
 		write_cpu(w, &s->cpu);

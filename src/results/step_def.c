@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A step's measurement definition (step_def.h): the table of its fields, their text
+ * forms, and which differences make two steps incomparable.
+ */
+#include "step_def.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "json_write.h"
+#include "result.h"
+#include "target.h"
+#include "text.h"
+#include "version.h"
+
+const char *const step_lat_name[SL_COUNT] = {
+	[SL_UNKNOWN] = "",
+	[SL_TOTAL] = "total",
+	[SL_COMPLETION] = "completion-only",
+};
+
+const char *const step_wait_name[SWT_COUNT] = {
+	[SWT_UNKNOWN] = "",
+	[SWT_INTERRUPT] = "interrupt",
+	[SWT_BUSY_POLL] = "busy-poll",
+	[SWT_POLLED] = "polled",
+};
+
+const struct step_def_info step_def_info[SD_COUNT] = {
+#define X(id, key_, code_, incomparable_, number_, about_)                                         \
+	[id] = {.key = key_,                                                                       \
+		.code = code_,                                                                     \
+		.incomparable = incomparable_,                                                     \
+		.number = number_,                                                                 \
+		.about = about_},
+	STEP_DEF_FIELDS(X)
+#undef X
+};
+
+char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	switch (f) {
+	case SD_LATENCY:
+		text_copy(buf, len, step_lat_name[d->lat < SL_COUNT ? d->lat : SL_UNKNOWN]);
+		break;
+	case SD_WAIT:
+		text_copy(buf, len, step_wait_name[d->wait < SWT_COUNT ? d->wait : SWT_UNKNOWN]);
+		break;
+	case SD_ENGINE:
+		text_copy(buf, len, d->engine);
+		break;
+	case SD_FLAGS:
+		text_copy(buf, len, d->flags);
+		break;
+	case SD_SCALE:
+		if (d->scale > 0)
+			snprintf(buf, len, "%g", d->scale);
+		break;
+	case SD_LBS:
+		if (d->lbs)
+			snprintf(buf, len, "%u", d->lbs);
+		break;
+	case SD_PBS:
+		if (d->pbs)
+			snprintf(buf, len, "%u", d->pbs);
+		break;
+	case SD_HOST_LOAD:
+		if (d->has_host_load)
+			snprintf(buf, len, "%.1f", d->host_other_pct);
+		break;
+	case SD_VERSION:
+		text_copy(buf, len, d->version);
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
+static int parse_name(const char *const *names, unsigned n, const char *s, unsigned *out)
+{
+	for (unsigned i = 1; i < n; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int step_def_parse(struct step_def *d, enum step_def_field f, const char *s)
+{
+	unsigned e = 0;
+	double v = 0;
+	int ret;
+
+	switch (f) {
+	case SD_LATENCY:
+		ret = parse_name(step_lat_name, SL_COUNT, s, &e);
+		d->lat = ret ? SL_UNKNOWN : (enum step_lat)e;
+		return ret;
+	case SD_WAIT:
+		ret = parse_name(step_wait_name, SWT_COUNT, s, &e);
+		d->wait = ret ? SWT_UNKNOWN : (enum step_wait)e;
+		return ret;
+	case SD_ENGINE:
+		text_copy(d->engine, sizeof(d->engine), s);
+		return 0;
+	case SD_FLAGS:
+		text_copy(d->flags, sizeof(d->flags), s);
+		return 0;
+	case SD_SCALE:
+		ret = parse_num(s, 1e-9, 1e9, &v);
+		d->scale = ret ? 0 : v;
+		return ret;
+	case SD_LBS:
+	case SD_PBS:
+		ret = parse_num(s, 1, 1u << 30, &v);
+		if (!ret && v != floor(v))
+			ret = -EINVAL;
+		*(f == SD_LBS ? &d->lbs : &d->pbs) = ret ? 0 : (uint32_t)v;
+		return ret;
+	case SD_HOST_LOAD:
+		ret = parse_num(s, 0, 100, &v);
+		d->has_host_load = !ret;
+		d->host_other_pct = ret ? 0 : v;
+		return ret;
+	case SD_VERSION:
+		text_copy(d->version, sizeof(d->version), s);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int step_def_find(const char *key)
+{
+	for (unsigned f = 0; f < SD_COUNT; f++)
+		if (!strcmp(key, step_def_info[f].key))
+			return (int)f;
+	return -1;
+}
+
+bool step_def_known(const struct step_def *d)
+{
+	char buf[160];
+
+	for (unsigned f = 0; f < SD_COUNT; f++)
+		if (step_def_text(d, (enum step_def_field)f, buf, sizeof(buf))[0])
+			return true;
+	return false;
+}
+
+bool step_def_differs(const struct step_def *a, const struct step_def *b, enum step_def_field f)
+{
+	char x[160], y[160];
+
+	step_def_text(a, f, x, sizeof(x));
+	step_def_text(b, f, y, sizeof(y));
+	return x[0] && y[0] && strcmp(x, y);
+}
+
+unsigned step_def_incomparable(const struct step_def *a, const struct step_def *b)
+{
+	unsigned bits = 0;
+
+	for (unsigned f = 0; f < SD_COUNT; f++)
+		if (step_def_info[f].incomparable &&
+		    step_def_differs(a, b, (enum step_def_field)f))
+			bits |= 1u << f;
+	return bits;
+}
+
+void step_def_write(struct jwrite *w, const struct step_def *d)
+{
+	jwrite_begin_object(w);
+	for (unsigned f = 0; f < SD_COUNT; f++) {
+		char buf[160];
+		if (!step_def_text(d, (enum step_def_field)f, buf, sizeof(buf))[0])
+			continue;
+		if (!step_def_info[f].number)
+			jwrite_kstr(w, step_def_info[f].key, buf);
+		else if (f == SD_LBS || f == SD_PBS)
+			jwrite_ku64(w, step_def_info[f].key, f == SD_LBS ? d->lbs : d->pbs);
+		else
+			jwrite_kdbl(w, step_def_info[f].key,
+				    f == SD_SCALE ? d->scale : d->host_other_pct);
+	}
+	jwrite_end_object(w);
+}
+
+char *step_def_describe(const struct step_def *d, char *buf, size_t len)
+{
+	char v[160];
+	size_t used = 0;
+
+	buf[0] = '\0';
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (used < len)                                                                    \
+			used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__);             \
+	} while (0)
+	if (d->lat)
+		ADD("%slatency %s", used ? ", " : "", step_lat_name[d->lat]);
+	if (d->wait)
+		ADD("%swait %s", used ? ", " : "", step_wait_name[d->wait]);
+	if (d->engine[0])
+		ADD("%sengine %s", used ? ", " : "", d->engine);
+	if (d->flags[0])
+		ADD(" (%s)", d->flags);
+	if (step_def_text(d, SD_SCALE, v, sizeof(v))[0])
+		ADD("%sscale x%s", used ? ", " : "", v);
+	if (d->lbs || d->pbs)
+		ADD("%ssectors %s/%s", used ? ", " : "", d->lbs ? step_def_text(d, SD_LBS, v, 32) : "?",
+		    d->pbs ? step_def_text(d, SD_PBS, v + 32, 32) : "?");
+	if (d->has_host_load)
+		ADD("%sother processes %.0f%% of the CPUs", used ? ", " : "", d->host_other_pct);
+	if (d->version[0])
+		ADD("%sdrivebench %s", used ? ", " : "", d->version);
+#undef ADD
+	if (!used)
+		text_copy(buf, len, "not recorded (a result from before definitions)");
+	return buf;
+}
+
+void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
+		       uint32_t lbs, uint32_t pbs, double host_pct, double proc_pct, unsigned cpus)
+{
+	const char *sp = strchr(desc, ' ');
+
+	memset(d, 0, sizeof(*d));
+	/* drivebench times an I/O from before the io_uring_enter that submits it */
+	d->lat = SL_TOTAL;
+	d->wait = busy_poll ? SWT_BUSY_POLL : SWT_INTERRUPT;
+	snprintf(d->engine, sizeof(d->engine), "%.*s", (int)(sp ? sp - desc : (long)strlen(desc)),
+		 desc);
+	text_copy(d->flags, sizeof(d->flags), sp ? sp + 1 : "");
+	d->scale = scale > 0 ? scale : 1;
+	d->lbs = lbs;
+	d->pbs = pbs;
+	if (host_pct >= 0 && cpus) {
+		double other = host_pct - proc_pct / cpus;
+		d->has_host_load = true;
+		d->host_other_pct = other < 0 ? 0 : other > 100 ? 100 : other;
+	}
+	text_copy(d->version, sizeof(d->version), DB_VERSION);
+}
+
+void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
+		     const struct target *const *targets, unsigned ntargets)
+{
+	const struct step_cpu *c = &st->cpu;
+	double host = c->measured ? c->host_user_pct + c->host_system_pct : -1;
+	double proc = c->proc_user_pct + c->proc_system_pct;
+	const struct target *t = ntargets ? targets[0] : NULL;
+
+	step_def_measured(&st->def, sr->engine_desc, sr->busy_poll, scale, t ? t->lbs : 0,
+			  t ? t->pbs : 0, host, proc, c->cpus);
+	for (unsigned i = 0; i < st->nstreams; i++) {
+		struct result_step *s = &st->streams[i];
+		unsigned ti = s->target_index < ntargets ? s->target_index : 0;
+		const struct stream_result *sres = i < sr->nstreams ? &sr->streams[i] : NULL;
+
+		t = ntargets ? targets[ti] : NULL;
+		step_def_measured(&s->def, sres ? sres->engine_desc : sr->engine_desc,
+				  sres ? sres->busy_poll : sr->busy_poll, scale, t ? t->lbs : 0,
+				  t ? t->pbs : 0, host, proc, c->cpus);
+	}
+}

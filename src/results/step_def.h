@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_STEP_DEF_H
+#define DB_STEP_DEF_H
+/*
+ * What a step's numbers mean: its measurement definition (docs/DESIGN.md, "What a
+ * number means"). Every step carries one, in the result file as the step's
+ * "definition" object; compare puts two steps side by side only when the fields marked
+ * incomparable agree, and says how they differ when they do not.
+ *
+ * A field nobody recorded is unknown: "" in its text form, left out of the file. A
+ * result written before definitions existed loads with every field unknown, and an
+ * unknown field never makes two steps incomparable (nothing says they differ).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct jwrite;
+
+/* What a latency spans. */
+enum step_lat {
+	SL_UNKNOWN,
+	SL_TOTAL,      /* from before submission to completion: fio's "lat" */
+	SL_COMPLETION, /* from submission's return to completion: fio's "clat" */
+	SL_COUNT
+};
+extern const char *const step_lat_name[SL_COUNT]; /* "", "total", "completion-only" */
+
+/* How the submitting thread waited for its completions. */
+enum step_wait {
+	SWT_UNKNOWN,
+	SWT_INTERRUPT, /* slept in the kernel, woken by the completion (fio's default) */
+	SWT_BUSY_POLL, /* spun on the completion queue before sleeping (--busy-poll) */
+	SWT_POLLED,    /* polled I/O: the kernel polls the device (IOPOLL, fio's hipri) */
+	SWT_COUNT
+};
+extern const char *const step_wait_name[SWT_COUNT]; /* "", "interrupt", "busy-poll", "polled" */
+
+/*
+ * The definition's fields, declared once: id, key in the file, the code compare marks
+ * tables with ("not-comparable:<code>", two fields may share one), whether a difference
+ * makes two steps incomparable, whether the file holds a number (else a string), and
+ * what the field says.
+ */
+#define STEP_DEF_FIELDS(X)                                                                         \
+	X(SD_LATENCY, "latency", "latency-kind", true, false,                                     \
+	  "what a latency spans: total (before submission to completion, fio's lat) or "         \
+	  "completion-only (fio's clat, without the submission)")                                \
+	X(SD_WAIT, "wait", "wait", true, false,                                                    \
+	  "how completions were waited for: interrupt (sleeping), busy-poll (spinning on the "   \
+	  "completion queue first) or polled (the kernel polling the device)")                   \
+	X(SD_ENGINE, "engine", "engine", false, false,                                             \
+	  "what issued the I/O: drivebench's uring or null engine, or fio and its ioengine")     \
+	X(SD_FLAGS, "flags", "flags", false, false,                                                \
+	  "the ring's setup flags and registrations, or fio's ioengine options")                 \
+	X(SD_SCALE, "scale", "scale", true, true,                                                  \
+	  "the run's --scale: step times and rounds are this share of the preset's")             \
+	X(SD_LBS, "lbs", "sector", true, true, "the target's logical sector size, bytes")          \
+	X(SD_PBS, "pbs", "sector", true, true, "the target's physical sector size, bytes")         \
+	X(SD_HOST_LOAD, "host_other_pct", "host-load", false, true,                                \
+	  "CPU time other processes used during the step, % of all the host's CPUs")             \
+	X(SD_VERSION, "version", "version", false, false,                                          \
+	  "the drivebench that measured (or imported) the step")
+
+/* clang-format off */
+enum step_def_field {
+#define X(id, key, code, incomparable, number, about) id,
+	STEP_DEF_FIELDS(X)
+#undef X
+	SD_COUNT
+};
+/* clang-format on */
+
+struct step_def_info {
+	const char *key;   /* in the file's "definition" object */
+	const char *code;  /* "scale": compare's mark is "not-comparable:scale" */
+	bool incomparable; /* steps that differ here are not compared silently */
+	bool number;	   /* a JSON number in the file; else a string */
+	const char *about;
+};
+extern const struct step_def_info step_def_info[SD_COUNT];
+
+#define STEP_DEF_MARK "not-comparable:" /* followed by the field's code */
+
+struct step_def {
+	enum step_lat lat;
+	enum step_wait wait;
+	char engine[48];       /* "uring", "null", "fio-3.33 io_uring" */
+	char flags[128];       /* "SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG, registered file" */
+	double scale;	       /* 0: unknown */
+	uint32_t lbs, pbs;     /* bytes; 0: unknown */
+	bool has_host_load;
+	double host_other_pct; /* % of all CPUs used by other processes over the step */
+	char version[32];      /* "0.1.0" */
+};
+
+/* Field f of d in words ("total", "0.01", "4096"); "" when unknown. Returns buf. */
+char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, size_t len);
+/* Set field f of d from its text form (as the file holds it). -EINVAL leaves it unknown. */
+int step_def_parse(struct step_def *d, enum step_def_field f, const char *s);
+/* By key in the file; -1 when there is no such field (a newer drivebench's: skipped). */
+int step_def_find(const char *key);
+/* Does any field hold something? (A step from before definitions holds nothing.) */
+bool step_def_known(const struct step_def *d);
+/* Both known and different: the two steps differ in field f. */
+bool step_def_differs(const struct step_def *a, const struct step_def *b, enum step_def_field f);
+/* Each incomparable field in which a and b differ, as bits (1u << field). */
+unsigned step_def_incomparable(const struct step_def *a, const struct step_def *b);
+/* The known fields as a "definition" object (the key before it is the caller's). */
+void step_def_write(struct jwrite *w, const struct step_def *d);
+/*
+ * "latency total, wait interrupt, engine uring (flags), scale 0.01, sectors 512/4096,
+ * other processes 3% of the CPUs, drivebench 0.1.0": the known fields, for show.
+ */
+char *step_def_describe(const struct step_def *d, char *buf, size_t len);
+
+/*
+ * The definition of a step drivebench measured: desc is what the backend set up (its
+ * first word the engine, the rest the flags), busy_poll whether its workers spun, then
+ * the run's scale, the target's sector sizes, and the host's and the process's CPU use
+ * over the step (host_pct of all CPUs, proc_pct of one CPU, cpus online; host_pct < 0:
+ * not measured).
+ */
+void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
+		       uint32_t lbs, uint32_t pbs, double host_pct, double proc_pct, unsigned cpus);
+
+struct result_step;
+struct step_result;
+struct target;
+/*
+ * step_def_measured() for a step the engine ran (sr), and each of its streams, each with
+ * the sector sizes of its own target (targets[stream's target_index]; the step's are
+ * the first target's); its CPU use is the step's.
+ */
+void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
+		     const struct target *const *targets, unsigned ntargets);
+
+#endif

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Measurement definitions (step_def.h): their file form and old files without them,
+ * and compare's comparability marks: runs that differ in scale, wait, sector size or
+ * latency kind are flagged with their code in every format, and --strict refuses.
+ */
+#include "testlib.h"
+
+#include <json-c/json.h>
+
+#include "fio_import.h"
+#include "report.h"
+#include "result.h"
+#include "result_io.h"
+#include "version.h"
+
+#define FIX DB_SRCDIR "/tests/fixtures"
+
+/* A run of one 4k random read step at 16T16Q, measured as drivebench does. */
+static void one_step(struct result *r, const char *model, double scale, enum step_wait wait,
+		     uint32_t lbs, enum step_lat lat)
+{
+	char target[512];
+	struct workload wl;
+
+	result_init(r);
+	r->status = RS_COMPLETE;
+	r->scale = scale;
+	snprintf(r->started, sizeof(r->started), "2026-11-30T13:00:00Z");
+	snprintf(target, sizeof(target),
+		 "{\"path\": \"/dev/sdx\", \"size\": 200049647616, \"drive\": {\"model\": "
+		 "\"%s\", \"firmware\": \"1\", \"capacity_bytes\": 200049647616}}",
+		 model);
+	r->target = json_tokener_parse(target);
+	r->host = json_object_new_object();
+	workload_defaults(&wl);
+	wl.threads = wl.qdepth = 16;
+	struct result_phase *ph = result_add_phase(r, "measure", PH_MEASURE);
+	ph->status = RS_COMPLETE;
+	struct result_step *st = result_add_step(ph, "16T16Q", &wl);
+	st->status = RS_COMPLETE;
+	st->summary.dur_ns = 1000000000ull;
+	st->summary.d[DIR_ALL].ios = st->summary.d[DIR_READ].ios = 100000;
+	st->summary.d[DIR_ALL].iops = st->summary.d[DIR_READ].iops = 100000;
+	st->summary.d[DIR_ALL].mean_ns = st->summary.d[DIR_READ].mean_ns = 160000;
+	step_def_measured(&st->def, "io_uring SINGLE_ISSUER|DEFER_TASKRUN", wait == SWT_BUSY_POLL,
+			  scale, lbs, 4096, 50, 80, 4);
+	st->def.lat = lat;
+}
+
+static const struct {
+	const char *code;
+	double scale[2];
+	enum step_wait wait[2];
+	uint32_t lbs[2];
+	enum step_lat lat[2];
+} differ[] = {
+	{"not-comparable:scale", {0.01, 0.02}, {SWT_INTERRUPT, SWT_INTERRUPT}, {512, 512},
+	 {SL_TOTAL, SL_TOTAL}},
+	{"not-comparable:wait", {1, 1}, {SWT_INTERRUPT, SWT_BUSY_POLL}, {512, 512},
+	 {SL_TOTAL, SL_TOTAL}},
+	{"not-comparable:sector", {1, 1}, {SWT_INTERRUPT, SWT_INTERRUPT}, {512, 4096},
+	 {SL_TOTAL, SL_TOTAL}},
+	{"not-comparable:latency-kind", {1, 1}, {SWT_INTERRUPT, SWT_INTERRUPT}, {512, 512},
+	 {SL_TOTAL, SL_COMPLETION}},
+	{NULL, {1, 1}, {SWT_INTERRUPT, SWT_INTERRUPT}, {512, 512}, {SL_TOTAL, SL_TOTAL}},
+};
+
+/* Each pair flagged with its code in text, Markdown, CSV, JSON and HTML; none when alike. */
+START_TEST(flagged_in_every_format)
+{
+	struct result runs[2];
+	const struct result *ptrs[2] = {&runs[0], &runs[1]};
+	struct report_opts o = {.no_specs = true};
+	struct report rep;
+	char err[1024];
+
+	for (unsigned i = 0; i < 2; i++)
+		one_step(&runs[i], i ? "Drive B" : "Drive A", differ[_i].scale[i],
+			 differ[_i].wait[i], differ[_i].lbs[i], differ[_i].lat[i]);
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.ngroups, 1);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &buf, &len), 0);
+		if (differ[_i].code)
+			ck_assert_msg(strstr(buf, differ[_i].code), "%s: no %s in\n%s",
+				      report_format_name[f], differ[_i].code, buf);
+		else
+			ck_assert_msg(!strstr(buf, "not-comparable:"), "%s: marked alike runs",
+				      report_format_name[f]);
+		/* the runs' scale in the run header */
+		char scale[32];
+		snprintf(scale, sizeof(scale), f == RF_JSON ? "\"scale\": %g" : "x%g",
+			 differ[_i].scale[1]);
+		if (f != RF_CSV)
+			ck_assert_msg(strstr(buf, scale), "%s: no %s", report_format_name[f], scale);
+		free(buf);
+	}
+	if (differ[_i].code)
+		ck_assert_ptr_nonnull(rep.groups[0].differ_note);
+	report_free(&rep);
+
+	/* --strict refuses what is not comparable, builds what is */
+	o.strict = true;
+	int ret = report_build(&rep, ptrs, 2, &o, err, sizeof(err));
+	if (differ[_i].code) {
+		ck_assert_int_eq(ret, -EDOM);
+		ck_assert_ptr_nonnull(strstr(err, differ[_i].code));
+	} else {
+		ck_assert_int_eq(ret, 0);
+		report_free(&rep);
+	}
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/* The definition survives a save and a load; a file without one loads with it unknown. */
+START_TEST(file_form)
+{
+	struct result r, back;
+	char path[] = "/tmp/drivebench-defs-XXXXXX", err[512];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	one_step(&r, "Drive A", 0.01, SWT_BUSY_POLL, 4096, SL_TOTAL);
+	ck_assert_int_eq(result_save(&r, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_load(&back, path, err, sizeof(err)), 0);
+	const struct step_def *d = &back.phases[0].steps[0].def;
+	ck_assert_int_eq(d->lat, SL_TOTAL);
+	ck_assert_int_eq(d->wait, SWT_BUSY_POLL);
+	ck_assert(d->scale == 0.01);
+	ck_assert_uint_eq(d->lbs, 4096);
+	ck_assert_uint_eq(d->pbs, 4096);
+	ck_assert_str_eq(d->engine, "io_uring");
+	ck_assert_str_eq(d->flags, "SINGLE_ISSUER|DEFER_TASKRUN");
+	ck_assert(d->has_host_load);
+	ck_assert_double_eq_tol(d->host_other_pct, 30, 1e-9); /* 50% less 80% of one of 4 */
+	ck_assert_str_eq(d->version, DB_VERSION);
+	result_free(&back);
+	result_free(&r);
+	unlink(path);
+
+	/* written before definitions: every field unknown, and nothing flagged against it */
+	ck_assert_int_eq(result_load(&back, FIX "/results/file-target.json", err, sizeof(err)), 0);
+	for (unsigned p = 0; p < back.nphases; p++)
+		for (unsigned s = 0; s < back.phases[p].nsteps; s++)
+			ck_assert(!step_def_known(&back.phases[p].steps[s].def));
+	struct step_def known = {.lat = SL_TOTAL, .wait = SWT_INTERRUPT, .scale = 1, .lbs = 512};
+	ck_assert_uint_eq(step_def_incomparable(&known, &back.phases[0].steps[0].def), 0);
+	result_free(&back);
+}
+END_TEST
+
+/* An fio json+ import's definition, and compare of it against a drivebench run. */
+START_TEST(fio_kinds_flagged)
+{
+	struct result fio, db;
+	const struct result *ptrs[2] = {&db, &fio};
+	struct report_opts o = {.no_specs = true};
+	struct report rep;
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+
+	ck_assert_int_eq(fio_import_file(&fio, FIX "/fio/clat-only.json", NULL, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(fio.phases[0].steps[0].def.lat, SL_COMPLETION);
+	one_step(&db, "Drive A", 1, SWT_INTERRUPT, 512, SL_TOTAL);
+	db.phases[0].steps[0].wl.qdepth = 16;
+	db.phases[0].steps[0].wl.threads = 1;
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.nrows, 1);
+	ck_assert(rep.groups[0].differ & (1u << SD_LATENCY));
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &buf, &len), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "not-comparable:latency-kind"));
+	ck_assert_ptr_nonnull(strstr(buf, "completion-only"));
+	free(buf);
+	report_free(&rep);
+	result_free(&fio);
+	result_free(&db);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("defs");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_loop_test(tc, flagged_in_every_format, 0,
+			    (int)(sizeof(differ) / sizeof(differ[0])));
+	tcase_add_test(tc, file_form);
+	tcase_add_test(tc, fio_kinds_flagged);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(suite)

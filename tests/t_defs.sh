@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# What a number means: every step records its measurement definition (wait mode, scale,
+# sector sizes, latency kind), compare flags runs that differ in any format and --strict
+# refuses them, import keeps fio's latency kind, export-fio asks fio for what drivebench
+# measures. Runs use the null engine; the sector-size case needs loop devices (root).
+. tests/lib.sh
+FIO=tests/fixtures/fio
+img=$(mkfile 64M a.img)
+cat >"$T/tiny.preset" <<'EOF'
+[preset]
+name = tiny
+description = one read step
+[measure]
+pattern = random
+bs = 4k
+read = 100
+threads = 1
+qdepth = 16
+time = 10s
+EOF
+
+# run NAME TARGET ARGS...: a null-engine run of the tiny preset into $T/NAME.json
+run() {
+	local name=$1 target=$2; shift 2
+	"$DRIVEBENCH" run --target "$target" --engine null --preset "$T/tiny.preset" --quiet \
+		--out "$T/$name.json" "$@" >"$T/$name.log" 2>&1 ||
+		fail "run $name" "$(head -c 300 "$T/$name.log")"
+}
+
+# flagged NAME CODE RESULTS...: compare marks the table with CODE in every format
+flagged() {
+	local name=$1 code=$2 fmt; shift 2
+	for fmt in text md csv json html; do
+		if "$DRIVEBENCH" compare --format "$fmt" "$@" >"$T/$name.$fmt" 2>&1 &&
+			grep -q -- "$code" "$T/$name.$fmt"; then
+			pass "$name: $code in $fmt"
+		else
+			fail "$name: $code in $fmt" "$(head -c 300 "$T/$name.$fmt")"
+		fi
+	done
+	if "$DRIVEBENCH" compare --strict "$@" >"$T/$name.strict" 2>"$T/$name.strict.err"; then
+		fail "$name: --strict refuses" "exit 0"
+	else
+		rc=$?
+		[ "$rc" = 1 ] && [ ! -s "$T/$name.strict" ] && grep -q -- "$code" "$T/$name.strict.err" &&
+			pass "$name: --strict refuses (exit 1, the code named)" ||
+			fail "$name: --strict refuses" "exit $rc: $(head -c 300 "$T/$name.strict.err")"
+	fi
+}
+
+def() { json "$1" "d['phases'][0]['steps'][0]['definition'].get('$2')"; }
+
+# wait modes: a plain run sleeps, --busy-poll yes spins, and each says so
+run plain "$img" --busy-poll no
+run spin "$img" --busy-poll yes
+[ "$(def "$T/plain.json" wait)" = interrupt ] && pass "a plain run records wait interrupt" ||
+	fail "a plain run records wait interrupt" "$(def "$T/plain.json" wait)"
+[ "$(def "$T/spin.json" wait)" = busy-poll ] && pass "--busy-poll yes records busy-poll" ||
+	fail "--busy-poll yes records busy-poll" "$(def "$T/spin.json" wait)"
+[ "$(def "$T/plain.json" latency)" = total ] && pass "a run records total latency" ||
+	fail "a run records total latency" "$(def "$T/plain.json" latency)"
+"$DRIVEBENCH" show "$T/spin.json" | grep -q "measured: latency total, wait busy-poll" &&
+	pass "show prints the definition" || fail "show prints the definition" ""
+flagged wait not-comparable:wait "$T/plain.json" "$T/spin.json"
+
+# scales
+run s1 "$img" --busy-poll no --scale 0.01
+run s2 "$img" --busy-poll no --scale 0.02
+flagged scale not-comparable:scale "$T/s1.json" "$T/s2.json"
+grep -q "x0.02" "$T/scale.text" && pass "scale in compare's run header" ||
+	fail "scale in compare's run header" ""
+"$DRIVEBENCH" compare --strict "$T/s1.json" "$T/s1.json" >/dev/null 2>&1 &&
+	pass "--strict builds a comparable table" || fail "--strict builds a comparable table" ""
+
+# sector sizes: loop devices of 512- and 4096-byte sectors
+if is_root && mkloop l512 "$(mkfile 64M l512.img)" --sector-size 512 &&
+	mkloop l4k "$(mkfile 64M l4k.img)" --sector-size 4096; then
+	run sec512 "$l512" --busy-poll no
+	run sec4k "$l4k" --busy-poll no
+	[ "$(def "$T/sec4k.json" lbs)" = 4096 ] && pass "a 4096-byte-sector target records lbs" ||
+		fail "a 4096-byte-sector target records lbs" "$(def "$T/sec4k.json" lbs)"
+	flagged sector not-comparable:sector "$T/sec512.json" "$T/sec4k.json"
+else
+	skip "sector sizes" "needs root and loop devices"
+fi
+
+# fio: an import with clat only is completion-only, and marked against a drivebench run
+if "$DRIVEBENCH" import "$FIO/clat-only.json" --label "fio clat" --note "QD16 read" \
+	--out "$T/fioimp.json" --quiet 2>"$T/import.err"; then
+	[ "$(def "$T/fioimp.json" latency)" = completion-only ] &&
+		pass "import: clat only is completion-only" ||
+		fail "import: clat only is completion-only" "$(def "$T/fioimp.json" latency)"
+	[ "$(json "$T/fioimp.json" "d['label'] + '|' + d['note']")" = "fio clat|QD16 read" ] &&
+		pass "import --label --note" || fail "import --label --note" ""
+	flagged fio not-comparable:latency-kind "$T/plain.json" "$T/fioimp.json"
+else
+	fail "import clat-only" "$(head -c 300 "$T/import.err")"
+fi
+
+# export-fio: fio's percentiles of total latency, and the logs a steady-state verdict needs
+"$DRIVEBENCH" export-fio snia-iops >"$T/snia.fio" 2>&1
+grep -qx "lat_percentiles=1" "$T/snia.fio" && pass "export-fio sets lat_percentiles=1" ||
+	fail "export-fio sets lat_percentiles=1" ""
+for key in write_iops_log write_lat_log log_avg_msec; do
+	grep -q "^$key=" "$T/snia.fio" && pass "export-fio: rounds log $key" ||
+		fail "export-fio: rounds log $key" ""
+done
+exit 0
