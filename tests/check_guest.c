@@ -4,7 +4,8 @@
  * 0700 directory), its identity as root (nobody, no groups, no new privileges), its fence
  * (with Landlock, nothing written outside its directory), and what the caller finds when
  * it takes the directory back: the guest's plain files only, never a link to one of the
- * caller's, a FIFO or a directory of its making.
+ * caller's, a FIFO or a directory of its making. Where the place is made: TMPDIR only
+ * when it is a directory no one else can change.
  */
 #include "testlib.h"
 
@@ -135,6 +136,40 @@ START_TEST(test_guest_fence)
 }
 END_TEST
 
+/* TMPDIR ("DIR": a new directory of this mode, "-": unset) and whether TOP is made in it. */
+static const struct {
+	const char *tmpdir;
+	unsigned mode;
+	bool used;
+} bases[] = {
+	{"-", 0, false},
+	{"DIR", 0711, true},
+	{"DIR", 01777, true},	/* sticky: no one renames another's */
+	{"DIR", 0777, false},	/* anyone could swap TOP */
+	{"DIR", 0771, false},
+	{"relative", 0, false},
+	{"/nonexistent/tmp", 0, false},
+};
+
+START_TEST(test_guest_base)
+{
+	char dir[] = "/tmp/check-guest-base-XXXXXX", err[256], want[300];
+	struct guest g;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chmod(dir, bases[_i].mode ? bases[_i].mode : 0700), 0);
+	if (!strcmp(bases[_i].tmpdir, "-"))
+		unsetenv("TMPDIR");
+	else
+		setenv("TMPDIR", strcmp(bases[_i].tmpdir, "DIR") ? bases[_i].tmpdir : dir, 1);
+	ck_assert_int_eq(guest_open(&g, "check-guest", err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s/check-guest-", bases[_i].used ? dir : "/tmp");
+	ck_assert_msg(!strncmp(g.top, want, strlen(want)), "%s, not %s", g.top, want);
+	guest_close(&g);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *guest_suite(void)
 {
 	Suite *s = suite_create("guest");
@@ -142,6 +177,7 @@ static Suite *guest_suite(void)
 
 	tcase_add_test(tc, test_guest_as_root);
 	tcase_add_test(tc, test_guest_fence);
+	tcase_add_loop_test(tc, test_guest_base, 0, (int)(sizeof(bases) / sizeof(bases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

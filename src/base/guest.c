@@ -69,6 +69,23 @@ static void guest_identity(struct guest *g)
 	g->gid = pw && pw->pw_gid ? pw->pw_gid : GUEST_UID_FALLBACK;
 }
 
+/*
+ * Where TOP is made: TMPDIR when it is an absolute directory that no one but its owner,
+ * the caller or root, can change (a sticky one: nobody can rename another's), else /tmp.
+ */
+static const char *guest_base(void)
+{
+	const char *t = getenv("TMPDIR");
+	struct stat st;
+
+	if (!t || t[0] != '/' || strlen(t) > GUEST_BASE_MAX || stat(t, &st) ||
+	    !S_ISDIR(st.st_mode) || (st.st_uid && st.st_uid != geteuid()))
+		return "/tmp";
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return "/tmp";
+	return t;
+}
+
 int guest_open(struct guest *g, const char *prefix, char *err, size_t errlen)
 {
 	int ret;
@@ -77,7 +94,7 @@ int guest_open(struct guest *g, const char *prefix, char *err, size_t errlen)
 	g->top_fd = g->dir_fd = -1;
 	g->null_fd = open("/dev/null", O_PATH | O_CLOEXEC);
 	guest_identity(g);
-	text_fmt(g->top, sizeof(g->top), "/tmp/%s-XXXXXX", prefix);
+	text_fmt(g->top, sizeof(g->top), "%s/%s-XXXXXX", guest_base(), prefix);
 	if (!mkdtemp(g->top)) {
 		ret = -errno;
 		text_fmt(err, errlen, "%s: %s", g->top, strerror(-ret));

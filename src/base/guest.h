@@ -6,9 +6,11 @@
  * not trust (fio's client, whose servers can ask it for local files and name the files
  * it writes), a private place and an identity with no privileges.
  *
- *   the place      TOP/guest, where TOP is a new /tmp/PREFIX-XXXXXX of the caller's
+ *   the place      TOP/guest, where TOP is a new BASE/PREFIX-XXXXXX of the caller's
  *                  (mode 0711: the guest can pass through, not list or change it) and
- *                  guest is the guest's own (mode 0700), its working directory;
+ *                  guest is the guest's own (mode 0700), its working directory; BASE
+ *                  is TMPDIR when it is an absolute directory of the caller's or
+ *                  root's that nobody else can change (or sticky), else /tmp;
  *   the identity   as root, the `nobody` user and its group (65534 when there is no
  *                  such user), no supplementary groups, no new privileges
  *                  (PR_SET_NO_NEW_PRIVS: no set-user-ID program gives any back);
@@ -25,6 +27,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#define GUEST_BASE_MAX 200		    /* bytes of a TMPDIR that is used */
+#define GUEST_PATH_MAX (GUEST_BASE_MAX + 64) /* TOP's path, at most */
+
 struct guest {
 	bool drop;        /* the child becomes uid:gid (the caller runs as root) */
 	uid_t uid;        /* the guest's identity */
@@ -32,8 +37,8 @@ struct guest {
 	int top_fd;       /* TOP, open; -1 when closed */
 	int dir_fd;       /* TOP/guest, open */
 	int null_fd;      /* /dev/null (O_PATH), which the guest may still write to */
-	char top[64];     /* TOP's path */
-	char dir[80];     /* TOP/guest's path */
+	char top[GUEST_PATH_MAX];      /* TOP's path */
+	char dir[GUEST_PATH_MAX + 8]; /* TOP/guest's path */
 	int landlock_abi; /* Landlock's version, 0 when the kernel has none */
 };
 

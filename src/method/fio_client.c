@@ -572,7 +572,7 @@ static void lab_status(struct result *out, bool stopped, int wstatus, const char
 /* What fio's client is given: the target as fio takes it, its job file, its place. */
 struct lab_client {
 	char target[4096];
-	char job_file[128];
+	char job_file[GUEST_PATH_MAX + 16];
 	struct guest g;
 };
 
