@@ -83,6 +83,7 @@ struct run_options {
 	const char *note;             /* --note TEXT: the result's note */
 	bool quiet;
 	uint64_t autosave_ns;         /* 0: every 30 s */
+	const struct result *seeds_from; /* replay: reuse its seeds; NULL: new ones */
 };
 
 /*

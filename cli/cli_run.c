@@ -181,7 +181,7 @@ const struct cli_opt cli_run_opts[] = {
 	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
 	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr (errors and warnings still)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
-	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: auto (default), yes, no"},
+	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: no (default: fio's wait), yes, auto"},
 	{"label", CLI_O_LABEL, "TEXT", "name the run in comparisons (default: the drive)"},
 	{"note", CLI_O_NOTE, "TEXT", "a remark kept with the result"},
 	{NULL, 0, NULL, NULL},
@@ -255,6 +255,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.ops = ro->ops,
 		.label = ro->label,
 		.note = ro->note,
+		.seeds_from = ro->seeds_from,
 	};
 	struct run *run;
 	char err[1024];

@@ -512,8 +512,8 @@ START_TEST(samples_streams)
 	ck_assert_uint_eq(lines, 1 + 3 * 3); /* the heading, the step's 3, each stream's 3 */
 	ck_assert_uint_eq(rd, 3);
 	ck_assert_uint_eq(wr, 3);
-	/* the writer's second interval: 9001 IOPS */
-	ck_assert_ptr_nonnull(strstr(text, "measure,4T8Q / writer,1,1,1,9001,"));
+	/* the writer's second interval: 9001 IOPS, 3 s into the phase (after the 2 s ramp) */
+	ck_assert_ptr_nonnull(strstr(text, "measure,4T8Q / writer,1,3,1,9001,"));
 	free(text);
 	result_free(&a);
 }

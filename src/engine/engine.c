@@ -51,15 +51,15 @@ void engine_set_poll(enum engine_poll mode)
 enum engine_poll engine_get_poll(void)
 {
 	int m = atomic_load(&poll_mode);
-	enum engine_poll env = ENGINE_POLL_AUTO;
+	enum engine_poll env = ENGINE_POLL_NO; /* fio's wait: a figure not the machine's */
 	const char *s;
 
 	if (m >= 0)
 		return (enum engine_poll)m;
-	/* main() has refused a bad value already; a library user gets AUTO */
+	/* main() has refused a bad value already; a library user gets the default */
 	s = getenv("DRIVEBENCH_BUSY_POLL");
 	if (s && engine_poll_parse(s, &env))
-		env = ENGINE_POLL_AUTO;
+		env = ENGINE_POLL_NO;
 	return env;
 }
 
@@ -359,7 +359,6 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 	}
 	run->ops = ops;
 	run->ctl = ctl ? ctl : &run->own_ctl;
-	atomic_store(&run->ctl->end_step, 0);
 	run->no_progress_ns = run->ctl->no_progress_ns ? run->ctl->no_progress_ns
 						       : ENGINE_NO_PROGRESS_NS;
 	ret = run_setup(run, streams, n, out, err, errlen);

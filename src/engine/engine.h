@@ -97,7 +97,9 @@ const struct engine_ops *engine_find(const char *name);
  * completes within the spin never sleeps, nothing has to wake it, and the latency measured
  * is the device's and the kernel's, not the time an idle CPU takes to wake up. YES always
  * does, NO never (the CPU stays idle while I/O is in flight, as with fio). Process-wide;
- * it starts from $DRIVEBENCH_BUSY_POLL, else AUTO.
+ * it starts from $DRIVEBENCH_BUSY_POLL, else NO: fio's wait is the default, so that a
+ * figure does not depend on how many CPUs the bench has; spinning is a choice each step
+ * records (its measurement definition) and compare flags.
  */
 enum engine_poll { ENGINE_POLL_AUTO, ENGINE_POLL_YES, ENGINE_POLL_NO };
 
@@ -115,8 +117,6 @@ bool engine_busy_poll(unsigned threads);
 struct engine_ctl {
 	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
-	atomic_int end_step; /* set to 1: this step is done (the runner's byte budget); the
-				next engine_run() clears it. Not an abort: out->stopped stays false */
 	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
 };
 

@@ -249,6 +249,7 @@ struct loop {
 	uint64_t stamp_ctr;
 	uint64_t paused_ns;         /* time spent paused since the clock started */
 	double period_ns, next_due; /* rate-limited: ns between I/Os, step clock of the next */
+	uint64_t issued, io_cap;    /* bytes issued; stop issuing at io_cap (UINT64_MAX: never) */
 	uint64_t turns;
 	uint64_t t0;                /* the step's t0, once clocked */
 	uint64_t raw;               /* CLOCK_MONOTONIC at the last clock read */
@@ -256,6 +257,23 @@ struct loop {
 	bool stopping, clocked;
 	struct rec *cur;
 };
+
+/*
+ * A worker's share of its stream's byte budget (wl->io_bytes, a fill): the budget in
+ * units of the smallest block, split evenly, the first threads taking the remainder, so
+ * the stream issues exactly io_bytes when every block is one unit, and at most one block
+ * more per thread otherwise. UINT64_MAX without a budget.
+ */
+static uint64_t io_share(const struct workload *wl, uint32_t unit, unsigned index)
+{
+	uint64_t units, share;
+
+	if (!wl->io_bytes)
+		return UINT64_MAX;
+	units = (wl->io_bytes + unit - 1) / unit;
+	share = units / wl->threads + (index < units % wl->threads ? 1 : 0);
+	return share * unit;
+}
 
 /*
  * The loop's slots, generator and share of the stream's rate. On -ENOMEM the worker fails
@@ -301,8 +319,12 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 		L->period_ns = r ? 1e9 / (double)r : 1e18;
 		L->next_due = (double)(L->period_ns * w->index / wl->threads);
 	}
+	L->io_cap = io_share(wl, gen->align, w->index);
 	/* a share so small that no I/O may fall due in the window may leave a worker idle */
-	w->may_idle = L->period_ns > 0 && (double)L->run->time_ns < 2 * L->period_ns;
+	w->may_idle = (L->period_ns > 0 && (double)L->run->time_ns < 2 * L->period_ns) ||
+		      L->io_cap == 0;
+	if (L->io_cap == 0)
+		L->stopping = true;
 	for (int d = 0; d < 2; d++) {
 		io_acc_init(&w->drain[d]);
 		io_acc_init(&w->ramp[d]);
@@ -330,13 +352,15 @@ static bool before_clock(struct loop *L)
 	return false;
 }
 
-/* Stop issuing when asked to, when another worker failed, or when the time is up. */
+/*
+ * Stop issuing when asked to, when another worker failed, or when the time is up (a
+ * worker that has issued its share of a fill stops in issue()).
+ */
 static inline void check_stop(struct loop *L)
 {
 	struct run *run = L->run;
 
 	if (!L->stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
-			     atomic_load_explicit(&run->ctl->end_step, memory_order_relaxed) ||
 			     atomic_load_explicit(&run->failed, memory_order_relaxed) ||
 			     (L->clocked && L->now >= L->meas_end))) {
 		L->stopping = true;
@@ -382,6 +406,12 @@ static inline void issue(struct loop *L)
 		L->slot_len[slot] = len;
 		L->slot_write[slot] = write;
 		L->inflight++;
+		/* a fill's budget: an add and a compare per I/O */
+		L->issued += len;
+		if (L->issued >= L->io_cap) {
+			L->stopping = true;
+			L->w->stop_ns = L->now;
+		}
 	}
 }
 

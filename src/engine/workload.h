@@ -53,6 +53,8 @@ struct workload {
 	unsigned compress_pct;              /* WL_DATA_COMPRESS: % of each 4 KiB that is zeros */
 	uint64_t interval_ns;               /* sampling interval */
 	uint64_t seed;                      /* offsets and data; 0 = choose at run time */
+	uint64_t io_bytes;                  /* > 0: bytes to issue over all threads, then stop
+					       (a fill: range x loops); not saved */
 	enum wl_dist dist;		    /* random offsets only */
 	double dist_param;		    /* zipf theta, pareto h, normal sigma (% of range) */
 	unsigned nzones;		    /* WL_DIST_ZONED */

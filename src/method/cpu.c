@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "step_def.h"
+
 static uint64_t tv_ns(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000000ull + (uint64_t)tv->tv_usec * 1000ull;
@@ -87,11 +89,8 @@ void cpu_between(const struct cpu_mark *a, const struct cpu_mark *b, struct step
 
 bool cpu_host_busy(const struct step_cpu *c, char *why, size_t len)
 {
-	double others;
+	double others = step_cpu_others_pct(c);
 
-	if (!c->measured || !c->cpus)
-		return false;
-	others = c->host_user_pct - c->proc_user_pct / c->cpus;
 	if (others < CPU_HOST_BUSY_PCT)
 		return false;
 	snprintf(why, len,

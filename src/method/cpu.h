@@ -39,10 +39,9 @@ bool cpu_bound(const struct step_cpu *c, unsigned threads, bool busy_poll, char 
 #define CPU_HOST_BUSY_PCT 25.0 /* of all CPUs in user time of other processes */
 
 /*
- * Was the host busy with other processes during the step: other programs' user time (the
- * host's user time less drivebench's own) CPU_HOST_BUSY_PCT or more of all its CPUs? Only
- * user time counts: the kernel's I/O completion work (system, irq, softirq) is done for
- * drivebench whoever it is charged to. When true, why holds a sentence.
+ * Was the host busy with other processes during the step: their CPU use
+ * (step_cpu_others_pct(), the step's measurement definition's host load) at
+ * CPU_HOST_BUSY_PCT or more of all its CPUs? When true, why holds a sentence.
  */
 bool cpu_host_busy(const struct step_cpu *c, char *why, size_t len);
 

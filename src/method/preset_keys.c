@@ -511,9 +511,10 @@ const struct preset_key preset_keys[] = {
 	{.name = "method",
 	 .sections = S(SEC_PURGE),
 	 .def = "none",
-	 .value = "none|discard|zeroout",
+	 .value = "none|discard|zeroout|nvme-format|nvme-sanitize|ata-secure-erase|secure-erase|auto",
 	 .set = set_method,
-	 .help = "how the range is purged (files: discard punches a hole, zeroout writes zeroes)"},
+	 .help = "how the range is purged (files: discard punches a hole, zeroout writes zeroes); "
+		 "the secure erases erase the whole drive, auto the strongest or a discard"},
 	{.name = "pattern",
 	 .option = true,
 	 .sections = SEC_WL | SEC_ST,

@@ -31,6 +31,7 @@ struct run {
 	unsigned nt;
 	int claim[RUN_MAX_CLAIMS]; /* what the targets' writes go through, held O_EXCL */
 	enum purge_scope erase_scope; /* what the confirmations let a secure erase reach */
+	const struct result *seeds_from; /* the request's: replay's seeds */
 	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
@@ -365,6 +366,7 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	}
 	r->plan = rq->plan;
 	r->ops = rq->ops;
+	r->seeds_from = rq->seeds_from;
 	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
 		r->t[i].fd = -1;
 	result_init(&r->res);
@@ -537,6 +539,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		.ops = r->ops,
 		.ctl = ctl,
 		.erase_scope = r->erase_scope,
+		.seeds_from = r->seeds_from,
 	};
 	struct watched x = {.r = r,
 			    .fn = fn,

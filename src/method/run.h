@@ -56,6 +56,7 @@ struct run_request {
 	const struct engine_ops *ops;    /* NULL: uring */
 	const struct inuse_roots *roots; /* NULL: the real /proc and /sys */
 	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */
+	const struct result *seeds_from; /* replay: reuse its steps' seeds (runner.h); NULL */
 };
 
 #define RUN_MAX_TARGETS 8

@@ -16,12 +16,12 @@
 #include <time.h>
 
 #include "cpu.h"
-#include "holes.h"
 #include "preset.h"
 #include "purge.h"
 #include "steady.h"
 #include "step_streams.h"
 #include "units.h"
+#include "unwritten.h"
 
 struct run {
 	const struct plan *plan;
@@ -32,6 +32,7 @@ struct run {
 	struct engine_ctl *ctl;
 	bool no_hist;
 	enum purge_scope erase_scope;
+	const struct result *seeds_from;
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
@@ -62,14 +63,14 @@ struct run {
 	unsigned step_index;	  /* within the phase */
 	uint64_t step_planned_ns; /* ramp + time */
 	uint64_t step_ramp_ns;
-	uint64_t loops_bytes; /* > 0: stop the step after this many bytes */
+	uint64_t loops_bytes; /* > 0: a fill, which the engine ends after this many bytes */
 	uint64_t step_bytes;
-	bool self_stopped;    /* the byte budget ended the step (ctl->end_step) */
 	bool step_empty;      /* the last step measured nothing (its no-io warning) */
 	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
 	uint64_t extra_ns;
 	unsigned extra_steps;
-	bool discarded;       /* a block device this run discarded and has not written since */
+	bool discarded;       /* a block device this run's purge deallocated (discard, a secure
+				 erase) and no step has written since */
 };
 
 static void iso_now(char *buf, size_t len)
@@ -188,10 +189,6 @@ static void on_sample(void *arg, const struct sample *s)
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
 	result_step_add_sample(st, s);
 	r->step_bytes += s->d[DIR_ALL].bytes;
-	if (r->loops_bytes && r->step_bytes >= r->loops_bytes && !r->self_stopped) {
-		r->self_stopped = true;
-		atomic_store(&r->ctl->end_step, 1);
-	}
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
 }
@@ -278,7 +275,8 @@ static int purge_target(struct run *r, const struct plan_phase *ph, const struct
 		fail_run(r, rp, st, err, start);
 		return ret;
 	}
-	if (ph->purge == PURGE_DISCARD && t->is_blockdev)
+	/* every method but zeroout (and none) leaves the range unmapped: auto's discard too */
+	if (out.used != PURGE_NONE && out.used != PURGE_ZEROOUT && t->is_blockdev)
 		r->discarded = true;
 	st->status = RS_COMPLETE;
 	r->step_global++;
@@ -314,46 +312,6 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
 	emit(r, RUN_EV_LOG, st, NULL, NULL, msg, 0);
 }
 
-/*
- * Does wl read space of t never written? For a file, the holes in the range it reads;
- * for a block device, whether this run discarded it and has not written it since (what
- * a discarded range holds is up to the drive, which may not read media). What it reads,
- * into text: the whole sentence, or with `who` (a stream's name) its brief part ("data:
- * 100.0% of the range it reads (67.11 MB of 67.11 MB)"), for a sentence over several
- * streams.
- */
-static bool unwritten(struct run *r, const struct target *t, const struct workload *wl,
-		      const char *who, char *text, size_t len)
-{
-	uint64_t start, size, holes = 0;
-	char a[32], b[32];
-	bool more = false;
-
-	/* the null engine touches nothing */
-	if (wl->read_pct == 0 || r->ops == &engine_null)
-		return false;
-	if (t->is_blockdev) {
-		if (who)
-			snprintf(text, len, "%s: a device this run discarded", who);
-		else
-			snprintf(text, len,
-				 "it reads a device this run discarded and has not written since: "
-				 "the drive may answer without reading media");
-		return r->discarded;
-	}
-	workload_range(wl, t->size, &start, &size);
-	if (holes_scan(t->fd, start, size, &holes, &more) || !holes)
-		return false;
-	units_fmt_capacity(a, sizeof(a), holes);
-	units_fmt_capacity(b, sizeof(b), size);
-	snprintf(text, len, "%s%s%s%.1f%% of the range it reads (%s of %s)%s", who ? who : "",
-		 who ? ": " : "", more ? "at least " : "", 100.0 * (double)holes / (double)size, a,
-		 b,
-		 who ? "" : " was never written (holes in the file): those reads never reach the "
-			    "drive");
-	return true;
-}
-
 /* The step's reads of never-written space, over its streams: one warning that names each. */
 static void check_unwritten(struct run *r, const struct workload *wl,
 			    const struct step_streams *ss, struct result_step *st)
@@ -361,33 +319,45 @@ static void check_unwritten(struct run *r, const struct workload *wl,
 	char all[256] = "", one[256];
 	size_t n = 0;
 
+	/* the null engine touches nothing */
+	if (r->ops == &engine_null)
+		return;
 	if (!ss) {
-		if (unwritten(r, r->t, wl, NULL, one, sizeof(one)))
+		if (unwritten_reads(r->t, wl, r->discarded, NULL, one, sizeof(one)))
 			warn(r, st, SW_READS_UNWRITTEN, "%s", one);
 		return;
 	}
 	for (unsigned i = 0; i < ss->n && n < sizeof(all); i++)
-		if (unwritten(r, ss->es[i].t, &ss->wl[i], ss->name[i], one, sizeof(one)))
+		if (unwritten_reads(ss->es[i].t, &ss->wl[i], r->discarded, ss->name[i], one,
+				    sizeof(one)))
 			n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", n ? "; " : "", one);
 	if (all[0])
 		warn(r, st, SW_READS_UNWRITTEN,
-		     "%s: never written (file holes, or discarded and not written since): those "
+		     "%s: never written (file holes, or purged and not written since): those "
 		     "reads may never reach the media",
 		     all);
 }
 
-/* The bytes a fill step writes: its range on every target, `loops` times. */
+/*
+ * A fill: each stream's range on its target, `loops` times, as the bytes its workers issue
+ * before they stop (the engine stops at the byte, not at a sample's end). The total.
+ */
 static uint64_t loops_budget(const struct run *r, const struct plan_step *ps,
-			     const struct workload *wl)
+			     struct workload *wl, struct step_streams *ss)
 {
 	uint64_t total = 0;
 
-	for (unsigned t = 0; t < r->nt; t++) {
+	for (unsigned i = 0; i < (ss ? ss->n : 1); i++) {
+		struct workload *w = ss ? &ss->wl[i] : wl;
 		uint64_t start, len;
-		workload_range(wl, r->targets[t]->size, &start, &len);
-		total += (uint64_t)((double)len * ps->loops_bytes_x);
+
+		workload_range(w, (ss ? ss->es[i].t : r->t)->size, &start, &len);
+		w->io_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
+		if (!w->io_bytes)
+			w->io_bytes = 1;
+		total += w->io_bytes;
 	}
-	return total ? total : 1;
+	return total;
 }
 
 /* The step's rate as it runs: a share of the last uncapped step's IOPS, or as planned. */
@@ -510,6 +480,19 @@ static int step_engine(struct run *r, const struct workload *wl, const struct st
 	return ret;
 }
 
+/* replay: the seed of the original's step at this place, if it ran the same step; or 0. */
+static uint64_t replay_seed(const struct run *r, const char *label)
+{
+	const struct result_phase *p;
+
+	if (!r->seeds_from || r->phase_index >= r->seeds_from->nphases)
+		return 0;
+	p = &r->seeds_from->phases[r->phase_index];
+	if (r->rp->nsteps >= p->nsteps || strcmp(p->steps[r->rp->nsteps].label, label))
+		return 0;
+	return p->steps[r->rp->nsteps].wl.seed;
+}
+
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
 static int run_step(struct run *r, const struct plan_step *ps, const char *label,
 		    struct result_step **out)
@@ -522,6 +505,8 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	char err[512];
 	int ret;
 
+	if (!wl.seed)
+		wl.seed = replay_seed(r, label);
 	if ((ret = step_rate(r, ps, label, &wl)) || (ret = step_streams(r, ps, &wl, &ss)))
 		return ret;
 	st = result_add_step(r->rp, label, &wl);
@@ -536,9 +521,8 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
-	r->self_stopped = false;
 	r->step_empty = false;
-	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl) : 0;
+	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl, ss) : 0;
 	uint64_t t0 = mono_now_ns();
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, ss, st);
@@ -849,6 +833,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.ctl = o->ctl ? o->ctl : &own_ctl;
 	r.no_hist = o->no_hist;
 	r.erase_scope = o->erase_scope;
+	r.seeds_from = o->seeds_from;
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;

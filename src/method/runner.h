@@ -75,6 +75,13 @@ struct runner_opts {
 	const struct target *const *targets;
 	unsigned ntargets;
 	enum purge_scope erase_scope; /* what a secure erase may reach (purge.h) */
+	/*
+	 * replay: a result of the same plan whose seeds the run reuses, step for step (the
+	 * step at the same place in the same phase, of the same label), so the I/O sequence
+	 * is the original's. A step the original did not run, or a preset's own seed, is as
+	 * without it. NULL: every step draws a new seed.
+	 */
+	const struct result *seeds_from;
 };
 
 /*

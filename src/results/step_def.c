@@ -239,8 +239,18 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 	return buf;
 }
 
+double step_cpu_others_pct(const struct step_cpu *c)
+{
+	double others;
+
+	if (!c->measured || !c->cpus)
+		return -1;
+	others = c->host_user_pct - c->proc_user_pct / c->cpus;
+	return others < 0 ? 0 : others > 100 ? 100 : others;
+}
+
 void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
-		       uint32_t lbs, uint32_t pbs, double host_pct, double proc_pct, unsigned cpus)
+		       uint32_t lbs, uint32_t pbs, double others_pct)
 {
 	const char *sp = strchr(desc, ' ');
 
@@ -254,10 +264,9 @@ void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, dou
 	d->scale = scale > 0 ? scale : 1;
 	d->lbs = lbs;
 	d->pbs = pbs;
-	if (host_pct >= 0 && cpus) {
-		double other = host_pct - proc_pct / cpus;
+	if (others_pct >= 0) {
 		d->has_host_load = true;
-		d->host_other_pct = other < 0 ? 0 : other > 100 ? 100 : other;
+		d->host_other_pct = others_pct;
 	}
 	text_copy(d->version, sizeof(d->version), DB_VERSION);
 }
@@ -265,13 +274,11 @@ void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, dou
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets)
 {
-	const struct step_cpu *c = &st->cpu;
-	double host = c->measured ? c->host_user_pct + c->host_system_pct : -1;
-	double proc = c->proc_user_pct + c->proc_system_pct;
+	double others = step_cpu_others_pct(&st->cpu);
 	const struct target *t = ntargets ? targets[0] : NULL;
 
 	step_def_measured(&st->def, sr->engine_desc, sr->busy_poll, scale, t ? t->lbs : 0,
-			  t ? t->pbs : 0, host, proc, c->cpus);
+			  t ? t->pbs : 0, others);
 	for (unsigned i = 0; i < st->nstreams; i++) {
 		struct result_step *s = &st->streams[i];
 		unsigned ti = s->target_index < ntargets ? s->target_index : 0;
@@ -280,6 +287,6 @@ void step_def_record(struct result_step *st, const struct step_result *sr, doubl
 		t = ntargets ? targets[ti] : NULL;
 		step_def_measured(&s->def, sres ? sres->engine_desc : sr->engine_desc,
 				  sres ? sres->busy_poll : sr->busy_poll, scale, t ? t->lbs : 0,
-				  t ? t->pbs : 0, host, proc, c->cpus);
+				  t ? t->pbs : 0, others);
 	}
 }

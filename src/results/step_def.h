@@ -117,12 +117,20 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len);
 /*
  * The definition of a step drivebench measured: desc is what the backend set up (its
  * first word the engine, the rest the flags), busy_poll whether its workers spun, then
- * the run's scale, the target's sector sizes, and the host's and the process's CPU use
- * over the step (host_pct of all CPUs, proc_pct of one CPU, cpus online; host_pct < 0:
- * not measured).
+ * the run's scale, the target's sector sizes, and other processes' CPU use over the step
+ * (others_pct of all CPUs, step_cpu_others_pct(); < 0: not measured).
  */
 void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
-		       uint32_t lbs, uint32_t pbs, double host_pct, double proc_pct, unsigned cpus);
+		       uint32_t lbs, uint32_t pbs, double others_pct);
+
+struct step_cpu;
+/*
+ * Other processes' CPU use over a step, % of all the host's CPUs: the host's user time
+ * less drivebench's own, 0..100; -1 when the step's CPU use was not measured. User time
+ * only: the kernel's system, irq and softirq time is largely the step's own I/O
+ * completing, whoever it is charged to.
+ */
+double step_cpu_others_pct(const struct step_cpu *c);
 
 struct result_step;
 struct step_result;
