@@ -3,15 +3,22 @@
  * The child-process runner (child.h): output bounded, stderr's first line kept, a tool
  * that is not installed, and the time limit over the whole child: one that closes its
  * pipes and lingers, and one whose grandchild holds the pipes open, are both killed at
- * the limit with nothing of theirs left running.
+ * the limit with nothing of theirs left running. Where a tool is found (tool.h): never
+ * in the working directory (an empty or relative entry of PATH), never on PATH as root
+ * (DRIVEBENCH_TOOL_PATH or the system's directories then), a path as given. A child
+ * started as a guest (guest.h): the given environment, the guest's directory and, as
+ * root, nobody's identity; one that cannot be made the guest never runs, and is reaped.
  */
 #include "testlib.h"
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "child.h"
+#include "guest.h"
+#include "tool.h"
 
 static int64_t now_ms(void)
 {
@@ -142,6 +149,173 @@ START_TEST(test_child_quick)
 }
 END_TEST
 
+/* A directory with an executable "drivebench-fake-tool" in it: its path in dir. */
+static void fake_tool_dir(char *dir, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(dir, len, "/tmp/check-child-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/drivebench-fake-tool", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\necho fake\n", f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+static void fake_tool_dir_remove(const char *dir)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/drivebench-fake-tool", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * PATH and DRIVEBENCH_TOOL_PATH ("DIR" stands for the fake tool's directory, "-" unset),
+ * run from that directory: where the tool is found as root and as anyone else ("DIR":
+ * there; "": nowhere).
+ */
+static const struct {
+	const char *path, *tool_path, *as_root, *as_user;
+} lookups[] = {
+	{":/nonexistent", "-", "", ""},		/* an empty entry: the working directory */
+	{".", "-", "", ""},			/* so is "." */
+	{"relative:/nonexistent", "-", "", ""},
+	{"DIR", "-", "", "DIR"},		/* PATH: not as root */
+	{"/nonexistent", "DIR", "DIR", ""},	/* DRIVEBENCH_TOOL_PATH: as root only */
+	{"/nonexistent", ":relative:DIR", "DIR", ""},
+};
+
+static const char *expand(const char *s, const char *dir, char *buf, size_t len)
+{
+	const char *at = strstr(s, "DIR");
+
+	if (!at)
+		return s;
+	snprintf(buf, len, "%.*s%s%s", (int)(at - s), s, dir, at + 3);
+	return buf;
+}
+
+START_TEST(test_tool_find)
+{
+	char dir[64], got[512], want[512], a[512], b[512];
+	bool root = geteuid() == 0;
+	const char *expect;
+
+	fake_tool_dir(dir, sizeof(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	setenv("PATH", expand(lookups[_i].path, dir, a, sizeof(a)), 1);
+	if (strcmp(lookups[_i].tool_path, "-"))
+		setenv("DRIVEBENCH_TOOL_PATH", expand(lookups[_i].tool_path, dir, b, sizeof(b)), 1);
+	else
+		unsetenv("DRIVEBENCH_TOOL_PATH");
+	expect = root ? lookups[_i].as_root : lookups[_i].as_user;
+	int ret = tool_find("drivebench-fake-tool", got, sizeof(got));
+	if (!expect[0]) {
+		ck_assert_int_eq(ret, -ENOENT);
+		/* and child_run does not run the one in the working directory either */
+		char *argv[] = {"drivebench-fake-tool", NULL};
+		struct child_output o;
+		char err[256];
+		ck_assert_int_eq(child_run(argv, 5000, 100, &o, err, sizeof(err)), -ENOENT);
+	} else {
+		snprintf(want, sizeof(want), "%s/drivebench-fake-tool", dir);
+		ck_assert_int_eq(ret, 0);
+		ck_assert_str_eq(got, want);
+	}
+	/* a path with a '/' is taken as it is */
+	ck_assert_int_eq(tool_find("./drivebench-fake-tool", got, sizeof(got)), 0);
+	ck_assert_str_eq(got, "./drivebench-fake-tool");
+	fake_tool_dir_remove(dir);
+}
+END_TEST
+
+/* As root, a tool of the system is found in the system's directories, whatever PATH says. */
+START_TEST(test_tool_system)
+{
+	char got[512];
+
+	setenv("PATH", "/nonexistent", 1);
+	unsetenv("DRIVEBENCH_TOOL_PATH");
+	if (geteuid() != 0) {
+		ck_assert_int_eq(tool_find("sh", got, sizeof(got)), -ENOENT);
+		return;
+	}
+	ck_assert_int_eq(tool_find("sh", got, sizeof(got)), 0);
+	ck_assert(!strcmp(got, "/usr/bin/sh") || !strcmp(got, "/bin/sh") ||
+		  !strcmp(got, "/usr/local/bin/sh"));
+	ck_assert_str_eq(tool_search_path(), TOOL_SYSTEM_PATH);
+}
+END_TEST
+
+/* The child's stdout, read to its end, and its exit status. */
+static int read_child(pid_t pid, int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	int wstatus;
+
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
+	return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+}
+
+/* As a guest: the environment given, the guest's directory, nobody when root. */
+START_TEST(test_spawn_guest)
+{
+	char *argv[] = {"/bin/sh", "-c", "id -u; pwd; echo \"$DRIVEBENCH_X\"", NULL};
+	char *envp[] = {"DRIVEBENCH_X=given", "PATH=/usr/bin:/bin", NULL};
+	char err[256], out[1024], want[1024];
+	struct guest g;
+	int p[2];
+	pid_t pid;
+
+	ck_assert_int_eq(guest_open(&g, "check-child", err, sizeof(err)), 0);
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	struct child_spawn_opts o = {.envp = envp, .guest = &g};
+	ck_assert_msg(child_spawn(argv, &o, p[1], p[1], &pid, err, sizeof(err)) == 0, "%s", err);
+	close(p[1]);
+	ck_assert_int_eq(read_child(pid, p[0], out, sizeof(out)), 0);
+	close(p[0]);
+	snprintf(want, sizeof(want), "%u\n%s\ngiven\n", g.drop ? (unsigned)g.uid : geteuid(),
+		 g.dir);
+	ck_assert_str_eq(out, want);
+	guest_close(&g);
+}
+END_TEST
+
+/* A guest that cannot be made one (its directory gone): not run, reaped, the reason said. */
+START_TEST(test_spawn_guest_fails)
+{
+	char *argv[] = {"/bin/sh", "-c", "echo ran", NULL};
+	char err[256];
+	struct guest g;
+	int p[2], wstatus;
+	pid_t pid = 0;
+
+	ck_assert_int_eq(guest_open(&g, "check-child", err, sizeof(err)), 0);
+	close(g.dir_fd);
+	g.dir_fd = -1;
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	struct child_spawn_opts o = {.guest = &g};
+	ck_assert_int_eq(child_spawn(argv, &o, p[1], p[1], &pid, err, sizeof(err)), -EBADF);
+	close(p[1]);
+	ck_assert_msg(strstr(err, g.drop ? "/bin/sh: could not drop to nobody: "
+					 : "/bin/sh: could not fence it in "), "%s", err);
+	ck_assert_int_eq(waitpid(-1, &wstatus, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+	ck_assert_int_eq(read(p[0], err, sizeof(err)), 0); /* it said nothing */
+	close(p[0]);
+	guest_close(&g);
+}
+END_TEST
+
 static Suite *child_suite(void)
 {
 	Suite *s = suite_create("child");
@@ -149,6 +323,10 @@ static Suite *child_suite(void)
 
 	tcase_add_test(tc, test_child_bounded);
 	tcase_add_test(tc, test_child_quick);
+	tcase_add_loop_test(tc, test_tool_find, 0, (int)(sizeof(lookups) / sizeof(lookups[0])));
+	tcase_add_test(tc, test_tool_system);
+	tcase_add_test(tc, test_spawn_guest);
+	tcase_add_test(tc, test_spawn_guest_fails);
 	tcase_add_loop_test(tc, test_child_lingers, 0,
 			    (int)(sizeof(lingering) / sizeof(lingering[0])));
 	suite_add_tcase(s, tc);

@@ -132,6 +132,32 @@ START_TEST(test_streams)
 }
 END_TEST
 
+/* A path as fio's filename= takes it: each ':' escaped, fio's separator of files. */
+static const struct {
+	const char *path, *want;
+	int ret;
+	size_t len; /* of the buffer; 0: 64 bytes */
+} filenames[] = {
+	{"/dev/nvme0n1", "/dev/nvme0n1", 0},
+	{"/dev/disk/by-path/pci-0000:00:1f.2-ata-1", "/dev/disk/by-path/pci-0000\\:00\\:1f.2-ata-1", 0},
+	{":", "\\:", 0},
+	{"a:b:", "a\\:b\\:", 0},
+	{"0123456789:", NULL, -ENAMETOOLONG, 12}, /* 12 bytes do not hold it and its NUL */
+	{"0123456789:", "0123456789\\:", 0, 13},
+	{"0123456789", "0123456789", 0, 11},
+};
+
+START_TEST(test_filename)
+{
+	char buf[64];
+	size_t len = filenames[_i].len ? filenames[_i].len : sizeof(buf);
+
+	ck_assert_int_eq(fio_export_filename(buf, len, filenames[_i].path), filenames[_i].ret);
+	if (filenames[_i].want)
+		ck_assert_str_eq(buf, filenames[_i].want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fio_export");
@@ -157,6 +183,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_export, 0, nfiles);
 	tcase_add_test(tc, test_rates);
 	tcase_add_test(tc, test_streams);
+	tcase_add_loop_test(tc, test_filename, 0, (int)(sizeof(filenames) / sizeof(filenames[0])));
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

@@ -234,6 +234,57 @@ START_TEST(test_client)
 }
 END_TEST
 
+/*
+ * Hosts as fio reports them: an IPv6 one ("::1", its logs named after it whole), and two
+ * whose names agree in more than a phase's name holds: three phases, none merged, each
+ * host whole in host.fio.hosts. A ':' of the filename is fio's "\\:".
+ */
+START_TEST(test_client_hosts)
+{
+	static const char *const full[] = {"::1:8765", "bench-rack-07-node-0042.lab.example.org:8765",
+					   "bench-rack-07-node-0042.lab.example.net:8765"};
+	static const uint64_t ios[] = {4, 2, 3};
+	struct json_object *fio, *hosts;
+	struct result r;
+
+	load(&r, "client-hosts.json", FIX "/logs-hosts");
+	ck_assert_uint_eq(r.nphases, 4);
+	ck_assert_str_eq(r.phases[0].name, "fio");
+	ck_assert_str_eq(r.phases[1].name, "fio @::1:8765");
+	ck_assert_str_eq(r.phases[2].name, "fio @bench-rack-07-node-0042.~2");
+	ck_assert_str_eq(r.phases[3].name, "fio @bench-rack-07-node-0042.~3");
+	ck_assert_uint_eq(r.phases[0].steps[0].summary.d[DIR_READ].ios, 9);
+	for (unsigned h = 0; h < 3; h++) {
+		ck_assert_uint_eq(r.phases[h + 1].nsteps, 1);
+		ck_assert_uint_eq(r.phases[h + 1].steps[0].summary.d[DIR_READ].ios, ios[h]);
+	}
+	/* the IPv6 host's logs: NAME.N.log.::1 */
+	ck_assert_uint_eq(r.phases[1].steps[0].nsamples, 2);
+	ck_assert(json_object_object_get_ex(r.host, "fio", &fio));
+	ck_assert(json_object_object_get_ex(fio, "hosts", &hosts));
+	ck_assert_uint_eq(json_object_array_length(hosts), 3);
+	for (unsigned h = 0; h < 3; h++)
+		ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(hosts, h)), full[h]);
+	ck_assert_str_eq(result_target_path(&r), "/dev/disk/by-path/pci-0000:00:1f.2-ata-1");
+	result_free(&r);
+}
+END_TEST
+
+/* A host's phase name: whole when it fits, else cut and numbered. */
+START_TEST(test_host_phase_name)
+{
+	char name[32];
+
+	fio_import_host_phase_name(name, sizeof(name), "measure", "::1:8765", 1);
+	ck_assert_str_eq(name, "measure @::1:8765");
+	fio_import_host_phase_name(name, sizeof(name), "measure", "0123456789012345678901:1", 12);
+	ck_assert_str_eq(name, "measure @0123456789012345678~12");
+	ck_assert_uint_eq(strlen(name), 31);
+	fio_import_host_phase_name(name, sizeof(name), "a-phase-name-of-31-characters-x", "h:1", 2);
+	ck_assert_str_eq(name, "a-phase-name-of-31-characters-x");
+}
+END_TEST
+
 /* An imported result is an ordinary result file: saved and loaded back the same. */
 START_TEST(test_roundtrip)
 {
@@ -434,6 +485,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_plain);
 	tcase_add_test(tc, test_lat_kinds);
 	tcase_add_test(tc, test_client);
+	tcase_add_test(tc, test_client_hosts);
+	tcase_add_test(tc, test_host_phase_name);
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	suite_add_tcase(s, tc);

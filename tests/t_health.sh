@@ -17,10 +17,11 @@ cp "$FIX/health/sata-ssd.json" "$tools/sda.json"
 cp "$FIX/health/realloc.json" "$tools/sdb.json"
 cp "$FIX/health/sas-ssd.json" "$tools/sdc.json"
 beds=(-d "$FIX/drive/sata.umockdev" -d "$FIX/drive/sas-usb.umockdev" -d "$FIX/drive/virtio.umockdev")
+# the tools are looked up on PATH, or on DRIVEBENCH_TOOL_PATH as root (never PATH then)
 health() { # health [PATH-PREFIX] ARGS...: drivebench health in the test bed
 	local path=$1; shift
 	DRIVEBENCH_FAKE_TOOLS=$tools umockdev-run "${beds[@]}" -- /usr/bin/env PATH="$path" \
-		"$DRIVEBENCH" health "$@"
+		DRIVEBENCH_TOOL_PATH="$path" "$DRIVEBENCH" health "$@"
 }
 
 health "$FIX/health/bin:$PATH" /dev/sda /dev/sdb /dev/sdc /dev/vdb >"$T/text" 2>"$T/err"
@@ -118,7 +119,7 @@ check compare-thermal-note grep -q 'thermal-throttle: thermally throttled during
 cp "$FIX/health/sata-ssd.json" "$tools/sda.json"
 if command -v tmux >/dev/null; then
 	sock=$T/tmux
-	tmux -S "$sock" new-session -d -x 120 -y 40 "env DRIVEBENCH_FAKE_TOOLS=$tools PATH=$FIX/health/bin:$PATH LANG=C.UTF-8 ESCDELAY=25 umockdev-run ${beds[*]} -- $DRIVEBENCH"
+	tmux -S "$sock" new-session -d -x 120 -y 40 "env DRIVEBENCH_FAKE_TOOLS=$tools PATH=$FIX/health/bin:$PATH DRIVEBENCH_TOOL_PATH=$FIX/health/bin:$PATH LANG=C.UTF-8 ESCDELAY=25 umockdev-run ${beds[*]} -- $DRIVEBENCH"
 	cleanup_add "tmux -S $sock kill-server"
 	got=""
 	for _ in $(seq 50); do

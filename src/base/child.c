@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "guest.h"
+#include "tool.h"
 
 extern char **environ;
 
@@ -53,34 +55,125 @@ static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, co
 	}
 }
 
-int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
-		pid_t *pid)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t dfl;
-	int ret;
+/* What a child that could not exec tells its parent: the step that failed, its errno. */
+enum spawn_step { SPAWN_SETUP, SPAWN_GUEST, SPAWN_EXEC };
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-	posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
-	if (o && o->cwd)
-		posix_spawn_file_actions_addchdir_np(&fa, o->cwd);
-	posix_spawnattr_init(&attr);
-	/* the signals drivebench catches are the tool's own again */
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGHUP);
-	sigaddset(&dfl, SIGPIPE);
-	posix_spawnattr_setsigdefault(&attr, &dfl);
+struct spawn_fail {
+	int step; /* enum spawn_step */
+	int err;  /* its errno */
+};
+
+/* In the child: the parent is told why it cannot go on, and the child ends with code. */
+static _Noreturn void spawn_fail(int status_fd, enum spawn_step step, int err, int code)
+{
+	struct spawn_fail f = {.step = step, .err = err};
+
+	while (write(status_fd, &f, sizeof(f)) < 0 && errno == EINTR)
+		;
+	_exit(code);
+}
+
+/* fd onto target, inherited by exec even when it already is target. 0 or -1. */
+static int move_fd(int fd, int target)
+{
+	if (fd == target)
+		return fcntl(fd, F_SETFD, 0);
+	return dup2(fd, target) < 0 ? -1 : 0;
+}
+
+/*
+ * The child of child_spawn()'s fork, until exec. Only async-signal-safe calls: the
+ * parent may have other threads, whose locks (malloc's, stdio's) the child holds copies
+ * of. A guest that cannot be made one exits 126, as does a child whose files cannot be
+ * set up; a program that cannot be run, 127.
+ */
+static _Noreturn void spawn_child(const char *prog, char *const argv[], char *const envp[],
+				  const struct child_spawn_opts *o, int out_fd, int err_fd,
+				  int status_fd)
+{
+	static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
+	int null, ret;
+
 	/* its own process group, so that a timeout kills whatever it started too */
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-	posix_spawnattr_setpgroup(&attr, 0);
-	ret = -posix_spawnp(pid, argv[0], &fa, &attr, argv, o && o->envp ? o->envp : environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	setpgid(0, 0);
+	/* the signals drivebench catches are the tool's own again */
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaction(caught[i], &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	null = open("/dev/null", O_RDONLY);
+	if (null < 0 || move_fd(null, 0) || move_fd(out_fd, 1) || move_fd(err_fd, 2))
+		spawn_fail(status_fd, SPAWN_SETUP, errno, 126);
+	if (null > 2)
+		close(null);
+	if (o && o->guest) {
+		/* into its directory, behind its fence, as nobody (guest.h) */
+		ret = guest_enter(o->guest);
+		if (ret)
+			spawn_fail(status_fd, SPAWN_GUEST, -ret, 126);
+	} else if (o && o->cwd && chdir(o->cwd)) {
+		spawn_fail(status_fd, SPAWN_SETUP, errno, 126);
+	}
+	execve(prog, argv, envp);
+	spawn_fail(status_fd, SPAWN_EXEC, errno, 127);
+}
+
+/* After the fork: what the child said before its exec (nothing: it ran). 0 or -errno. */
+static int spawn_status(pid_t pid, int status_fd, const char *prog,
+			const struct child_spawn_opts *o, char *err, size_t errlen)
+{
+	struct spawn_fail f;
+	ssize_t n;
+	int wstatus;
+
+	while ((n = read(status_fd, &f, sizeof(f))) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(f))
+		return 0; /* closed by its exec */
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (f.step == SPAWN_GUEST && o->guest->drop)
+		snprintf(err, errlen, "%s: could not drop to nobody: %s", prog, strerror(f.err));
+	else if (f.step == SPAWN_GUEST)
+		snprintf(err, errlen, "%s: could not fence it in %s: %s", prog, o->guest->dir,
+			 strerror(f.err));
+	else
+		snprintf(err, errlen, "%s: cannot run it: %s", prog, strerror(f.err));
+	return f.err ? -f.err : -EIO;
+}
+
+int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
+		pid_t *pid, char *err, size_t errlen)
+{
+	/* everything the child needs is made here, before the fork */
+	char *const *envp = o && o->envp ? o->envp : environ;
+	int status[2], ret;
+	char prog[4096];
+
+	/* found where tool.h says (never on root's PATH) */
+	ret = tool_find(argv[0], prog, sizeof(prog));
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", argv[0],
+			 ret == -ENOENT ? "not installed" : strerror(-ret));
+		return ret;
+	}
+	if (pipe2(status, O_CLOEXEC)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
+		return ret;
+	}
+	*pid = fork();
+	if (*pid == 0)
+		spawn_child(prog, argv, envp, o, out_fd, err_fd, status[1]);
+	ret = *pid < 0 ? -errno : 0;
+	close(status[1]);
+	if (ret)
+		snprintf(err, errlen, "%s: fork: %s", argv[0], strerror(-ret));
+	else
+		ret = spawn_status(*pid, status[0], argv[0], o, err, errlen);
+	close(status[0]);
 	return ret;
 }
 
@@ -212,15 +305,13 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
 		goto fail;
 	}
-	ret = child_spawn(argv, NULL, outp[1], errp[1], &pid);
+	ret = child_spawn(argv, NULL, outp[1], errp[1], &pid, err, errlen);
 	close(outp[1]);
 	close(errp[1]);
 	outp[1] = errp[1] = -1;
 	if (ret < 0) {
 		if (ret == -ENOENT)
 			snprintf(err, errlen, "%s not installed", argv[0]);
-		else
-			snprintf(err, errlen, "%s: cannot run it: %s", argv[0], strerror(-ret));
 		goto fail;
 	}
 

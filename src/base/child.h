@@ -2,7 +2,8 @@
 #ifndef DB_CHILD_H
 #define DB_CHILD_H
 /*
- * Running the tools of the field (smartctl, hdparm) as child processes: found on PATH,
+ * Running the tools of the field (smartctl, hdparm) as child processes: found as tool.h
+ * says (as root, in the system's directories, never on PATH),
  * stdin from /dev/null, stdout captured up to a bound, stderr kept apart (its first
  * line is the message when a tool fails), a time limit over the whole child (its output
  * and its exit) after which it is killed (SIGKILL to its own process group, which it
@@ -23,7 +24,7 @@ struct child_output {
 };
 
 /*
- * Run argv[0] (looked up on PATH) with argv, for at most timeout_ms (0: no limit) from
+ * Run argv[0] (found by tool_find()) with argv, for at most timeout_ms (0: no limit) from
  * its start to its exit, keeping at most max_out bytes of stdout. Returns 0 when the
  * tool ran (whatever its exit status), -ENOENT when it is not installed, -ETIMEDOUT when
  * it was killed for taking too long (a tool that closed its output but did not exit, or
@@ -35,19 +36,26 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 	      char *err, size_t errlen);
 void child_output_free(struct child_output *o);
 
+struct guest;
+
 struct child_spawn_opts {
-	char *const *envp; /* its environment; NULL: drivebench's */
-	const char *cwd;   /* its working directory; NULL: drivebench's */
+	char *const *envp;	   /* its environment; NULL: drivebench's */
+	const char *cwd;	   /* its working directory; NULL: drivebench's (not with guest) */
+	const struct guest *guest; /* run as this guest (guest.h), in its directory; NULL: not */
 };
 
 /*
  * The start that child_run() makes, for a caller that reads the output itself (fio's
- * client): argv[0] (looked up on PATH) in a process group of its own, stdin from
+ * client): argv[0] (found by tool_find()) in a process group of its own, stdin from
  * /dev/null, stdout and stderr to out_fd and err_fd, the signals drivebench catches back
- * to their defaults. Nothing runs in between fork and exec but posix_spawn's own. 0 with
- * its pid, -ENOENT when it is not installed, -errno otherwise. The caller reaps it.
+ * to their defaults and none blocked, with o's environment, in o's directory or as o's
+ * guest. Everything is made before the fork; between fork and exec the child makes only
+ * async-signal-safe calls (guest_enter()'s included). A guest that cannot be made one
+ * exits 126 before its exec and is reaped here. 0 with its pid, -ENOENT when it is not
+ * installed, -errno otherwise, the message in err ("fio: could not drop to nobody: ...").
+ * The caller reaps a child that was started.
  */
 int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd, int err_fd,
-		pid_t *pid);
+		pid_t *pid, char *err, size_t errlen);
 
 #endif

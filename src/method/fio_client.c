@@ -24,6 +24,7 @@
 #include "child.h"
 #include "fio_export.h"
 #include "fio_import.h"
+#include "guest.h"
 #include "preset.h"
 #include "text.h"
 
@@ -275,14 +276,15 @@ static int fio_read(const struct fio_lab *lab, struct fio_proc *fp, struct reade
 }
 
 /*
- * fio with argv, DRIVEBENCH_TARGET set, in cwd, its output read as it comes. Returns 0
- * (with its wait status) or -errno.
+ * fio with argv, DRIVEBENCH_TARGET=target, as the guest g (guest.h), its output read as
+ * it comes and its servers watched. Returns 0 (with its wait status) or -errno.
  */
-static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, struct reader *rd,
-		     int *wstatus, bool *stopped, char *err, size_t errlen)
+static int spawn_fio(const struct fio_lab *lab, const char *target, const struct guest *g,
+		     char **argv, struct reader *rd, int *wstatus, bool *stopped, char *err,
+		     size_t errlen)
 {
 	int out[2] = {-1, -1}, errp[2] = {-1, -1};
-	char **env = fio_env(lab->target);
+	char **env = fio_env(target);
 	struct fio_proc fp = {.pidfd = -1};
 	int ret = 0;
 
@@ -295,19 +297,17 @@ static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, st
 		text_fmt(err, errlen, "pipe: %s", strerror(errno));
 		goto out;
 	}
-	/* fio's client writes the servers' logs into its working directory */
-	struct child_spawn_opts so = {.envp = env, .cwd = cwd};
-	ret = child_spawn(argv, &so, out[1], errp[1], &fp.pid);
+	/* fio's client writes the servers' logs into its working directory: the guest's,
+	   which is all it may write to; it runs without privileges */
+	struct child_spawn_opts so = {.envp = env, .guest = g};
+	ret = child_spawn(argv, &so, out[1], errp[1], &fp.pid, err, errlen);
 	close(out[1]);
 	close(errp[1]);
 	out[1] = errp[1] = -1;
-	if (ret == -ENOENT) {
+	if (ret == -ENOENT)
 		text_fmt(err, errlen, "%s: not installed (Debian package fio)", argv[0]);
+	if (ret)
 		goto out;
-	} else if (ret < 0) {
-		text_fmt(err, errlen, "%s: cannot run it: %s", argv[0], strerror(-ret));
-		goto out;
-	}
 	fp.pidfd = pidfd_open(fp.pid, 0);
 	fp.pfd[0] = (struct pollfd){.fd = out[0], .events = POLLIN};
 	fp.pfd[1] = (struct pollfd){.fd = errp[0], .events = POLLIN};
@@ -316,6 +316,7 @@ static int spawn_fio(const struct fio_lab *lab, char **argv, const char *cwd, st
 	errp[0] = fp.pfd[1].fd;
 	while (waitpid(fp.pid, wstatus, 0) < 0 && errno == EINTR)
 		;
+	kill(-fp.pid, SIGKILL); /* whatever fio left running in its group */
 out:
 	if (fp.pidfd >= 0)
 		close(fp.pidfd);
@@ -328,15 +329,6 @@ out:
 	free(env[0]);
 	free(env);
 	return ret;
-}
-
-/* The imported phase named name, or NULL. */
-static struct result_phase *find_phase(struct result *r, const char *name)
-{
-	for (unsigned p = 0; p < r->nphases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
-	return NULL;
 }
 
 /*
@@ -433,35 +425,41 @@ static void set_steady(struct result_phase *dst, const struct plan_phase *pp,
 static int lay_out(const struct fio_lab *lab, struct result *imp, struct result *out)
 {
 	const struct plan *plan = lab->plan;
-	char hosts[FIO_LAB_MAX_HOSTS][32];
-	unsigned nhosts = 0, n = 0;
+	const char *hosts[FIO_LAB_MAX_HOSTS];
+	unsigned hphase[FIO_LAB_MAX_HOSTS], nhosts = 0, n = 0;
+	struct json_object *fio, *list = NULL;
 	bool missing = false;
 
-	for (unsigned p = 0; p < imp->nphases && nhosts < FIO_LAB_MAX_HOSTS; p++)
-		if (!strncmp(imp->phases[p].name, "fio @", 5))
-			text_copy(hosts[nhosts++], sizeof(hosts[0]), imp->phases[p].name + 5);
-	/* one host: its phase is the aggregate */
-	char agg_name[32];
-	snprintf(agg_name, sizeof(agg_name), "%s", nhosts == 1 ? imp->phases[0].name : "fio");
+	/* each host's phase, and the host whole as fio reported it (a phase's name may be
+	   cut short: fio_import.h) */
+	if (json_object_object_get_ex(out->host, "fio", &fio))
+		json_object_object_get_ex(fio, "hosts", &list);
+	for (unsigned p = 0; p < imp->nphases && nhosts < FIO_LAB_MAX_HOSTS; p++) {
+		if (strncmp(imp->phases[p].name, "fio @", 5))
+			continue;
+		struct json_object *v = list ? json_object_array_get_idx(list, nhosts) : NULL;
+		hosts[nhosts] = v ? json_object_get_string(v) : imp->phases[p].name + 5;
+		hphase[nhosts++] = p;
+	}
 	for (unsigned i = 0; i < plan->nphases; i++) {
 		const struct plan_phase *pp = &plan->phases[i];
 		if (pp->kind == PH_PURGE)
 			continue;
 		unsigned first = n;
 		for (unsigned h = 0; h <= (nhosts > 1 ? nhosts : 0); h++) {
-			char name[32], iname[40];
-			if (h == 0) {
+			char name[sizeof(out->phases[0].name)];
+			/* the first: the sum ("fio"), or the one host's */
+			struct result_phase *src = h ? &imp->phases[hphase[h - 1]]
+					    : imp->nphases ? &imp->phases[0] : NULL;
+			if (h == 0)
 				text_copy(name, sizeof(name), pp->name);
-				snprintf(iname, sizeof(iname), "%s", agg_name);
-			} else {
-				text_fmt(name, sizeof(name), "%s @%s", pp->name, hosts[h - 1]);
-				snprintf(iname, sizeof(iname), "fio @%s", hosts[h - 1]);
-			}
+			else
+				fio_import_host_phase_name(name, sizeof(name), pp->name,
+							   hosts[h - 1], h);
 			struct result_phase *dst = result_add_phase(out, name, pp->kind);
 			if (!dst)
 				return -ENOMEM;
 			dst->status = RS_COMPLETE;
-			struct result_phase *src = find_phase(imp, iname);
 			n = first;
 			for (unsigned s = 0; s < pp->nsteps; s++) {
 				char job[128];
@@ -571,6 +569,13 @@ static void lab_status(struct result *out, bool stopped, int wstatus, const char
 			 last_err[0] ? ": " : "", last_err);
 }
 
+/* What fio's client is given: the target as fio takes it, its job file, its place. */
+struct lab_client {
+	char target[4096];
+	char job_file[GUEST_PATH_MAX + 16];
+	struct guest g;
+};
+
 /*
  * The run given up on a silent server: failed, no phases (what the other hosts measured
  * is not kept: fio did not finish), the plan and the hosts recorded. 0 or -ENOMEM.
@@ -586,29 +591,56 @@ static int lab_given_up(const struct fio_lab *lab, const struct reader *rd, stru
 	return 0;
 }
 
-/* The logs fio's client wrote into dir, and dir: removed. */
-static void logs_remove(const char *dir)
+/*
+ * Escape the target (a ':' of the path is not fio's separator of files) and make the
+ * guest's place (guest.h: fio's servers are not trusted) with the job file in
+ * it. 0 or -errno, the message in err.
+ */
+static int lab_client_open(struct lab_client *c, const struct fio_lab *lab, const char *jobs,
+			   char *err, size_t errlen)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	int ret;
 
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	if (fio_export_filename(c->target, sizeof(c->target), lab->target)) {
+		text_fmt(err, errlen, "%s: %s", lab->target, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	if ((ret = guest_open(&c->g, "drivebench-lab", err, errlen)))
+		return ret;
+	return guest_put(&c->g, "job.fio", jobs, c->job_file, sizeof(c->job_file), err, errlen);
+}
+
+/*
+ * fio's command line: one --client= and the job file for each host, in one allocation
+ * (free() it). NULL when out of memory.
+ */
+static char **lab_argv(const struct fio_lab *lab, const char *job_file)
+{
+	size_t ptrs = 2 * lab->nhosts + 3, each = 4200;
+	char **argv = calloc(1, ptrs * sizeof(*argv) + lab->nhosts * each);
+	char *client = (char *)(argv + ptrs);
+	unsigned a = 0;
+
+	if (!argv)
+		return NULL;
+	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
+	argv[a++] = "--output-format=json+";
+	for (unsigned h = 0; h < lab->nhosts; h++, client += each) {
+		snprintf(client, each, "--client=%s", lab->hosts[h]);
+		argv[a++] = client;
+		argv[a++] = (char *)job_file;
+	}
+	return argv;
 }
 
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
-	char job_file[] = "/tmp/drivebench-lab-XXXXXX";
-	char logs[] = "/tmp/drivebench-lab-logs-XXXXXX";
+	struct lab_client *c = NULL;
 	char **argv = NULL;
 	struct reader *rd = NULL;
 	struct result imp;
 	char *jobs = NULL;
-	int fd = -1, ret, wstatus = 0;
+	int ret, wstatus = 0;
 	bool stopped = false;
 
 	result_init(out);
@@ -618,52 +650,34 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		return -EINVAL;
 	}
 	rd = calloc(1, sizeof(*rd));
-	argv = calloc(2 * lab->nhosts + 3, sizeof(*argv));
+	c = calloc(1, sizeof(*c));
+	if (c)
+		c->g = (struct guest){.top_fd = -1, .dir_fd = -1, .null_fd = -1};
 	jobs = fio_export_opts(lab->plan, FIO_EXPORT_LOGS);
-	if (!rd || !argv || !jobs) {
+	if (!rd || !c || !jobs) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
 		goto out;
 	}
-	if (!mkdtemp(logs)) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", logs, strerror(errno));
-		logs[0] = '\0';
+	if ((ret = lab_client_open(c, lab, jobs, err, errlen)))
 		goto out;
-	}
 	rd->lab = lab;
-	fd = mkstemp(job_file);
-	if (fd < 0 || write(fd, jobs, strlen(jobs)) != (ssize_t)strlen(jobs) || close(fd)) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", job_file, strerror(errno));
-		if (fd >= 0)
-			unlink(job_file);
-		goto out;
-	}
-	unsigned a = 0;
-	argv[a++] = (char *)(lab->fio ? lab->fio : "fio");
-	argv[a++] = "--output-format=json+";
-	char (*client)[4200] = calloc(lab->nhosts, sizeof(*client));
-	if (!client) {
+	if (!(argv = lab_argv(lab, c->job_file))) {
 		ret = -ENOMEM;
 		text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
-	}
-	for (unsigned h = 0; h < lab->nhosts; h++) {
-		snprintf(client[h], sizeof(client[h]), "--client=%s", lab->hosts[h]);
-		argv[a++] = client[h];
-		argv[a++] = job_file;
+		goto out;
 	}
 	iso_now(out->started, sizeof(out->started));
-	ret = spawn_fio(lab, argv, logs, rd, &wstatus, &stopped, err, errlen);
-	free(client);
+	ret = spawn_fio(lab, c->target, &c->g, argv, rd, &wstatus, &stopped, err, errlen);
+	if (!ret && (ret = guest_reclaim(&c->g)))
+		text_fmt(err, errlen, "%s: %s", c->g.dir, strerror(-ret));
 	if (!ret && rd->silent[0]) {
 		if ((ret = lab_given_up(lab, rd, out)))
 			text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
+		goto out;
 	}
 	if (ret)
-		goto out_unlink;
+		goto out;
 	ret = fio_output_check(rd, wstatus, argv[0], err, errlen);
 	if (ret == -EINVAL && stopped) {
 		/* stopped before fio had anything to say (SIGINT before its handler is set):
@@ -676,10 +690,10 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		goto stopped_early;
 	}
 	if (ret)
-		goto out_unlink;
-	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", logs, err,
+		goto out;
+	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", c->g.dir, err,
 			     errlen);
-	if (ret && stopped && logs[0]) {
+	if (ret && stopped) {
 		/* stopped: fio's client may not have brought every log back; what fio said it
 		   measured stands without the intervals */
 		result_free(&imp);
@@ -687,21 +701,20 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 				     err, errlen);
 	}
 	if (ret)
-		goto out_unlink;
+		goto out;
 	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {
 		text_fmt(err, errlen, "out of memory");
-		goto out_unlink;
+		goto out;
 	}
 stopped_early:
 	if (!ret) {
 		lab_status(out, stopped, wstatus, rd->last_err);
 		iso_now(out->ended, sizeof(out->ended));
 	}
-out_unlink:
-	unlink(job_file);
 out:
-	if (logs[0])
-		logs_remove(logs);
+	if (c)
+		guest_close(&c->g);
+	free(c);
 	if (ret)
 		result_free(out);
 	result_free(&imp);

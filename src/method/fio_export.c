@@ -2,6 +2,7 @@
 #include "fio_export.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -250,6 +251,23 @@ static void purge(struct strbuf *o, const struct plan_phase *ph)
 	strbuf_add(o, "; over the range from %s, length %s.\n\n", a, b);
 }
 
+int fio_export_filename(char *buf, size_t len, const char *path)
+{
+	size_t n = 0;
+
+	for (; *path; path++) {
+		if (*path == ':' && n + 1 < len)
+			buf[n++] = '\\';
+		if (n + 1 >= len)
+			return -ENAMETOOLONG;
+		buf[n++] = *path;
+	}
+	if (n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
 char *fio_export(const struct plan *p)
 {
 	return fio_export_opts(p, 0);
@@ -267,6 +285,8 @@ char *fio_export_opts(const struct plan *p, unsigned flags)
 	    text_visible_buf(file, sizeof(file), p->file), p->scale);
 	strbuf_add(&o, "; Run it with the target in the environment (fio refuses the file without it):\n"
 		";   DRIVEBENCH_TARGET=/dev/nvme0n1 fio THIS_FILE\n"
+		"; fio separates files by ':': write each ':' of the path as '\\:'\n"
+		";   DRIVEBENCH_TARGET='/dev/disk/by-path/pci-0000\\:01\\:00.0-nvme-1' fio THIS_FILE\n"
 		"; One job per drivebench step, in drivebench's order; stonewall makes each wait\n"
 		"; for the one before. Every writing job destroys data on the target.\n\n");
 	/*

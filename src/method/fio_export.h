@@ -28,6 +28,12 @@ struct plan_phase;
 struct plan_step;
 void fio_export_step_job_name(char *buf, size_t len, unsigned n, const struct plan_phase *ph,
 			      const struct plan_step *st);
+/*
+ * path as fio's filename= takes it (and DRIVEBENCH_TARGET, which fio puts in it): fio
+ * separates several files by ':', so each ':' of a name (every /dev/disk/by-path/ name
+ * has some) is written "\:". 0, or -ENAMETOOLONG when it does not fit in len bytes.
+ */
+int fio_export_filename(char *buf, size_t len, const char *path);
 /* The job file text, malloc'd; NULL when out of memory. */
 char *fio_export(const struct plan *p);
 /*

@@ -402,21 +402,58 @@ out:
 
 /* ---- the document ------------------------------------------------------------------- */
 
+void fio_import_host_phase_name(char *name, size_t len, const char *prefix, const char *host,
+				unsigned n)
+{
+	char tail[16];
+	int keep;
+
+	if (strlen(prefix) + 2 + strlen(host) < len) {
+		snprintf(name, len, "%s @%s", prefix, host);
+		return;
+	}
+	snprintf(tail, sizeof(tail), "~%u", n);
+	keep = (int)len - 1 - (int)strlen(prefix) - 2 - (int)strlen(tail);
+	snprintf(name, len, "%s @%.*s%s", prefix, keep > 0 ? keep : 0, host, tail);
+}
+
+/* The phase of host (its full "HOST:PORT"; "" run locally), made when it is new. */
 static struct result_phase *phase_for(struct importer *im, const char *host)
 {
-	char name[32];
+	char name[sizeof(im->r->phases[0].name)];
 	struct result *r = im->r;
+	unsigned h;
 
-	if (!host[0])
+	for (h = 0; host[0] && h < im->nhosts; h++)
+		if (!strcmp(im->hosts[h], host))
+			return &r->phases[im->host_phase[h]];
+	if (!host[0]) {
 		snprintf(name, sizeof(name), "fio");
-	else
-		text_fmt(name, sizeof(name), "fio @%s", host);
-	for (unsigned p = 0; p < r->nphases; p++)
-		if (!strcmp(r->phases[p].name, name))
-			return &r->phases[p];
+		for (unsigned p = 0; p < r->nphases; p++)
+			if (!strcmp(r->phases[p].name, name))
+				return &r->phases[p];
+	} else {
+		if (h >= FIO_IMPORT_MAX_HOSTS) {
+			jread_fail(&im->j, "more than %u hosts", FIO_IMPORT_MAX_HOSTS);
+			return NULL;
+		}
+		if (!im->hosts) {
+			im->hosts = calloc(FIO_IMPORT_MAX_HOSTS, sizeof(*im->hosts));
+			im->host_phase = calloc(FIO_IMPORT_MAX_HOSTS, sizeof(*im->host_phase));
+			if (!im->hosts || !im->host_phase)
+				return NULL;
+		}
+		fio_import_host_phase_name(name, sizeof(name), "fio", host, h + 1);
+	}
 	struct result_phase *ph = result_add_phase(r, name, PH_RUN);
-	if (ph)
-		ph->status = RS_COMPLETE;
+	if (!ph)
+		return NULL;
+	ph->status = RS_COMPLETE;
+	if (host[0]) {
+		text_copy(im->hosts[h], sizeof(im->hosts[h]), host);
+		im->host_phase[h] = r->nphases - 1;
+		im->nhosts++;
+	}
 	return ph;
 }
 
@@ -490,7 +527,6 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
  * Where thread numbering stands for host (fio numbers each server's threads from 1): its
  * counter in hosts (at most FIO_IMPORT_MAX_HOSTS), or NULL when there are more.
  */
-#define FIO_IMPORT_MAX_HOSTS 64
 struct host_threads {
 	const char *host;
 	unsigned next;
@@ -508,16 +544,17 @@ static unsigned *host_thread(struct host_threads *h, unsigned *nh, const char *h
 }
 
 /*
- * Are pd's logs its own? fio's client names a server's copy after the host alone, so two
- * servers on one host (other ports) write the same files, and neither's logs are read.
+ * Are pd's logs its own? fio's client names a server's copy after the host alone (what
+ * comes before the port: "::1" of "::1:8765"), so two servers on one host (other ports)
+ * write the same files, and neither's logs are read.
  */
 static bool logs_own(const struct importer *im, const struct pending *pd)
 {
-	size_t n = strcspn(pd->host, ":");
+	size_t n = fio_import_host_len(pd->host);
 
 	for (unsigned i = 0; pd->host[0] && i < im->npend; i++) {
 		const char *h = im->pend[i].host;
-		if (strcspn(h, ":") == n && !strncmp(h, pd->host, n) && strcmp(h, pd->host))
+		if (fio_import_host_len(h) == n && !strncmp(h, pd->host, n) && strcmp(h, pd->host))
 			return false;
 	}
 	return true;
@@ -659,7 +696,20 @@ static struct json_object *target_record(const struct importer *im)
 		path = json_object_get_string(v);
 	if (!path)
 		path = "";
-	json_object_object_add(t, "path", json_object_new_string(path));
+	/* fio's filename separates files by ':'; one of a name is written "\:" */
+	char *unescaped = strdup(path);
+	if (!unescaped) {
+		json_object_put(t);
+		return NULL;
+	}
+	for (char *from = unescaped, *to = unescaped;; from++) {
+		if (from[0] == '\\' && from[1] == ':')
+			from++;
+		if (!(*to++ = *from))
+			break;
+	}
+	json_object_object_add(t, "path", json_object_new_string(unescaped));
+	free(unescaped);
 	json_object_object_add(t, "kind", json_object_new_string(
 						  strncmp(path, "/dev/", 5) ? "file" : "block"));
 	return t;
@@ -704,11 +754,16 @@ static int import_buf(struct result *r, const char *buf, size_t len, const char 
 		goto out;
 	}
 
-	/* host: fio's version and the options of every job; the host's name when known */
-	for (unsigned p = 0; p < r->nphases; p++)
-		if (!strncmp(r->phases[p].name, "fio @", 5))
-			text_fmt(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s",
-				 hosts[0] ? ", " : "", r->phases[p].name + 5);
+	/* host: fio's version and the options of every job; the hosts' names when known */
+	struct json_object *list = im.nhosts ? json_object_new_array() : NULL;
+	for (unsigned h = 0; h < im.nhosts; h++) {
+		text_fmt(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s",
+			 hosts[0] ? ", " : "", im.hosts[h]);
+		if (list)
+			json_object_array_add(list, json_object_new_string(im.hosts[h]));
+	}
+	if (list)
+		json_object_object_add(fio, "hosts", list);
 	if (hosts[0])
 		json_object_object_add(r->host, "hostname", json_object_new_string(hosts));
 	json_object_object_add(fio, "version", json_object_new_string(im.version));
@@ -735,6 +790,8 @@ out:
 		free(im.pend[i].lat_prefix);
 	}
 	free(im.pend);
+	free(im.hosts);
+	free(im.host_phase);
 	if (im.jobs_rec)
 		json_object_put(im.jobs_rec);
 	if (fio)

@@ -30,8 +30,12 @@
  * "options", "steadystate"}]}; the target record's path is the jobs' filename.
  *
  * Client/server output: one phase "fio" of aggregate steps (a job's entries of all
- * hosts added up, histograms merged), then a phase "fio @HOST:PORT" per host. fio's own
- * "All clients" entry (every group summed into one) is left out.
+ * hosts added up, histograms merged), then a phase "fio @HOST:PORT" per host, in the
+ * order fio first reported them (fio_import_host_phase_name(): a name too long for a
+ * phase is cut and numbered, so hosts alike in their first characters stay apart), and
+ * host.fio.hosts: each host as fio reported it ("HOST:PORT", "::1:8765"), whole, in the
+ * order of their phases. fio's own "All clients" entry (every group summed into one) is
+ * left out.
  *
  * fio's per-interval logs (write_iops_log, write_lat_log with log_avg_msec) become a
  * step's samples when a directory is given: the files "<prefix>_iops.<N>.log" and
@@ -40,7 +44,8 @@
  * step adds the threads' i-th entries: IOPS summed, mean latency weighted by IOPS, I/Os
  * as IOPS times the interval; std dev, min, max and percentiles are not in the logs (0).
  * Of client/server output, the copies fio's client wrote of each server's logs
- * ("<prefix>_iops.<N>.log.<HOST>", N counted per server) become each host's samples;
+ * ("<prefix>_iops.<N>.log.<HOST>", HOST without the port, N counted per server) become
+ * each host's samples;
  * two servers on one host (other ports) overwrite each other's copies, so theirs are
  * not read.
  *
@@ -78,6 +83,12 @@ struct fio_import_io {
  */
 int fio_import_buf(struct result *r, const char *buf, size_t len, const char *file,
 		   const char *logs_dir, char *err, size_t errlen);
+/*
+ * The name of host number n's phase (from 1) into name (a phase's name, len bytes):
+ * "PREFIX @HOST" when it fits, else cut and ended by "~n".
+ */
+void fio_import_host_phase_name(char *name, size_t len, const char *prefix, const char *host,
+				unsigned n);
 /* The same, from a file. */
 int fio_import_file(struct result *r, const char *path, const char *logs_dir, char *err,
 		    size_t errlen);

@@ -80,9 +80,22 @@ struct importer {
 	unsigned npend;
 	struct fio_log_stream *log[2]; /* the IOPS and latency logs open; malloc'd or NULL */
 	struct fio_import_io *io;      /* counts what reading the logs took; or NULL */
+	/* the hosts in the order their phases were made, by the full "HOST:PORT" fio gave
+	   (a phase's name may be cut short); malloc'd */
+	char (*hosts)[128];
+	unsigned *host_phase; /* the phase of each (before the aggregate is put first) */
+	unsigned nhosts;
 	char *err;
 	size_t errlen;
 };
+
+#define FIO_IMPORT_MAX_HOSTS 64
+
+/*
+ * How much of "HOST:PORT" is the host: all before the last ':' ("::1" of "::1:8765"),
+ * as fio's client names the logs it brings back; all of it when there is no port.
+ */
+size_t fio_import_host_len(const char *host);
 
 /* The line of an offset in the document; counted only for a message (not per entry). */
 unsigned fio_import_line(const struct importer *im, size_t at);

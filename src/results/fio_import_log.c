@@ -120,11 +120,19 @@ static int stream_open(struct importer *im, struct fio_log_stream *ls, const cha
 	return 0;
 }
 
+size_t fio_import_host_len(const char *host)
+{
+	const char *colon = strrchr(host, ':');
+
+	return colon ? (size_t)(colon - host) : strlen(host);
+}
+
 /*
  * The log of thread's kind for pd into im->log[k]: prefix_kind.N.log in the logs
  * directory, else prefix_kind.log (fio wrote one log for all threads, per_job_logs=0),
  * which stays open for the threads after; for an entry of a server (host "HOST:PORT"),
- * the copy fio's client wrote of it, the same name with ".HOST" after it.
+ * the copy fio's client wrote of it, the same name with ".HOST" after it (the whole host:
+ * "::1" of "::1:8765").
  */
 static int log_open(struct importer *im, unsigned k, const char *prefix, const char *kind,
 		    unsigned thread, const char *host)
@@ -140,7 +148,7 @@ static int log_open(struct importer *im, unsigned k, const char *prefix, const c
 		ls->fd = -1;
 	}
 	if (host[0])
-		snprintf(suffix, sizeof(suffix), ".%.*s", (int)strcspn(host, ":"), host);
+		snprintf(suffix, sizeof(suffix), ".%.*s", (int)fio_import_host_len(host), host);
 	snprintf(path, sizeof(path), "%s/%s_%s.%u.log%s", im->logs_dir, base, kind, thread, suffix);
 	snprintf(shared, sizeof(shared), "%s/%s_%s.log%s", im->logs_dir, base, kind, suffix);
 	if (ls->fd >= 0 && ls->shared && !strcmp(ls->path, shared) && access(path, F_OK))
