@@ -372,6 +372,47 @@ START_TEST(test_fake_tree_listing)
 }
 END_TEST
 
+/*
+ * Native multipath (an NVM subsystem, as QEMU's nvme-subsys and dual-port drives give):
+ * the namespaces hang off the subsystem, beside the link to their controller, and each
+ * takes that controller's model, serial and PCI function, never a sibling namespace.
+ */
+#define SUBSYS "devices/virtual/nvme-subsystem/nvme-subsys0"
+START_TEST(test_multipath_subsystem)
+{
+	static const struct fs_entry more[] = {
+		{"sys/" NVME0 "/device", NULL, "../../../0000:3d:00.0"},
+		{"sys/" SUBSYS "/nvme0", NULL, "../../../pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"},
+#define HEAD(n, minor)                                                                             \
+	{"sys/class/block/nvme0n" #n, NULL, "../../" SUBSYS "/nvme0n" #n},                           \
+		{"sys/" SUBSYS "/nvme0n" #n "/dev", "259:" #minor, NULL},                            \
+		{"sys/" SUBSYS "/nvme0n" #n "/size", "8", NULL},                                     \
+		{"sys/" SUBSYS "/nvme0n" #n "/nsid", #n, NULL},                                      \
+		{"sys/" SUBSYS "/nvme0n" #n "/device", NULL, "../../nvme-subsys0"}
+		HEAD(2, 12), HEAD(3, 13), HEAD(4, 14),
+#undef HEAD
+	};
+	char dir[4096], err[256] = "";
+	struct drive_list l;
+
+	fmt(dir, sizeof(dir), "%s/multipath", tmproot);
+	make_bed(dir);
+	build_tree(dir, more, sizeof(more) / sizeof(more[0]));
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.count, 4);
+	for (unsigned i = 1; i < l.count; i++) {
+		const struct drive *d = &l.drives[i];
+		ck_assert_str_eq(d->nvme.controller, "nvme0");
+		ck_assert_str_eq(d->model, "Samsung SSD 990 PRO 1TB");
+		ck_assert_str_eq(d->serial, "S73VNJ0W123456");
+		ck_assert_uint_eq(d->nvme.nsid, i + 1);
+		ck_assert(d->pci.present);
+		ck_assert_str_eq(d->pci.address, "0000:3d:00.0");
+	}
+	drive_list_free(&l);
+}
+END_TEST
+
 START_TEST(test_scan_bad_root)
 {
 	struct drive_scan_opts o = {.sys_root = "/nonexistent/sys", .skip_inuse = true};
@@ -532,6 +573,7 @@ static Suite *drive_suite(void)
 			    sizeof(bad_dumps) / sizeof(bad_dumps[0]));
 	tcase_add_test(tc, test_fake_tree_fields);
 	tcase_add_test(tc, test_fake_tree_listing);
+	tcase_add_test(tc, test_multipath_subsystem);
 	tcase_add_test(tc, test_scan_bad_root);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_probe_path_errors);

@@ -313,8 +313,9 @@ static void fill_nvme(struct drive *d, const char *devlink, char *pci_from, size
 		char found[PATH_MAX] = "";
 		if (dir) {
 			while ((de = readdir(dir)))
-				if (!strncmp(de->d_name, "nvme", 4) &&
-				    isdigit((unsigned char)de->d_name[4])) {
+				/* a controller (nvme0), not one of the heads beside it (nvme0n1) */
+				if (!strncmp(de->d_name, "nvme", 4) && de->d_name[4] &&
+				    strspn(de->d_name + 4, "0123456789") == strlen(de->d_name + 4)) {
 					probe_fmt(found, sizeof(found), "%s/%s", ctrl, de->d_name);
 					break;
 				}
