@@ -413,6 +413,55 @@ START_TEST(test_multipath_subsystem)
 }
 END_TEST
 
+/*
+ * A SATA drive's firmware is its IDENTIFY data's 8 characters (from VPD page 0x89), not
+ * the 4 that libata's INQUIRY revision keeps ("SCV10121" shows as "0121" in "rev").
+ */
+#define SATA_DEV "devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0"
+START_TEST(test_sata_firmware)
+{
+	static const struct fs_entry more[] = {
+		{"sys/class/block/sda", NULL, "../../" SATA_DEV "/block/sda"},
+		{"sys/" SATA_DEV "/block/sda/dev", "8:0", NULL},
+		{"sys/" SATA_DEV "/block/sda/size", "8", NULL},
+		{"sys/" SATA_DEV "/block/sda/device", NULL, "../../../2:0:0:0"},
+		{"sys/" SATA_DEV "/model", "Lab SATA SSD    ", NULL},
+		{"sys/" SATA_DEV "/vendor", "ATA     ", NULL},
+		{"sys/" SATA_DEV "/rev", "0121", NULL},
+	};
+	unsigned char page[572] = {0x00, 0x89, 0x02, 0x38};
+	const char *fw = "SCV10121";
+	char dir[4096], path[4096], err[256] = "";
+	struct drive_list l;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/sata", tmproot);
+	make_bed(dir);
+	build_tree(dir, more, sizeof(more) / sizeof(more[0]));
+	for (int i = 0; i < 8; i += 2) { /* IDENTIFY word 23 on, high byte first */
+		page[60 + 46 + i] = (unsigned char)fw[i + 1];
+		page[60 + 46 + i + 1] = (unsigned char)fw[i];
+	}
+	fmt(path, sizeof(path), "%s/sys/" SATA_DEV "/vpd_pg89", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(page, 1, sizeof(page), f), sizeof(page));
+	fclose(f);
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_str_eq(l.drives[1].name, "sda");
+	ck_assert_int_eq(l.drives[1].transport, DRIVE_TR_SATA);
+	ck_assert_str_eq(l.drives[1].model, "Lab SATA SSD");
+	ck_assert_str_eq(l.drives[1].firmware, "SCV10121");
+	/* without the page, the INQUIRY revision is all there is */
+	ck_assert_int_eq(unlink(path), 0);
+	drive_list_free(&l);
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(l.drives[1].firmware, "0121");
+	drive_list_free(&l);
+}
+END_TEST
+
 START_TEST(test_scan_bad_root)
 {
 	struct drive_scan_opts o = {.sys_root = "/nonexistent/sys", .skip_inuse = true};
@@ -574,6 +623,7 @@ static Suite *drive_suite(void)
 	tcase_add_test(tc, test_fake_tree_fields);
 	tcase_add_test(tc, test_fake_tree_listing);
 	tcase_add_test(tc, test_multipath_subsystem);
+	tcase_add_test(tc, test_sata_firmware);
 	tcase_add_test(tc, test_scan_bad_root);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_probe_path_errors);
