@@ -16,8 +16,16 @@ bin=${DRIVEBENCH_BIN:-build/drivebench}
 
 # The kernel: the version linux-image-amd64 points at now, else the newest one cached
 # (an offline machine keeps working with what it has).
-pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+kernel_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+pkg=$(kernel_pkg)
+# a fresh machine has no package lists yet
+if [ -z "$pkg" ] && [ ! -d "$vm/kernel" ] && [ "$(id -u)" -eq 0 ]; then
+	apt-get update -qq >&2
+	pkg=$(kernel_pkg)
+fi
 if [ -n "$pkg" ] && [ ! -f "$vm/kernel/${pkg#linux-image-}/.unpacked" ]; then
 	kver=${pkg#linux-image-}
 	kdir=$vm/kernel/$kver
