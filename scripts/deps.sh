@@ -2,7 +2,7 @@
 # Install the Debian packages drivebench needs to build, run and test.
 # Idempotent: installs only what is missing. As root it uses apt-get; otherwise it
 # prints the exact apt-get line and stops.
-#   scripts/deps.sh [build|check|bench|fuzz]...   (default: build)
+#   scripts/deps.sh [build|check|bench|fuzz|vm]...   (default: build)
 set -eu
 
 # build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
@@ -14,6 +14,9 @@ check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
 # bench: fio to measure against; check and umockdev for the health sampler's bench
 bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"
+# vm: the lab guest of `make check-vm` (scripts/vm/): QEMU, and what its initramfs is
+# made of besides the Debian kernel, which scripts/vm/build.sh downloads itself
+vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq"
 
 want=""
 [ $# -eq 0 ] && set -- build
@@ -23,7 +26,8 @@ for what in "$@"; do
 	check) want="$want $build $check" ;;
 	bench) want="$want $build $bench" ;;
 	fuzz) want="$want $build $fuzz" ;;
-	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz)" >&2; exit 2 ;;
+	vm) want="$want $build $vm" ;;
+	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz, vm)" >&2; exit 2 ;;
 	esac
 done
 

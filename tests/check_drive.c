@@ -372,6 +372,96 @@ START_TEST(test_fake_tree_listing)
 }
 END_TEST
 
+/*
+ * Native multipath (an NVM subsystem, as QEMU's nvme-subsys and dual-port drives give):
+ * the namespaces hang off the subsystem, beside the link to their controller, and each
+ * takes that controller's model, serial and PCI function, never a sibling namespace.
+ */
+#define SUBSYS "devices/virtual/nvme-subsystem/nvme-subsys0"
+START_TEST(test_multipath_subsystem)
+{
+	static const struct fs_entry more[] = {
+		{"sys/" NVME0 "/device", NULL, "../../../0000:3d:00.0"},
+		{"sys/" SUBSYS "/nvme0", NULL, "../../../pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"},
+#define HEAD(n, minor)                                                                             \
+	{"sys/class/block/nvme0n" #n, NULL, "../../" SUBSYS "/nvme0n" #n},                           \
+		{"sys/" SUBSYS "/nvme0n" #n "/dev", "259:" #minor, NULL},                            \
+		{"sys/" SUBSYS "/nvme0n" #n "/size", "8", NULL},                                     \
+		{"sys/" SUBSYS "/nvme0n" #n "/nsid", #n, NULL},                                      \
+		{"sys/" SUBSYS "/nvme0n" #n "/device", NULL, "../../nvme-subsys0"}
+		HEAD(2, 12), HEAD(3, 13), HEAD(4, 14),
+#undef HEAD
+	};
+	char dir[4096], err[256] = "";
+	struct drive_list l;
+
+	fmt(dir, sizeof(dir), "%s/multipath", tmproot);
+	make_bed(dir);
+	build_tree(dir, more, sizeof(more) / sizeof(more[0]));
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.count, 4);
+	for (unsigned i = 1; i < l.count; i++) {
+		const struct drive *d = &l.drives[i];
+		ck_assert_str_eq(d->nvme.controller, "nvme0");
+		ck_assert_str_eq(d->model, "Samsung SSD 990 PRO 1TB");
+		ck_assert_str_eq(d->serial, "S73VNJ0W123456");
+		ck_assert_uint_eq(d->nvme.nsid, i + 1);
+		ck_assert(d->pci.present);
+		ck_assert_str_eq(d->pci.address, "0000:3d:00.0");
+	}
+	drive_list_free(&l);
+}
+END_TEST
+
+/*
+ * A SATA drive's firmware is its IDENTIFY data's 8 characters (from VPD page 0x89), not
+ * the 4 that libata's INQUIRY revision keeps ("SCV10121" shows as "0121" in "rev").
+ */
+#define SATA_DEV "devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0"
+START_TEST(test_sata_firmware)
+{
+	static const struct fs_entry more[] = {
+		{"sys/class/block/sda", NULL, "../../" SATA_DEV "/block/sda"},
+		{"sys/" SATA_DEV "/block/sda/dev", "8:0", NULL},
+		{"sys/" SATA_DEV "/block/sda/size", "8", NULL},
+		{"sys/" SATA_DEV "/block/sda/device", NULL, "../../../2:0:0:0"},
+		{"sys/" SATA_DEV "/model", "Lab SATA SSD    ", NULL},
+		{"sys/" SATA_DEV "/vendor", "ATA     ", NULL},
+		{"sys/" SATA_DEV "/rev", "0121", NULL},
+	};
+	unsigned char page[572] = {0x00, 0x89, 0x02, 0x38};
+	const char *fw = "SCV10121";
+	char dir[4096], path[4096], err[256] = "";
+	struct drive_list l;
+	FILE *f;
+
+	fmt(dir, sizeof(dir), "%s/sata", tmproot);
+	make_bed(dir);
+	build_tree(dir, more, sizeof(more) / sizeof(more[0]));
+	for (int i = 0; i < 8; i += 2) { /* IDENTIFY word 23 on, high byte first */
+		page[60 + 46 + i] = (unsigned char)fw[i + 1];
+		page[60 + 46 + i + 1] = (unsigned char)fw[i];
+	}
+	fmt(path, sizeof(path), "%s/sys/" SATA_DEV "/vpd_pg89", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(page, 1, sizeof(page), f), sizeof(page));
+	fclose(f);
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_str_eq(l.drives[1].name, "sda");
+	ck_assert_int_eq(l.drives[1].transport, DRIVE_TR_SATA);
+	ck_assert_str_eq(l.drives[1].model, "Lab SATA SSD");
+	ck_assert_str_eq(l.drives[1].firmware, "SCV10121");
+	/* without the page, the INQUIRY revision is all there is */
+	ck_assert_int_eq(unlink(path), 0);
+	drive_list_free(&l);
+	ck_assert_msg(scan_bed(dir, NULL, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(l.drives[1].firmware, "0121");
+	drive_list_free(&l);
+}
+END_TEST
+
 START_TEST(test_scan_bad_root)
 {
 	struct drive_scan_opts o = {.sys_root = "/nonexistent/sys", .skip_inuse = true};
@@ -532,6 +622,8 @@ static Suite *drive_suite(void)
 			    sizeof(bad_dumps) / sizeof(bad_dumps[0]));
 	tcase_add_test(tc, test_fake_tree_fields);
 	tcase_add_test(tc, test_fake_tree_listing);
+	tcase_add_test(tc, test_multipath_subsystem);
+	tcase_add_test(tc, test_sata_firmware);
 	tcase_add_test(tc, test_scan_bad_root);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_probe_path_errors);

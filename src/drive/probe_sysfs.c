@@ -297,6 +297,39 @@ static void read_vpd_serial(const char *devdir, char *dst, size_t len)
 	probe_copy_trim(dst, len, buf + 4);
 }
 
+/*
+ * A SATA drive's firmware revision from the ATA Information VPD page (0x89), which
+ * carries the drive's IDENTIFY DEVICE data from byte 60: words 23-26, two characters a
+ * word, the first in the high byte. The SCSI revision libata puts in INQUIRY (the "rev"
+ * attribute) keeps only 4 of the 8 characters. Leaves dst alone when the page is absent.
+ */
+static void read_vpd_ata_firmware(const char *devdir, char *dst, size_t len)
+{
+	enum { ID_OFF = 60, FW_WORD = 23, FW_CHARS = 8 };
+	unsigned char buf[ID_OFF + 2 * (FW_WORD + FW_CHARS / 2)];
+	char fw[FW_CHARS + 1];
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	probe_fmt(path, sizeof(path), "%s/vpd_pg89", devdir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < (ssize_t)sizeof(buf))
+		return;
+	for (int i = 0; i < FW_CHARS; i += 2) {
+		const unsigned char *w = buf + ID_OFF + 2 * FW_WORD + i;
+		fw[i] = isprint(w[1]) ? (char)w[1] : ' ';
+		fw[i + 1] = isprint(w[0]) ? (char)w[0] : ' ';
+	}
+	fw[FW_CHARS] = '\0';
+	if (fw[strspn(fw, " ")])
+		probe_copy_trim(dst, len, fw);
+}
+
 static void fill_nvme(struct drive *d, const char *devlink, char *pci_from, size_t pci_len)
 {
 	char ctrl[PATH_MAX], buf[128];
@@ -313,8 +346,9 @@ static void fill_nvme(struct drive *d, const char *devlink, char *pci_from, size
 		char found[PATH_MAX] = "";
 		if (dir) {
 			while ((de = readdir(dir)))
-				if (!strncmp(de->d_name, "nvme", 4) &&
-				    isdigit((unsigned char)de->d_name[4])) {
+				/* a controller (nvme0), not one of the heads beside it (nvme0n1) */
+				if (!strncmp(de->d_name, "nvme", 4) && de->d_name[4] &&
+				    strspn(de->d_name + 4, "0123456789") == strlen(de->d_name + 4)) {
 					probe_fmt(found, sizeof(found), "%s/%s", ctrl, de->d_name);
 					break;
 				}
@@ -406,6 +440,8 @@ static void fill_device_attrs(struct drive *d, char *pci_from, size_t pci_len)
 	if (!probe_read_attr(devdir, "rev", buf, sizeof(buf)))
 		probe_copy_trim(d->firmware, sizeof(d->firmware), buf);
 	read_vpd_serial(devdir, d->serial, sizeof(d->serial));
+	if (d->transport == DRIVE_TR_SATA)
+		read_vpd_ata_firmware(devdir, d->firmware, sizeof(d->firmware));
 	/* libata reports vendor "ATA": that is the translation layer, not the maker */
 	if (!strcmp(d->vendor, "ATA"))
 		d->vendor[0] = '\0';
