@@ -383,6 +383,30 @@ START_TEST(test_watch_limit)
 }
 END_TEST
 
+/*
+ * A temperature threshold crossed inside a step (the critical warning's temperature bit
+ * set, as when the host lowers the threshold with Set Features, no counter moving) warns
+ * of that step; the next, which starts with the bit already set, is not warned.
+ */
+START_TEST(test_watch_crit_temp)
+{
+	struct health_watch *w;
+	struct step_drive sd;
+	char msg[320] = "";
+
+	fake.smart[SMART_CRIT] = 0;
+	w = nvme_watch();
+	health_watch_step_begin(w);
+	fake.smart[SMART_CRIT] = 0x02;
+	ck_assert(health_watch_step_end(w, "16T16Q", &sd, msg, sizeof(msg)));
+	ck_assert_str_eq(msg, "the drive's temperature crossed a threshold during 16T16Q (its "
+			      "critical warning, temperature bit)");
+	health_watch_step_begin(w);
+	ck_assert(!health_watch_step_end(w, "32T32Q", &sd, msg, sizeof(msg)));
+	health_watch_free(w);
+}
+END_TEST
+
 /* A drive with no health data: one record with the note, no sampler. */
 START_TEST(test_watch_no_data)
 {
@@ -847,6 +871,7 @@ static Suite *health_suite(void)
 	tcase_add_test(tc, test_cli_json);
 	tcase_add_loop_test(tc, test_watch, 0, 2);
 	tcase_add_test(tc, test_watch_limit);
+	tcase_add_test(tc, test_watch_crit_temp);
 	tcase_add_test(tc, test_watch_no_data);
 	suite_add_tcase(s, tc);
 

@@ -530,6 +530,10 @@ START_TEST(test_confirm_controller)
 	ck_assert(!safety_confirms_controller(&t, "/dev/zero", &roots));
 	t.rdev = makedev(259, 9);
 	ck_assert(!safety_confirms_controller(&t, "/dev/null", &roots));
+	/* and what is there at all */
+	ck_assert(safety_present(makedev(259, 0), &roots));
+	ck_assert(safety_present(makedev(259, 5), &roots));
+	ck_assert(!safety_present(makedev(259, 9), &roots));
 }
 END_TEST
 

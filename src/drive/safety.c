@@ -115,6 +115,13 @@ static int sys_block_dir(const char *sys, dev_t dev, char *out)
 	return ret;
 }
 
+bool safety_present(dev_t dev, const struct inuse_roots *roots)
+{
+	char real[PATH_MAX];
+
+	return sys_block_dir(roots && roots->sys ? roots->sys : "/sys", dev, real) == 0;
+}
+
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len)
 {
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";

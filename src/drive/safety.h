@@ -50,6 +50,9 @@ int safety_check_namespaces(const struct target *t, const char *what,
 bool safety_confirms_controller(const struct target *t, const char *confirm,
 				const struct inuse_roots *roots);
 
+/* Is block device dev still in the system (sysfs shows it)? */
+bool safety_present(dev_t dev, const struct inuse_roots *roots);
+
 /* Is block device dev a partition? Then disk gets its whole disk's kernel name. */
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len);
 

@@ -241,6 +241,16 @@ static bool verdict(const struct health_watch *w, const struct health *b, const 
 		snprintf(msg, len, "thermally throttled %s", when);
 		return true;
 	}
+	/* NVMe critical warning bit 1: a temperature threshold (the controller's own, or one
+	   the host set with Set Features) was crossed, here between the two readings */
+	if (health_has(a, HF_CRITICAL_WARNING) && ((unsigned)a->v[HF_CRITICAL_WARNING] & 0x02) &&
+	    !(health_has(b, HF_CRITICAL_WARNING) && ((unsigned)b->v[HF_CRITICAL_WARNING] & 0x02))) {
+		snprintf(msg, len,
+			 "the drive's temperature crossed a threshold %s (its critical warning, "
+			 "temperature bit)",
+			 when);
+		return true;
+	}
 	if (have_max && health_has(&w->start, HF_TEMP_LIMIT_C) &&
 	    max_c >= w->start.v[HF_TEMP_LIMIT_C]) {
 		snprintf(msg, len, "reached %d C %s, at or above the drive's limit of %d C", max_c,

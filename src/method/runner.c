@@ -18,6 +18,7 @@
 #include "cpu.h"
 #include "preset.h"
 #include "purge.h"
+#include "safety.h"
 #include "steady.h"
 #include "step_streams.h"
 #include "units.h"
@@ -196,6 +197,16 @@ static void on_sample(void *arg, const struct sample *s)
 static void fail_run(struct run *r, struct result_phase *rp, struct result_step *st,
 		     const char *msg, uint64_t offset)
 {
+	char gone[512];
+
+	/* a drive pulled, a controller removed: said first, not left to read as an I/O error */
+	for (unsigned i = 0; i < r->nt; i++)
+		if (r->targets[i]->is_blockdev && !safety_present(r->targets[i]->rdev, NULL)) {
+			snprintf(gone, sizeof(gone), "%s was removed from the system: %s",
+				 r->targets[i]->path, msg);
+			msg = gone;
+			break;
+		}
 	if (st) {
 		st->status = RS_FAILED;
 		snprintf(st->error, sizeof(st->error), "%s", msg);
