@@ -6,9 +6,10 @@
 # QD128 and QD32, alternating drivebench and fio (io_uring, fixed buffers, registered
 # files) ROUNDS times each; prints the median IOPS of each, the CPUs each process kept
 # busy (user + system time over wall time, io_uring worker threads included), the peak
-# resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default (busy-polling for
-# completions when a CPU is free for it, see drivebench(1)) and, on the line before,
-# with --busy-poll=no. 4K random write at QD32 with random data is measured too. Before
+# resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default
+# (waiting for completions as fio does) and, on the line before, busy-polling
+# (--busy-poll=yes). 4K random write at QD32 with random data and the corners of the 8K
+# 70/30 ladder (2..16 threads x 2..16 deep) are measured too. Before
 # those, what the drive health sampler costs a run (tests/bench_health.c: 4K QD32 reads
 # without the watch, with it sampling every 10 s as on an NVMe drive, and every 10 ms,
 # against a fake NVMe controller under umockdev). The last line is the QD32 read ratio.
@@ -62,18 +63,21 @@ timed() {
 	awk '$1 == "rusage" {printf "%.2f %.1f\n", $2 / $3, $4 / 1024}' "$tmp/err" >"$f"
 }
 
-db_iops() { # rw qd [drivebench options]: prints "IOPS CPUs MiB"
-	local extra=("${@:3}")
-	[ "$1" = randwrite ] && extra+=(--yes-destroy=$DEV)
-	timed "$tmp/usage" "$DB" run --target $DEV --rw "$1" --bs 4k --threads 1 --qdepth "$2" \
-		--time "${TIME}s" --quiet --out "$tmp/db.json" "${extra[@]}"
+# A workload as "rw qd threads read% bs": 4K random read at QD32 is "randread 32 1 100 4k".
+db_iops() { # rw qd threads read bs [drivebench options]: prints "IOPS CPUs MiB"
+	local extra=("${@:6}")
+	[ "$1" != randread ] && extra+=(--yes-destroy=$DEV)
+	[ "$1" = randrw ] && extra+=(--read "$4")
+	timed "$tmp/usage" "$DB" run --target $DEV --rw "$1" --bs "$5" --threads "$3" \
+		--qdepth "$2" --time "${TIME}s" --quiet --out "$tmp/db.json" "${extra[@]}"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/db.json" "$tmp/usage"
 }
 
-fio_iops() { # rw qd: prints "IOPS CPUs MiB"
+fio_iops() { # rw qd threads read bs: prints "IOPS CPUs MiB"
 	timed "$tmp/usage" fio --name=bench --filename=$DEV --ioengine=io_uring --fixedbufs=1 \
-		--registerfiles=1 --direct=1 --rw="$1" --bs=4k --iodepth="$2" --numjobs=1 \
-		--time_based --runtime="$TIME" --output-format=json --output="$tmp/fio.json"
+		--registerfiles=1 --direct=1 --rw="$1" --rwmixread="$4" --bs="$5" --iodepth="$2" \
+		--numjobs="$3" --group_reporting --time_based --runtime="$TIME" \
+		--output-format=json --output="$tmp/fio.json"
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["iops"]+j["write"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/fio.json" "$tmp/usage"
 }
 
@@ -90,15 +94,17 @@ line() { # label db-results fio-results: one output line from "IOPS CPUs RSS" li
 		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
 }
 
-compare() { # rw qd label [nopoll]: alternate runs, print the medians and ratios
-	local d='' n='' f='' i
+# compare "WORKLOAD" LABEL [poll]: alternate runs, print the medians and ratios. drivebench
+# runs in its default wait (fio's); with poll, busy-polling too, on a line of its own.
+compare() {
+	local d='' p='' f='' i
 	for ((i = 0; i < ROUNDS; i++)); do
-		d+="$(db_iops "$1" "$2")"$'\n'
-		[ "${4:-}" = nopoll ] && n+="$(db_iops "$1" "$2" --busy-poll=no)"$'\n'
-		f+="$(fio_iops "$1" "$2")"$'\n'
+		d+="$(db_iops $1)"$'\n'
+		[ "${3:-}" = poll ] && p+="$(db_iops $1 --busy-poll=yes)"$'\n'
+		f+="$(fio_iops $1)"$'\n'
 	done
-	[ "${4:-}" = nopoll ] && line "$3, --busy-poll=no" "${n%$'\n'}" "${f%$'\n'}"
-	line "$3" "${d%$'\n'}" "${f%$'\n'}"
+	[ "${3:-}" = poll ] && line "$2, --busy-poll=yes" "${p%$'\n'}" "${f%$'\n'}"
+	line "$2" "${d%$'\n'}" "${f%$'\n'}"
 }
 
 if [ -x "$BUILD/tests/bench_health" ] && command -v umockdev-wrapper >/dev/null; then
@@ -107,9 +113,14 @@ else
 	echo "bench: the health sampler's bench needs umockdev (scripts/deps.sh bench); skipped"
 fi
 
-echo "zram 4K, 1 thread, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
+echo "zram, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
 echo "(CPUs: user+system time over wall time; MiB: peak resident set; drivebench/fio)"
-compare randread 1 "4K randread QD1" nopoll
-compare randread 128 "4K randread QD128" nopoll
-compare randwrite 32 "4K randwrite QD32 (random data)"
-compare randread 32 "4K randread QD32" nopoll
+compare "randread 1 1 100 4k" "4K randread QD1" poll
+compare "randread 128 1 100 4k" "4K randread QD128" poll
+compare "randwrite 32 1 0 4k" "4K randwrite QD32 (random data)"
+# the 8K 70/30 ladder's corners (2T2Q, 2T16Q, 16T2Q, 16T16Q)
+for tq in "2 2" "16 2" "2 16" "16 16"; do
+	set -- $tq
+	compare "randrw $2 $1 70 8k" "8K 70/30 ${1}T${2}Q"
+done
+compare "randread 32 1 100 4k" "4K randread QD32" poll
