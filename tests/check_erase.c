@@ -364,12 +364,15 @@ START_TEST(test_partition)
 	if (m == PURGE_AUTO) {
 		ck_assert_int_eq(ret, 0);
 		ck_assert_int_eq(out.used, PURGE_DISCARD);
-		ck_assert_msg(strstr(out.fallback, "whole disk nvme0n1"), "%s", out.fallback);
+		ck_assert_msg(strstr(out.fallback, "whole disk nvme0n1, not only the partition") &&
+				      strstr(out.fallback, "discarded instead"),
+			      "%s", out.fallback);
 		return;
 	}
 	ck_assert_int_eq(ret, -EPERM);
 	ck_assert_msg(strstr(err, "refusing to") &&
-			      strstr(err, "/dev/nvme0n1p1: it erases the whole disk nvme0n1"),
+			      strstr(err, "/dev/nvme0n1p1: a secure erase erases the whole disk "
+					  "nvme0n1"),
 		      "%s", err);
 	ck_assert_int_eq(purge_run(&t, m, 0, 0, &o, &out, err, sizeof(err)), -EPERM);
 	ck_assert_uint_eq(fake.formats + fake.sanitizes, 0);
@@ -529,6 +532,28 @@ START_TEST(test_ata_erase)
 }
 END_TEST
 
+/* A partition of the SATA disk: the erase is the whole disk's, so it is refused (named in
+ * words) before smartctl or hdparm is asked anything; auto discards the partition. */
+START_TEST(test_ata_partition)
+{
+	struct purge_outcome out;
+	char err[512] = "";
+
+	security_state(0x1 | 0x20, "0");
+	t.rdev = makedev(8, 1);
+	snprintf(t.path, sizeof(t.path), "/dev/sda1");
+	ck_assert_int_eq(purge_run(&t, PURGE_ATA_ERASE, 0, 0, &ata_opts, &out, err, sizeof(err)),
+			 -EPERM);
+	ck_assert_msg(strstr(err, "refusing to ata-secure-erase /dev/sda1: a secure erase erases "
+				  "the whole disk sda"),
+		      "%s", err);
+	ck_assert_str_eq(read_log("hdparm.log"), "");
+	ck_assert_int_eq(purge_resolve(&t, PURGE_AUTO, &ata_opts, &out, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(out.used, PURGE_DISCARD);
+	ck_assert_msg(strstr(out.fallback, "whole disk sda"), "%s", out.fallback);
+}
+END_TEST
+
 START_TEST(test_ata_erase_fails)
 {
 	char err[512] = "";
@@ -592,6 +617,7 @@ static Suite *erase_suite(void)
 	tcase_add_test(tc, test_ata_frozen);
 	tcase_add_test(tc, test_ata_erase);
 	tcase_add_test(tc, test_ata_erase_fails);
+	tcase_add_test(tc, test_ata_partition);
 	tcase_add_test(tc, test_ata_password_set);
 	suite_add_tcase(s, tc);
 	return s;

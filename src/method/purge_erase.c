@@ -170,26 +170,19 @@ static void describe(const struct erase_plan *p, struct purge_outcome *out)
 
 /*
  * The erase chosen in p against what it may reach (purge.h, enum purge_scope): an erase
- * wider than that is refused when the operator asked for that method, and auto and
- * secure-erase pick a narrower one (a format of this namespace alone) or, for auto, fall
- * back to discard and say why.
+ * of every namespace not granted is refused when the operator asked for that method, and
+ * auto and secure-erase pick a narrower one (a format of this namespace alone) or, for
+ * auto, fall back to discard and say why.
  */
 static int fit_scope(const struct target *t, enum purge_method m, const struct purge_opts *o,
 		     struct erase_plan *p, struct purge_outcome *out, char *err, size_t errlen)
 {
-	char disk[64], wider[200];
+	char wider[200];
 	const char *hint = "";
 
 	if (p->used == PURGE_DISCARD || p->used == PURGE_NONE)
 		return 0;
-	if (t->is_blockdev &&
-	    safety_partition_of(t->rdev, &(struct inuse_roots){.sys = o->sys_root}, disk,
-				sizeof(disk))) {
-		snprintf(wider, sizeof(wider),
-			 "it erases the whole disk %s, not only the partition (make the disk the "
-			 "target to erase it)",
-			 disk);
-	} else if (p->all_namespaces && o->scope < PURGE_SCOPE_SUBSYSTEM) {
+	if (p->all_namespaces && o->scope < PURGE_SCOPE_SUBSYSTEM) {
 		if ((m == PURGE_AUTO || m == PURGE_SECURE_ERASE) && p->used == PURGE_NVME_SANITIZE &&
 		    p->h.nvme.format_supported && !p->h.nvme.format_all_ns &&
 		    !p->h.nvme.erase_all_ns) {
@@ -221,8 +214,26 @@ static int plan_erase(const struct target *t, enum purge_method m, const struct 
 {
 	bool nvme = nvme_namespace(t, &p->nsid), sata = false;
 	struct ata_security sec = {0};
-	char why[384] = "";
+	char why[384] = "", disk[64];
 	int ret;
+
+	/* every secure erase erases at least the whole disk: never one for a partition */
+	if (t->is_blockdev &&
+	    safety_partition_of(t->rdev, &(struct inuse_roots){.sys = o->sys_root}, disk,
+				sizeof(disk))) {
+		snprintf(why, sizeof(why),
+			 "a secure erase erases the whole disk %s, not only the partition %s", disk,
+			 t->path);
+		if (m != PURGE_AUTO) {
+			snprintf(err, errlen, "refusing to %s %s: %s (make the disk the target to erase "
+				 "it)", purge_method_name[m], t->path, why);
+			return -EPERM;
+		}
+		p->used = PURGE_DISCARD;
+		snprintf(out->fallback, sizeof(out->fallback), "%s; discarded instead", why);
+		describe(p, out);
+		return 0;
+	}
 
 	if (nvme) {
 		ret = health_read_nvme_fd(t->fd, p->nsid, &p->h, err, errlen);
