@@ -220,6 +220,20 @@ else
 	skip "dm over a loop" "dmsetup is not installed"
 fi
 
+# a result another run is still writing is drivebench's own output, never a target
+"$DRIVEBENCH" run --target "$seed" --rw randread --time 60s --quiet --out "$T/live.json" \
+	>/dev/null 2>&1 &
+live=$!
+for _ in $(seq 300); do [ -s "$T/live.json" ] && break; sleep 0.1; done
+"$DRIVEBENCH" run --target "$T/live.json" --rw randwrite --time 1s --quiet \
+	--out "$T/w-live.json" >/dev/null 2>"$T/e"
+rc=$?
+kill -TERM $live 2>/dev/null
+wait $live 2>/dev/null
+check "a result being written is refused as a target (exit 3)" \
+	test $rc -eq 3 -a "$(json "$T/live.json" 'd["status"]' 2>/dev/null)" = aborted
+check "the refusal says it is another run's result" grep -q "another drivebench run" "$T/e"
+
 # ---- outputs ------------------------------------------------------------------------
 out_refused() { # NAME FILE-TO-KEEP ARGS...: exit 2, and FILE-TO-KEEP is unchanged
 	local name=$1 keep=$2 sum

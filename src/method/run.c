@@ -225,6 +225,14 @@ static int guard_target(struct run *r, struct target *t, const struct run_reques
 
 	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
 		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
+	/* drivebench's own outputs are not targets: a result a run is still writing */
+	if (ret == 0 && !t->is_blockdev && result_being_written(t->resolved)) {
+		snprintf(err, errlen,
+			 "refusing to write to %s: it is a result file another drivebench run is "
+			 "still writing",
+			 t->path);
+		ret = -EPERM;
+	}
 	if (ret == 0)
 		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
 					 rq->roots, err, errlen);
