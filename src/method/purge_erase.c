@@ -209,31 +209,43 @@ static int fit_scope(const struct target *t, enum purge_method m, const struct p
 	return 0;
 }
 
+/*
+ * Every secure erase erases at least the whole disk, so never one for a partition: true
+ * when t is one, with the refusal in err, or for auto the discard it falls back to in p.
+ */
+static bool on_partition(const struct target *t, enum purge_method m, const struct purge_opts *o,
+			 struct erase_plan *p, struct purge_outcome *out, char *err, size_t errlen)
+{
+	char why[256], disk[64];
+
+	if (!t->is_blockdev ||
+	    !safety_partition_of(t->rdev, &(struct inuse_roots){.sys = o->sys_root}, disk,
+				 sizeof(disk)))
+		return false;
+	snprintf(why, sizeof(why), "a secure erase erases the whole disk %s, not only the partition %s",
+		 disk, t->path);
+	if (m != PURGE_AUTO) {
+		snprintf(err, errlen, "refusing to %s %s: %s (make the disk the target to erase it)",
+			 purge_method_name[m], t->path, why);
+		return true;
+	}
+	p->used = PURGE_DISCARD;
+	snprintf(out->fallback, sizeof(out->fallback), "%s; discarded instead", why);
+	describe(p, out);
+	return true;
+}
+
 static int plan_erase(const struct target *t, enum purge_method m, const struct purge_opts *o,
 		      struct erase_plan *p, struct purge_outcome *out, char *err, size_t errlen)
 {
-	bool nvme = nvme_namespace(t, &p->nsid), sata = false;
+	bool nvme, sata = false;
 	struct ata_security sec = {0};
-	char why[384] = "", disk[64];
+	char why[384] = "";
 	int ret;
 
-	/* every secure erase erases at least the whole disk: never one for a partition */
-	if (t->is_blockdev &&
-	    safety_partition_of(t->rdev, &(struct inuse_roots){.sys = o->sys_root}, disk,
-				sizeof(disk))) {
-		snprintf(why, sizeof(why),
-			 "a secure erase erases the whole disk %s, not only the partition %s", disk,
-			 t->path);
-		if (m != PURGE_AUTO) {
-			snprintf(err, errlen, "refusing to %s %s: %s (make the disk the target to erase "
-				 "it)", purge_method_name[m], t->path, why);
-			return -EPERM;
-		}
-		p->used = PURGE_DISCARD;
-		snprintf(out->fallback, sizeof(out->fallback), "%s; discarded instead", why);
-		describe(p, out);
-		return 0;
-	}
+	if (on_partition(t, m, o, p, out, err, errlen))
+		return m == PURGE_AUTO ? 0 : -EPERM;
+	nvme = nvme_namespace(t, &p->nsid);
 
 	if (nvme) {
 		ret = health_read_nvme_fd(t->fd, p->nsid, &p->h, err, errlen);
