@@ -447,25 +447,23 @@ static void put_attr(const char *root, const char *path, const char *text)
 	fclose(f);
 }
 
-START_TEST(test_stacks)
+/* The stack fixture under dir/NAME, img its image's path; false (said) without root. */
+static bool make_stack(char *dir, size_t len, const char *name, char *img, size_t imglen)
 {
-	const __typeof__(stack_cases[0]) *c = &stack_cases[_i];
-	char dir[4096], img[4096], node[4096];
-	struct inuse u;
-	unsigned n = 0;
+	char node[4096];
 	FILE *f;
 
-	fmt(dir, sizeof(dir), "%s/stack%d", tmproot, _i);
+	fmt(dir, len, "%s/%s", tmproot, name);
 	mkdir_p(dir);
 	build_tree(dir, stack_tree, sizeof(stack_tree) / sizeof(stack_tree[0]));
-	fmt(img, sizeof(img), "%s/img", dir);
+	fmt(img, imglen, "%s/img", dir);
 	f = fopen(img, "w");
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
 	fmt(node, sizeof(node), "%s/loop0p2-node", dir);
 	if (mknod(node, S_IFBLK | 0600, makedev(259, 1)) < 0) {
 		printf("SKIP: check_inuse stacks: mknod needs root: %s\n", strerror(errno));
-		return;
+		return false;
 	}
 	put_attr(dir, LOOPS "loop0/loop/backing_file", img);
 	put_attr(dir, LOOPS "loop1/loop/backing_file", node);
@@ -473,6 +471,48 @@ START_TEST(test_stacks)
 	put_attr(dir, LOOPS "loop3/loop/backing_file", img);
 	put_attr(dir, "proc/self/mountinfo",
 		 "21 1 8:0 / / rw - ext4 /dev/sda rw\n22 21 0:21 / /proc rw - proc proc rw");
+	return true;
+}
+
+/* A dm target named by its path: its reach goes down through its slaves all the same. */
+START_TEST(test_reach_by_path)
+{
+	char dir[4096], img[4096], sys[4096], proc[4096], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct inuse_snapshot *snap;
+	struct inuse_reach reach;
+	bool loop1 = false, p2 = false;
+
+	if (!make_stack(dir, sizeof(dir), "reach", img, sizeof(img)))
+		return;
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_msg(inuse_snapshot_take(&snap, &roots, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(inuse_snapshot_reach(snap,
+					      &(struct inuse_obj){.dev = makedev(253, 0),
+								  .len = INUSE_WHOLE},
+					      "/dev/mapper/vg0-data", &reach),
+			 0);
+	inuse_snapshot_free(snap);
+	for (unsigned i = 0; i < reach.n; i++) {
+		loop1 |= !reach.obj[i].is_file && reach.obj[i].dev == makedev(7, 1);
+		p2 |= !reach.obj[i].is_file && reach.obj[i].dev == makedev(259, 1);
+	}
+	ck_assert_msg(loop1 && p2, "%u pieces, loop1 %d, loop0p2 %d", reach.n, loop1, p2);
+	ck_assert_str_eq(reach.obj[1].via, "/dev/mapper/vg0-data is built on loop1");
+}
+END_TEST
+
+START_TEST(test_stacks)
+{
+	const __typeof__(stack_cases[0]) *c = &stack_cases[_i];
+	char dir[4096], img[4096], name[32];
+	struct inuse u;
+	unsigned n = 0;
+
+	fmt(name, sizeof(name), "stack%d", _i);
+	if (!make_stack(dir, sizeof(dir), name, img, sizeof(img)))
+		return;
 	add_mounts(dir, c->mounts);
 
 	ck_assert_int_eq(check_in(dir, makedev(c->maj, c->min), &u), 0);
@@ -554,6 +594,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_confirm_controller);
 	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
+	tcase_add_test(tc, test_reach_by_path);
 	suite_add_tcase(s, tc);
 	return s;
 }

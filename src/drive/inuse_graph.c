@@ -116,14 +116,16 @@ static void reach_add(struct inuse_reach *r, const struct inuse_obj *from, const
 		put(n->via, sizeof(n->via), "%s, which is %s %s", from->via, rel, name);
 }
 
-/* The slaves of a dm or md device: what it writes. */
-static void down_slaves(const struct inuse_snapshot *s, struct inuse_reach *r, unsigned i)
+/* The slaves of e, a dm or md device that is obj[i] of the reach: what it writes. */
+static void down_slaves(const struct inuse_snapshot *s, struct inuse_reach *r, unsigned i,
+			const struct blk_entry *e)
 {
 	char path[PATH_MAX + 80];
 	struct dirent *de;
 	DIR *dir;
 
-	put(path, sizeof(path), "%s/class/block/%s/slaves", s->sys, r->obj[i].name);
+	/* by the kernel's name: obj[i].name is the target's path as the operator gave it */
+	put(path, sizeof(path), "%s/class/block/%s/slaves", s->sys, e->name);
 	dir = opendir(path);
 	if (!dir)
 		return;
@@ -172,7 +174,7 @@ static void down_blk(const struct inuse_snapshot *s, struct inuse_reach *r, unsi
 			reach_add(r, &r->obj[i], "over", be ? be->name : e->backing_name, &b);
 		}
 	}
-	down_slaves(s, r, i);
+	down_slaves(s, r, i, e);
 }
 
 int inuse_snapshot_reach(const struct inuse_snapshot *s, const struct inuse_obj *target,
