@@ -550,6 +550,9 @@ static const struct fs_entry nvme_tree[] = {
 	{"sys/class/block/nvme1n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1"},
 	{"sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1/dev", "259:5", NULL},
 	{"sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1/dev", "1:3", NULL},
+	/* a namespace whose controller was removed: its head stays while it is open */
+	{"sys/class/block/nvme2n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1"},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1/dev", "259:7", NULL},
 };
 
 START_TEST(test_confirm_controller)
@@ -574,6 +577,7 @@ START_TEST(test_confirm_controller)
 	ck_assert(safety_present(makedev(259, 0), &roots));
 	ck_assert(safety_present(makedev(259, 5), &roots));
 	ck_assert(!safety_present(makedev(259, 9), &roots));
+	ck_assert(!safety_present(makedev(259, 7), &roots));
 }
 END_TEST
 

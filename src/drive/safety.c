@@ -118,8 +118,26 @@ static int sys_block_dir(const char *sys, dev_t dev, char *out)
 bool safety_present(dev_t dev, const struct inuse_roots *roots)
 {
 	char real[PATH_MAX];
+	struct dirent *e;
+	bool ctrl = false;
+	DIR *dir;
 
-	return sys_block_dir(roots && roots->sys ? roots->sys : "/sys", dev, real) == 0;
+	if (sys_block_dir(roots && roots->sys ? roots->sys : "/sys", dev, real) < 0)
+		return false;
+	/* an NVMe namespace under native multipath: its head stays while it is open, after
+	 * every controller that reached it has gone; gone is when none is left */
+	*strrchr(real, '/') = '\0';
+	if (strncmp(strrchr(real, '/') + 1, "nvme-subsys", 11))
+		return true;
+	dir = opendir(real);
+	while (dir && !ctrl && (e = readdir(dir))) {
+		unsigned c;
+		int end = 0;
+		ctrl = sscanf(e->d_name, "nvme%u%n", &c, &end) == 1 && !e->d_name[end];
+	}
+	if (dir)
+		closedir(dir);
+	return ctrl;
 }
 
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len)

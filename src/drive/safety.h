@@ -50,7 +50,10 @@ int safety_check_namespaces(const struct target *t, const char *what,
 bool safety_confirms_controller(const struct target *t, const char *confirm,
 				const struct inuse_roots *roots);
 
-/* Is block device dev still in the system (sysfs shows it)? */
+/*
+ * Is block device dev still in the system: sysfs shows it and, for an NVMe namespace
+ * under native multipath, a controller of its subsystem is left to reach it?
+ */
 bool safety_present(dev_t dev, const struct inuse_roots *roots);
 
 /* Is block device dev a partition? Then disk gets its whole disk's kernel name. */
