@@ -55,7 +55,9 @@ fi
 
 # every option of every command is documented in that command's own section
 section() { # section HEADER-REGEX: the lines of one .SH/.SS section of the man page
-	awk -v re="$1" '$0 ~ re { on = 1; next } on && /^\.S[HS] / { exit } on' "$MAN"
+	# the pattern through the environment: -v would process its escapes, differently in
+	# mawk and gawk
+	RE="$1" awk '$0 ~ ENVIRON["RE"] { on = 1; next } on && /^\.S[HS] / { exit } on' "$MAN"
 }
 for cmd in "" list health presets run replay show compare export-fio import export-samples; do
 	if [ -z "$cmd" ]; then
@@ -66,7 +68,7 @@ for cmd in "" list health presets run replay show compare export-fio import expo
 	else
 		help=$("$DRIVEBENCH" "$cmd" --help 2>&1)
 		name=$cmd
-		text=$(section "^\\.SS $(sed 's/-/\\\\\\\\-/g' <<<"$cmd")\$")
+		text=$(section "^\\.SS $(sed 's/-/\\\\-/g' <<<"$cmd")\$")
 	fi
 	if grep -q "not available in this build" <<<"$help"; then
 		skip "options-$name" "drivebench $cmd is not in this build"
