@@ -164,4 +164,5 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# the compiler's dependency files (not the lab guest's tree, whose udev has rules.d/)
+-include $(shell find $(BUILD) -path '$(BUILD)/vm' -prune -o -name '*.d' -type f -print 2>/dev/null)

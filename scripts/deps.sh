@@ -16,7 +16,8 @@ bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"
 # vm: the lab guest of `make check-vm` (scripts/vm/): QEMU, and what its initramfs is
 # made of besides the Debian kernel, which scripts/vm/build.sh downloads itself
-vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq"
+vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq udev
+	lvm2"
 
 want=""
 [ $# -eq 0 ] && set -- build
