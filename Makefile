@@ -67,7 +67,7 @@ LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
 
-.PHONY: all tests deps run check check-vm test bench install uninstall asan fuzz \
+.PHONY: all tests deps run check check-vm check-package test bench install uninstall asan fuzz \
 	clean help format print-cflags print-libs FORCE
 # keep the test programs' objects, so the next make relinks nothing that did not change
 .SECONDARY:
@@ -77,7 +77,7 @@ all: $(BIN)
 tests: $(BIN) $(TESTS)
 
 help:
-	@echo "make run | check | check-vm | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
+	@echo "make run | check | check-vm | check-package | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
 
 # The data directory is compiled in from a generated header, rewritten only when its text
 # changes: a new PREFIX or DATADIR rebuilds src/base/datadir.c and the man pages, nothing else.
@@ -151,6 +151,12 @@ check-vm:
 	$(Q)scripts/deps.sh vm
 	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)DATADIR=$(DATADIR) DRIVEBENCH_BIN=$(BIN) scripts/vm/run.sh $(BUILD)/vm
+
+# `make check-package`: the Debian package built from a clean copy of the tree, checked,
+# installed, run and removed; a second build elsewhere must give the same binary.
+check-package:
+	$(Q)scripts/deps.sh package
+	$(Q)scripts/package-test.sh
 
 bench:
 	$(Q)scripts/deps.sh bench
