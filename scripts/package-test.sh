@@ -6,9 +6,10 @@
 # error, the binary is fortified and holds no path of either copy, and both builds must
 # give the same binary (and the same files). The first is installed with dpkg -i,
 # `drivebench presets` run from / must list the tree's presets (15 and more) from
-# /usr/share/drivebench, `man drivebench` must render with the real data directory, and
-# the package is removed and purged, leaving none of its files. As root (dpkg -i);
-# refuses to run over a drivebench already installed. Prints PASS/FAIL/SKIP lines.
+# /usr/share/drivebench and find one by name, `man drivebench` must render with the real
+# data directory, and the package is removed and purged, leaving none of its files. As
+# root (dpkg -i); refuses to run over a drivebench already installed. Prints
+# PASS/FAIL/SKIP lines and exits 1 on a failure.
 set -u
 cd "$(dirname "$0")/.."
 TREE=$PWD
@@ -139,6 +140,13 @@ if [ "${listed:-0}" -ge 15 ] && [ "$listed" -eq "$npresets" ]; then
 	pass presets
 else
 	fail presets "drivebench presets from / lists ${listed:-no} installed presets, the tree has $npresets"
+fi
+# a preset by name, as `run --preset quick` finds it
+if (cd / && /usr/bin/drivebench export-fio quick 2>&1) | head -n 1 |
+	grep -q '(/usr/share/drivebench/presets/quick.preset)'; then
+	pass preset-by-name
+else
+	fail preset-by-name "export-fio quick from / does not read /usr/share/drivebench/presets/quick.preset"
 fi
 got=$(cd / && /usr/bin/drivebench --version 2>&1)
 [ "$got" = "drivebench $version" ] && pass version ||
