@@ -11,8 +11,8 @@
 # root (dpkg -i); refuses to run over a drivebench already installed. Prints
 # PASS/FAIL/SKIP lines and exits 1 on a failure.
 set -u
-cd "$(dirname "$0")/.."
-TREE=$PWD
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lib.sh
 . tests/lib.sh
 failed=0
 fail() { echo "FAIL: $1: ${2:-}"; failed=$((failed + 1)); }
@@ -43,13 +43,17 @@ copy() {
 }
 a=$T/a/drivebench-$version
 b=$T/b/a-longer/path/drivebench-$version
-copy "$a" && copy "$b" || { fail copy "could not copy the tree"; exit 1; }
+if ! copy "$a" || ! copy "$b"; then
+	fail copy "could not copy the tree"
+	exit 1
+fi
 (cd "$a" && dpkg-buildpackage -us -uc -b >"$T/a.log" 2>&1) &
 pid_a=$!
 (cd "$b" && dpkg-buildpackage -us -uc -b >"$T/b.log" 2>&1) &
 pid_b=$!
 # killed if this script is stopped while they build, and only then
 building="$pid_a $pid_b"
+# shellcheck disable=SC2016 # expanded when the cleanups run
 cleanup_add 'kill $building'
 built=1
 for run in a:$pid_a b:$pid_b; do
@@ -61,13 +65,14 @@ for run in a:$pid_a b:$pid_b; do
 		built=0
 	fi
 done
+# shellcheck disable=SC2034 # read by the cleanup above
 building=""
 [ "$built" -eq 1 ] || exit 1
 A=$(dirname "$a") B=$(dirname "$b")
-dpkg-deb -x "$A/$deb" "$T/xa" && dpkg-deb -x "$B/$deb" "$T/xb" || {
+if ! dpkg-deb -x "$A/$deb" "$T/xa" || ! dpkg-deb -x "$B/$deb" "$T/xb"; then
 	fail extract "dpkg-deb -x failed"
 	exit 1
-}
+fi
 
 # the file list: the program, every man page, preset, theme, spec and doc of the tree,
 # the completions when the tree has them, Debian's copyright and changelog, and nothing
@@ -149,8 +154,11 @@ else
 	fail preset-by-name "export-fio quick from / does not read /usr/share/drivebench/presets/quick.preset"
 fi
 got=$(cd / && /usr/bin/drivebench --version 2>&1)
-[ "$got" = "drivebench $version" ] && pass version ||
+if [ "$got" = "drivebench $version" ]; then
+	pass version
+else
 	fail version "drivebench --version says '$got', debian/changelog $version"
+fi
 
 page=$(cd / && MANWIDTH=100 man -P cat drivebench 2>"$T/man.err")
 if grep -q '/usr/share/drivebench/presets/' <<<"$page" && ! grep -q /usr/local/share <<<"$page"; then
