@@ -93,9 +93,10 @@ done
 	[ -e "$root/$applet" ] || [ -L "$root/$applet" ] || ln -s /usr/bin/busybox "$root/$applet"
 done
 
-# drivebench's data where an installed drivebench looks (DB_DATADIR, the Makefile's
-# default /usr/local/share/drivebench): it is not in its build tree in the guest
-share=$root/usr/local/share/drivebench
+# drivebench's data where an installed drivebench looks: the DATADIR it was built with
+# (`make check-vm` passes it; the Makefile's default is /usr/local/share/drivebench)
+share=$root${DATADIR:-/usr/local/share/drivebench}
+mkdir -p "$share"
 for d in presets themes specs; do cp -r "$d" "$share/"; done
 cp tests/vm/init "$root/init"
 cp tests/vm/scenarios.sh tests/vm/hardware.conf "$root/lab/"
