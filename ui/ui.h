@@ -154,6 +154,25 @@ void ui_fill(const struct app *a, int y, int x, int w, enum ui_role role);
 void ui_rule(const struct app *a, int y, const char *title);
 /* A plot grid at (y, x). */
 void ui_plot(const struct app *a, int y, int x, const struct plot_grid *g);
+/* A value as an axis label into buf. */
+typedef char *(*ui_fmt_fn)(char *buf, size_t len, double v);
+/* Seconds as a duration: "5 s", "1m 30s". */
+char *ui_fmt_secs(char *buf, size_t len, double s);
+/*
+ * Axis text on the line at (y, x), w cells, with busy[w] the cells taken: s at cell at,
+ * when it fits and the cells it takes and one either side are free; it takes them then.
+ */
+bool ui_axis_label(const struct app *a, int y, int x, int w, int at, enum ui_role role,
+		   const char *s, bool *busy);
+/*
+ * The ticks of an axis line w cells wide from 0 to span (seconds when time), each with
+ * its label where it fits beside those placed before (ui_axis_label); back: counted from
+ * the right edge, labelled "-30 s".
+ */
+void ui_axis_ticks(const struct app *a, int y, int x, int w, double span, bool time,
+		   bool back, ui_fmt_fn fmt, bool *busy);
+/* The scale right of a plot of rows rows at (y, x), lw wide: ymax, 0, and round steps. */
+void ui_yscale(const struct app *a, int y, int x, int lw, int rows, double ymax, ui_fmt_fn fmt);
 /* Set the status line message for a few seconds. */
 void ui_status(struct app *a, enum ui_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
