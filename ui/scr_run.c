@@ -378,9 +378,15 @@ static void draw_ladder(struct app *a, int y)
 			"the measured steps fill in here as they finish");
 		return;
 	}
-	/* keep the running step in view */
-	if (ncols > 0 && running >= (unsigned)ncols)
-		first = running - (unsigned)ncols + 1;
+	/* scrolled to the running step, with the next one in view when there is one */
+	unsigned want = running + 1 < a->snap.nladder ? running + 1 : running;
+	if (ncols > 1 && want >= (unsigned)ncols)
+		first = want - (unsigned)ncols + 1;
+	/* steps scrolled off either side are pointed at */
+	if (first)
+		ui_textf(a, y + 1, x0 - 3, 3, ROLE_DIM, "%s", a->utf8 ? "\u2039" : "<");
+	if (ncols > 0 && first + (unsigned)ncols < a->snap.nladder)
+		ui_textf(a, y + 1, x0 + ncols * cw, 1, ROLE_DIM, "%s", a->utf8 ? "\u203a" : ">");
 	for (unsigned i = first; i < a->snap.nladder && (int)(i - first) < ncols; i++) {
 		const struct rm_step *c = &a->snap.ladder[i];
 		int x = x0 + (int)(i - first) * cw;
