@@ -341,7 +341,7 @@ void ui_yscale(const struct app *a, int y, int x, int lw, int rows, double ymax,
 	if (rows > 1)
 		ui_text(a, y + rows - 1, x, lw, ROLE_AXIS, l);
 	/* the ticks between, a free row either side of each */
-	unsigned n = plot_ticks(ymax, (unsigned)rows, (unsigned)(rows - 1) / 3, false, col, val,
+	unsigned n = plot_ticks(ymax, (unsigned)rows, (unsigned)(rows - 1) / 4, false, col, val,
 				32);
 	for (unsigned i = n; i-- > 0;) {
 		int r = rows - 1 - (int)col[i];
@@ -355,5 +355,10 @@ void ui_yscale(const struct app *a, int y, int x, int lw, int rows, double ymax,
 
 char *ui_fmt_secs(char *buf, size_t len, double s)
 {
+	/* a tick of a short phase, 0.25 s, is not rounded onto its neighbours */
+	if (s > 0 && s < 60 && fabs(s - round(s)) > 1e-9) {
+		snprintf(buf, len, "%.3g s", s);
+		return buf;
+	}
 	return units_fmt_duration(buf, len, s > 0 ? (uint64_t)llround(s * 1e9) : 0);
 }

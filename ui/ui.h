@@ -132,6 +132,7 @@ struct app {
 	char details_name[256];   /* the file's name, for the title */
 	bool charts;              /* the chart view is open (chart_view.c) */
 	unsigned chart_page;      /* which chart it shows */
+	bool chart_quad;          /* the four metrics of a test at once, 2x2 */
 
 	/* Help */
 	unsigned help_top;
@@ -224,7 +225,9 @@ void results_free(struct app *a);
 /* ---- chart_view.c ----------------------------------------------------------------- */
 struct report;
 /* How many charts the comparison has: preconditioning's four, a ladder or rate curve each. */
-unsigned charts_count(const struct report *rep);
+unsigned charts_count(const struct report *rep, bool quad);
+/* Between one metric a chart and the 2x2 view of four, the same test kept in view. */
+void charts_quad(struct app *a, const struct report *rep);
 /* Chart *page (clamped) of rep between top and bottom. */
 void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom);
 
