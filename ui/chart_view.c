@@ -202,8 +202,8 @@ static int cmp_xy(const void *a, const void *b)
  * many. Preconditioning: time (s) and the metric; a ladder: the row's place and the
  * metric; a rate curve: IOPS delivered and average latency (ms).
  */
-static unsigned page_points(const struct report *rep, const struct page *pg,
-			    const struct curve *c, enum report_metric m, double *x, double *y,
+static unsigned page_points(const struct report *rep, const struct page *pg, const struct curve *c,
+			    enum report_metric m, double *x, double *y,
 			    const struct result_step **warn, unsigned max)
 {
 	unsigned i = c->run;
@@ -235,11 +235,12 @@ static unsigned page_points(const struct report *rep, const struct page *pg,
 		} else if (pg->kind == PG_LADDER) {
 			/* a stream has the I/O metrics; the drive's belong to the step */
 			bool io = (1u << m) & REPORT_IO_METRICS;
-			p[n++] = (struct xy){k,
-					     st && io && st->summary.d[DIR_ALL].ios
-						     ? report_metric_value(m, &st->summary.d[DIR_ALL])
-						     : NAN,
-					     w};
+			p[n++] = (struct xy){
+				k,
+				st && io && st->summary.d[DIR_ALL].ios
+					? report_metric_value(m, &st->summary.d[DIR_ALL])
+					: NAN,
+				w};
 		} else if (st && st->summary.d[DIR_ALL].ios) {
 			p[n++] = (struct xy){st->summary.d[DIR_ALL].iops,
 					     st->summary.d[DIR_ALL].mean_ns / 1e6, w};
@@ -329,7 +330,8 @@ static char *scale_fmt(char *buf, size_t len, double v)
 	if (scale_metric == RM_IOPS)
 		return units_fmt_count(buf, len, v); /* "50.0M": the scale is short */
 	report_fmt_value(t, sizeof(t), scale_metric, v);
-	snprintf(buf, len, "%s%s", t, strcmp(report_metric_info[scale_metric].unit, "ms") ? "" : " ms");
+	snprintf(buf, len, "%s%s", t,
+		 strcmp(report_metric_info[scale_metric].unit, "ms") ? "" : " ms");
 	return buf;
 }
 
@@ -338,8 +340,8 @@ static char *scale_fmt(char *buf, size_t len, double v)
  * y, x; cap columns over [0, x1]) put it; its code into mk.
  */
 static void draw_marks(struct app *a, const struct report *rep, const struct page *pg,
-		       enum report_metric m, const struct curve *c, double x1, unsigned cap,
-		       int y, int x, struct warn_marks *mk)
+		       enum report_metric m, const struct curve *c, double x1, unsigned cap, int y,
+		       int x, struct warn_marks *mk)
 {
 	static double xs[CHART_COLS * 8], ys[CHART_COLS * 8];
 	static const struct result_step *ws[CHART_COLS * 8];
@@ -353,16 +355,16 @@ static void draw_marks(struct app *a, const struct report *rep, const struct pag
 		col = col < cap ? col : cap - 1;
 		double l = ys[k] / a->grid.ymax * (nlevels - 1);
 		unsigned level = l >= nlevels - 1 ? nlevels - 1 : l > 0 ? (unsigned)lround(l) : 0;
-		ui_text(a, y + (int)(a->grid.h - 1 - level / per), x + (int)(a->utf8 ? col / 2 : col),
-			1, ROLE_WARNING, REPORT_WARN_MARK);
+		ui_text(a, y + (int)(a->grid.h - 1 - level / per),
+			x + (int)(a->utf8 ? col / 2 : col), 1, ROLE_WARNING, REPORT_WARN_MARK);
 		for (unsigned w = 0; w < ws[k]->nwarnings; w++)
 			mark_code(mk, ws[k]->warnings[w].code);
 	}
 }
 
 /* The x axis under a chart of page pg (gw cells at y, x; 0 to x1), ticked and labelled. */
-static void draw_xaxis(struct app *a, const struct report *rep, const struct page *pg,
-		       double x1, int y, int x, int gw)
+static void draw_xaxis(struct app *a, const struct report *rep, const struct page *pg, double x1,
+		       int y, int x, int gw)
 {
 	static bool busy[CHART_COLS];
 	char l[160], r[160], v[64];
@@ -422,7 +424,8 @@ static void draw_box(struct app *a, const struct report *rep, const struct page 
 	double x1 = 0;
 	for (unsigned pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < ncurves; i++) {
-			unsigned n = page_points(rep, pg, &curves[i], m, xs, ys, ws, CHART_COLS * 8);
+			unsigned n =
+				page_points(rep, pg, &curves[i], m, xs, ys, ws, CHART_COLS * 8);
 			if (!pass) {
 				if (n && xs[n - 1] > x1)
 					x1 = xs[n - 1];
@@ -445,7 +448,8 @@ static void draw_box(struct app *a, const struct report *rep, const struct page 
 
 /* The four metrics of the page, two by two; a rate curve as the ladder of its steps. */
 static void draw_quad(struct app *a, const struct report *rep, const struct page *pg,
-		      const struct curve *curves, unsigned ncurves, int y, int h, struct warn_marks *mk)
+		      const struct curve *curves, unsigned ncurves, int y, int h,
+		      struct warn_marks *mk)
 {
 	int hw = (a->cols - 2) / 2, hh = h / 2;
 
@@ -456,9 +460,11 @@ static void draw_quad(struct app *a, const struct report *rep, const struct page
 			p.index = q;
 		else
 			p.kind = PG_LADDER;
-		ui_textf(a, y0, x0, hw - 1, ROLE_LABEL, "%s (%s)", report_metric_info[pre_metric[q]].title,
+		ui_textf(a, y0, x0, hw - 1, ROLE_LABEL, "%s (%s)",
+			 report_metric_info[pre_metric[q]].title,
 			 report_metric_info[pre_metric[q]].unit);
-		draw_box(a, rep, &p, pre_metric[q], curves, ncurves, y0 + 1, x0, hw - 2, hh - 1, mk);
+		draw_box(a, rep, &p, pre_metric[q], curves, ncurves, y0 + 1, x0, hw - 2, hh - 1,
+			 mk);
 	}
 }
 
@@ -499,11 +505,11 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 			 pg.kind == PG_PRECONDITION ? "Preconditioning" : grp->title);
 	} else if (pg.kind == PG_PRECONDITION) {
 		m = pre_metric[pg.index];
-		snprintf(title, sizeof(title), "Preconditioning: %s (%s)", report_metric_info[m].title,
-			 report_metric_info[m].unit);
+		snprintf(title, sizeof(title), "Preconditioning: %s (%s)",
+			 report_metric_info[m].title, report_metric_info[m].unit);
 	} else if (pg.kind == PG_LADDER) {
-		snprintf(title, sizeof(title), "%s: %s (%s)", grp->title, report_metric_info[m].title,
-			 report_metric_info[m].unit);
+		snprintf(title, sizeof(title), "%s: %s (%s)", grp->title,
+			 report_metric_info[m].title, report_metric_info[m].unit);
 	} else {
 		snprintf(title, sizeof(title), "Rate curve: %s, average latency (ms) against IOPS",
 			 grp->title);
@@ -518,7 +524,8 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 	else
 		draw_box(a, rep, &pg, m, curves, ncurves, y, 1, a->cols - 2, bottom - y - 1, &mk);
 	if (mk.n)
-		ui_textf(a, bottom - 1, 3, a->cols - 4, ROLE_WARNING,
-			 "%s on a step with warnings: %s (the comparison's notes say what they are)",
-			 REPORT_WARN_MARK, mk.codes);
+		ui_textf(
+			a, bottom - 1, 3, a->cols - 4, ROLE_WARNING,
+			"%s on a step with warnings: %s (the comparison's notes say what they are)",
+			REPORT_WARN_MARK, mk.codes);
 }

@@ -291,9 +291,8 @@ char *plot_row_text(const struct plot_grid *g, unsigned row, char *buf, size_t l
 
 double plot_nice_step(double span, unsigned most, bool time)
 {
-	static const double tsteps[] = {1,    2,    5,	   10,	  15,	  30,	  60,	 120,
-					300,  600,  900,   1800,  3600,	  7200,	  10800, 21600,
-					43200, 86400};
+	static const double tsteps[] = {1,    2,    5,	  10,	15,    30,    60,    120,   300,
+					600,  900,  1800, 3600, 7200,  10800, 21600, 43200, 86400};
 	static const double steps[] = {1, 2, 2.5, 5, 10};
 
 	if (!(span > 0) || !isfinite(span) || most == 0)

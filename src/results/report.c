@@ -484,11 +484,13 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 	size_t h;
 	unsigned g = rep->ngroups;
 
-	for (h = report_mix(report_group_hash(&ref->step->wl), report_streams_hash(ref->step)) & groups->mask;
-	     groups->slot[h]; h = (h + 1) & groups->mask) {
+	uint64_t key = report_mix(report_group_hash(&ref->step->wl), report_streams_hash(ref->step));
+
+	for (h = key & groups->mask; groups->slot[h]; h = (h + 1) & groups->mask) {
 		unsigned cand = groups->slot[h] - 1;
 		const struct result_step *first = rep->rows[rep->groups[cand].first_row].steps[0];
-		if (report_same_group(&first->wl, &ref->step->wl) && report_same_streams(first, ref->step))
+		if (report_same_group(&first->wl, &ref->step->wl) &&
+		    report_same_streams(first, ref->step))
 			return (int)cand;
 	}
 	/* doubling, as for rows */

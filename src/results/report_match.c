@@ -73,7 +73,8 @@ bool report_same_streams(const struct result_step *a, const struct result_step *
 
 bool report_same_step(const struct result_step *a, const struct result_step *b)
 {
-	return same_shape(&a->wl, &b->wl) && rate_key(a) == rate_key(b) && report_same_streams(a, b);
+	return same_shape(&a->wl, &b->wl) && rate_key(a) == rate_key(b) &&
+	       report_same_streams(a, b);
 }
 
 /*
@@ -89,7 +90,9 @@ uint64_t report_mix(uint64_t h, uint64_t v)
 /* What report_same_group() compares, and then what report_same_step() adds. */
 uint64_t report_group_hash(const struct workload *wl)
 {
-	uint64_t h = report_mix(report_mix(report_mix(report_mix(0, wl->pattern), wl->read_pct), wl->nsplit), wl->dist);
+	uint64_t h = report_mix(
+		report_mix(report_mix(report_mix(0, wl->pattern), wl->read_pct), wl->nsplit),
+		wl->dist);
 
 	if (!wl->nsplit)
 		return report_mix(h, wl->bs);
@@ -116,7 +119,9 @@ uint64_t report_streams_hash(const struct result_step *st)
 		return 0;
 	for (unsigned k = 0; k < st->nstreams; k++) {
 		const struct workload *wl = &st->streams[k].wl;
-		h = report_mix(report_mix(report_mix(report_mix(h, report_group_hash(wl)), wl->threads), wl->qdepth),
+		h = report_mix(
+			report_mix(report_mix(report_mix(h, report_group_hash(wl)), wl->threads),
+				   wl->qdepth),
 			str_hash(st->streams[k].label));
 	}
 	return h;
@@ -126,9 +131,12 @@ uint64_t report_step_hash(const struct result_step *st, unsigned occurrence)
 {
 	const struct workload *wl = &st->wl;
 
-	return report_mix(report_mix(report_mix(report_mix(report_mix(report_group_hash(wl), wl->threads), wl->qdepth), rate_key(st)),
-		       report_streams_hash(st)),
-		   occurrence);
+	return report_mix(
+		report_mix(report_mix(report_mix(report_mix(report_group_hash(wl), wl->threads),
+						 wl->qdepth),
+				      rate_key(st)),
+			   report_streams_hash(st)),
+		occurrence);
 }
 
 /* "8k 70/30 random": the workload without threads, queue depth and rate. */
@@ -169,4 +177,3 @@ bool report_curve_title(char *buf, size_t len, const struct result_phase *ph,
 	snprintf(buf + l, len - l, " %s", workload_tq(&st->wl, tq, sizeof(tq)));
 	return false;
 }
-
