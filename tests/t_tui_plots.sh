@@ -83,6 +83,23 @@ if [ $can_run = 1 ]; then
 	keys p a
 	keys p y
 	expect p "the run aborts" "aborted" 15
+
+	# a ladder of 12 one-second steps at 80x24, where the steps row has room for 7: it
+	# scrolls to the running step, the next one beside it, and points at the steps off
+	# either side
+	mkdir -p "$XDG_CONFIG_HOME/drivebench/presets"
+	printf '%s\n' '[preset]' 'name = many steps' 'description = a long ladder' '[measure]' \
+		'pattern = random' 'bs = 4k' 'read = 100' 'qdepth = 1 2 3 4 5 6 7 8 9 10 11 12' \
+		'ramp = 0' 'time = 1s' >"$XDG_CONFIG_HOME/drivebench/presets/zz-steps.preset"
+	start s 80 24 C.UTF-8 xterm-256color --target "$f"
+	expect s "starts at 80x24" "1 Drives"
+	keys s 2
+	expect s "a user preset is listed" "zz-steps"
+	keys s G Enter s
+	expect s "steps row: scrolled, the running step with the next beside it, marks either side" \
+		"^ IOPS ‹ .* running +· ›$" 40
+	expect s "steps row: the running step's name above it" "^ steps +.*1T([7-9]|1[01])Q "
+	keys s a y
 fi
 
 # ---- the Results screen's chart view ----------------------------------------------------
