@@ -104,10 +104,10 @@ fi
 
 # ---- the Results screen's chart view ----------------------------------------------------
 # ticks and labels between the ends of both axes, a "!" on the points of steps with
-# warnings and their codes under the chart, the 2x2 view of a test's four metrics (v)
-# paging from test to test, and the curves of a preset's streams named as the preset
-# names them: a db-sql run at a tiny scale on the null engine, one of its steps given a
-# warning no run here would raise
+# warnings (a preconditioning round's too) and their codes under the chart, the 2x2 view
+# of a test's four metrics (v) paging from test to test, and the curves of a preset's
+# streams named as the preset names them: a db-sql run at a tiny scale on the null
+# engine, a measured step and the fill given a warning no run here would raise
 db=$(mkfile 64M db.img)
 rm -rf "$RESULTS" && mkdir -p "$RESULTS" # the db-sql run alone, without the quick one
 if ! "$DRIVEBENCH" run --target "$db" --engine null --preset db-sql --scale 0.003 --quiet \
@@ -120,6 +120,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 ph = next(p for p in d["phases"] if p["name"] == "sql 90-10")
 ph["steps"][3].setdefault("warnings", []).append({"code": "thermal", "text": "a test's own"})
+fill = next(p for p in d["phases"] if p["kind"] == "precondition")
+fill["steps"][0].setdefault("warnings", []).append({"code": "thermal", "text": "a test's own"})
 json.dump(d, open(sys.argv[2], "w"))
 PY
 # the chart's axis: its last line starting "┤" before the legend of marks or the hints
@@ -131,6 +133,7 @@ keys c 4
 expect c "the result is listed" "database SQL"
 keys c c
 expect c "c opens the charts" "chart 1 of 7 . Preconditioning: Throughput"
+expect c "preconditioning: the warned round's mark and code" "! on a step with warnings: .*thermal"
 keys c l l l l l
 expect c "the rate curve of sql 90-10, by its name" "chart 6 of 7 . Rate curve: sql 90-10"
 row=$(xaxis)

@@ -198,6 +198,27 @@ static int cmp_xy(const void *a, const void *b)
 }
 
 /*
+ * The preconditioning's n points are its rounds' samples in order (a round without
+ * samples one point): a round with warnings is marked on its last.
+ */
+static void precondition_warnings(const struct result *r, const struct result_step **warn,
+				  unsigned n)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		warn[i] = NULL;
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0; r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps;
+		     s++) {
+			const struct result_step *st = &r->phases[p].steps[s];
+			k += st->nsamples ? st->nsamples : 1;
+			if (st->nwarnings && k - 1 < n)
+				warn[k - 1] = st;
+		}
+}
+
+/*
  * Curve c's points on the page (x ascending) into x[], y[] (at most max); returns how
  * many. Preconditioning: time (s) and the metric; a ladder: the row's place and the
  * metric; a rate curve: IOPS delivered and average latency (ms).
@@ -216,8 +237,7 @@ static unsigned page_points(const struct report *rep, const struct page *pg, con
 		n = report_precondition_count(rep->runs[i].res);
 		n = n < max ? n : max;
 		report_precondition_points(rep->runs[i].res, 1u << pre_metric[pg->index], x, v, n);
-		for (unsigned k = 0; k < n; k++)
-			warn[k] = NULL; /* samples, not steps: the warnings are the rounds' */
+		precondition_warnings(rep->runs[i].res, warn, n);
 		return n;
 	}
 	struct xy *p = malloc((grp->nrows ? grp->nrows : 1) * sizeof(*p));
