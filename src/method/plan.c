@@ -317,7 +317,7 @@ static int step_timing(struct expand *x, const struct preset_sec *ps, unsigned s
 {
 	int ret;
 
-	if (b->loops && !b->time_set)
+	if ((b->loops || b->wl.trace[0]) && !b->time_set)
 		st->wl.time_ns = LOOPS_CAP_NS;
 	if (b->until != UNTIL_TIME && b->round_ns)
 		st->wl.time_ns = b->round_ns;
@@ -331,7 +331,7 @@ static int step_timing(struct expand *x, const struct preset_sec *ps, unsigned s
 		return ret;
 	/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range is
 	 * written, and past the limit a result keeps the first samples */
-	if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
+	if (ps->kind != SEC_PURGE && st->wl.interval_ns && !((b->loops || b->wl.trace[0]) && !b->time_set) &&
 	    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
 		char a[32], iv[32];
 		return perr(x->p, ps->line,
@@ -368,6 +368,9 @@ static int expand_step(struct expand *x, struct phase_exp *pe, unsigned s, struc
 				sizeof(msg)))
 			return perr(x->p, e->line, "%s: %s", e->key->name, msg);
 	}
+	/* a replay writes what its trace writes, whatever `read` says */
+	if (b->wl.trace[0])
+		b->wl.read_pct = b->trace_read_pct;
 	step_label(b, pe->eff, pe->neff, st->label, sizeof(st->label));
 	step_label_rest(pe->eff, pe->idx, pe->neff, st->label, sizeof(st->label));
 	st->wl = b->wl;
