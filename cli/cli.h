@@ -131,6 +131,8 @@ int cli_compare(int argc, char **argv);
 int cli_export_fio(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_export_samples(int argc, char **argv);
+int cli_capture(int argc, char **argv);
+int cli_trace(int argc, char **argv);
 /* The TUI (ui/). */
 int ui_main(int argc, char **argv);
 
