@@ -157,6 +157,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 	}
 	case RUN_EV_STEP_DONE:
 		print_summary("  step", &ev->step->summary);
+		if (ev->step->replay.trace_ios)
+			cli_print_replay(&ev->step->replay);
 		break;
 	case RUN_EV_ROUND_DONE:
 		fprintf(stderr,

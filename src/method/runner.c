@@ -457,6 +457,7 @@ static int step_record(struct run *r, struct result_step *st, const struct step_
 	st->summary = sr->total;
 	st->drain = sr->drain;
 	st->ramp = sr->ramp;
+	st->replay = sr->replay;
 	st->wl.seed = sr->seed;
 	snprintf(st->engine, sizeof(st->engine), "%s", sr->engine_desc);
 	if (sr->acc && !r->no_hist)

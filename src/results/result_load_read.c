@@ -282,6 +282,12 @@ void loader_workload(struct loader *L, struct workload *wl)
 			loader_str(L, k, dist, sizeof(dist));
 			if (workload_parse_dist(wl, dist, msg, sizeof(msg)))
 				loader_bad(L, "%s", msg);
+		} else if (!strcmp(k, "trace")) {
+			loader_str(L, k, wl->trace, sizeof(wl->trace));
+		} else if (!strcmp(k, "trace_speed")) {
+			wl->trace_speed = loader_dbl(L, k);
+			if (!(wl->trace_speed >= 0 && wl->trace_speed <= 1000))
+				loader_bad(L, "trace_speed %g is not 0..1000", wl->trace_speed);
 		} else {
 			jread_skip(&L->j);
 		}
