@@ -44,7 +44,7 @@ int engine_trace_setup(struct stream_run *st, const struct engine_ops *ops, char
 	if (wl->trace_speed > 0 && sum->max_depth)
 		st->qdepth = sum->max_depth < REPLAY_MAX_QDEPTH ? sum->max_depth
 								: REPLAY_MAX_QDEPTH;
-	st->max_bs = (sum->max_len + lbs - 1) / lbs * lbs;
+	st->max_bs = (sum->max_rw_len + lbs - 1) / lbs * lbs;
 	if (st->max_bs < 4096)
 		st->max_bs = 4096;
 	return 0;

@@ -201,6 +201,8 @@ static void summary_add(struct trace_summary *s, const struct trace_rec *t)
 		s->max_depth = t->depth;
 	if (t->len > s->max_len)
 		s->max_len = t->len;
+	if (t->op <= TRACE_WRITE && t->len > s->max_rw_len)
+		s->max_rw_len = t->len;
 }
 
 int trace_scan(const char *path, struct trace_summary *s, char *err, size_t errlen)

@@ -109,6 +109,7 @@ struct trace_summary {
 	uint64_t max_end;      /* bytes: the furthest byte an I/O touches */
 	unsigned max_depth;    /* the highest depth recorded, 0: none recorded */
 	uint32_t max_len;      /* bytes */
+	uint32_t max_rw_len;   /* bytes: the largest read or write (a replay's buffers) */
 };
 
 /* Read a trace through, checking every record. 0 or -errno with a message in err. */
