@@ -249,6 +249,15 @@ START_TEST(test_blk_hostile)
 }
 END_TEST
 
+/* A replay of trace: a minute's cap, 10 ms intervals. */
+static void trace_workload(struct workload *wl, const char *trace)
+{
+	workload_defaults(wl);
+	snprintf(wl->trace, sizeof(wl->trace), "%s", trace);
+	wl->time_ns = 60ull * 1000000000;
+	wl->interval_ns = 10000000;
+}
+
 /* Replay through the null backend: every record issued once, each kind counted. */
 START_TEST(test_replay_fast)
 {
@@ -263,13 +272,10 @@ START_TEST(test_replay_fast)
 	struct seen seen = {0};
 
 	open_file_target(&t, &path, 1 << 20, true); /* smaller than the trace: it wraps */
-	workload_defaults(&wl);
-	snprintf(wl.trace, sizeof(wl.trace), "%s", trace);
+	trace_workload(&wl, trace);
 	wl.trace_speed = 0;
 	wl.qdepth = 8;
 	wl.read_pct = 0;
-	wl.time_ns = 60ull * 1000000000;
-	wl.interval_ns = 10000000;
 	ck_assert_msg(engine_run(&engine_null, &t, &wl, NULL, count_sample, &seen, &res, err,
 				 sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(res.replay.trace_ios, 1000);
@@ -305,10 +311,7 @@ START_TEST(test_replay_timed)
 	uint64_t t0;
 
 	open_file_target(&t, &path, 1 << 20, false);
-	workload_defaults(&wl);
-	snprintf(wl.trace, sizeof(wl.trace), "%s", trace);
-	wl.time_ns = 60ull * 1000000000;
-	wl.interval_ns = 10000000;
+	trace_workload(&wl, trace);
 	t0 = mono_now_ns();
 	ck_assert_msg(engine_run(&engine_null, &t, &wl, NULL, count_sample, &seen, &res, err,
 				 sizeof(err)) == 0, "%s", err);

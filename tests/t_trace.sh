@@ -135,6 +135,21 @@ start_capture() { # start_capture DEVICE FILE
 	return 1
 }
 stop_capture() { kill -TERM "$cap_pid" && wait "$cap_pid"; }
+# same_ios TRACE REPLAY SPEED: the replay's capture holds the trace's I/Os (op, offset,
+# length) in the same order, and took no less than the trace's span / SPEED (1 ms of slack
+# for the clocks) and no more than 30 s over it (a loaded host is late, never early)
+same_ios() {
+	python3 - "$@" <<'PY'
+import struct, sys
+def recs(p):
+    d = open(p, "rb").read()[32:]
+    return [struct.unpack("<QQIIBBHI", d[i:i + 32]) for i in range(0, len(d), 32)]
+a, b, speed = recs(sys.argv[1]), recs(sys.argv[2]), float(sys.argv[3])
+assert [(x[4], x[1], x[2]) for x in a] == [(x[4], x[1], x[2]) for x in b], (len(a), len(b))
+span_a, span_b = (a[-1][0] - a[0][0]) / speed, b[-1][0] - b[0][0]
+assert span_a - 1e6 <= span_b <= span_a + 30e9, (span_a, span_b)
+PY
+}
 # reads and writes the kernel counted on DEVICE (completed + merged), as "R W"
 ios() { awk '{print $1 + $2, $5 + $6, $12 + $13}' "/sys/block/$(basename "$1")/stat"; }
 
@@ -171,17 +186,7 @@ if start_capture "$B" "$T/rep.dbt"; then
 	check "replay: /sys/block stat counts $NR reads and $NW writes" \
 		test "$((r1 - r0)) $((w1 - w0))" = "$NR $NW"
 	check "replay: the same I/Os in the same order, no faster than the trace" \
-		python3 - "$T/cap.dbt" "$T/rep.dbt" <<'PY'
-import struct, sys
-def recs(p):
-    d = open(p, "rb").read()[32:]
-    return [struct.unpack("<QQIIBBHI", d[i:i + 32]) for i in range(0, len(d), 32)]
-a, b = recs(sys.argv[1]), recs(sys.argv[2])
-assert [(x[4], x[1], x[2]) for x in a] == [(x[4], x[1], x[2]) for x in b], (len(a), len(b))
-span_a, span_b = a[-1][0] - a[0][0], b[-1][0] - b[0][0]
-# 1 ms of slack for the clocks' granularity; 30 s above for a loaded host
-assert span_b >= span_a - 1e6 and span_b <= span_a + 30e9, (span_a, span_b)
-PY
+		same_ios "$T/cap.dbt" "$T/rep.dbt" 1
 	check "replay: the result says timed, every I/O issued, at QD1" test \
 		"$(json "$T/rep.json" 'str(d["phases"][0]["steps"][0]["replay"]["mode"]) + " " + str(d["phases"][0]["steps"][0]["replay"]["issued"]) + " " + str(d["phases"][0]["steps"][0]["replay"]["qdepth"])')" = "timed $((NR + NW)) 1"
 else
@@ -194,15 +199,7 @@ if start_capture "$B" "$T/rep2.dbt"; then
 		--yes-destroy="$B" --quiet --out "$T/rep2.json" >/dev/null 2>"$T/err"
 	stop_capture
 	check "trace_speed 2: same I/Os, at least half the trace's span" \
-		python3 - "$T/cap.dbt" "$T/rep2.dbt" <<'PY'
-import struct, sys
-def recs(p):
-    d = open(p, "rb").read()[32:]
-    return [struct.unpack("<QQIIBBHI", d[i:i + 32]) for i in range(0, len(d), 32)]
-a, b = recs(sys.argv[1]), recs(sys.argv[2])
-assert [(x[4], x[1], x[2]) for x in a] == [(x[4], x[1], x[2]) for x in b]
-assert b[-1][0] - b[0][0] >= (a[-1][0] - a[0][0]) / 2 - 1e6
-PY
+		same_ios "$T/cap.dbt" "$T/rep2.dbt" 2
 fi
 
 # the shipped trace on a block device: discards through io_uring, counted by the kernel

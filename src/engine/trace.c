@@ -80,9 +80,7 @@ int trace_write(struct trace_writer *w, const struct trace_rec *r)
 	return 0;
 }
 
-static int rerr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int rerr(char *err, size_t errlen, const char *fmt, ...)
+int trace_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -107,22 +105,22 @@ int trace_open(struct trace_reader *r, const char *path, char *err, size_t errle
 	got = fread(h, 1, sizeof(h), r->f);
 	if (got < 8 || memcmp(h, TRACE_MAGIC, 8)) {
 		trace_close(r);
-		return rerr(err, errlen, "%s: offset 0: not a drivebench trace (no DBTRACE magic)",
+		return trace_errf(err, errlen, "%s: offset 0: not a drivebench trace (no DBTRACE magic)",
 			    path);
 	}
 	if (got < sizeof(h)) {
 		trace_close(r);
-		return rerr(err, errlen, "%s: offset %zu: the header is cut short (%u bytes)", path,
+		return trace_errf(err, errlen, "%s: offset %zu: the header is cut short (%u bytes)", path,
 			    got, TRACE_HEADER_SIZE);
 	}
 	if (get32(h + 8) != TRACE_VERSION) {
 		trace_close(r);
-		return rerr(err, errlen, "%s: offset 8: trace version %u, this drivebench reads %u",
+		return trace_errf(err, errlen, "%s: offset 8: trace version %u, this drivebench reads %u",
 			    path, get32(h + 8), TRACE_VERSION);
 	}
 	if (get32(h + 12) != TRACE_RECORD_SIZE) {
 		trace_close(r);
-		return rerr(err, errlen, "%s: offset 12: record size %u, version 1 has %u", path,
+		return trace_errf(err, errlen, "%s: offset 12: record size %u, version 1 has %u", path,
 			    get32(h + 12), TRACE_RECORD_SIZE);
 	}
 	r->info.dev_size = get64(h + 16);
@@ -162,7 +160,7 @@ int trace_next(struct trace_reader *r, struct trace_rec *out, char *err, size_t 
 	if (got == 0 && !ferror(r->f))
 		return 0;
 	if (got < sizeof(b))
-		return rerr(err, errlen, "%s: offset %llu: record %llu: cut short (%zu of %u bytes)",
+		return trace_errf(err, errlen, "%s: offset %llu: record %llu: cut short (%zu of %u bytes)",
 			    r->path, (unsigned long long)at, (unsigned long long)r->n + 1, got,
 			    TRACE_RECORD_SIZE);
 	out->time_ns = get64(b);
@@ -175,7 +173,7 @@ int trace_next(struct trace_reader *r, struct trace_rec *out, char *err, size_t 
 	out->cpu = get32(b + 28);
 	why = bad_record(out, r->last_ns);
 	if (why)
-		return rerr(err, errlen, "%s: offset %llu: record %llu: %s", r->path,
+		return trace_errf(err, errlen, "%s: offset %llu: record %llu: %s", r->path,
 			    (unsigned long long)at, (unsigned long long)r->n + 1, why);
 	r->last_ns = out->time_ns;
 	r->n++;
@@ -219,7 +217,7 @@ int trace_scan(const char *path, struct trace_summary *s, char *err, size_t errl
 		summary_add(s, &t);
 	trace_close(&r);
 	if (ret == 0 && s->n == 0)
-		ret = rerr(err, errlen, "%s: offset %u: the trace has no I/O", path,
+		ret = trace_errf(err, errlen, "%s: offset %u: the trace has no I/O", path,
 			   TRACE_HEADER_SIZE);
 	return ret;
 }
@@ -235,11 +233,11 @@ int trace_load(const char *path, struct trace_mem *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (m->sum.n > TRACE_MAX_RECORDS)
-		return rerr(err, errlen, "%s: %llu records, over the replay limit of %u", path,
+		return trace_errf(err, errlen, "%s: %llu records, over the replay limit of %u", path,
 			    (unsigned long long)m->sum.n, TRACE_MAX_RECORDS);
 	m->io = malloc(m->sum.n * sizeof(*m->io));
 	if (!m->io)
-		return rerr(err, errlen, "%s: out of memory", path), -ENOMEM;
+		return trace_errf(err, errlen, "%s: out of memory", path), -ENOMEM;
 	if ((ret = trace_open(&r, path, err, errlen))) {
 		trace_mem_free(m);
 		return ret;
@@ -250,7 +248,7 @@ int trace_load(const char *path, struct trace_mem *m, char *err, size_t errlen)
 	trace_close(&r);
 	if (ret < 0 || m->n != m->sum.n) {
 		if (ret >= 0)
-			ret = rerr(err, errlen, "%s: changed while it was read", path);
+			ret = trace_errf(err, errlen, "%s: changed while it was read", path);
 		trace_mem_free(m);
 	}
 	return ret < 0 ? ret : 0;

@@ -28,6 +28,7 @@
  * The file is read and written a record at a time: memory does not grow with its length.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -60,6 +61,9 @@ struct trace_info {
 	uint64_t dev_size; /* bytes, 0: unknown */
 	uint32_t lbs;      /* bytes, 0: unknown */
 };
+
+/* A message into err (vsnprintf); returns -EINVAL. The trace modules' one formatter. */
+int trace_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- writing ------------------------------------------------------------------- */
 

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,18 +23,6 @@
 #define BLK_TC_DISCARD	 (1u << 13)
 #define BLK_TC_FUA	 (1u << 15)
 #define BLK_MAX_PDU	 4096u /* a notify's payload: a process name, a message */
-
-static int ierr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int ierr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 int blk_conv_init(struct blk_conv *c, struct trace_writer *w)
 {
@@ -200,14 +187,14 @@ int blk_conv_feed(struct blk_conv *c, const uint8_t *buf, size_t len, size_t *us
 		uint16_t pdu = (uint16_t)(p[46] | p[47] << 8);
 		if ((magic & 0xffffff00u) != BLK_MAGIC || (magic & 0xffu) != BLK_VERSION) {
 			*used = at;
-			return ierr(err, errlen,
+			return trace_errf(err, errlen,
 				    "%s: offset %" PRIu64 ": not a block trace event (magic %08x, "
 				    "want %08x)",
 				    name, c->offset + at, magic, BLK_MAGIC | BLK_VERSION);
 		}
 		if (pdu > BLK_MAX_PDU) {
 			*used = at;
-			return ierr(err, errlen, "%s: offset %" PRIu64 ": a payload of %u bytes",
+			return trace_errf(err, errlen, "%s: offset %" PRIu64 ": a payload of %u bytes",
 				    name, c->offset + at, pdu);
 		}
 		if (len - at < BLK_REC + pdu)
@@ -217,7 +204,7 @@ int blk_conv_feed(struct blk_conv *c, const uint8_t *buf, size_t len, size_t *us
 			   le32(p + 40));
 		if (ret) {
 			*used = at;
-			ierr(err, errlen, "%s: offset %" PRIu64 ": cannot write the trace: %s", name,
+			trace_errf(err, errlen, "%s: offset %" PRIu64 ": cannot write the trace: %s", name,
 			     c->offset + at, strerror(-ret));
 			return ret;
 		}
@@ -249,7 +236,7 @@ static int import_blk(FILE *in, const char *name, struct trace_writer *w, char *
 	int ret = blk_conv_init(&c, w);
 
 	if (ret)
-		return ierr(err, errlen, "out of memory"), ret;
+		return trace_errf(err, errlen, "out of memory"), ret;
 	while ((got = fread(buf + have, 1, sizeof(buf) - have, in)) > 0) {
 		have += got;
 		if ((ret = blk_conv_feed(&c, buf, have, &used, name, err, errlen)))
@@ -258,14 +245,14 @@ static int import_blk(FILE *in, const char *name, struct trace_writer *w, char *
 		have -= used;
 	}
 	if (have) {
-		ret = ierr(err, errlen, "%s: offset %" PRIu64 ": the last event is cut short (%zu "
+		ret = trace_errf(err, errlen, "%s: offset %" PRIu64 ": the last event is cut short (%zu "
 			   "bytes)", name, c.offset, have);
 		goto out;
 	}
 	if ((ret = blk_conv_finish(&c)))
-		ierr(err, errlen, "cannot write the trace: %s", strerror(-ret));
+		trace_errf(err, errlen, "cannot write the trace: %s", strerror(-ret));
 	else if (w->n == 0)
-		ret = ierr(err, errlen, "%s: %" PRIu64 " events and no queued I/O among them",
+		ret = trace_errf(err, errlen, "%s: %" PRIu64 " events and no queued I/O among them",
 			   name, c.events);
 out:
 	blk_conv_free(&c);
@@ -303,13 +290,13 @@ static int fio_line(char *line, int version, uint64_t *now_ns, struct trace_writ
 	int op;
 
 	if (fields < 2)
-		return ierr(msg, msglen, "not an iolog v%d line", version);
+		return trace_errf(msg, msglen, "not an iolog v%d line", version);
 	op = fio_op(act);
 	if (op == -3)
-		return ierr(msg, msglen, "unknown action '%s'", act);
+		return trace_errf(msg, msglen, "unknown action '%s'", act);
 	if (version == 3) {
 		if (t * 1000 < *now_ns)
-			return ierr(msg, msglen, "time %llu goes back", t);
+			return trace_errf(msg, msglen, "time %llu goes back", t);
 		*now_ns = t * 1000;
 	}
 	if (op == -1)
@@ -320,17 +307,17 @@ static int fio_line(char *line, int version, uint64_t *now_ns, struct trace_writ
 		return 0;
 	}
 	if (fields < 4 && op != TRACE_FLUSH)
-		return ierr(msg, msglen, "%s needs an offset and a length", act);
+		return trace_errf(msg, msglen, "%s needs an offset and a length", act);
 	if (op == TRACE_FLUSH)
 		off = len = 0;
 	if (op != TRACE_FLUSH && (len == 0 || len > TRACE_MAX_LEN || len % 512 || off % 512 ||
 				  off > (1ull << 62)))
-		return ierr(msg, msglen, "offset %llu length %llu: not 512-byte multiples, or "
+		return trace_errf(msg, msglen, "offset %llu length %llu: not 512-byte multiples, or "
 			    "a length 0 or over 64 MiB", off, len);
 	struct trace_rec r = {.time_ns = *now_ns, .off = off, .len = (uint32_t)len,
 			      .op = (uint8_t)op};
 	if (trace_write(w, &r))
-		return ierr(msg, msglen, "cannot write the trace");
+		return trace_errf(msg, msglen, "cannot write the trace");
 	return 0;
 }
 
@@ -344,19 +331,19 @@ static int import_fio(FILE *in, const char *name, struct trace_writer *w, char *
 
 	if (!fgets(line, sizeof(line), in) ||
 	    sscanf(line, "fio version %d iolog", &version) != 1 || (version != 2 && version != 3))
-		return ierr(err, errlen, "%s:1: not a fio iolog of version 2 or 3", name);
+		return trace_errf(err, errlen, "%s:1: not a fio iolog of version 2 or 3", name);
 	while (fgets(line, sizeof(line), in)) {
 		lineno++;
 		if (!strchr(line, '\n') && !feof(in))
-			return ierr(err, errlen, "%s:%u: a line over %zu characters", name, lineno,
+			return trace_errf(err, errlen, "%s:%u: a line over %zu characters", name, lineno,
 				    sizeof(line) - 2);
 		if (line[strspn(line, " \t\r\n")] == '\0')
 			continue;
 		if (fio_line(line, version, &now, w, msg, sizeof(msg)))
-			return ierr(err, errlen, "%s:%u: %s", name, lineno, msg);
+			return trace_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
 	}
 	if (w->n == 0)
-		return ierr(err, errlen, "%s:%u: the iolog has no read, write, trim or sync",
+		return trace_errf(err, errlen, "%s:%u: the iolog has no read, write, trim or sync",
 			    name, lineno);
 	return 0;
 }
