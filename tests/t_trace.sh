@@ -110,6 +110,16 @@ else
 	fail "fast replay into a file" "$(cat "$T/err")"
 fi
 
+# a replay ends with its trace: run's default time (10s) does not cut it, a --time does
+"$DRIVEBENCH" run --target "$f" --trace "$FIXTURE" --trace_speed 100 --quiet \
+	--out "$T/long.json" >/dev/null 2>"$T/err"
+check "run --trace: the step's time is only a cap (24h) without --time" test \
+	"$(json "$T/long.json" 'd["phases"][0]["steps"][0]["workload"]["time_ns"]')" = 86400000000000
+"$DRIVEBENCH" run --target "$f" --trace "$FIXTURE" --time 1s --quiet \
+	--out "$T/short.json" >/dev/null 2>"$T/err"
+check "run --trace --time 1s: the time written counts" test \
+	"$(json "$T/short.json" 'd["phases"][0]["steps"][0]["workload"]["time_ns"]')" = 1000000000
+
 if ! is_root; then
 	skip "capture and replay on loop devices" "needs root"
 	exit 0

@@ -36,6 +36,7 @@ struct preset_build {
 	double rate_pct;
 	unsigned loops;
 	bool time_set;
+	bool time_written; /* time_set by a line of the preset or an option given, not a default */
 	bool interval_set; /* written in the preset: --scale scales it as it is */
 	enum purge_method method;
 	enum phase_until until;
@@ -51,6 +52,7 @@ struct preset_build {
 	char name[128];
 	bool name_set;
 	unsigned trace_read_pct; /* `trace`: its read share, over whatever `read` says */
+	uint64_t trace_ns;	 /* `trace`: its length in time */
 	double share_pct; /* [stream]: share of the step's rate; 0 = an equal part */
 	const char *description;
 	const char *source;

@@ -238,6 +238,7 @@ static int set_time(struct preset_build *b, const char *v, char *err, size_t err
 	if (b->wl.time_ns == 0)
 		return set_err(err, errlen, "must be more than 0");
 	b->time_set = true;
+	b->time_written = b->line != 0; /* line 0: a run option's default (settings_doc) */
 	return 0;
 }
 
@@ -345,6 +346,7 @@ static int set_until(struct preset_build *b, const char *v, char *err, size_t er
 		return -EINVAL;
 	b->until = UNTIL_TIME;
 	b->time_set = true;
+	b->time_written = b->line != 0;
 	return 0;
 }
 

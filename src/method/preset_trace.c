@@ -36,6 +36,7 @@ int set_trace(struct preset_build *b, const char *v, char *err, size_t errlen)
 	if (other && b->trace_read_pct == 100)
 		b->trace_read_pct = 99;
 	b->wl.read_pct = b->trace_read_pct;
+	b->trace_ns = s.duration_ns;
 	return 0;
 }
 

@@ -530,7 +530,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
 	r->step_index = r->rp->nsteps - 1;
-	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
+	r->step_planned_ns = wl.ramp_ns + plan_step_time_ns(ps);
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
 	r->step_empty = false;
