@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "report.h"
 #include "safety.h"
 #include "trace.h"
 #include "trace_capture.h"
@@ -105,18 +106,8 @@ int cli_capture(int argc, char **argv)
 
 void cli_print_replay(const struct replay_stats *r)
 {
-	char mean[16], max[16];
-
-	fprintf(stderr, "  replay  %llu of %llu I/Os (%llu flushes, %llu discards) at QD%u, %s",
-		(unsigned long long)r->issued, (unsigned long long)r->trace_ios,
-		(unsigned long long)r->flushes, (unsigned long long)r->discards, r->qdepth,
-		r->timed ? "timed" : "as fast as possible\n");
-	if (r->timed)
-		fprintf(stderr, ": behind the trace by %s on average, %s at most; %llu I/Os "
-			"more than 1 ms late\n",
-			units_fmt_latency(mean, sizeof(mean), r->lag_mean_ns),
-			units_fmt_latency(max, sizeof(max), (double)r->lag_max_ns),
-			(unsigned long long)r->late_ios);
+	fputs("  replay  ", stderr);
+	report_replay_line(stderr, r);
 }
 
 /* ---- trace import, trace show ------------------------------------------------------ */

@@ -106,6 +106,9 @@ if "$DRIVEBENCH" run --target "$f" --trace "$FIXTURE" --trace_speed fast --qdept
 	--quiet --out "$T/fast.json" >/dev/null 2>"$T/err"; then
 	check "fast replay into a file: every record, the discards too" test \
 		"$(json "$T/fast.json" 'str(d["phases"][0]["steps"][0]["replay"]["issued"]) + " " + str(d["phases"][0]["steps"][0]["replay"]["discards"]) + " " + str(d["phases"][0]["steps"][0]["summary"]["all"]["ios"])')" = "309 22 287"
+	check "show reads the replay back" grep -q \
+		"replay trace ext4-copy.dbt fast 1T4Q: 309 of 309 I/Os (0 flushes, 22 discards) at QD4, as fast as possible" \
+		<("$DRIVEBENCH" show "$T/fast.json")
 else
 	fail "fast replay into a file" "$(cat "$T/err")"
 fi

@@ -293,3 +293,40 @@ void loader_workload(struct loader *L, struct workload *wl)
 		}
 	}
 }
+
+void loader_replay(struct loader *L, struct replay_stats *r)
+{
+	static const char *const modes[] = {"fast", "timed"};
+	char k[32];
+
+	memset(r, 0, sizeof(*r));
+	if (jread_null(&L->j) || !loader_object(L, "replay"))
+		return;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		if (!strcmp(k, "mode"))
+			r->timed = loader_enum(L, k, modes, 2, 0) == 1;
+		else if (!strcmp(k, "qdepth"))
+			r->qdepth = loader_uint(L, k);
+		else if (!strcmp(k, "trace_ios"))
+			r->trace_ios = loader_u64(L, k);
+		else if (!strcmp(k, "issued"))
+			r->issued = loader_u64(L, k);
+		else if (!strcmp(k, "flushes"))
+			r->flushes = loader_u64(L, k);
+		else if (!strcmp(k, "discards"))
+			r->discards = loader_u64(L, k);
+		else if (!strcmp(k, "discard_bytes"))
+			r->discard_bytes = loader_u64(L, k);
+		else if (!strcmp(k, "lag_mean_ns"))
+			r->lag_mean_ns = loader_dbl(L, k);
+		else if (!strcmp(k, "lag_max_ns"))
+			r->lag_max_ns = loader_u64(L, k);
+		else if (!strcmp(k, "late_ios"))
+			r->late_ios = loader_u64(L, k);
+		else
+			jread_skip(&L->j);
+	}
+	if (r->issued > r->trace_ios)
+		loader_bad(L, "replay: issued %llu of %llu", (unsigned long long)r->issued,
+			   (unsigned long long)r->trace_ios);
+}
