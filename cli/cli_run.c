@@ -449,7 +449,10 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: %s\n", err);
 		goto out;
 	}
-	if (nhosts)
+	if (nhosts && plan_trace(plan))
+		ret = cli_usage_error(&p, "--host: a step replays the trace %s, which fio's "
+					  "server cannot run", plan_trace(plan));
+	else if (nhosts)
 		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, ro.yes, ro.nyes);
 	else
 		ret = cli_run_plan("run", plan, &ro);

@@ -113,6 +113,14 @@ else
 	fail "fast replay into a file" "$(cat "$T/err")"
 fi
 
+# fio cannot run a replay: export-fio and --host refuse it (exit 2) rather than run
+# something else
+printf '[preset]\nname = t\n[run]\ntrace = %s\n' "$FIXTURE" >"$T/tr.preset"
+"$DRIVEBENCH" export-fio "$T/tr.preset" >/dev/null 2>"$T/err"
+check "export-fio refuses a replay (exit 2)" bash -c "[ $? -eq 2 ] && grep -q 'replays the trace' '$T/err'"
+"$DRIVEBENCH" run --target "$f" --host 127.0.0.1 --trace "$FIXTURE" >/dev/null 2>"$T/err"
+check "run --host refuses a replay (exit 2)" bash -c "[ $? -eq 2 ] && grep -q 'replays the trace' '$T/err'"
+
 # a replay ends with its trace: run's default time (10s) does not cut it, a --time does
 "$DRIVEBENCH" run --target "$f" --trace "$FIXTURE" --trace_speed 100 --quiet \
 	--out "$T/long.json" >/dev/null 2>"$T/err"

@@ -185,6 +185,9 @@ struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, co
 
 /* true when running the plan writes to the target (purge, or any step that writes). */
 bool plan_writes(const struct plan *p);
+/* The trace of the plan's first replay step (preset key `trace`), or NULL: fio's exports
+   cannot run one. */
+const char *plan_trace(const struct plan *p);
 /* Steps over the whole plan (phases in rounds count every round). */
 unsigned plan_steps(const struct plan *p);
 /*

@@ -55,3 +55,12 @@ int set_trace_speed(struct preset_build *b, const char *v, char *err, size_t err
 	b->wl.trace_speed = x;
 	return 0;
 }
+
+const char *plan_trace(const struct plan *p)
+{
+	for (unsigned i = 0; i < p->nphases; i++)
+		for (unsigned s = 0; s < p->phases[i].nsteps; s++)
+			if (p->phases[i].steps[s].wl.trace[0])
+				return p->phases[i].steps[s].wl.trace;
+	return NULL;
+}
