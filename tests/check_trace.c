@@ -7,6 +7,8 @@
  */
 #include "testlib.h"
 
+#include <pthread.h>
+
 #include "engine.h"
 #include "enginetest.h"
 #include "trace.h"
@@ -342,6 +344,43 @@ START_TEST(test_replay_timed)
 }
 END_TEST
 
+static void *stop_later(void *arg)
+{
+	nanosleep(&(struct timespec){0, 300000000}, NULL);
+	atomic_store(&((struct engine_ctl *)arg)->stop, 1);
+	return NULL;
+}
+
+/* A gap of a minute in a timed trace still answers a stop at once. */
+START_TEST(test_replay_gap_stops)
+{
+	static const uint8_t ops[] = {TRACE_READ};
+	char *trace = make_trace(2, ops, 1, 60000000000ull);
+	struct engine_ctl ctl = {0};
+	struct step_result res;
+	struct workload wl;
+	struct seen seen = {0};
+	struct target t;
+	char *path, err[512];
+	pthread_t tid;
+	uint64_t t0 = mono_now_ns();
+
+	open_file_target(&t, &path, 1 << 20, false);
+	trace_workload(&wl, trace);
+	ck_assert_int_eq(pthread_create(&tid, NULL, stop_later, &ctl), 0);
+	ck_assert_msg(engine_run(&engine_null, &t, &wl, &ctl, count_sample, &seen, &res, err,
+				 sizeof(err)) == 0, "%s", err);
+	pthread_join(tid, NULL);
+	ck_assert(res.stopped);
+	ck_assert_uint_eq(res.replay.issued, 1);
+	ck_assert_uint_lt(mono_now_ns() - t0, 10000000000ull);
+	step_result_free(&res);
+	close_file_target(&t, path);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -355,6 +394,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_blk_hostile);
 	tcase_add_test(tc, test_replay_fast);
 	tcase_add_test(tc, test_replay_timed);
+	tcase_add_test(tc, test_replay_gap_stops);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -466,10 +466,19 @@ static inline void issue(struct loop *L)
 	}
 }
 
-/* Rate-limited and idle: sleep until the next I/O is due. */
+/*
+ * Rate-limited or a timed replay, and idle: sleep until the next I/O is due, at most
+ * DUE_SLEEP_MAX_NS at a time, so that a long gap in a trace still answers a stop and
+ * shows the no-progress watch a worker that owes nothing.
+ */
+#define DUE_SLEEP_MAX_NS 100000000ull
+
 static void sleep_until_due(struct loop *L)
 {
 	uint64_t t = L->t0 + L->paused_ns + (uint64_t)L->next_due;
+
+	if (t > L->raw + DUE_SLEEP_MAX_NS)
+		t = L->raw + DUE_SLEEP_MAX_NS;
 	struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 
 	if (!atomic_load(&L->run->ctl->pause))
