@@ -95,6 +95,7 @@ int cli_capture(int argc, char **argv)
 	}
 	if (ret) {
 		fprintf(stderr, "drivebench capture: %s\n", err);
+		unlink(out); /* no trace, or one cut where it failed */
 		return ret == -ENOTBLK || ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	if (!quiet)

@@ -113,6 +113,11 @@ else
 	fail "fast replay into a file" "$(cat "$T/err")"
 fi
 
+# capture takes a block device; a failed capture leaves no file
+"$DRIVEBENCH" capture "$f" --time 1s -o "$T/nf.dbt" 2>"$T/err"
+check "capture of a regular file: exit 2, named" bash -c "[ $? -eq 2 ] && grep -q 'capture traces a block device' '$T/err'"
+check "... and no trace file left" test ! -e "$T/nf.dbt"
+
 # fio cannot run a replay: export-fio and --host refuse it (exit 2) rather than run
 # something else
 printf '[preset]\nname = t\n[run]\ntrace = %s\n' "$FIXTURE" >"$T/tr.preset"

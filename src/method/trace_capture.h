@@ -2,12 +2,13 @@
 #ifndef DB_TRACE_CAPTURE_H
 #define DB_TRACE_CAPTURE_H
 /*
- * `drivebench capture`: the block I/O issued to a device, recorded through the kernel's
- * block trace (the BLKTRACESETUP ioctl and its per-CPU relay files under debugfs, what
- * blktrace itself uses; debugfs is mounted for the capture when it is not) and written
- * as it arrives into drivebench's trace format (trace.h) through the same conversion as
- * `trace import` of blktrace files (trace_import.h). Memory is bounded: a buffer per CPU
- * and the reorder window. Needs root (CAP_SYS_ADMIN); the device is opened read-only.
+ * `drivebench capture`: the block I/O issued to a device, recorded from the kernel's block
+ * tracepoints (block_bio_queue, block_rq_complete) in a tracefs instance of the capture's
+ * own, filtered to the device (tracefs is mounted when it is not), and written as it
+ * arrives into drivebench's trace format (trace.h) through the same conversion as
+ * `trace import` of blktrace files (trace_import.h). blktrace's relay files in debugfs
+ * are not used: kernel lockdown closes them (trace_capture.c). Memory is bounded: a read
+ * buffer and the reorder window. Needs root; the device is opened read-only.
  */
 #include <stdatomic.h>
 #include <stdint.h>
