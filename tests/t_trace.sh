@@ -106,6 +106,10 @@ if "$DRIVEBENCH" run --target "$f" --trace "$FIXTURE" --trace_speed fast --qdept
 	--quiet --out "$T/fast.json" >/dev/null 2>"$T/err"; then
 	check "fast replay into a file: every record, the discards too" test \
 		"$(json "$T/fast.json" 'str(d["phases"][0]["steps"][0]["replay"]["issued"]) + " " + str(d["phases"][0]["steps"][0]["replay"]["discards"]) + " " + str(d["phases"][0]["steps"][0]["summary"]["all"]["ios"])')" = "309 22 287"
+	"$DRIVEBENCH" replay "$T/fast.json" --target "$f" --quiet --out "$T/again.json" \
+		>/dev/null 2>"$T/err"
+	check "drivebench replay runs a replay's result again" test \
+		"$(json "$T/again.json" 'd["phases"][0]["steps"][0]["replay"]["issued"]')" = 309
 	check "show reads the replay back" grep -q \
 		"replay trace ext4-copy.dbt fast 1T4Q: 309 of 309 I/Os (0 flushes, 22 discards) at QD4, as fast as possible" \
 		<("$DRIVEBENCH" show "$T/fast.json")
@@ -194,6 +198,10 @@ if start_capture "$A" "$T/cap.dbt"; then
 else
 	fail "capture starts" "$(cat "$T/cap.dbt.err")"
 fi
+
+# the live count: a line every half second on a pipe
+"$DRIVEBENCH" capture "$A" --time 1200ms -o "$T/live.dbt" 2>"$T/live.err"
+check "capture's live count" grep -qE '^ +[0-9.]+s  [0-9]+ I/Os \(R [0-9]+ W [0-9]+ F [0-9]+ D [0-9]+\)  [0-9]+ events$' "$T/live.err"
 
 # the write guard: a trace that writes needs the confirmation
 "$DRIVEBENCH" run --target "$B" --trace "$T/cap.dbt" --out "$T/x.json" 2>"$T/err"
