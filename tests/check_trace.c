@@ -83,6 +83,7 @@ static const struct {
 	{32 + 64 + 7, 0x80, "offset 128: record 4: time goes back"},
 	{32 + 16 + 1, 0x03, "offset 32: record 1: length not a multiple of 512"},
 	{32 + 8, 1, "offset 32: record 1: offset not a multiple of 512"},
+	{32 + 16 + 3, 0x08, "offset 32: record 1: a read or write over 64 MiB"},
 	{32 + 15, 0x41, "offset 32: record 1: offset past 2^62"},
 	{-(32 + 32 * 4 + 5), 0, "offset 160: record 5: cut short (5 of 32 bytes)"},
 	{-32, 0, "offset 32: the trace has no I/O"},
@@ -246,6 +247,14 @@ START_TEST(test_blk_hostile)
 	c.offset = 0;
 	ck_assert_int_eq(blk_conv_feed(&c, in, 48, &used, "bt", err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "bt: offset 0: a payload of 65535 bytes"), "%s", err);
+	/* an I/O the format cannot hold: refused where it is, not written */
+	blk_ev(in, 1000, 0, 1000, QR, 0);
+	ck_assert_int_eq(blk_conv_feed(&c, in, 48, &used, "bt", err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "bt: offset 0: an I/O the trace format cannot hold: length not "
+				  "a multiple of 512"), "%s", err);
+	/* a discard of 1 GiB is one (a file system's first discard of its device) */
+	blk_ev(in, 1000, 0, 1u << 30, QW | ((1u << 13) << 16), 0);
+	ck_assert_int_eq(blk_conv_feed(&c, in, 48, &used, "bt", err, sizeof(err)), 0);
 	blk_conv_free(&c);
 	fclose(f);
 }

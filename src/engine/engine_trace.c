@@ -33,9 +33,9 @@ int engine_trace_setup(struct stream_run *st, const struct engine_ops *ops, char
 			 "issue", wl->trace, ops->name);
 		return -EOPNOTSUPP;
 	}
-	if ((uint64_t)(sum->max_len + lbs - 1) / lbs * lbs > st->t->size) {
+	if ((uint64_t)(sum->max_rw_len + lbs - 1) / lbs * lbs > st->t->size) {
 		snprintf(err, errlen, "%s: an I/O of %u bytes is larger than %s", wl->trace,
-			 sum->max_len, st->t->path);
+			 sum->max_rw_len, st->t->path);
 		return -EINVAL;
 	}
 	st->trace_speed = wl->trace_speed;

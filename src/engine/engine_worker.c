@@ -414,6 +414,10 @@ static inline bool replay_next(struct loop *L, unsigned *op, uint64_t *off, uint
 	}
 	*op = t->op;
 	*len = t->len ? (t->len + s->t->lbs - 1) / s->t->lbs * s->t->lbs : 0;
+	/* a discard larger than the target (a file system's first, of its whole device) is
+	   one of the whole target */
+	if (*len > s->t->size)
+		*len = (uint32_t)(s->t->size - s->t->size % s->t->lbs);
 	*off = t->op == TRACE_FLUSH ? 0 : trace_place(t->off - t->off % s->t->lbs, *len,
 							s->t->size, s->t->lbs);
 	rs->issued++;

@@ -61,7 +61,8 @@ int trace_write(struct trace_writer *w, const struct trace_rec *r)
 {
 	uint8_t b[TRACE_RECORD_SIZE] = {0};
 
-	if (r->time_ns < w->last_ns || r->op >= TRACE_NOPS)
+	/* never a record the reader would refuse */
+	if (trace_check(r, w->last_ns))
 		return -EINVAL;
 	put64(b, r->time_ns);
 	put64(b + 8, r->off);
@@ -128,8 +129,7 @@ int trace_open(struct trace_reader *r, const char *path, char *err, size_t errle
 	return 0;
 }
 
-/* A decoded record that makes sense, or the reason it does not. */
-static const char *bad_record(const struct trace_rec *t, uint64_t last_ns)
+const char *trace_check(const struct trace_rec *t, uint64_t last_ns)
 {
 	if (t->op >= TRACE_NOPS)
 		return "unknown op (0 read, 1 write, 2 flush, 3 discard)";
@@ -141,8 +141,10 @@ static const char *bad_record(const struct trace_rec *t, uint64_t last_ns)
 		return t->len || t->off ? "a flush with an offset or a length" : NULL;
 	if (t->len == 0)
 		return "length 0";
-	if (t->len > TRACE_MAX_LEN || t->len % 512)
-		return "length not a multiple of 512 up to 64 MiB";
+	if (t->len % 512)
+		return "length not a multiple of 512";
+	if (t->op != TRACE_DISCARD && t->len > TRACE_MAX_LEN)
+		return "a read or write over 64 MiB";
 	if (t->off % 512)
 		return "offset not a multiple of 512";
 	if (t->off > (UINT64_C(1) << 62))
@@ -171,7 +173,7 @@ int trace_next(struct trace_reader *r, struct trace_rec *out, char *err, size_t 
 	out->flags = b[25];
 	out->depth = get16(b + 26);
 	out->cpu = get32(b + 28);
-	why = bad_record(out, r->last_ns);
+	why = trace_check(out, r->last_ns);
 	if (why)
 		return trace_errf(err, errlen, "%s: offset %llu: record %llu: %s", r->path,
 			    (unsigned long long)at, (unsigned long long)r->n + 1, why);

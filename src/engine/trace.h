@@ -15,7 +15,7 @@
  *    16  u64      size of the traced device in bytes (0: unknown)
  *    24  u32      logical block size of the traced device (0: unknown)
  *    28  u32      reserved, 0
- *   then records, 32 bytes each:
+ *   then records, 32 bytes each (trace_check() says which make sense):
  *     0  u64      time: ns since the trace started; never decreases
  *     8  u64      offset in bytes (0 for a flush)
  *    16  u32      length in bytes (0 for a flush)
@@ -36,7 +36,8 @@
 #define TRACE_VERSION	  1u
 #define TRACE_HEADER_SIZE 32u
 #define TRACE_RECORD_SIZE 32u
-#define TRACE_MAX_LEN	  (64u << 20)	/* bytes: a larger I/O is a damaged record */
+#define TRACE_MAX_LEN	  (64u << 20)	/* bytes: a larger read or write is a damaged record
+					   (a discard may reach 4 GiB) */
 #define TRACE_MAX_RECORDS (16u << 20)	/* a replay holds its trace in memory: 16 Mi records,
 					   24 bytes each in memory (384 MiB) at most */
 
@@ -77,7 +78,13 @@ struct trace_writer {
 
 /* Start a trace on f (positioned at its start): writes the header. 0 or -errno. */
 int trace_write_begin(struct trace_writer *w, FILE *f, const struct trace_info *info);
-/* One record; its time must not be before the last one's (-EINVAL). 0 or -errno. */
+/*
+ * A record the format holds, after one at last_ns: NULL, or why not (an unknown op or
+ * flag, a time going back, a length or offset not a multiple of 512, a read or write over
+ * TRACE_MAX_LEN, an offset past 2^62, a flush with an offset or length).
+ */
+const char *trace_check(const struct trace_rec *t, uint64_t last_ns);
+/* One record; -EINVAL for one trace_check() refuses. 0 or -errno. */
 int trace_write(struct trace_writer *w, const struct trace_rec *r);
 
 /* ---- reading ------------------------------------------------------------------- */

@@ -141,9 +141,12 @@ int blk_conv_add(struct blk_conv *c, const struct trace_rec *r, uint64_t time_ns
 	return 0;
 }
 
-/* One blk_io_trace event: a queue or a completion into the window; others skipped. */
+/*
+ * One blk_io_trace event: a queue or a completion into the window; others skipped. An
+ * I/O the format cannot hold is -EINVAL with the reason in *why.
+ */
 static int take(struct blk_conv *c, uint64_t time, uint64_t sector, uint32_t bytes,
-		uint32_t action, uint32_t pid, uint32_t cpu)
+		uint32_t action, uint32_t pid, uint32_t cpu, const char **why)
 {
 	uint32_t act = action & 0xffff, cat = action >> BLK_TC_SHIFT;
 	struct trace_rec r = {.off = sector * 512, .len = bytes, .pid = pid, .cpu = cpu};
@@ -162,6 +165,11 @@ static int take(struct blk_conv *c, uint64_t time, uint64_t sector, uint32_t byt
 			    ((cat & BLK_TC_FLUSH) && bytes ? TRACE_F_PREFLUSH : 0) |
 			    ((cat & BLK_TC_SYNC) ? TRACE_F_SYNC : 0) |
 			    ((cat & BLK_TC_META) ? TRACE_F_META : 0));
+	if (r.op == TRACE_FLUSH)
+		r.off = 0;
+	if (act == BLK_TA_QUEUE && (bytes || r.op == TRACE_FLUSH) &&
+	    (*why = sector >> 53 ? "offset past 2^62" : trace_check(&r, 0)))
+		return -EINVAL;
 	return blk_conv_add(c, &r, time, act == BLK_TA_COMPLETE);
 }
 
@@ -200,12 +208,15 @@ int blk_conv_feed(struct blk_conv *c, const uint8_t *buf, size_t len, size_t *us
 		if (len - at < BLK_REC + pdu)
 			break;
 		c->events++;
+		const char *why = NULL;
 		ret = take(c, le64(p + 8), le64(p + 16), le32(p + 24), le32(p + 28), le32(p + 32),
-			   le32(p + 40));
+			   le32(p + 40), &why);
 		if (ret) {
 			*used = at;
-			trace_errf(err, errlen, "%s: offset %" PRIu64 ": cannot write the trace: %s", name,
-			     c->offset + at, strerror(-ret));
+			trace_errf(err, errlen, "%s: offset %" PRIu64 ": %s%s", name, c->offset + at,
+				   why ? "an I/O the trace format cannot hold: " : "cannot write the "
+										 "trace: ",
+				   why ? why : strerror(-ret));
 			return ret;
 		}
 		at += BLK_REC + pdu;
@@ -310,12 +321,13 @@ static int fio_line(char *line, int version, uint64_t *now_ns, struct trace_writ
 		return trace_errf(msg, msglen, "%s needs an offset and a length", act);
 	if (op == TRACE_FLUSH)
 		off = len = 0;
-	if (op != TRACE_FLUSH && (len == 0 || len > TRACE_MAX_LEN || len % 512 || off % 512 ||
-				  off > (1ull << 62)))
-		return trace_errf(msg, msglen, "offset %llu length %llu: not 512-byte multiples, or "
-			    "a length 0 or over 64 MiB", off, len);
+	if (len > UINT32_MAX)
+		return trace_errf(msg, msglen, "length %llu is over 4 GiB", len);
 	struct trace_rec r = {.time_ns = *now_ns, .off = off, .len = (uint32_t)len,
 			      .op = (uint8_t)op};
+	const char *why = trace_check(&r, w->last_ns);
+	if (why)
+		return trace_errf(msg, msglen, "offset %llu length %llu: %s", off, len, why);
 	if (trace_write(w, &r))
 		return trace_errf(msg, msglen, "cannot write the trace");
 	return 0;
