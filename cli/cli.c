@@ -28,6 +28,8 @@ static const struct cli_command commands[] = {
 	{"export-fio", cli_export_fio, "export-fio PRESET             the preset as a fio job file"},
 	{"export-samples", cli_export_samples, "export-samples RESULT [-o FILE]  interval samples as CSV"},
 	{"import", cli_import, "import FILE.json... [--logs DIR]  fio's JSON output as results"},
+	{"capture", cli_capture, "capture DEVICE [--time T] -o FILE  a device's block I/O as a trace"},
+	{"trace", cli_trace, "trace import FILE -o FILE | show FILE  other tools' traces, a summary"},
 };
 
 static void usage(FILE *out)

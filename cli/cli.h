@@ -131,6 +131,11 @@ int cli_compare(int argc, char **argv);
 int cli_export_fio(int argc, char **argv);
 int cli_import(int argc, char **argv);
 int cli_export_samples(int argc, char **argv);
+int cli_capture(int argc, char **argv);
+int cli_trace(int argc, char **argv);
+struct replay_stats;
+/* A replay step's own line: I/Os issued, flushes, discards, how far behind the trace. */
+void cli_print_replay(const struct replay_stats *r);
 /* The TUI (ui/). */
 int ui_main(int argc, char **argv);
 

@@ -54,6 +54,13 @@ int cli_export_fio(int argc, char **argv)
 		fprintf(stderr, "drivebench export-fio: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (plan_trace(plan)) {
+		fprintf(stderr, "drivebench export-fio: %s: a step replays the trace %s, which "
+			"has no fio job (fio's read_iolog takes an iolog)\n", p->pos[0],
+			plan_trace(plan));
+		plan_free(plan);
+		return EXIT_USAGE;
+	}
 	text = fio_export(plan);
 	if (!text) {
 		fprintf(stderr, "drivebench export-fio: out of memory\n");

@@ -157,6 +157,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 	}
 	case RUN_EV_STEP_DONE:
 		print_summary("  step", &ev->step->summary);
+		if (ev->step->replay.trace_ios)
+			cli_print_replay(&ev->step->replay);
 		break;
 	case RUN_EV_ROUND_DONE:
 		fprintf(stderr,
@@ -447,7 +449,10 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: %s\n", err);
 		goto out;
 	}
-	if (nhosts)
+	if (nhosts && plan_trace(plan))
+		ret = cli_usage_error(&p, "--host: a step replays the trace %s, which fio's "
+					  "server cannot run", plan_trace(plan));
+	else if (nhosts)
 		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, ro.yes, ro.nyes);
 	else
 		ret = cli_run_plan("run", plan, &ro);

@@ -59,7 +59,7 @@ section() { # section HEADER-REGEX: the lines of one .SH/.SS section of the man 
 	# mawk and gawk
 	RE="$1" awk '$0 ~ ENVIRON["RE"] { on = 1; next } on && /^\.S[HS] / { exit } on' "$MAN"
 }
-for cmd in "" list health presets run replay show compare export-fio import export-samples; do
+for cmd in "" list health presets run replay show compare export-fio import capture trace export-samples; do
 	if [ -z "$cmd" ]; then
 		# the TUI's own lines of the usage, not the commands' synopses
 		help=$("$DRIVEBENCH" --help 2>&1 | grep -vE '^ +drivebench [a-z]')

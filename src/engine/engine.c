@@ -218,6 +218,7 @@ static int run_setup(struct run *run, const struct engine_stream *streams, unsig
 		st->wl = streams[i].wl;
 		st->seed = stream_seed(run->seed, i);
 		st->max_bs = workload_max_bs(st->wl);
+		st->qdepth = st->wl->qdepth;
 		st->first = run->nworkers;
 		st->nworkers = st->wl->threads;
 		st->res = out->streams ? &out->streams[i] : NULL;
@@ -226,6 +227,8 @@ static int run_setup(struct run *run, const struct engine_stream *streams, unsig
 		if (!st->dist)
 			goto nomem;
 		ret = wl_dist_table_build(st->dist, st->wl, st->t->size, err, errlen);
+		if (ret == 0 && st->wl->trace[0])
+			ret = engine_trace_setup(st, run->ops, err, errlen);
 		if (ret < 0)
 			return ret;
 	}
@@ -255,8 +258,10 @@ static void run_free(struct run *run)
 		}
 	free(run->w);
 	if (run->s)
-		for (unsigned i = 0; i < run->nstreams; i++)
+		for (unsigned i = 0; i < run->nstreams; i++) {
 			free(run->s[i].dist);
+			trace_mem_free(&run->s[i].trace);
+		}
 	free(run->s);
 }
 
@@ -366,6 +371,7 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 		ret = run_workers(run, on_sample, arg, out, err, errlen);
 	if (ret == 0) {
 		engine_summarize(run, out);
+		engine_trace_summarize(run, out);
 		out->stopped = atomic_load(&run->ctl->stop) != 0;
 		ret = run_error(run, out, err, errlen);
 	}

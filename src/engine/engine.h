@@ -75,7 +75,17 @@ struct engine_ops {
 	 * was asked (the null engine, which waits for nothing, records the mode chosen).
 	 */
 	bool (*busy_polls)(const struct engine_io *io);
+	/*
+	 * Stage a flush (len 0) or a discard of [off, off + len), a replay's
+	 * (ENGINE_OP_FLUSH, ENGINE_OP_DISCARD); it completes with res 0. NULL: the backend
+	 * has none, and a trace that holds them does not replay.
+	 */
+	void (*queue_other)(struct engine_io *io, unsigned slot, unsigned op, uint64_t off,
+			    uint32_t len);
 };
+
+/* What a slot does: the read and write of queue(), and queue_other()'s (trace_op's). */
+enum { ENGINE_OP_READ, ENGINE_OP_WRITE, ENGINE_OP_FLUSH, ENGINE_OP_DISCARD };
 
 extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_null;
@@ -141,6 +151,25 @@ typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 #define ENGINE_WATCH_NS      5000000ull  /* 5 ms */
 #define ENGINE_HOST_STALL_NS 20000000ull /* 20 ms */
 
+/*
+ * A replay's own figures: how far behind the trace's times its I/Os were issued (timing
+ * mode only: the step's clock against the trace's time divided by the speed), and the
+ * flushes and discards it issued, which are not in the read and write counts.
+ */
+struct replay_stats {
+	uint64_t trace_ios;   /* records in the trace */
+	uint64_t issued;      /* of them, issued (all of them unless stopped or failed) */
+	uint64_t late_ios;    /* issued more than ENGINE_REPLAY_LATE_NS behind */
+	uint64_t lag_max_ns;  /* the largest lag */
+	double lag_mean_ns;   /* over every issued I/O */
+	uint64_t flushes, discards; /* completed */
+	uint64_t discard_bytes;
+	unsigned qdepth;      /* the queue depth replayed at */
+	bool timed;           /* timing mode (trace_speed > 0) */
+};
+
+#define ENGINE_REPLAY_LATE_NS 1000000ull /* 1 ms */
+
 struct step_result {
 	struct sample total;      /* the whole measured time; index = number of intervals.
 				     Counts, rates, mean and std dev are the window's; max and
@@ -176,6 +205,7 @@ struct step_result {
 	char engine_desc[128];    /* what the backend set up */
 	bool busy_poll;           /* its workers spun for completions (engine_busy_poll) */
 	uint64_t seed;            /* the seed actually used */
+	struct replay_stats replay; /* a replay (wl->trace); zero otherwise */
 	/*
 	 * A step of several streams (engine_run_streams with n > 1): what each stream's own
 	 * workers did, in the order given; NULL and 0 for a step of one stream. The step's

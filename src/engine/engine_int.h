@@ -14,6 +14,7 @@
  * that stream's workload on its target. The workers of stream i are w[first, first + n).
  */
 #include "engine.h"
+#include "trace.h"
 
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 
@@ -65,6 +66,7 @@ struct worker {
 	bool error_write;
 	char desc[128];
 	bool busy_poll;          /* its queue spins for completions */
+	struct replay_stats replay; /* a replay's worker: its lag sum in lag_mean_ns */
 	void *buf_mem;
 	struct iovec *bufs;
 };
@@ -76,6 +78,10 @@ struct stream_run {
 	struct wl_dist_table *dist; /* malloc'd */
 	uint64_t seed;           /* the step's seed mixed with the stream's index */
 	uint32_t max_bs;         /* bytes: each of its workers' slot buffers */
+	unsigned qdepth;         /* each worker's queue: the workload's, or a timed replay's
+				    observed concurrency */
+	struct trace_mem trace;  /* a replay's trace (engine_trace.c); n = 0: none */
+	double trace_speed;      /* > 0: timing mode */
 	unsigned first;          /* its first worker in run->w */
 	unsigned nworkers;
 	struct stream_result *res; /* out->streams[i]; NULL in a step of one stream */
@@ -119,6 +125,15 @@ static inline bool rec_empty(const struct rec *r)
 {
 	return r->acc[0].ios == 0 && r->acc[1].ios == 0;
 }
+
+/*
+ * A replay (engine_trace.c): load the stream's trace, check it fits the target and the
+ * backend, and set the stream's queue depth and buffer size from it. 0 or -errno.
+ */
+int engine_trace_setup(struct stream_run *st, const struct engine_ops *ops, char *err,
+		       size_t errlen);
+/* The replay's figures from its worker, into out (once joined). */
+void engine_trace_summarize(struct run *run, struct step_result *out);
 
 /* A worker thread (pthread_create's start routine, arg: its struct worker). */
 void *engine_worker_main(void *arg);

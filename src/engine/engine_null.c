@@ -89,6 +89,15 @@ static void null_queue(struct engine_io *io, unsigned slot, bool write, uint64_t
 	io->n++;
 }
 
+static void null_queue_other(struct engine_io *io, unsigned slot, unsigned op, uint64_t off,
+			     uint32_t len)
+{
+	(void)op, (void)off, (void)len;
+	io->done[io->n].slot = slot;
+	io->done[io->n].res = 0;
+	io->n++;
+}
+
 /*
  * A stalled queue waits out the timeout and completes nothing, until a wait without one
  * after one with: its worker has stopped issuing and drains.
@@ -143,6 +152,7 @@ const struct engine_ops engine_null = {
 	.open = null_open,
 	.close = null_close,
 	.queue = null_queue,
+	.queue_other = null_queue_other,
 	.submit_wait = null_submit_wait,
 	.reap = null_reap,
 	.describe = null_describe,

@@ -16,10 +16,12 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* How long a busy-polling worker spins for its completions before it sleeps. */
 #define BUSY_POLL_NS 100000ull
@@ -32,6 +34,7 @@ struct engine_io {
 	int fd;
 	bool fixed_file;
 	bool fixed_bufs;
+	bool blockdev;           /* fd is a block device: a discard is the block layer's */
 	bool ring_fd_registered;
 	bool busy_poll;
 	char desc[128];
@@ -107,6 +110,8 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	}
 	io->fd = fd;
 	io->bufs = bufs;
+	struct stat st;
+	io->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	/* a registered ring fd saves a file lookup in every io_uring_enter */
 	io->ring_fd_registered = io_uring_register_ring_fd(&io->ring) == 1;
 	io->fixed_file = io_uring_register_files(&io->ring, &fd, 1) == 0;
@@ -169,6 +174,35 @@ static void uring_queue(struct engine_io *io, unsigned slot, bool write, uint64_
 			io_uring_prep_write(sqe, fd, buf, len, off);
 		else
 			io_uring_prep_read(sqe, fd, buf, len, off);
+	}
+	if (io->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, slot);
+}
+
+/*
+ * A replay's flush (fsync: on a block device the kernel sends a cache flush) or discard:
+ * on a block device the block layer's discard command (BLOCK_URING_CMD_DISCARD, kernel
+ * 6.12 on), on a file a hole punched with fallocate, as the purge's discard does.
+ */
+#define DB_BLOCK_URING_CMD_DISCARD 0x1200u /* _IO(0x12, 0) */
+
+static void uring_queue_other(struct engine_io *io, unsigned slot, unsigned op, uint64_t off,
+			      uint32_t len)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&io->ring);
+	int fd = io->fixed_file ? 0 : io->fd;
+
+	if (op == ENGINE_OP_FLUSH) {
+		io_uring_prep_fsync(sqe, fd, 0);
+	} else if (io->blockdev) {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+		sqe->cmd_op = DB_BLOCK_URING_CMD_DISCARD;
+		sqe->addr = off;
+		sqe->addr3 = len;
+	} else {
+		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					(off_t)off, len);
 	}
 	if (io->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
@@ -282,6 +316,7 @@ const struct engine_ops engine_uring = {
 	.open = uring_open,
 	.close = uring_close,
 	.queue = uring_queue,
+	.queue_other = uring_queue_other,
 	.submit_wait = uring_submit_wait,
 	.reap = uring_reap,
 	.describe = uring_describe,

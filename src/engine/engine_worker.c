@@ -143,25 +143,26 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 	struct run *run = w->run;
 	const struct workload *wl = w->s->wl;
 	size_t bs = w->s->max_bs;
+	unsigned qd = w->s->qdepth;
 	uint64_t s = w->s->seed ^ (0xd1b54a32d192ed03ull * (w->index + 1));
 	int ret;
 
 	w->os_tid = gettid();
-	w->bufs = calloc(wl->qdepth, sizeof(*w->bufs));
+	w->bufs = calloc(qd, sizeof(*w->bufs));
 	if (!w->bufs)
 		return -ENOMEM;
-	ret = posix_memalign(&w->buf_mem, 4096, bs * wl->qdepth);
+	ret = posix_memalign(&w->buf_mem, 4096, bs * qd);
 	if (ret)
 		return -ret;
-	for (unsigned i = 0; i < wl->qdepth; i++) {
+	for (unsigned i = 0; i < qd; i++) {
 		w->bufs[i].iov_base = (uint8_t *)w->buf_mem + bs * i;
 		w->bufs[i].iov_len = bs;
 	}
 	if (wl->read_pct < 100)
-		fill_buffer(w->buf_mem, bs * wl->qdepth, wl, &s);
+		fill_buffer(w->buf_mem, bs * qd, wl, &s);
 	else
-		memset(w->buf_mem, 0, bs * wl->qdepth);
-	ret = run->ops->open(io, w->s->t->fd, wl->qdepth, w->bufs,
+		memset(w->buf_mem, 0, bs * qd);
+	ret = run->ops->open(io, w->s->t->fd, qd, w->bufs,
 			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
 	if (ret == 0) {
 		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
@@ -245,10 +246,13 @@ struct loop {
 	uint64_t *sub_ns;           /* per slot: CLOCK_MONOTONIC at submission */
 	uint64_t *slot_off;         /* per slot: bytes */
 	uint32_t *slot_len;         /* per slot: bytes */
-	uint8_t *slot_write;
+	uint8_t *slot_op;           /* per slot: ENGINE_OP_* */
 	uint64_t stamp_ctr;
 	uint64_t paused_ns;         /* time spent paused since the clock started */
 	double period_ns, next_due; /* rate-limited: ns between I/Os, step clock of the next */
+	bool paced;                 /* I/Os fall due: rate-limited, or a timed replay */
+	const struct trace_mem *tr; /* a replay's trace, or NULL */
+	uint64_t tr_next;           /* its next record */
 	uint64_t issued, io_cap;    /* bytes issued; stop issuing at io_cap (UINT64_MAX: never) */
 	uint64_t turns;
 	uint64_t t0;                /* the step's t0, once clocked */
@@ -283,7 +287,7 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 		      struct wl_gen *gen)
 {
 	const struct workload *wl = w->s->wl;
-	unsigned qd = wl->qdepth;
+	unsigned qd = w->s->qdepth;
 
 	*L = (struct loop){0};
 	L->w = w;
@@ -301,8 +305,8 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 	L->sub_ns = calloc(qd, sizeof(*L->sub_ns));
 	L->slot_off = calloc(qd, sizeof(*L->slot_off));
 	L->slot_len = calloc(qd, sizeof(*L->slot_len));
-	L->slot_write = calloc(qd, sizeof(*L->slot_write));
-	if (!L->free_slots || !L->sub_ns || !L->slot_off || !L->slot_len || !L->slot_write) {
+	L->slot_op = calloc(qd, sizeof(*L->slot_op));
+	if (!L->free_slots || !L->sub_ns || !L->slot_off || !L->slot_len || !L->slot_op) {
 		w->error = -ENOMEM;
 		atomic_store(&L->run->failed, 1);
 		L->stopping = true;
@@ -319,6 +323,8 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 		L->period_ns = r ? 1e9 / (double)r : 1e18;
 		L->next_due = (double)(L->period_ns * w->index / wl->threads);
 	}
+	L->paced = L->period_ns > 0 || w->s->trace_speed > 0;
+	L->tr = w->s->trace.n ? &w->s->trace : NULL;
 	L->io_cap = io_share(wl, gen->align, w->index);
 	/* a share so small that no I/O may fall due in the window may leave a worker idle */
 	w->may_idle = (L->period_ns > 0 && (double)L->run->time_ns < 2 * L->period_ns) ||
@@ -383,28 +389,77 @@ static void pause_wait(struct loop *L)
 		L->now = L->raw - L->t0 - L->paused_ns;
 }
 
-/* Stage an I/O in every free slot (those due, when rate-limited). */
+/*
+ * A replay's next I/O, if it is due (timing mode: the trace's time divided by the speed,
+ * on the step's clock); how late it is goes into the worker's lag. The last one stops
+ * the worker. Returns false when none is due yet.
+ */
+static inline bool replay_next(struct loop *L, unsigned *op, uint64_t *off, uint32_t *len)
+{
+	const struct trace_io *t = &L->tr->io[L->tr_next];
+	const struct stream_run *s = L->w->s;
+	struct replay_stats *rs = &L->w->replay;
+
+	if (s->trace_speed > 0) {
+		double due = (double)t->time_ns / s->trace_speed;
+		if ((double)L->now < due) {
+			L->next_due = due;
+			return false;
+		}
+		uint64_t lag = L->now - (uint64_t)due;
+		rs->lag_mean_ns += (double)lag; /* a sum until engine_trace_summarize */
+		rs->late_ios += lag > ENGINE_REPLAY_LATE_NS;
+		if (lag > rs->lag_max_ns)
+			rs->lag_max_ns = lag;
+	}
+	*op = t->op;
+	*len = t->len ? (t->len + s->t->lbs - 1) / s->t->lbs * s->t->lbs : 0;
+	/* a discard larger than the target (a file system's first, of its whole device) is
+	   one of the whole target */
+	if (*len > s->t->size)
+		*len = (uint32_t)(s->t->size - s->t->size % s->t->lbs);
+	*off = t->op == TRACE_FLUSH ? 0 : trace_place(t->off - t->off % s->t->lbs, *len,
+							s->t->size, s->t->lbs);
+	rs->issued++;
+	if (++L->tr_next == L->tr->n) {
+		L->stopping = true;
+		L->w->stop_ns = L->now;
+	}
+	return true;
+}
+
+/* Stage an I/O in every free slot (those due, when rate-limited or timed). */
 static inline void issue(struct loop *L)
 {
 	while (!L->stopping && L->nfree &&
 	       !atomic_load_explicit(&L->run->ctl->pause, memory_order_relaxed)) {
-		if (L->period_ns) {
-			if ((double)L->now < L->next_due)
-				break;
-			L->next_due += L->period_ns;
-		}
-		unsigned slot = L->free_slots[--L->nfree];
-		bool write;
+		unsigned op = ENGINE_OP_READ;
 		uint64_t off;
 		uint32_t len;
-		wl_gen_next(L->gen, &write, &off, &len);
-		if (write && L->stamp)
+		if (L->tr) {
+			if (!replay_next(L, &op, &off, &len))
+				break;
+		} else {
+			if (L->period_ns) {
+				if ((double)L->now < L->next_due)
+					break;
+				L->next_due += L->period_ns;
+			}
+			bool write;
+			wl_gen_next(L->gen, &write, &off, &len);
+			op = write;
+		}
+		unsigned slot = L->free_slots[--L->nfree];
+		if (op == ENGINE_OP_WRITE && L->stamp)
 			stamp_buffer(L->w->bufs[slot].iov_base, len, off, &L->stamp_ctr);
-		L->ops->queue(L->io, slot, write, off, len);
+		if (op <= ENGINE_OP_WRITE)
+			L->ops->queue(L->io, slot, op == ENGINE_OP_WRITE, off, len);
+		else
+			L->ops->queue_other(L->io, slot, op, off, len);
 		L->sub_ns[slot] = L->raw;
 		L->slot_off[slot] = off;
 		L->slot_len[slot] = len;
-		L->slot_write[slot] = write;
+		L->slot_op[slot] = (uint8_t)op;
 		L->inflight++;
 		/* a fill's budget: an add and a compare per I/O */
 		L->issued += len;
@@ -415,10 +470,19 @@ static inline void issue(struct loop *L)
 	}
 }
 
-/* Rate-limited and idle: sleep until the next I/O is due. */
+/*
+ * Rate-limited or a timed replay, and idle: sleep until the next I/O is due, at most
+ * DUE_SLEEP_MAX_NS at a time, so that a long gap in a trace still answers a stop and
+ * shows the no-progress watch a worker that owes nothing.
+ */
+#define DUE_SLEEP_MAX_NS 100000000ull
+
 static void sleep_until_due(struct loop *L)
 {
 	uint64_t t = L->t0 + L->paused_ns + (uint64_t)L->next_due;
+
+	if (t > L->raw + DUE_SLEEP_MAX_NS)
+		t = L->raw + DUE_SLEEP_MAX_NS;
 	struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 
 	if (!atomic_load(&L->run->ctl->pause))
@@ -437,7 +501,7 @@ static inline uint64_t wait_timeout(struct loop *L)
 
 	if (wake > L->meas_end)
 		wake = L->meas_end;
-	if (L->period_ns && L->nfree && L->next_due < (double)wake)
+	if (L->paced && L->nfree && L->next_due < (double)wake)
 		wake = (uint64_t)L->next_due;
 	/*
 	 * A timed wait arms a kernel timer each time it sleeps, which costs a device that
@@ -445,7 +509,7 @@ static inline uint64_t wait_timeout(struct loop *L)
 	 * when completions are slow, so arm it only after a slow wait.
 	 */
 	uint64_t timeout = L->stopping || wake <= now ? 0 : wake - now;
-	if (!L->period_ns && now - L->last_wait_ns < SLOW_WAIT_NS)
+	if (!L->paced && now - L->last_wait_ns < SLOW_WAIT_NS)
 		timeout = 0;
 	L->last_wait_ns = now;
 	return timeout;
@@ -466,18 +530,27 @@ static inline void account(struct loop *L, const struct engine_cqe *cqes, unsign
 	}
 	for (unsigned i = 0; i < n; i++) {
 		unsigned slot = cqes[i].slot;
+		unsigned op = L->slot_op[slot];
 		L->free_slots[L->nfree++] = slot;
 		L->inflight--;
-		if (cqes[i].res != (int)L->slot_len[slot]) {
+		/* a flush or a discard completes with 0 */
+		if (cqes[i].res != (op <= ENGINE_OP_WRITE ? (int)L->slot_len[slot] : 0)) {
 			if (!w->error) {
 				w->error = cqes[i].res < 0 ? cqes[i].res : -EIO;
 				w->error_offset = L->slot_off[slot];
-				w->error_write = L->slot_write[slot];
+				w->error_write = op != ENGINE_OP_READ;
 			}
 			atomic_store(&L->run->failed, 1);
 			continue;
 		}
-		io_acc_add(&into[L->slot_write[slot]], L->raw - L->sub_ns[slot], L->slot_len[slot]);
+		if (op <= ENGINE_OP_WRITE) {
+			io_acc_add(&into[op], L->raw - L->sub_ns[slot], L->slot_len[slot]);
+		} else if (op == ENGINE_OP_FLUSH) {
+			w->replay.flushes++;
+		} else {
+			w->replay.discards++;
+			w->replay.discard_bytes += L->slot_len[slot];
+		}
 	}
 }
 
@@ -529,7 +602,7 @@ static void loop_end(struct loop *L)
 	free(L->sub_ns);
 	free(L->slot_off);
 	free(L->slot_len);
-	free(L->slot_write);
+	free(L->slot_op);
 }
 
 static void worker_loop(struct worker *w, struct engine_io *io)

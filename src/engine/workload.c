@@ -24,6 +24,7 @@ void workload_defaults(struct workload *wl)
 	wl->time_ns = 10ull * 1000000000ull;
 	wl->interval_ns = 1000000000ull;
 	wl->data = WL_DATA_RANDOM;
+	wl->trace_speed = 1;
 }
 
 int workload_set_rw(struct workload *wl, const char *rw)
@@ -425,6 +426,15 @@ char *workload_describe(const struct workload *wl, char *buf, size_t len)
 {
 	char bs[32], tq[32], mix[32], rate[48] = "", dist[WL_MAX_ZONES * 8 + 16] = "";
 
+	if (wl->trace[0]) {
+		const char *base = strrchr(wl->trace, '/');
+		if (wl->trace_speed > 0)
+			snprintf(rate, sizeof(rate), "x%g", wl->trace_speed);
+		else
+			snprintf(rate, sizeof(rate), "fast 1T%uQ", wl->qdepth);
+		snprintf(buf, len, "trace %s %s", base ? base + 1 : wl->trace, rate);
+		return buf;
+	}
 	if (wl->nsplit)
 		snprintf(bs, sizeof(bs), "bssplit");
 	else

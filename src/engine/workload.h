@@ -59,6 +59,9 @@ struct workload {
 	double dist_param;		    /* zipf theta, pareto h, normal sigma (% of range) */
 	unsigned nzones;		    /* WL_DIST_ZONED */
 	struct wl_zone zones[WL_MAX_ZONES];
+	char trace[256];		    /* a block trace to replay (trace.h); "": none */
+	double trace_speed;		    /* replay: > 0 keeps the trace's times divided by
+					       this; 0 as fast as possible at qdepth */
 };
 
 extern const char *const wl_pattern_name[]; /* "random", "sequential" */

@@ -317,7 +317,8 @@ static int step_timing(struct expand *x, const struct preset_sec *ps, unsigned s
 {
 	int ret;
 
-	if (b->loops && !b->time_set)
+	/* a replay ends with its trace unless a time was written for it */
+	if ((b->loops && !b->time_set) || (b->wl.trace[0] && !b->time_written))
 		st->wl.time_ns = LOOPS_CAP_NS;
 	if (b->until != UNTIL_TIME && b->round_ns)
 		st->wl.time_ns = b->round_ns;
@@ -331,7 +332,7 @@ static int step_timing(struct expand *x, const struct preset_sec *ps, unsigned s
 		return ret;
 	/* a `loops` step's time is only a cap (LOOPS_CAP_NS): it ends when the range is
 	 * written, and past the limit a result keeps the first samples */
-	if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) &&
+	if (ps->kind != SEC_PURGE && st->wl.interval_ns && !(b->loops && !b->time_set) && !(b->wl.trace[0] && !b->time_written) &&
 	    st->wl.time_ns / st->wl.interval_ns >= RESULT_MAX_SAMPLES) {
 		char a[32], iv[32];
 		return perr(x->p, ps->line,
@@ -368,6 +369,9 @@ static int expand_step(struct expand *x, struct phase_exp *pe, unsigned s, struc
 				sizeof(msg)))
 			return perr(x->p, e->line, "%s: %s", e->key->name, msg);
 	}
+	/* a replay writes what its trace writes, whatever `read` says */
+	if (b->wl.trace[0])
+		b->wl.read_pct = b->trace_read_pct;
 	step_label(b, pe->eff, pe->neff, st->label, sizeof(st->label));
 	step_label_rest(pe->eff, pe->idx, pe->neff, st->label, sizeof(st->label));
 	st->wl = b->wl;
@@ -379,6 +383,7 @@ static int expand_step(struct expand *x, struct phase_exp *pe, unsigned s, struc
 	if (pe->nstreams && pe->nsteps == 1)
 		streams_label(st, st->label, sizeof(st->label));
 	st->rate_pct = b->rate_pct;
+	st->trace_ns = b->wl.trace[0] ? b->trace_ns : 0;
 	st->loops_set = b->loops > 0;
 	st->loops_bytes_x = b->loops * (x->scale < 1 ? x->scale : 1);
 	st->bs_line = b->bs_line ? b->bs_line : ps->line;
@@ -711,12 +716,23 @@ static unsigned rounds_run(const struct plan_phase *ph, uint64_t once)
 	return n;
 }
 
+uint64_t plan_step_time_ns(const struct plan_step *st)
+{
+	/* a replay takes its trace's time at its speed (fast: no more than that) */
+	double pace = st->wl.trace_speed > 0 ? st->wl.trace_speed : 1;
+
+	if (st->wl.trace[0] && (double)st->trace_ns / pace < (double)st->wl.time_ns)
+		return (uint64_t)((double)st->trace_ns / pace);
+	return st->wl.time_ns;
+}
+
 uint64_t round_ns(const struct plan_phase *ph)
 {
 	uint64_t once = 0;
 
 	for (unsigned s = 0; s < ph->nsteps; s++)
-		once = sat_add(once, sat_add(ph->steps[s].wl.ramp_ns, ph->steps[s].wl.time_ns));
+		once = sat_add(once, sat_add(ph->steps[s].wl.ramp_ns,
+					     plan_step_time_ns(&ph->steps[s])));
 	return once;
 }
 
@@ -766,7 +782,7 @@ uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size, doub
 	}
 	for (unsigned s = 0; s < ph->nsteps; s++) {
 		const struct plan_step *st = &ph->steps[s];
-		uint64_t step = sat_add(st->wl.ramp_ns, st->wl.time_ns);
+		uint64_t step = sat_add(st->wl.ramp_ns, plan_step_time_ns(st));
 		if (st->loops_set) {
 			/* a fill ends when its bytes are written: its time is a cap */
 			if (size && fill_bps > 0) {

@@ -90,6 +90,7 @@ struct plan_step {
 	bool loops_set;	      /* write the range `loops` times, then end */
 	double loops_bytes_x; /* loops x scale (capped at loops): multiples of the range */
 	unsigned bs_line;     /* line that set the block size, for target checks */
+	uint64_t trace_ns;    /* a replay: its trace's length in time (the estimate's) */
 	/*
 	 * The step's [stream] sections: several workloads run at once as one step, each the
 	 * step's workload with the stream's keys over it (time, ramp, interval and seed
@@ -184,6 +185,9 @@ struct plan *plan_from_settings(const struct preset_setting *set, unsigned n, co
 
 /* true when running the plan writes to the target (purge, or any step that writes). */
 bool plan_writes(const struct plan *p);
+/* The trace of the plan's first replay step (preset key `trace`), or NULL: fio's exports
+   cannot run one. */
+const char *plan_trace(const struct plan *p);
 /* Steps over the whole plan (phases in rounds count every round). */
 unsigned plan_steps(const struct plan *p);
 /*
@@ -191,6 +195,8 @@ unsigned plan_steps(const struct plan *p);
  * products saturate at UINT64_MAX rather than wrap.
  */
 uint64_t plan_duration_ns(const struct plan *p);
+/* A step's measured time as planned: its time, or a replay's trace at its speed. */
+uint64_t plan_step_time_ns(const struct plan_step *st);
 uint64_t plan_phase_duration_ns(const struct plan_phase *ph);
 /* The most rounds a phase runs: max_rounds for a phase in rounds, else 1. */
 unsigned plan_phase_rounds(const struct plan_phase *ph);

@@ -36,6 +36,7 @@ struct preset_build {
 	double rate_pct;
 	unsigned loops;
 	bool time_set;
+	bool time_written; /* time_set by a line of the preset or an option given, not a default */
 	bool interval_set; /* written in the preset: --scale scales it as it is */
 	enum purge_method method;
 	enum phase_until until;
@@ -50,6 +51,8 @@ struct preset_build {
 	unsigned track_line;
 	char name[128];
 	bool name_set;
+	unsigned trace_read_pct; /* `trace`: its read share, over whatever `read` says */
+	uint64_t trace_ns;	 /* `trace`: its length in time */
 	double share_pct; /* [stream]: share of the step's rate; 0 = an equal part */
 	const char *description;
 	const char *source;
@@ -105,6 +108,9 @@ int set_qdepth(struct preset_build *b, const char *v, char *err, size_t errlen);
 int set_rate(struct preset_build *b, const char *v, char *err, size_t errlen);
 int set_read(struct preset_build *b, const char *v, char *err, size_t errlen);
 int set_threads(struct preset_build *b, const char *v, char *err, size_t errlen);
+/* preset_trace.c */
+int set_trace(struct preset_build *b, const char *v, char *err, size_t errlen);
+int set_trace_speed(struct preset_build *b, const char *v, char *err, size_t errlen);
 /* preset.c: the parsed document, built and checked */
 int doc_finish(const struct parser *p, struct preset_doc *d);
 void doc_free(struct preset_doc *d);

@@ -238,6 +238,7 @@ static int set_time(struct preset_build *b, const char *v, char *err, size_t err
 	if (b->wl.time_ns == 0)
 		return set_err(err, errlen, "must be more than 0");
 	b->time_set = true;
+	b->time_written = b->line != 0; /* line 0: a run option's default (settings_doc) */
 	return 0;
 }
 
@@ -345,6 +346,7 @@ static int set_until(struct preset_build *b, const char *v, char *err, size_t er
 		return -EINVAL;
 	b->until = UNTIL_TIME;
 	b->time_set = true;
+	b->time_written = b->line != 0;
 	return 0;
 }
 
@@ -664,6 +666,22 @@ const struct preset_key preset_keys[] = {
 	 .value = "N",
 	 .set = set_seed,
 	 .help = "offsets and data; 0 chooses one at run time"},
+	{.name = "trace",
+	 .option = true,
+	 .sections = SEC_WL,
+	 .value = "FILE",
+	 .set = set_trace,
+	 .help = "replay this block trace (drivebench capture, trace import) instead of "
+		 "pattern, bs and read; the step ends with the trace"},
+	{.name = "trace_speed",
+	 .option = true,
+	 .sections = SEC_WL,
+	 .list = true,
+	 .def = "1",
+	 .value = "X|fast",
+	 .set = set_trace_speed,
+	 .help = "a replay keeps the trace's times divided by X and its concurrency; fast: "
+		 "as fast as possible at qdepth"},
 	{.name = "until",
 	 .sections = SEC_PHASES,
 	 .value = "steady|fixed|DURATION",

@@ -463,6 +463,7 @@ static int step_record(struct run *r, struct result_step *st, const struct step_
 	st->summary = sr->total;
 	st->drain = sr->drain;
 	st->ramp = sr->ramp;
+	st->replay = sr->replay;
 	st->wl.seed = sr->seed;
 	snprintf(st->engine, sizeof(st->engine), "%s", sr->engine_desc);
 	if (sr->acc && !r->no_hist)
@@ -535,7 +536,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
 	r->step_index = r->rp->nsteps - 1;
-	r->step_planned_ns = wl.ramp_ns + wl.time_ns;
+	r->step_planned_ns = wl.ramp_ns + plan_step_time_ns(ps);
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
 	r->step_empty = false;

@@ -338,6 +338,9 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
  * *text is malloc'd, NUL-terminated, *len bytes. Returns 0 or -errno.
  */
 int report_show(const struct result *r, char **text, size_t *len);
+struct replay_stats;
+/* A replay step's figures in one line, newline included: what it issued, its lag. */
+void report_replay_line(FILE *out, const struct replay_stats *r);
 
 /*
  * One CSV field (RFC 4180), made safe for spreadsheets (a cell that would run as a

@@ -296,6 +296,35 @@ static void show_offsets(FILE *out, const struct result_phase *ph)
 	}
 }
 
+void report_replay_line(FILE *out, const struct replay_stats *r)
+{
+	char mean[32], max[32];
+
+	fprintf(out, "%llu of %llu I/Os (%llu flushes, %llu discards) at QD%u, %s",
+		(unsigned long long)r->issued, (unsigned long long)r->trace_ios,
+		(unsigned long long)r->flushes, (unsigned long long)r->discards, r->qdepth,
+		r->timed ? "timed" : "as fast as possible\n");
+	if (r->timed)
+		fprintf(out, ": behind the trace by %s on average, %s at most; %llu I/Os more "
+			"than 1 ms late\n",
+			units_fmt_latency(mean, sizeof(mean), r->lag_mean_ns),
+			units_fmt_latency(max, sizeof(max), (double)r->lag_max_ns),
+			(unsigned long long)r->late_ios);
+}
+
+/* Each replay's own line: what it issued, and how far behind its trace it was. */
+static void show_replays(FILE *out, const struct result_phase *ph)
+{
+	for (unsigned s = 0; s < ph->nsteps; s++) {
+		if (!ph->steps[s].replay.trace_ios)
+			continue;
+		fputs("  replay ", out);
+		V(ph->steps[s].label);
+		fputs(": ", out);
+		report_replay_line(out, &ph->steps[s].replay);
+	}
+}
+
 /* A definition in words without the host's load, which changes from step to step. */
 static char *def_words(char *buf, size_t len, const struct step_def *d)
 {
@@ -454,6 +483,7 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 			workload_fmt_bssplit(&ph->steps[0].wl, split, sizeof(split)));
 	}
 	show_offsets(out, ph);
+	show_replays(out, ph);
 }
 
 int report_show(const struct result *r, char **text, size_t *len)

@@ -114,6 +114,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "engine.h"
 #include "stats.h"
 #include "step_def.h"
 #include "workload.h"
@@ -269,6 +270,7 @@ struct result_step {
 	unsigned nwarnings;
 	struct step_drive drive; /* what the drive itself counted over the step */
 	struct step_cpu cpu;
+	struct replay_stats replay; /* a replay (wl.trace): its lag, flushes and discards */
 	/*
 	 * A step of several streams run at once (a preset's [stream] sections, or one stream
 	 * per target of a run on several targets): each stream's own record, in the same

@@ -103,6 +103,8 @@ const char *result_nth_target_path(const struct result *r, unsigned i);
 struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
 void result_write_steady(struct jwrite *w, const struct steady_info *st);
+struct replay_stats;
+void result_write_replay(struct jwrite *w, const struct replay_stats *r);
 /*
  * How a run is named in tables and legends: its label when it has one, else "Micron
  * P400m 200GB" (the target path when there is no drive model); plus " FW 0200" when

@@ -190,6 +190,8 @@ static void load_step(struct loader *L, struct result_step *s, bool stream)
 			loader_sample(L, k, &s->drain);
 		} else if (!strcmp(k, "ramp")) {
 			loader_sample(L, k, &s->ramp);
+		} else if (!strcmp(k, "replay")) {
+			loader_replay(L, &s->replay);
 		} else if (!strcmp(k, "drive")) {
 			load_step_drive(L, &s->drive);
 		} else if (!strcmp(k, "warnings")) {

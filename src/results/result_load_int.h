@@ -45,6 +45,8 @@ bool loader_array(struct loader *L, const char *key);
 /* A sample object (summary, drain, ramp, version 1 samples) and a step's workload. */
 void loader_sample(struct loader *L, const char *key, struct sample *s);
 void loader_workload(struct loader *L, struct workload *wl);
+/* A step's "replay" object (result_write_replay). */
+void loader_replay(struct loader *L, struct replay_stats *r);
 
 /* A step's "samples": version 1 (array of objects) and version 2 (columns). */
 void loader_samples_v1(struct loader *L, struct result_step *st);

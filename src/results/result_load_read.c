@@ -282,8 +282,51 @@ void loader_workload(struct loader *L, struct workload *wl)
 			loader_str(L, k, dist, sizeof(dist));
 			if (workload_parse_dist(wl, dist, msg, sizeof(msg)))
 				loader_bad(L, "%s", msg);
+		} else if (!strcmp(k, "trace")) {
+			loader_str(L, k, wl->trace, sizeof(wl->trace));
+		} else if (!strcmp(k, "trace_speed")) {
+			wl->trace_speed = loader_dbl(L, k);
+			if (!(wl->trace_speed >= 0 && wl->trace_speed <= 1000))
+				loader_bad(L, "trace_speed %g is not 0..1000", wl->trace_speed);
 		} else {
 			jread_skip(&L->j);
 		}
 	}
+}
+
+void loader_replay(struct loader *L, struct replay_stats *r)
+{
+	static const char *const modes[] = {"fast", "timed"};
+	char k[32];
+
+	memset(r, 0, sizeof(*r));
+	if (jread_null(&L->j) || !loader_object(L, "replay"))
+		return;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		if (!strcmp(k, "mode"))
+			r->timed = loader_enum(L, k, modes, 2, 0) == 1;
+		else if (!strcmp(k, "qdepth"))
+			r->qdepth = loader_uint(L, k);
+		else if (!strcmp(k, "trace_ios"))
+			r->trace_ios = loader_u64(L, k);
+		else if (!strcmp(k, "issued"))
+			r->issued = loader_u64(L, k);
+		else if (!strcmp(k, "flushes"))
+			r->flushes = loader_u64(L, k);
+		else if (!strcmp(k, "discards"))
+			r->discards = loader_u64(L, k);
+		else if (!strcmp(k, "discard_bytes"))
+			r->discard_bytes = loader_u64(L, k);
+		else if (!strcmp(k, "lag_mean_ns"))
+			r->lag_mean_ns = loader_dbl(L, k);
+		else if (!strcmp(k, "lag_max_ns"))
+			r->lag_max_ns = loader_u64(L, k);
+		else if (!strcmp(k, "late_ios"))
+			r->late_ios = loader_u64(L, k);
+		else
+			jread_skip(&L->j);
+	}
+	if (r->issued > r->trace_ios)
+		loader_bad(L, "replay: issued %llu of %llu", (unsigned long long)r->issued,
+			   (unsigned long long)r->trace_ios);
 }

@@ -102,6 +102,10 @@ static void write_workload(struct jwrite *w, const struct workload *wl)
 		char dist[WL_MAX_ZONES * 8 + 16];
 		jwrite_kstr(w, "distribution", workload_fmt_dist(wl, dist, sizeof(dist)));
 	}
+	if (wl->trace[0]) {
+		jwrite_kstr(w, "trace", wl->trace);
+		jwrite_kdbl(w, "trace_speed", wl->trace_speed);
+	}
 	jwrite_end_object(w);
 }
 
@@ -284,6 +288,10 @@ static void write_step(struct jwrite *w, const struct result_step *s, bool strea
 		jwrite_key(w, "ramp");
 		write_edge(w, &s->ramp);
 	}
+	if (s->replay.trace_ios) {
+		jwrite_key(w, "replay");
+		result_write_replay(w, &s->replay);
+	}
 	if (s->drive.has_written || s->drive.has_temp) {
 		jwrite_key(w, "drive");
 		write_drive(w, &s->drive);
@@ -300,6 +308,25 @@ static void write_step(struct jwrite *w, const struct result_step *s, bool strea
 	if (s->hist) {
 		jwrite_key(w, "hist");
 		write_hist(w, s->hist);
+	}
+	jwrite_end_object(w);
+}
+
+/* A replay's figures (engine.h, struct replay_stats). */
+void result_write_replay(struct jwrite *w, const struct replay_stats *r)
+{
+	jwrite_begin_object(w);
+	jwrite_kstr(w, "mode", r->timed ? "timed" : "fast");
+	jwrite_ku64(w, "qdepth", r->qdepth);
+	jwrite_ku64(w, "trace_ios", r->trace_ios);
+	jwrite_ku64(w, "issued", r->issued);
+	jwrite_ku64(w, "flushes", r->flushes);
+	jwrite_ku64(w, "discards", r->discards);
+	jwrite_ku64(w, "discard_bytes", r->discard_bytes);
+	if (r->timed) {
+		jwrite_kdbl(w, "lag_mean_ns", r->lag_mean_ns);
+		jwrite_ku64(w, "lag_max_ns", r->lag_max_ns);
+		jwrite_ku64(w, "late_ios", r->late_ios);
 	}
 	jwrite_end_object(w);
 }
