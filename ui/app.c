@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "scratch.h"
+#include "terminal.h"
 #include "text.h"
 
 static const struct glyphs glyphs_utf8 = {
@@ -498,6 +499,14 @@ static bool locale_is_utf8(void)
 }
 
 /* Curses on, in the locale's character set, with the theme's colours (or none). */
+/* NO_COLOR (no-color.org): present and not empty, the screen draws without colours. */
+static bool no_color(void)
+{
+	const char *s = getenv("NO_COLOR");
+
+	return s && *s;
+}
+
 static int screen_start(struct app *a)
 {
 	char err[1024];
@@ -510,7 +519,8 @@ static int screen_start(struct app *a)
 	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */
 	if (!getenv("ESCDELAY"))
 		setenv("ESCDELAY", "50", 1);
-	if (!initscr()) {
+	/* newterm(), not initscr(): a terminal it cannot use is an error here, not an exit */
+	if (!(a->term = newterm(NULL, stdout, stdin))) {
 		fprintf(stderr, "drivebench: cannot start the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return EXIT_USAGE;
@@ -522,7 +532,7 @@ static int screen_start(struct app *a)
 	curs_set(0);
 	timeout(UI_TICK_MS);
 	/* COLORS is known only after start_color() */
-	a->colours = has_colors() && start_color() == OK && COLORS >= 8;
+	a->colours = !no_color() && has_colors() && start_color() == OK && COLORS >= 8;
 	if (a->colours) {
 		use_default_colors();
 		ui_theme_apply(a);
@@ -633,6 +643,7 @@ int ui_main(int argc, char **argv)
 	struct cli_parser p;
 	struct app *a;
 	const char *theme = NULL, *target = NULL;
+	char why[160];
 	int key, ret;
 
 	cli_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
@@ -660,6 +671,13 @@ int ui_main(int argc, char **argv)
 
 	if (!(a = app_new(theme, target, &ret)))
 		return ret;
+	if (terminal_check(why, sizeof(why))) {
+		fprintf(stderr, "drivebench: cannot start the terminal interface: %s (the commands "
+				"need none: drivebench --help)\n",
+			why);
+		app_free(a);
+		return EXIT_USAGE;
+	}
 	if ((ret = screen_start(a)) == EXIT_OK) {
 		drives_load(a);
 		presets_load(a);
@@ -669,6 +687,7 @@ int ui_main(int argc, char **argv)
 		catch_signals();
 		main_loop(a);
 		endwin();
+		delscreen(a->term);
 		if (run_model_active(a->run)) {
 			fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
 					"measured\n");
