@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "scratch.h"
+#include "siteconf.h"
 #include "terminal.h"
 #include "text.h"
 
@@ -576,7 +577,8 @@ static void main_loop(struct app *a)
 }
 
 /* The application before the screen starts: theme, target, run model. NULL: said why. */
-static struct app *app_new(const char *theme, const char *target, int *ret)
+static struct app *app_new(const char *theme, const char *target, const struct siteconf *site,
+			   int *ret)
 {
 	struct app *a = calloc(1, sizeof(*a));
 	char err[1024];
@@ -590,8 +592,16 @@ static struct app *app_new(const char *theme, const char *target, int *ret)
 	a->scale_index = 0;
 	theme_builtin(&a->theme);
 	a->ntheme = theme_list(a->theme_names, 16);
+	a->site = site;
 	if (theme && load_theme(a, theme, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: --theme: %s\n", err);
+		*ret = EXIT_USAGE;
+		free(a);
+		return NULL;
+	}
+	/* the site's theme, where no --theme is given */
+	if (!theme && site->theme[0] && load_theme(a, theme = site->theme, err, sizeof(err))) {
+		fprintf(stderr, "drivebench: %s:%u: theme: %s\n", site->path, site->theme_line, err);
 		*ret = EXIT_USAGE;
 		free(a);
 		return NULL;
@@ -638,7 +648,7 @@ static void app_free(struct app *a)
 	free(a);
 }
 
-int ui_main(int argc, char **argv)
+int ui_main(int argc, char **argv, const struct siteconf *site)
 {
 	struct cli_parser p;
 	struct app *a;
@@ -669,7 +679,7 @@ int ui_main(int argc, char **argv)
 	if (p.npos)
 		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 
-	if (!(a = app_new(theme, target, &ret)))
+	if (!(a = app_new(theme, target, site, &ret)))
 		return ret;
 	if (terminal_check(why, sizeof(why))) {
 		fprintf(stderr, "drivebench: cannot start the terminal interface: %s (the commands "
