@@ -2,7 +2,8 @@
 # The TUI where it cannot run: stdin or stdout not a terminal, a TERM terminfo does not
 # know, a TERM that cannot move the cursor. Each exits 2 at once with one line on stderr,
 # before anything is written (the cache directory, where the scratch file goes, stays
-# empty). And NO_COLOR: the screen in tmux (capture-pane -e) carries no colour.
+# empty). And NO_COLOR: the screen in tmux (capture-pane -e) carries no colour; the site
+# configuration's theme and library reach the screen.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
@@ -99,3 +100,20 @@ keys nocolour q
 for s in colour nocolour; do
 	[ "$(exited "$s")" = 0 ] || fail "quit-$s" "the TUI did not exit 0 on q"
 done
+
+# the site configuration's theme and library reach the TUI
+site=$T/site
+mkdir -p "$site/drivebench" "$T/shared"
+img=$(mkfile 16M site.img)
+"$DRIVEBENCH" run --engine null --rw randread --target "$img" --time 0.1s --quiet \
+	--label site-shared-run --out "$T/shared/one.json" >/dev/null 2>&1
+printf 'theme = light\nlibrary = %s\n' "$T/shared" >"$site/drivebench/drivebench.conf"
+run_in site xterm-256color "XDG_CONFIG_DIRS=$site $DRIVEBENCH"
+expect site "starts with a site configuration" "scratch +scratch file"
+keys site F1
+expect site "site configuration: theme = light" "theme light"
+keys site F1
+keys site 4
+expect site "site configuration: the library's results are listed" "site-shared-run"
+keys site q
+[ "$(exited site)" = 0 ] || fail "quit-site" "the TUI did not exit 0 on q"
