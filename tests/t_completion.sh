@@ -86,3 +86,35 @@ if [ $? -eq 0 ] && [ "$out" = _drivebench ]; then
 else
 	fail "zsh: load" "$out"
 fi
+
+# what _drivebench offers, with zsh's completion builtins replaced by printing stand-ins:
+# the logic (which list for which word) checked without a terminal
+cat >"$T/offer.zsh" <<'ZSH'
+compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} || print -l -- "$@" }
+_call_program() { shift; eval "$@" }
+_files() { print FILES }
+_describe() { print -l -- ${(P)${@[-1]}} }
+_alternative() { local a; for a in "$@"; do eval "${a#*:*:}"; done }
+fpath=($TOP/completion $fpath)
+autoload -Uz _drivebench
+words=("$@"); CURRENT=$#words; PREFIX=$words[CURRENT]
+_drivebench
+ZSH
+zsh_offers() { # zsh_offers NAME "WANT..." WORDS...
+	local name=$1 want=$2 got missing="" w
+	shift 2
+	got=$(TOP=$PWD zsh -f "$T/offer.zsh" "$DRIVEBENCH" "$@" 2>&1)
+	for w in $want; do
+		grep -qxF -- "$w" <<<"$got" || missing="$missing $w"
+	done
+	if [ -z "$missing" ]; then
+		pass "zsh completes $name"
+	else
+		fail "zsh completes $name" "missing:$missing; offered: $(tr '\n' ' ' <<<"$got" | head -c 300)"
+	fi
+}
+zsh_offers "the commands" "list health presets run compare export-fio" ""
+zsh_offers "run's options" "--target --preset --out --version" run --
+zsh_offers "preset names after --preset" "$presets" run --preset ""
+zsh_offers "compare's metrics" "iops max-temp" compare --metric ""
+[ -n "$dev" ] && zsh_offers "devices after --target" "$dev" run --target ""
