@@ -16,8 +16,8 @@
 #define SITECONF_LIBRARY_MAX 16
 
 struct siteconf {
-	char path[4096];     /* the file read; "" when there is none */
-	char results[4096];  /* "" when not set */
+	char path[4096];    /* the file read; "" when there is none */
+	char results[4096]; /* "" when not set */
 	char theme[256];
 	unsigned theme_line; /* for a message about the theme */
 	char busy_poll[8];

@@ -35,7 +35,7 @@ int terminal_check(char *why, size_t len)
 	}
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
 		snprintf(why, len, "TERM=%.64s: %s", term,
-			 err == 1    ? "a hardcopy terminal"
+			 err == 1   ? "a hardcopy terminal"
 			 : err == 0 ? "no such terminal in the terminfo database"
 				    : "no terminfo database");
 		return -ENOTTY;
@@ -48,4 +48,3 @@ int terminal_check(char *why, size_t len)
 	}
 	return 0;
 }
-
