@@ -3,8 +3,13 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/drivebench
+DOCDIR  ?= $(PREFIX)/share/doc/drivebench
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR ?=
 CC      ?= cc
+# CPPFLAGS, CFLAGS and LDFLAGS from the command line or the environment (dpkg-buildflags)
+# come after the project's own flags on every compile and link
 CFLAGS  ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
@@ -19,8 +24,11 @@ endif
 # and the layers below it only (docs/DESIGN.md, "Module map"):
 #   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)
 # so an include of a higher layer, of a front end or of curses in the core does not build.
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) \
-	-DDB_DATADIR='"$(DATADIR)"' -DDB_SRCDIR='"$(CURDIR)"'
+# No path of the tree is compiled into the program (the data directory comes from
+# $(BUILD)/config.h; -ffile-prefix-map keeps the tree out of __FILE__ and the debug info),
+# so two builds in two directories give the same binary. The test programs alone know
+# the tree: DB_SRCDIR, for their fixtures.
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) -ffile-prefix-map=$(CURDIR)=.
 LAYERS := base engine drive results method
 LAYER_base := base
 LAYER_engine := base engine
@@ -59,13 +67,28 @@ LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
 
-.PHONY: all deps run check check-vm test bench install asan fuzz clean help format print-cflags print-libs
+.PHONY: all tests deps run check check-vm check-package test bench install uninstall asan fuzz \
+	clean help format print-cflags print-libs FORCE
 # keep the test programs' objects, so the next make relinks nothing that did not change
 .SECONDARY:
-all: $(BIN) $(TESTS)
+# `all` is the program alone; `tests` adds the test programs (check, umockdev), which
+# `check`, `asan` and `bench` build
+all: $(BIN)
+tests: $(BIN) $(TESTS)
 
 help:
-	@echo "make run | check | check-vm | bench | install | asan | fuzz | clean   (V=1 for commands)"
+	@echo "make run | check | check-vm | check-package | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
+
+# The data directory is compiled in from a generated header, rewritten only when its text
+# changes: a new PREFIX or DATADIR rebuilds src/base/datadir.c and the man pages, nothing else.
+CONFIG_H := $(BUILD)/config.h
+$(CONFIG_H): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)printf '#define DB_DATADIR "%s"\n' '$(DATADIR)' >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/src/base/datadir.o: $(CONFIG_H)
+$(BUILD)/src/base/datadir.o: GEN_INC := -I$(BUILD)
+$(BUILD)/tests/%.o: TEST_CPPFLAGS := -DDB_SRCDIR='"$(CURDIR)"'
 
 deps:
 	$(Q)scripts/deps.sh build
@@ -74,12 +97,13 @@ $(foreach l,$(LAYERS),$(eval $(BUILD)/src/$(l)/%.o: LAYER_INC := $(LAYER_$(l):%=
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(BASE_CFLAGS) $(LAYER_INC) $(CORE_PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(LAYER_INC) $(GEN_INC) $(CORE_PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
+		-MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(DB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(DB_CFLAGS) $(TEST_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -106,16 +130,17 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(CHECK_LDLIBS) $(DB_LDLIBS)
 
-# `make run`: install what is missing, build, start the TUI on the built-in scratch target.
+# `make run`: install what is missing, build, start the TUI on the built-in scratch target,
+# with the tree's presets, themes and specs.
 run:
 	$(Q)scripts/deps.sh build
 	$(Q)$(MAKE) --no-print-directory all
-	$(BIN)
+	DRIVEBENCH_DATADIR=$(CURDIR) $(BIN)
 
 # `make check`: install what is missing, build, run every test (unit, integration, TUI).
 check:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory tests
 	$(Q)scripts/layers.sh
 	$(Q)scripts/sizes.sh
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh
@@ -125,33 +150,68 @@ check:
 check-vm:
 	$(Q)scripts/deps.sh vm
 	$(Q)$(MAKE) --no-print-directory $(BIN)
-	$(Q)DRIVEBENCH_BIN=$(BIN) scripts/vm/run.sh $(BUILD)/vm
+	$(Q)DATADIR=$(DATADIR) DRIVEBENCH_BIN=$(BIN) scripts/vm/run.sh $(BUILD)/vm
+
+# `make check-package`: the Debian package built from a clean copy of the tree, checked,
+# installed, run and removed; a second build elsewhere must give the same binary.
+check-package:
+	$(Q)scripts/deps.sh package
+	$(Q)scripts/package-test.sh
 
 bench:
 	$(Q)scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory $(BIN) $(BUILD)/tests/bench_health $(BUILD)/tests/bench_library
-	$(Q)BUILD=$(BUILD) scripts/bench.sh
+	$(Q)BUILD=$(BUILD) DRIVEBENCH_DATADIR=$(CURDIR) scripts/bench.sh
 
 asan:
 	$(Q)scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" all
+		LDFLAGS="-fsanitize=address,undefined" tests
 	$(Q)BUILD=build-asan ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 tests/run-tests.sh
 
 fuzz:
 	$(Q)scripts/deps.sh build fuzz
 	$(Q)BUILD=build-fuzz scripts/fuzz.sh $(FUZZ_SECONDS)
 
-install: $(BIN)
+# The man pages as installed: their FILES sections name the real data directory.
+MAN1 := $(wildcard man/*.1)
+MAN5 := $(wildcard man/*.5)
+MAN_GEN := $(MAN1:%=$(BUILD)/%) $(MAN5:%=$(BUILD)/%)
+$(BUILD)/man/%: man/% $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(Q)sed 's|/usr/local/share/drivebench|$(DATADIR)|g' $< >$@
+
+DATA := $(wildcard presets/*.preset themes/*.theme specs/*.spec)
+DOCS := README.md docs/DESIGN.md
+# completion/ holds the shell completions: drivebench.bash and _drivebench (zsh)
+COMPLETION := $(wildcard completion/drivebench.bash completion/_drivebench)
+
+install: $(BIN) $(MAN_GEN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)/specs
+		$(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)/specs \
+		$(DESTDIR)$(DOCDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/drivebench
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	-install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5/ 2>/dev/null
-	-install -m 644 presets/*.preset $(DESTDIR)$(DATADIR)/presets/ 2>/dev/null
-	-install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/ 2>/dev/null
-	-install -m 644 specs/*.spec $(DESTDIR)$(DATADIR)/specs/ 2>/dev/null
+	install -m 644 $(MAN1:%=$(BUILD)/%) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5:%=$(BUILD)/%) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(filter presets/%,$(DATA)) $(DESTDIR)$(DATADIR)/presets/
+	install -m 644 $(filter themes/%,$(DATA)) $(DESTDIR)$(DATADIR)/themes/
+	install -m 644 $(filter specs/%,$(DATA)) $(DESTDIR)$(DATADIR)/specs/
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+ifneq ($(filter completion/drivebench.bash,$(COMPLETION)),)
+	install -D -m 644 completion/drivebench.bash $(DESTDIR)$(BASHCOMPDIR)/drivebench
+endif
+ifneq ($(filter completion/_drivebench,$(COMPLETION)),)
+	install -D -m 644 completion/_drivebench $(DESTDIR)$(ZSHCOMPDIR)/_drivebench
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/drivebench $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) $(DATA:%=$(DESTDIR)$(DATADIR)/%) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(DESTDIR)$(BASHCOMPDIR)/drivebench $(DESTDIR)$(ZSHCOMPDIR)/_drivebench
+	-rmdir $(DESTDIR)$(DATADIR)/presets $(DESTDIR)$(DATADIR)/themes $(DESTDIR)$(DATADIR)/specs \
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 print-cflags:
 	@echo $(DB_CFLAGS)
@@ -164,4 +224,5 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# the compiler's dependency files (not the lab guest's tree, whose udev has rules.d/)
+-include $(shell find $(BUILD) -path '$(BUILD)/vm' -prune -o -name '*.d' -type f -print 2>/dev/null)

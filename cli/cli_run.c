@@ -128,10 +128,10 @@ static void on_event(void *arg, const struct runner_event *ev)
 		fprintf(stderr, "drivebench run: %s\n", ev->msg);
 		return;
 	}
-	/* --quiet hushes progress, never a warning: a reviewer's script must still hear it */
+	/* --quiet: errors only; warnings stay in the result, for show and compare */
 	if (p->quiet) {
-		if (ev->kind == RUN_EV_LOG && !strncmp(ev->msg, "warning:", 8))
-			fprintf(stderr, "%s\n", ev->msg);
+		if (ev->kind == RUN_EV_LOG && !strncmp(ev->msg, "autosave failed", 15))
+			fprintf(stderr, "drivebench run: %s\n", ev->msg);
 		return;
 	}
 	switch (ev->kind) {
@@ -179,7 +179,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "block device or file to run on (required); several run at once"},
 	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
 	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)", 'o'},
-	{"quiet", CLI_O_QUIET, NULL, "no progress on stderr (errors and warnings still)"},
+	{"quiet", CLI_O_QUIET, NULL, "nothing on stderr but errors (warnings stay in the result)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
 	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: no (default: fio's wait), yes, auto"},
 	{"label", CLI_O_LABEL, "TEXT", "name the run in comparisons (default: the drive)"},
@@ -289,7 +289,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	}
 	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));
 	status = ret == 0 ? EXIT_OK : EXIT_RUN_FAILED;
-	if (run_result(run)->status == RS_ABORTED)
+	if (run_result(run)->status == RS_ABORTED && !prog.quiet)
 		fprintf(stderr, "drivebench %s: aborted; saving what was measured\n", cmd);
 	if (ret == -EIO)
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);

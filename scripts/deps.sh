@@ -2,7 +2,7 @@
 # Install the Debian packages drivebench needs to build, run and test.
 # Idempotent: installs only what is missing. As root it uses apt-get; otherwise it
 # prints the exact apt-get line and stops.
-#   scripts/deps.sh [build|check|bench|fuzz|vm]...   (default: build)
+#   scripts/deps.sh [build|check|bench|fuzz|vm|package]...   (default: build)
 set -eu
 
 # build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
@@ -16,7 +16,11 @@ bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"
 # vm: the lab guest of `make check-vm` (scripts/vm/): QEMU, and what its initramfs is
 # made of besides the Debian kernel, which scripts/vm/build.sh downloads itself
-vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq"
+vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq udev
+	lvm2"
+# package: the Debian package's tools (dpkg-buildpackage, dh, lintian) and what
+# `make check-package` checks the installed package with (man, git archive)
+package="dpkg-dev debhelper lintian man-db git"
 
 want=""
 [ $# -eq 0 ] && set -- build
@@ -27,7 +31,8 @@ for what in "$@"; do
 	bench) want="$want $build $bench" ;;
 	fuzz) want="$want $build $fuzz" ;;
 	vm) want="$want $build $vm" ;;
-	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz, vm)" >&2; exit 2 ;;
+	package) want="$want $build $package" ;;
+	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz, vm, package)" >&2; exit 2 ;;
 	esac
 done
 

@@ -9,6 +9,7 @@
 #include "fstree.h"
 
 #include <ftw.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <sys/sysmacros.h>
 
@@ -553,6 +554,22 @@ static const struct fs_entry nvme_tree[] = {
 	/* a namespace whose controller was removed: its head stays while it is open */
 	{"sys/class/block/nvme2n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1"},
 	{"sys/devices/virtual/nvme-subsystem/nvme-subsys2/nvme2n1/dev", "259:7", NULL},
+	/* being removed (the I/O fails before sysfs drops them): a controller of a
+	   subsystem, a controller without multipath, a SCSI disk; and one live of two */
+	{"sys/class/block/nvme3n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys3/nvme3n1"},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys3/nvme3n1/dev", "259:8", NULL},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys3/nvme3/state", "deleting (no IO)", NULL},
+	{"sys/class/block/nvme4n1", NULL, "../../devices/pci0000:00/0000:04:00.0/nvme/nvme4/nvme4n1"},
+	{"sys/devices/pci0000:00/0000:04:00.0/nvme/nvme4/state", "deleting", NULL},
+	{"sys/devices/pci0000:00/0000:04:00.0/nvme/nvme4/nvme4n1/dev", "259:10", NULL},
+	{"sys/class/block/sda", NULL, "../../devices/pci0000:00/0000:05:00.0/host0/target0:0:0/0:0:0:0/block/sda"},
+	{"sys/devices/pci0000:00/0000:05:00.0/host0/target0:0:0/0:0:0:0/block/sda/dev", "8:0", NULL},
+	{"sys/devices/pci0000:00/0000:05:00.0/host0/target0:0:0/0:0:0:0/block/sda/device", NULL, "../../../0:0:0:0"},
+	{"sys/devices/pci0000:00/0000:05:00.0/host0/target0:0:0/0:0:0:0/state", "cancel", NULL},
+	{"sys/class/block/nvme5n1", NULL, "../../devices/virtual/nvme-subsystem/nvme-subsys5/nvme5n1"},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys5/nvme5n1/dev", "259:11", NULL},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys5/nvme5/state", "dead", NULL},
+	{"sys/devices/virtual/nvme-subsystem/nvme-subsys5/nvme6/state", "live", NULL},
 };
 
 START_TEST(test_confirm_controller)
@@ -578,6 +595,53 @@ START_TEST(test_confirm_controller)
 	ck_assert(safety_present(makedev(259, 5), &roots));
 	ck_assert(!safety_present(makedev(259, 9), &roots));
 	ck_assert(!safety_present(makedev(259, 7), &roots));
+	ck_assert(!safety_present(makedev(259, 8), &roots));
+	ck_assert(!safety_present(makedev(259, 10), &roots));
+	ck_assert(!safety_present(makedev(8, 0), &roots));
+	ck_assert(safety_present(makedev(259, 11), &roots));
+}
+END_TEST
+
+/* The controller's state turns to "deleting" a moment after the I/O failed. */
+static void *delete_later(void *arg)
+{
+	FILE *f;
+
+	nanosleep(&(struct timespec){.tv_nsec = 100 * 1000000L}, NULL);
+	f = fopen(arg, "w");
+	if (f) {
+		fputs("deleting\n", f);
+		fclose(f);
+	}
+	return NULL;
+}
+
+/* safety_removed() asks again while the removal reaches sysfs, up to its wait. */
+START_TEST(test_removed_later)
+{
+	static const struct fs_entry tree[] = {
+		{"sys/class/block/nvme7n1", NULL, "../../devices/pci0000:00/0000:07:00.0/nvme/nvme7/nvme7n1"},
+		{"sys/devices/pci0000:00/0000:07:00.0/nvme/nvme7/state", "live", NULL},
+		{"sys/devices/pci0000:00/0000:07:00.0/nvme/nvme7/nvme7n1/dev", "259:13", NULL},
+	};
+	char dir[4096], sys[4096], state[4096];
+	struct inuse_roots roots = {.sys = sys};
+	dev_t devs[2] = {makedev(259, 13), makedev(259, 12345)};
+	pthread_t th;
+
+	fmt(dir, sizeof(dir), "%s/later", tmproot);
+	mkdir_p(dir);
+	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(state, sizeof(state), "%s/devices/pci0000:00/0000:07:00.0/nvme/nvme7/state", sys);
+	/* a device sysfs does not know is gone at once; a live one stays, without a wait */
+	ck_assert_int_eq(safety_removed(devs, 2, 0, &roots), 1);
+	ck_assert_int_eq(safety_removed(devs, 1, 0, &roots), -1);
+	ck_assert_int_eq(safety_removed(NULL, 0, 5000, &roots), -1);
+	/* removed 100 ms later: found within a wait of 60 s, whatever the machine's load */
+	ck_assert_int_eq(pthread_create(&th, NULL, delete_later, state), 0);
+	ck_assert_int_eq(safety_removed(devs, 1, 60000, &roots), 0);
+	pthread_join(th, NULL);
 }
 END_TEST
 
@@ -596,6 +660,7 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);
+	tcase_add_test(tc, test_removed_later);
 	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);

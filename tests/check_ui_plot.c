@@ -151,7 +151,7 @@ START_TEST(test_hist)
 	/* every sample is in a bucket: full buckets, then the last one partly */
 	ck_assert_uint_eq((h.n - 1) * h.per + h.fill, n);
 	unsigned w = plot_hist_columns(&h, 3, 300, lo, hi);
-	ck_assert_uint_eq(w, h.n < 300 ? h.n : 300);
+	ck_assert_uint_eq(w, 300);
 	for (unsigned c = 0; c < w; c++) {
 		mn = lo[c] < mn ? lo[c] : mn;
 		mx = hi[c] > mx ? hi[c] : mx;
@@ -160,10 +160,67 @@ START_TEST(test_hist)
 	ck_assert_double_eq(mx, 103 + 900);
 	ck_assert_double_eq(mn, dip != spike ? 103 - 90 : 103 + 900);
 	/* the spike is where it happened: three quarters along */
-	for (unsigned c = 0; c < w && w > 10; c++)
-		if (hi[c] == mx)
+	for (unsigned c = 0; c < w && n > 10; c++)
+		if (hi[c] == mx) {
+			/* its first column: few samples span several columns each */
 			ck_assert_msg(fabs((double)c / w - (double)spike / n) < 0.02,
 				      "spike in column %u of %u", c, w);
+			break;
+		}
+}
+END_TEST
+
+/* A few seconds into a phase, its samples already span the plot's width. */
+START_TEST(test_hist_fills)
+{
+	static struct plot_hist h;
+	double v[PLOT_HIST_SERIES] = {0}, lo[120], hi[120];
+	struct plot_grid g = {0};
+
+	plot_hist_reset(&h);
+	for (unsigned i = 0; i < 5; i++) {
+		v[0] = 100 + 10 * i;
+		plot_hist_add(&h, v);
+	}
+	ck_assert_uint_eq(plot_hist_columns(&h, 0, 120, lo, hi), 120);
+	/* in order: the first sample at the left edge, the newest at the right */
+	ck_assert_double_eq(hi[0], 100);
+	ck_assert_double_eq(hi[119], 140);
+	for (unsigned c = 1; c < 120; c++)
+		ck_assert(hi[c] >= hi[c - 1]);
+	struct plot_series s = {hi, 120, 1, false, lo};
+	ck_assert_int_eq(plot_render(&g, 60, 4, true, &s, 1, 0), 0);
+	unsigned used = 0;
+	for (unsigned x = 0; x < 60; x++)
+		for (unsigned y = 0; y < 4; y++)
+			if (g.cells[y * 60 + x].ch != ' ') {
+				used++;
+				break;
+			}
+	ck_assert_uint_eq(used, 60);
+	plot_free(&g);
+}
+END_TEST
+
+/* Ticks at round steps strictly inside the scale, in seconds for time. */
+START_TEST(test_ticks)
+{
+	unsigned col[16];
+	double val[16];
+
+	ck_assert_double_eq(plot_nice_step(16, 4, true), 5);
+	ck_assert_double_eq(plot_nice_step(100, 4, true), 30);
+	ck_assert_double_eq(plot_nice_step(1000, 4, true), 300);
+	ck_assert_double_eq(plot_nice_step(100, 4, false), 25);
+	ck_assert_double_eq(plot_nice_step(0.3, 3, true), 0.1);
+	ck_assert_double_eq(plot_nice_step(0, 3, true), 0);
+	unsigned n = plot_ticks(16, 61, 4, true, col, val, 16);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_double_eq(val[0], 5);
+	ck_assert_double_eq(val[2], 15);
+	ck_assert_uint_eq(col[0], 19); /* 5/16 of 60 */
+	ck_assert_uint_eq(col[2], 56);
+	ck_assert_uint_eq(plot_ticks(20, 61, 4, true, col, val, 16), 3); /* 5, 10, 15; not 20 */
 }
 END_TEST
 
@@ -199,6 +256,8 @@ int main(void)
 	tcase_add_test(tc, test_capacity);
 	tcase_add_loop_test(tc, test_hist, 0, N(hist_counts));
 	tcase_add_test(tc, test_range_render);
+	tcase_add_test(tc, test_hist_fills);
+	tcase_add_test(tc, test_ticks);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

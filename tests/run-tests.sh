@@ -6,6 +6,8 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export BUILD DRIVEBENCH="$PWD/$BUILD/drivebench" CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120}
+# the program built here reads the tree's presets, themes and specs (src/base/datadir.h)
+export DRIVEBENCH_DATADIR=${DRIVEBENCH_DATADIR:-$PWD}
 passed=0 failed=0 skipped=0 failures=""
 
 want() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }

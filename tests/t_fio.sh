@@ -357,16 +357,49 @@ wait $stall_pid
 rc=$?
 stall_s=$(($(date +%s) - stall_t0))
 check "a silent server: exit 1 ($stall_s s), not the timeout's 124" test "$rc" -eq 1
-if grep -q "drivebench run: fio's server at 127.0.0.1 port $(cat "$T/stall.port") sent nothing for 60 s; the run was given up" \
+# drivebench's own watch (60 s of silence) or fio's client's (a command unanswered for
+# 5 s, which depends on fio's clock) gives up first: either way the server is named
+if grep -qE "drivebench run: fio's server at 127.0.0.1 (port $(cat "$T/stall.port") sent nothing for 60 s|did not answer fio's client \([A-Za-z_ ]+\)); the run was given up" \
 	"$T/stall.err"; then
 	pass "a silent server: the message names it and the limit"
 else
 	fail "a silent server: the message names it and the limit" "$(tail -n 3 "$T/stall.err")"
 fi
 check "a silent server: the result is saved as failed, with the reason" \
-	test "$(json "$T/stall.json" '(d["status"], "sent nothing" in d["error"])' 2>/dev/null)" = "('failed', True)"
+	test "$(json "$T/stall.json" '(d["status"], "the run was given up" in d["error"])' 2>/dev/null)" = "('failed', True)"
 check "a silent server: no fio client is left, nor its logs" \
 	test -z "$(pgrep -f -- "--client=127.0.0.1,$(cat "$T/stall.port")")$(ls -d "$TMPDIR"/drivebench-lab-* 2>/dev/null)"
+
+# fio's client giving up by itself, and a server hanging up, as fio prints them (a fake
+# fio found through DRIVEBENCH_TOOL_PATH: what it says is fixed, not a race)
+mkdir -m 755 "$T/fake"
+fake_fio() { # LINE...: printed on stderr ("out:" first: on stdout), then a run of no job
+	{
+		echo '#!/bin/sh'
+		for l in "$@"; do
+			case $l in
+			out:*) printf 'echo "%s"\n' "${l#out:}" ;;
+			*) printf 'echo "%s" >&2\n' "$l" ;;
+			esac
+		done
+		printf 'printf "{\\n  \\"fio version\\" : \\"fio-3.33\\",\\n  \\"client_stats\\" : [\\n  ]\\n}\\n"\nexit 1\n'
+	} >"$T/fake/fio"
+	chmod 755 "$T/fake/fio"
+}
+fake_fio "fio: client 127.0.0.1, timeout on cmd PROBE" "fio: client 127.0.0.1 timed out"
+DRIVEBENCH_TOOL_PATH=$T/fake timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$S" \
+	--rw randread --time 1s --quiet --out "$T/gaveup.json" 2>"$T/gaveup.err"
+rc=$?
+check "fio's client gives up on a server: exit 1, the server named" \
+	test "$rc" -eq 1 -a "$(grep -c "fio's server at 127.0.0.1 did not answer fio's client (PROBE); the run was given up" "$T/gaveup.err")" -eq 1
+check "fio's client gives up on a server: saved as failed, with the reason" \
+	test "$(json "$T/gaveup.json" '(d["status"], "did not answer" in d["error"])' 2>/dev/null)" = "('failed', True)"
+fake_fio "out:client: host=127.0.0.1 disconnected"
+DRIVEBENCH_TOOL_PATH=$T/fake timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$S" \
+	--rw randread --time 1s --quiet --out "$T/hungup.json" 2>"$T/hungup.err"
+rc=$?
+check "a server that hangs up: exit 1, the message says so" \
+	test "$rc" -eq 1 -a "$(grep -c "fio ran no job (fio's server at 127.0.0.1 hung up)" "$T/hungup.err")" -eq 1
 
 # the TUI's Results screen lists an import and shows its steps
 if command -v tmux >/dev/null 2>&1 && [ -f "$(cat "$T/path" 2>/dev/null)" ]; then

@@ -112,7 +112,7 @@ fi
 # --- reads of never-written space on two files: one warning naming each ------------------
 fa=$(mkfile 16M fa.img)
 fb=$(mkfile 16M fb.img)
-"$DRIVEBENCH" run --target "$fa" --target "$fb" --rw randread --time 300ms --quiet \
+"$DRIVEBENCH" run --target "$fa" --target "$fb" --rw randread --time 300ms \
 	--out "$T/r4.json" >"$T/o" 2>"$T/e"
 check "holes on two files: one warning naming both" \
 	grep -q "^warning: step .*fa.img: 100.0% of the range it reads .*; fb.img: 100.0% .*\[reads-unwritten\]$" "$T/e"

@@ -70,15 +70,16 @@ static bool group_rated(const struct report *rep, unsigned g)
 	return false;
 }
 
-/* The k-th page (k < charts_count()). */
-static bool page_at(const struct report *rep, unsigned k, struct page *pg)
+/* The k-th page (k < charts_count()); quad: the preconditioning's four metrics one page. */
+static bool page_at(const struct report *rep, unsigned k, bool quad, struct page *pg)
 {
 	if (has_precondition(rep)) {
-		if (k < NPRE) {
+		unsigned npre = quad ? 1 : NPRE;
+		if (k < npre) {
 			*pg = (struct page){PG_PRECONDITION, k};
 			return true;
 		}
-		k -= NPRE;
+		k -= npre;
 	}
 	for (unsigned g = 0; g < rep->ngroups; g++) {
 		if (group_ncats(rep, g) < 2)
@@ -91,9 +92,9 @@ static bool page_at(const struct report *rep, unsigned k, struct page *pg)
 	return false;
 }
 
-unsigned charts_count(const struct report *rep)
+unsigned charts_count(const struct report *rep, bool quad)
 {
-	unsigned n = has_precondition(rep) ? NPRE : 0;
+	unsigned n = has_precondition(rep) ? (quad ? 1 : NPRE) : 0;
 
 	for (unsigned g = 0; g < rep->ngroups; g++)
 		n += group_ncats(rep, g) >= 2;
@@ -187,6 +188,7 @@ static const struct result_step *stream_of(const struct result_step *st, int k)
 
 struct xy {
 	double x, y;
+	const struct result_step *warn; /* the step drawn when it has warnings, or NULL */
 };
 
 static int cmp_xy(const void *a, const void *b)
@@ -196,13 +198,34 @@ static int cmp_xy(const void *a, const void *b)
 }
 
 /*
+ * The preconditioning's n points are its rounds' samples in order (a round without
+ * samples one point): a round with warnings is marked on its last.
+ */
+static void precondition_warnings(const struct result *r, const struct result_step **warn,
+				  unsigned n)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		warn[i] = NULL;
+	for (unsigned p = 0; p < r->nphases; p++)
+		for (unsigned s = 0; r->phases[p].kind == PH_PRECONDITION && s < r->phases[p].nsteps;
+		     s++) {
+			const struct result_step *st = &r->phases[p].steps[s];
+			k += st->nsamples ? st->nsamples : 1;
+			if (st->nwarnings && k - 1 < n)
+				warn[k - 1] = st;
+		}
+}
+
+/*
  * Curve c's points on the page (x ascending) into x[], y[] (at most max); returns how
  * many. Preconditioning: time (s) and the metric; a ladder: the row's place and the
  * metric; a rate curve: IOPS delivered and average latency (ms).
  */
-static unsigned page_points(const struct report *rep, const struct page *pg,
-			    const struct curve *c, enum report_metric m, double *x, double *y,
-			    unsigned max)
+static unsigned page_points(const struct report *rep, const struct page *pg, const struct curve *c,
+			    enum report_metric m, double *x, double *y,
+			    const struct result_step **warn, unsigned max)
 {
 	unsigned i = c->run;
 	const struct report_group *grp = &rep->groups[pg->index];
@@ -214,6 +237,7 @@ static unsigned page_points(const struct report *rep, const struct page *pg,
 		n = report_precondition_count(rep->runs[i].res);
 		n = n < max ? n : max;
 		report_precondition_points(rep->runs[i].res, 1u << pre_metric[pg->index], x, v, n);
+		precondition_warnings(rep->runs[i].res, warn, n);
 		return n;
 	}
 	struct xy *p = malloc((grp->nrows ? grp->nrows : 1) * sizeof(*p));
@@ -224,18 +248,22 @@ static unsigned page_points(const struct report *rep, const struct page *pg,
 		if (rep->rows[row].dir != DIR_ALL || rep->rows[row].stream)
 			continue;
 		const struct result_step *st = stream_of(rep->rows[row].steps[i], c->stream);
+		const struct result_step *w = st && st->nwarnings ? st : NULL;
 		if (pg->kind == PG_LADDER && c->stream < 0) {
 			struct report_cell cell = report_cell(rep, row, i, m);
-			p[n++] = (struct xy){k, cell.present ? cell.value : NAN};
+			p[n++] = (struct xy){k, cell.present ? cell.value : NAN, w};
 		} else if (pg->kind == PG_LADDER) {
 			/* a stream has the I/O metrics; the drive's belong to the step */
 			bool io = (1u << m) & REPORT_IO_METRICS;
-			p[n++] = (struct xy){k, st && io && st->summary.d[DIR_ALL].ios
-							? report_metric_value(m, &st->summary.d[DIR_ALL])
-							: NAN};
+			p[n++] = (struct xy){
+				k,
+				st && io && st->summary.d[DIR_ALL].ios
+					? report_metric_value(m, &st->summary.d[DIR_ALL])
+					: NAN,
+				w};
 		} else if (st && st->summary.d[DIR_ALL].ios) {
 			p[n++] = (struct xy){st->summary.d[DIR_ALL].iops,
-					     st->summary.d[DIR_ALL].mean_ns / 1e6};
+					     st->summary.d[DIR_ALL].mean_ns / 1e6, w};
 		}
 		k++;
 	}
@@ -243,26 +271,25 @@ static unsigned page_points(const struct report *rep, const struct page *pg,
 	for (unsigned k = 0; k < n; k++) {
 		x[k] = p[k].x;
 		y[k] = p[k].y;
+		warn[k] = p[k].warn;
 	}
 	free(p);
 	return n;
 }
 
-/* The first and last category names of a ladder page, for its x axis. */
-static const char *ladder_cat(const struct report *rep, unsigned g, bool last)
+/* The name of category k of a ladder page (its k-th step), for its x axis. */
+static const char *ladder_cat(const struct report *rep, unsigned g, unsigned k)
 {
 	const struct report_group *grp = &rep->groups[g];
-	const char *name = "";
 
 	for (unsigned r = 0; r < grp->nrows; r++) {
 		const struct report_row *row = &rep->rows[grp->first_row + r];
 		if (row->dir != DIR_ALL || row->stream)
 			continue;
-		name = row->name;
-		if (!last)
-			break;
+		if (k-- == 0)
+			return row->name;
 	}
-	return name;
+	return "";
 }
 
 /*
@@ -291,53 +318,134 @@ static void legend(struct app *a, int y, const struct report *rep, const struct 
 	}
 }
 
-void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom)
-{
-	static double xs[CHART_COLS * 8], ys[CHART_COLS * 8], cols[NROLES][CHART_COLS];
-	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
-	unsigned total = charts_count(rep), ncurves;
-	struct plot_series s[NROLES];
-	struct curve curves[NROLES];
-	char title[300], l[64], r[64];
-	struct page pg = {PG_PRECONDITION, 0};
-	int y = top, gw = a->cols - 14, h = bottom - top - 4;
+/* The warning codes marked on a page, each once, for the line under it. */
+struct warn_marks {
+	char codes[200];
+	unsigned n;
+};
 
-	if (!total) {
-		ui_rule(a, y++, "charts");
-		ui_text(a, y, 3, a->cols - 4, ROLE_DIM,
-			"nothing to chart: no preconditioning, ladder or rate curve in these runs");
+static void mark_code(struct warn_marks *mk, const char *code)
+{
+	char want[48];
+	size_t used = strlen(mk->codes);
+
+	snprintf(want, sizeof(want), " %s,", code);
+	char all[sizeof(mk->codes) + 2];
+	snprintf(all, sizeof(all), " %s,", mk->codes);
+	if (strstr(all, want) || used + strlen(code) + 3 >= sizeof(mk->codes))
+		return;
+	snprintf(mk->codes + used, sizeof(mk->codes) - used, "%s%s", mk->n ? ", " : "", code);
+	mk->n++;
+}
+
+#define LABEL_W 12 /* the scale, right of each plot */
+
+static enum report_metric scale_metric; /* what scale_fmt() formats */
+
+/* A value of scale_metric for its scale: "1.50 ms", "250K", "1200". */
+static char *scale_fmt(char *buf, size_t len, double v)
+{
+	char t[32];
+
+	if (scale_metric == RM_IOPS)
+		return units_fmt_count(buf, len, v); /* "50.0M": the scale is short */
+	report_fmt_value(t, sizeof(t), scale_metric, v);
+	snprintf(buf, len, "%s%s", t,
+		 strcmp(report_metric_info[scale_metric].unit, "ms") ? "" : " ms");
+	return buf;
+}
+
+/*
+ * A "!" on each point of curve c whose step has warnings, where the plot just drawn (at
+ * y, x; cap columns over [0, x1]) put it; its code into mk.
+ */
+static void draw_marks(struct app *a, const struct report *rep, const struct page *pg,
+		       enum report_metric m, const struct curve *c, double x1, unsigned cap, int y,
+		       int x, struct warn_marks *mk)
+{
+	static double xs[CHART_COLS * 8], ys[CHART_COLS * 8];
+	static const struct result_step *ws[CHART_COLS * 8];
+	unsigned n = page_points(rep, pg, c, m, xs, ys, ws, CHART_COLS * 8);
+	unsigned per = a->utf8 ? 4 : 3, nlevels = per * a->grid.h;
+
+	for (unsigned k = 0; k < n; k++) {
+		if (!ws[k] || !isfinite(ys[k]) || x1 <= 0)
+			continue;
+		unsigned col = (unsigned)(xs[k] / x1 * cap);
+		col = col < cap ? col : cap - 1;
+		double l = ys[k] / a->grid.ymax * (nlevels - 1);
+		unsigned level = l >= nlevels - 1 ? nlevels - 1 : l > 0 ? (unsigned)lround(l) : 0;
+		ui_text(a, y + (int)(a->grid.h - 1 - level / per),
+			x + (int)(a->utf8 ? col / 2 : col), 1, ROLE_WARNING, REPORT_WARN_MARK);
+		for (unsigned w = 0; w < ws[k]->nwarnings; w++)
+			mark_code(mk, ws[k]->warnings[w].code);
+	}
+}
+
+/* The x axis under a chart of page pg (gw cells at y, x; 0 to x1), ticked and labelled. */
+static void draw_xaxis(struct app *a, const struct report *rep, const struct page *pg, double x1,
+		       int y, int x, int gw)
+{
+	static bool busy[CHART_COLS];
+	char l[160], r[160], v[64];
+
+	gw = gw < CHART_COLS ? gw : CHART_COLS;
+	memset(busy, 0, sizeof(busy));
+	for (int i = 0; i < gw; i++)
+		ui_text(a, y, x + i, 1, ROLE_AXIS, a->g->hline);
+	if (pg->kind == PG_LADDER) {
+		/* a step's name under each step, where it fits: the ends first */
+		unsigned last = (unsigned)lround(x1);
+		snprintf(r, sizeof(r), " %s%s", ladder_cat(rep, pg->index, last), a->g->tick);
+		ui_axis_label(a, y, x, gw, gw - ui_width(a, r), ROLE_AXIS, r, busy);
+		snprintf(l, sizeof(l), "%s%s ", a->g->tick, ladder_cat(rep, pg->index, 0));
+		ui_axis_label(a, y, x, gw, 0, ROLE_AXIS, l, busy);
+		for (unsigned k = 1; k < last; k++) {
+			snprintf(l, sizeof(l), "%s%s", a->utf8 ? "\u2534" : "+",
+				 ladder_cat(rep, pg->index, k));
+			int at = (int)lround((double)k / x1 * (gw - 1));
+			if (!ui_axis_label(a, y, x, gw, at, ROLE_AXIS, l, busy))
+				ui_axis_label(a, y, x, gw, at, ROLE_AXIS, a->utf8 ? "\u2534" : "+",
+					      busy);
+		}
 		return;
 	}
-	if (*page >= total)
-		*page = total - 1;
-	page_at(rep, *page, &pg);
-	const struct report_group *grp = &rep->groups[pg.index];
-	if (pg.kind == PG_PRECONDITION) {
-		m = pre_metric[pg.index];
-		snprintf(title, sizeof(title), "Preconditioning: %s (%s)", report_metric_info[m].title,
-			 report_metric_info[m].unit);
-	} else if (pg.kind == PG_LADDER) {
-		snprintf(title, sizeof(title), "%s: %s (%s)", grp->title, report_metric_info[m].title,
-			 report_metric_info[m].unit);
-	} else {
-		snprintf(title, sizeof(title), "Rate curve: %s, average latency (ms) against IOPS",
-			 grp->title);
-	}
-	char rule[400];
-	snprintf(rule, sizeof(rule), "chart %u of %u%s%s", *page + 1, total, a->g->dot, title);
-	ui_rule(a, y++, rule);
-	ncurves = page_curves(rep, &pg, curves, NROLES);
-	legend(a, y++, rep, curves, ncurves);
-	if (gw < 16 || h < 3)
+	bool time = pg->kind == PG_PRECONDITION;
+	if (time)
+		ui_fmt_secs(v, sizeof(v), x1);
+	else
+		units_fmt_count(v, sizeof(v), x1);
+	snprintf(r, sizeof(r), " %s%s%s", v, time ? " " : " IOPS", a->g->tick);
+	ui_axis_label(a, y, x, gw, gw - ui_width(a, r), ROLE_AXIS, r, busy);
+	snprintf(l, sizeof(l), "%s0%s ", a->g->tick, time ? "" : " IOPS");
+	ui_axis_label(a, y, x, gw, 0, ROLE_AXIS, l, busy);
+	ui_axis_ticks(a, y, x, gw, x1, time, false, time ? ui_fmt_secs : units_fmt_count, busy);
+}
+
+/*
+ * One chart of page pg in metric m in the box at (y, x), w wide and h high: the curves,
+ * their scale on the right, the x axis on the box's last row, warning marks on the points.
+ */
+static void draw_box(struct app *a, const struct report *rep, const struct page *pg,
+		     enum report_metric m, const struct curve *curves, unsigned ncurves, int y,
+		     int x, int w, int h, struct warn_marks *mk)
+{
+	static double xs[CHART_COLS * 8], ys[CHART_COLS * 8], cols[NROLES][CHART_COLS];
+	static const struct result_step *ws[CHART_COLS * 8];
+	struct plot_series s[NROLES];
+	int gw = w - LABEL_W, ph = h - 1;
+	unsigned ns = 0;
+
+	if (gw < 16 || ph < 2)
 		return;
 	unsigned cap = plot_capacity((unsigned)gw, a->utf8);
 	cap = cap < CHART_COLS ? cap : CHART_COLS;
 	/* the x axis spans every run's points: the longest, the largest */
 	double x1 = 0;
-	unsigned ns = 0;
 	for (unsigned pass = 0; pass < 2; pass++)
 		for (unsigned i = 0; i < ncurves; i++) {
-			unsigned n = page_points(rep, &pg, &curves[i], m, xs, ys, CHART_COLS * 8);
+			unsigned n =
+				page_points(rep, pg, &curves[i], m, xs, ys, ws, CHART_COLS * 8);
 			if (!pass) {
 				if (n && xs[n - 1] > x1)
 					x1 = xs[n - 1];
@@ -348,35 +456,96 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 			resample(xs, ys, n, x1, m == RM_LAT_MAX, cols[i], cap);
 			s[ns++] = (struct plot_series){cols[i], cap, drive_role[i], false, NULL};
 		}
-	if (plot_render(&a->grid, (unsigned)gw, (unsigned)h, a->utf8, s, ns, 0) < 0)
+	if (plot_render(&a->grid, (unsigned)gw, (unsigned)ph, a->utf8, s, ns, 0) < 0)
 		return;
-	ui_plot(a, y, 1, &a->grid);
-	bool lat = pg.kind == PG_RATE || m != RM_IOPS;
-	enum report_metric ym = pg.kind == PG_RATE ? RM_LAT_AVG : m;
-	if (lat)
-		report_fmt_value(r, sizeof(r), ym, a->grid.ymax);
-	else
-		units_fmt_count(r, sizeof(r), a->grid.ymax); /* "50.0M": the scale is short */
-	snprintf(l, sizeof(l), "%s %s%s", a->g->tick, r, lat ? " ms" : "");
-	ui_text(a, y, 1 + gw, a->cols - gw - 2, ROLE_AXIS, l);
-	snprintf(l, sizeof(l), "%s 0", a->g->tick);
-	ui_text(a, y + h - 1, 1 + gw, a->cols - gw - 2, ROLE_AXIS, l);
-	y += h;
-	for (int i = 0; i < gw; i++)
-		ui_text(a, y, 1 + i, 1, ROLE_AXIS, a->g->hline);
-	if (pg.kind == PG_PRECONDITION) {
-		snprintf(l, sizeof(l), "%s0 ", a->g->tick);
-		snprintf(r, sizeof(r), " %s %s", units_fmt_duration(title, sizeof(title),
-								     (uint64_t)(x1 * 1e9)),
-			 a->g->tick);
-	} else if (pg.kind == PG_LADDER) {
-		snprintf(l, sizeof(l), "%s%s ", a->g->tick, ladder_cat(rep, pg.index, false));
-		snprintf(r, sizeof(r), " %s%s", ladder_cat(rep, pg.index, true), a->g->tick);
-	} else {
-		snprintf(l, sizeof(l), "%s0 IOPS ", a->g->tick);
-		snprintf(r, sizeof(r), " %s IOPS%s", units_fmt_count(title, sizeof(title), x1),
-			 a->g->tick);
+	ui_plot(a, y, x, &a->grid);
+	for (unsigned i = 0; i < ncurves; i++)
+		draw_marks(a, rep, pg, m, &curves[i], x1, cap, y, x, mk);
+	scale_metric = pg->kind == PG_RATE ? RM_LAT_AVG : m;
+	ui_yscale(a, y, x + gw, w - gw, ph, a->grid.ymax, scale_fmt);
+	draw_xaxis(a, rep, pg, x1, y + ph, x, gw);
+}
+
+/* The four metrics of the page, two by two; a rate curve as the ladder of its steps. */
+static void draw_quad(struct app *a, const struct report *rep, const struct page *pg,
+		      const struct curve *curves, unsigned ncurves, int y, int h,
+		      struct warn_marks *mk)
+{
+	int hw = (a->cols - 2) / 2, hh = h / 2;
+
+	for (unsigned q = 0; q < NPRE; q++) {
+		struct page p = *pg;
+		int y0 = y + (int)(q / 2) * hh, x0 = 1 + (int)(q % 2) * hw;
+		if (p.kind == PG_PRECONDITION)
+			p.index = q;
+		else
+			p.kind = PG_LADDER;
+		ui_textf(a, y0, x0, hw - 1, ROLE_LABEL, "%s (%s)",
+			 report_metric_info[pre_metric[q]].title,
+			 report_metric_info[pre_metric[q]].unit);
+		draw_box(a, rep, &p, pre_metric[q], curves, ncurves, y0 + 1, x0, hw - 2, hh - 1,
+			 mk);
 	}
-	ui_text(a, y, 1, gw, ROLE_AXIS, l);
-	ui_text_right(a, y, 1, gw, ROLE_AXIS, r);
+}
+
+void charts_quad(struct app *a, const struct report *rep)
+{
+	bool pre = has_precondition(rep);
+
+	/* the same test stays in view: the preconditioning's pages are one in the 2x2 view */
+	if (pre && !a->chart_quad)
+		a->chart_page = a->chart_page < NPRE ? 0 : a->chart_page - NPRE + 1;
+	else if (pre)
+		a->chart_page = a->chart_page ? a->chart_page + NPRE - 1 : 0;
+	a->chart_quad = !a->chart_quad;
+}
+
+void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom)
+{
+	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
+	unsigned total = charts_count(rep, a->chart_quad), ncurves;
+	struct curve curves[NROLES];
+	struct warn_marks mk = {"", 0};
+	char title[300], rule[400];
+	struct page pg = {PG_PRECONDITION, 0};
+	int y = top;
+
+	if (!total) {
+		ui_rule(a, y++, "charts");
+		ui_text(a, y, 3, a->cols - 4, ROLE_DIM,
+			"nothing to chart: no preconditioning, ladder or rate curve in these runs");
+		return;
+	}
+	if (*page >= total)
+		*page = total - 1;
+	page_at(rep, *page, a->chart_quad, &pg);
+	const struct report_group *grp = &rep->groups[pg.index];
+	if (a->chart_quad) {
+		snprintf(title, sizeof(title), "%s: four metrics",
+			 pg.kind == PG_PRECONDITION ? "Preconditioning" : grp->title);
+	} else if (pg.kind == PG_PRECONDITION) {
+		m = pre_metric[pg.index];
+		snprintf(title, sizeof(title), "Preconditioning: %s (%s)",
+			 report_metric_info[m].title, report_metric_info[m].unit);
+	} else if (pg.kind == PG_LADDER) {
+		snprintf(title, sizeof(title), "%s: %s (%s)", grp->title,
+			 report_metric_info[m].title, report_metric_info[m].unit);
+	} else {
+		snprintf(title, sizeof(title), "Rate curve: %s, average latency (ms) against IOPS",
+			 grp->title);
+	}
+	snprintf(rule, sizeof(rule), "chart %u of %u%s%s", *page + 1, total, a->g->dot, title);
+	ui_rule(a, y++, rule);
+	ncurves = page_curves(rep, &pg, curves, NROLES);
+	legend(a, y++, rep, curves, ncurves);
+	/* the charts, and a line under them for the warnings their marks stand for */
+	if (a->chart_quad)
+		draw_quad(a, rep, &pg, curves, ncurves, y, bottom - y - 1, &mk);
+	else
+		draw_box(a, rep, &pg, m, curves, ncurves, y, 1, a->cols - 2, bottom - y - 1, &mk);
+	if (mk.n)
+		ui_textf(
+			a, bottom - 1, 3, a->cols - 4, ROLE_WARNING,
+			"%s on a step with warnings: %s (the comparison's notes say what they are)",
+			REPORT_WARN_MARK, mk.codes);
 }

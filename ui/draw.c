@@ -3,6 +3,7 @@
 #include "ui.h"
 
 #include <curses.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <wchar.h>
 
 #include "text.h"
+#include "units.h"
 
 /* Colour pair n+1 belongs to role n; pair 0 is the terminal's default. */
 void ui_theme_apply(struct app *a)
@@ -287,4 +289,76 @@ void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows)
 		*top = sel;
 	else if (sel >= *top + rows)
 		*top = sel - rows + 1;
+}
+
+bool ui_axis_label(const struct app *a, int y, int x, int w, int at, enum ui_role role,
+		   const char *s, bool *busy)
+{
+	int len = ui_width(a, s);
+
+	if (at < 0 || len <= 0 || at + len > w)
+		return false;
+	for (int i = at > 0 ? at - 1 : 0; i < w && i <= at + len; i++)
+		if (busy[i])
+			return false;
+	ui_text(a, y, x + at, len, role, s);
+	for (int i = at; i < at + len; i++)
+		busy[i] = true;
+	return true;
+}
+
+void ui_axis_ticks(const struct app *a, int y, int x, int w, double span, bool time,
+		   bool back, ui_fmt_fn fmt, bool *busy)
+{
+	unsigned col[32];
+	double val[32];
+	char v[48], l[64];
+	/* a label every ten cells at most: "1m 30s" and its gaps */
+	unsigned n = plot_ticks(span, (unsigned)w, (unsigned)w / 10, time, col, val, 32);
+
+	for (unsigned i = 0; i < n; i++) {
+		int c = back ? w - 1 - (int)col[i] : (int)col[i];
+		snprintf(l, sizeof(l), "%s%s%s", a->utf8 ? "\u2534" : "+", back ? "-" : "",
+			 fmt(v, sizeof(v), val[i]));
+		/* the label where it fits; else the tick alone */
+		if (!ui_axis_label(a, y, x, w, c, ROLE_AXIS, l, busy))
+			ui_axis_label(a, y, x, w, c, ROLE_AXIS, a->utf8 ? "\u2534" : "+", busy);
+	}
+}
+
+void ui_yscale(const struct app *a, int y, int x, int lw, int rows, double ymax, ui_fmt_fn fmt)
+{
+	unsigned col[32];
+	double val[32];
+	char v[48], l[64];
+	int last = 0; /* the row of the label above, from the top one */
+
+	if (rows < 1)
+		return;
+	snprintf(l, sizeof(l), "%s %s", a->g->tick, fmt(v, sizeof(v), ymax));
+	ui_text(a, y, x, lw, ROLE_AXIS, l);
+	snprintf(l, sizeof(l), "%s 0", a->g->tick);
+	if (rows > 1)
+		ui_text(a, y + rows - 1, x, lw, ROLE_AXIS, l);
+	/* the ticks between, a free row either side of each */
+	unsigned n = plot_ticks(ymax, (unsigned)rows, (unsigned)(rows - 1) / 4, false, col, val,
+				32);
+	for (unsigned i = n; i-- > 0;) {
+		int r = rows - 1 - (int)col[i];
+		if (r - last < 2 || rows - 1 - r < 2)
+			continue;
+		snprintf(l, sizeof(l), "%s %s", a->g->tick, fmt(v, sizeof(v), val[i]));
+		ui_text(a, y + r, x, lw, ROLE_AXIS, l);
+		last = r;
+	}
+}
+
+char *ui_fmt_secs(char *buf, size_t len, double s)
+{
+	/* a tick of a short phase, 0.25 s, is not rounded onto its neighbours */
+	if (s > 0 && s < 60 && fabs(s - round(s)) > 1e-9) {
+		snprintf(buf, len, "%.3g s", s);
+		return buf;
+	}
+	return units_fmt_duration(buf, len, s > 0 ? (uint64_t)llround(s * 1e9) : 0);
 }

@@ -66,6 +66,8 @@ const struct key_binding key_table[] = {
 	{KS_RESULTS, {'N'}, ACT_NOTE, "write a note on the run"},
 	{KS_RESULTS, {'c'}, ACT_CHARTS,
 	 "charts of the selected run, or of the marked runs overlaid (h, l: the next chart)"},
+	{KS_RESULTS, {'v'}, ACT_CHART_QUAD,
+	 "charts of the four metrics of each test, 2x2; in the charts, one metric or four (h, l: the next test)"},
 	{KS_RESULTS, {'o'}, ACT_OPEN, "open a result file or a directory of them, listed from then on"},
 };
 const unsigned key_table_len = sizeof(key_table) / sizeof(key_table[0]);

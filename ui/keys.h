@@ -63,6 +63,7 @@ enum key_action {
 	ACT_LABEL,
 	ACT_NOTE,
 	ACT_CHARTS,
+	ACT_CHART_QUAD,
 	ACT_OPEN,
 };
 

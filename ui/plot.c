@@ -222,14 +222,17 @@ void plot_hist_add(struct plot_hist *h, const double *v)
 unsigned plot_hist_columns(const struct plot_hist *h, unsigned k, unsigned w, double *lo,
 			   double *hi)
 {
-	unsigned cols = h->n < w ? h->n : w;
+	unsigned cols = h->n ? w : 0;
 
 	if (k >= PLOT_HIST_SERIES)
 		return 0;
 	for (unsigned c = 0; c < cols; c++) {
-		/* the buckets [a, b) fall under column c; at least one */
+		/* the buckets [a, b) fall under column c; at least one, shared by the columns
+		 * it spans while there are fewer buckets than columns */
 		unsigned a = (unsigned)((uint64_t)c * h->n / cols);
 		unsigned b = (unsigned)((uint64_t)(c + 1) * h->n / cols);
+		if (b <= a)
+			b = a + 1;
 		lo[c] = h->lo[k][a];
 		hi[c] = h->hi[k][a];
 		for (unsigned i = a + 1; i < b; i++) {
@@ -284,4 +287,45 @@ char *plot_row_text(const struct plot_grid *g, unsigned row, char *buf, size_t l
 		buf[n] = '\0';
 	}
 	return buf;
+}
+
+double plot_nice_step(double span, unsigned most, bool time)
+{
+	static const double tsteps[] = {1,    2,    5,	  10,	15,    30,    60,    120,   300,
+					600,  900,  1800, 3600, 7200,  10800, 21600, 43200, 86400};
+	static const double steps[] = {1, 2, 2.5, 5, 10};
+
+	if (!(span > 0) || !isfinite(span) || most == 0)
+		return 0;
+	double want = span / most;
+	/* under a second or over a day, time steps are decimal too */
+	for (size_t i = 0; time && want >= 1 && i < sizeof(tsteps) / sizeof(tsteps[0]); i++)
+		if (tsteps[i] >= want)
+			return tsteps[i];
+	double p = pow(10, floor(log10(want)));
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i] * p >= want * (1 - 1e-12))
+			return steps[i] * p;
+	return 10 * p;
+}
+
+unsigned plot_ticks(double span, unsigned w, unsigned most, bool time, unsigned *col,
+		    double *val, unsigned max)
+{
+	double step = plot_nice_step(span, most, time);
+	unsigned n = 0;
+
+	if (!(step > 0) || w < 2)
+		return 0;
+	for (unsigned k = 1; n < max; k++) {
+		double v = k * step;
+		if (v >= span * (1 - 1e-9))
+			break;
+		unsigned c = (unsigned)lround(v / span * (w - 1));
+		if (c == 0 || c >= w - 1)
+			continue;
+		col[n] = c;
+		val[n++] = v;
+	}
+	return n;
 }

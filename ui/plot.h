@@ -47,8 +47,9 @@ void plot_hist_reset(struct plot_hist *h);
 void plot_hist_add(struct plot_hist *h, const double *v);
 /*
  * Series k resampled to w points spread over the whole history (w >= 1): lo[i] and hi[i]
- * the minimum and maximum of the buckets under point i. Returns the points written (0
- * while empty; fewer than w while there are fewer buckets than points).
+ * the minimum and maximum of the buckets under point i. Returns the points written: 0
+ * while empty, else w: while there are fewer buckets than points, each bucket spans
+ * the points under it, so the history fills the width from its first sample on.
  */
 unsigned plot_hist_columns(const struct plot_hist *h, unsigned k, unsigned w, double *lo,
 			   double *hi);
@@ -76,6 +77,19 @@ double plot_nice_max(double v);
 int plot_render(struct plot_grid *g, unsigned w, unsigned h, bool braille,
 		const struct plot_series *s, unsigned ns, double ymax);
 void plot_free(struct plot_grid *g);
+/*
+ * A step between ticks on a scale from 0 to span with at most `most` ticks: 1, 2, 2.5
+ * or 5 times a power of ten; for time (seconds), 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10, 15,
+ * 30 min, 1, 2, 3, 6, 12 h or a day. 0 when span is not positive.
+ */
+double plot_nice_step(double span, unsigned most, bool time);
+/*
+ * The ticks strictly inside a scale of w cells from 0 (cell 0) to span (cell w - 1), one
+ * every plot_nice_step(span, most, time): their cells into col[], values into val[] (at
+ * most max). Returns how many.
+ */
+unsigned plot_ticks(double span, unsigned w, unsigned most, bool time, unsigned *col,
+		    double *val, unsigned max);
 /* UTF-8 of a code point into out (at least 5 bytes); returns the length. */
 size_t plot_utf8(uint32_t cp, char *out);
 /* One row of the grid as UTF-8 text (for tests and plain output); returns buf. */

@@ -446,10 +446,11 @@ void results_draw(struct app *a, int top, int bottom)
 		if (a->cmp_dirty)
 			compare_build(a);
 		if (a->cmp && a->cmp->built) {
-			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHARTS};
-			static const char *const cwords[] = {"chart", "close"};
+			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHART_QUAD,
+								ACT_CHARTS};
+			static const char *const cwords[] = {"chart", "2x2", "close"};
 			charts_draw(a, &a->cmp->rep, &a->chart_page, top, bottom - 1);
-			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 2);
+			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 3);
 			return;
 		}
 		a->charts = false;
@@ -738,6 +739,10 @@ static bool charts_key(struct app *a, enum key_action act)
 	case ACT_DETAILS:
 		a->charts = false;
 		return true;
+	case ACT_CHART_QUAD:
+		if (a->cmp && a->cmp->built)
+			charts_quad(a, &a->cmp->rep);
+		return true;
 	case ACT_METRIC_NEXT:
 	case ACT_DOWN:
 		a->chart_page++; /* clamped when drawn */
@@ -763,8 +768,11 @@ void results_key(struct app *a, enum key_action act)
 		return;
 	switch (act) {
 	case ACT_CHARTS:
+	case ACT_CHART_QUAD:
+		/* c opens one metric a chart, v the four of each test 2x2 */
 		a->charts = true;
 		a->chart_page = 0;
+		a->chart_quad = act == ACT_CHART_QUAD;
 		break;
 	case ACT_DETAILS:
 		details_open(a);

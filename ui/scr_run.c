@@ -74,7 +74,7 @@ static void draw_plot(struct app *a, int y, int x, int w, int h, const struct pl
 	static double lo[2][WHOLE_COLS], hi[2][WHOLE_COLS];
 	struct plot_series s[2];
 	unsigned ns = 0;
-	char cur[32], top[32], buf[96];
+	char cur[32];
 	int label_w = PLOT_LABEL_W, gw = w - label_w;
 	int tx = x;
 	bool whole = !a->plot_recent;
@@ -121,57 +121,69 @@ static void draw_plot(struct app *a, int y, int x, int w, int h, const struct pl
 	} else {
 		ui_plot(a, y + 1, x, &a->grid);
 	}
-	/* the scale: the top of the plot, and zero at the bottom */
-	snprintf(buf, sizeof(buf), "%s %s", a->g->tick,
-		 fmt_metric(top, sizeof(top), pd->latency, a->grid.ymax));
-	ui_text(a, y + 1, x + gw, label_w, ROLE_AXIS, buf);
-	snprintf(buf, sizeof(buf), "%s 0", a->g->tick);
-	ui_text(a, y + h - 1, x + gw, label_w, ROLE_AXIS, buf);
+	/* the scale: the top of the plot, zero at the bottom, round steps between */
+	ui_yscale(a, y + 1, x + gw, label_w, h - 1, a->grid.ymax,
+		  pd->latency ? units_fmt_latency : units_fmt_count);
+}
+
+#define AXIS_MAX 1024 /* the widest time axis, in cells */
+
+/*
+ * The steady window on the axis: "═" under the columns of its rounds; with name, its
+ * name instead, where the time labels (in busy) left room for it.
+ */
+static void steady_marks(struct app *a, int y, int x, int gw, bool *busy, bool name)
+{
+	enum ui_role role = a->snap.steady.reached ? ROLE_OK : ROLE_WARNING;
+
+	if (a->snap.window_from == UINT_MAX || a->whole->samples <= a->snap.window_from)
+		return;
+	int c0 = (int)((uint64_t)a->snap.window_from * (unsigned)gw / a->whole->samples);
+	for (int i = c0; i < gw && !name; i++)
+		ui_text(a, y, x + i, 1, role, a->utf8 ? "\u2550" : "=");
+	for (int at = c0 + 1; at < gw && name; at++)
+		if (ui_axis_label(a, y, x, gw, at, role, " steady window ", busy) ||
+		    ui_axis_label(a, y, x, gw, at, role, " steady ", busy))
+			return;
 }
 
 /*
  * The plots' time axis, under one column of plots (x, w as for draw_plot): in whole-phase
- * mode from the phase's start to now, with the steady-state window marked under the
- * rounds it covers; in recent mode how far back the plot reaches.
+ * mode from the phase's start to now, with a tick at each round step of time and the
+ * steady-state window marked under the rounds it covers; in recent mode how far back
+ * the plot reaches, ticked back from now. Labels never overwrite one another.
  */
 static void draw_axis(struct app *a, int y, int x, int w)
 {
 	int gw = w - PLOT_LABEL_W;
-	char l[32], r[48], mid[32];
+	bool busy[AXIS_MAX] = {false};
+	char l[48], r[64], d[32];
 	uint64_t span = a->snap.elapsed_ns > a->snap.phase_start_ns
 				? a->snap.elapsed_ns - a->snap.phase_start_ns
 				: 0;
 
 	if (gw < 16)
 		return;
+	gw = gw < AXIS_MAX ? gw : AXIS_MAX;
 	for (int i = 0; i < gw; i++)
 		ui_text(a, y, x + i, 1, ROLE_AXIS, a->g->hline);
 	if (a->plot_recent) {
 		unsigned cap = plot_capacity((unsigned)gw, a->utf8);
 		uint64_t back = (uint64_t)cap * a->snap.last.dur_ns;
-		snprintf(l, sizeof(l), "%s-%s ", a->g->tick, units_fmt_duration(mid, sizeof(mid), back));
-		ui_text(a, y, x, gw, ROLE_AXIS, l);
-		ui_text_right(a, y, x, gw, ROLE_AXIS, " now (w: whole phase)");
+		snprintf(l, sizeof(l), "%s-%s ", a->g->tick, units_fmt_duration(d, sizeof(d), back));
+		ui_axis_label(a, y, x, gw, 0, ROLE_AXIS, l, busy);
+		snprintf(r, sizeof(r), " now (w: whole phase)");
+		ui_axis_label(a, y, x, gw, gw - ui_width(a, r), ROLE_AXIS, r, busy);
+		ui_axis_ticks(a, y, x, gw, (double)back / 1e9, true, true, ui_fmt_secs, busy);
 		return;
 	}
-	/* the steady window: under the columns of its rounds */
-	if (a->snap.window_from != UINT_MAX && a->whole->samples > a->snap.window_from) {
-		int c0 = (int)((uint64_t)a->snap.window_from * (unsigned)gw / a->whole->samples);
-		for (int i = c0; i < gw; i++)
-			ui_text(a, y, x + i, 1, a->snap.steady.reached ? ROLE_OK : ROLE_WARNING,
-				a->utf8 ? "\u2550" : "=");
-		if (gw - c0 > 16)
-			ui_text(a, y, x + c0 + 1, gw - c0 - 1,
-				a->snap.steady.reached ? ROLE_OK : ROLE_WARNING, " steady window ");
-	}
+	steady_marks(a, y, x, gw, busy, false);
+	snprintf(r, sizeof(r), " %s phase %s", units_fmt_duration(d, sizeof(d), span), a->g->tick);
+	ui_axis_label(a, y, x, gw, gw - ui_width(a, r), ROLE_AXIS, r, busy);
 	snprintf(l, sizeof(l), "%s0 ", a->g->tick);
-	ui_text(a, y, x, gw, ROLE_AXIS, l);
-	units_fmt_duration(mid, sizeof(mid), span / 2);
-	snprintf(r, sizeof(r), " %s ", mid);
-	ui_text(a, y, x + gw / 2 - (int)strlen(r) / 2, (int)strlen(r), ROLE_AXIS, r);
-	snprintf(r, sizeof(r), " %s phase %s", units_fmt_duration(mid, sizeof(mid), span),
-		 a->g->tick);
-	ui_text_right(a, y, x, gw, ROLE_AXIS, r);
+	ui_axis_label(a, y, x, gw, 0, ROLE_AXIS, l, busy);
+	ui_axis_ticks(a, y, x, gw, (double)span / 1e9, true, false, ui_fmt_secs, busy);
+	steady_marks(a, y, x, gw, busy, true);
 }
 
 static void draw_header(struct app *a, int y)
@@ -366,9 +378,15 @@ static void draw_ladder(struct app *a, int y)
 			"the measured steps fill in here as they finish");
 		return;
 	}
-	/* keep the running step in view */
-	if (ncols > 0 && running >= (unsigned)ncols)
-		first = running - (unsigned)ncols + 1;
+	/* scrolled to the running step, with the next one in view when there is one */
+	unsigned want = running + 1 < a->snap.nladder ? running + 1 : running;
+	if (ncols > 1 && want >= (unsigned)ncols)
+		first = want - (unsigned)ncols + 1;
+	/* steps scrolled off either side are pointed at */
+	if (first)
+		ui_textf(a, y + 1, x0 - 3, 3, ROLE_DIM, "%s", a->utf8 ? "\u2039" : "<");
+	if (ncols > 0 && first + (unsigned)ncols < a->snap.nladder)
+		ui_textf(a, y + 1, x0 + ncols * cw, 1, ROLE_DIM, "%s", a->utf8 ? "\u203a" : ">");
 	for (unsigned i = first; i < a->snap.nladder && (int)(i - first) < ncols; i++) {
 		const struct rm_step *c = &a->snap.ladder[i];
 		int x = x0 + (int)(i - first) * cw;

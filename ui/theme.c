@@ -5,23 +5,17 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "fileio.h"
 #include "lines.h"
 #include "text.h"
 
-#ifndef DB_SRCDIR
-#define DB_SRCDIR "."
-#endif
-#ifndef DB_DATADIR
-#define DB_DATADIR "/usr/local/share/drivebench"
-#endif
 
 const struct ui_role_info ui_role_info[ROLE_COUNT] = {
 #define X(id, name_, style, help_) [ROLE_##id] = {.name = name_, .builtin = style, .help = help_},
@@ -322,19 +316,6 @@ int theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void 
 	return ret;
 }
 
-/* Whether the running program lives under the source tree (run from the build tree). */
-static bool running_from_srcdir(void)
-{
-	char exe[PATH_MAX], src[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0 || !realpath(DB_SRCDIR, src))
-		return false;
-	exe[n] = '\0';
-	size_t sl = strlen(src);
-	return !strncmp(exe, src, sl) && exe[sl] == '/';
-}
-
 unsigned theme_dirs(char dirs[][4096], unsigned max)
 {
 	unsigned n = 0;
@@ -344,10 +325,8 @@ unsigned theme_dirs(char dirs[][4096], unsigned max)
 		snprintf(dirs[n++], 4096, "%s/drivebench/themes", xdg);
 	else if (n < max && home && *home)
 		snprintf(dirs[n++], 4096, "%s/.config/drivebench/themes", home);
-	if (n < max && running_from_srcdir())
-		snprintf(dirs[n++], 4096, "%s/themes", DB_SRCDIR);
 	if (n < max)
-		snprintf(dirs[n++], 4096, "%s/themes", DB_DATADIR);
+		snprintf(dirs[n++], 4096, "%s/themes", db_datadir());
 	return n;
 }
 

@@ -102,8 +102,8 @@ int theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void 
 
 /*
  * The directories themes are looked up in, most specific first:
- * $XDG_CONFIG_HOME/drivebench/themes, then DB_SRCDIR "/themes" when the running program
- * is inside the source tree, then DB_DATADIR "/themes". Returns how many were written.
+ * $XDG_CONFIG_HOME/drivebench/themes, then the data directory's themes/ (db_datadir(): the
+ * install's, or $DRIVEBENCH_DATADIR). Returns how many were written.
  */
 unsigned theme_dirs(char dirs[][4096], unsigned max);
 /*

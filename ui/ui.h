@@ -134,6 +134,7 @@ struct app {
 	char details_name[256];   /* the file's name, for the title */
 	bool charts;              /* the chart view is open (chart_view.c) */
 	unsigned chart_page;      /* which chart it shows */
+	bool chart_quad;          /* the four metrics of a test at once, 2x2 */
 
 	/* Help */
 	unsigned help_top;
@@ -156,6 +157,25 @@ void ui_fill(const struct app *a, int y, int x, int w, enum ui_role role);
 void ui_rule(const struct app *a, int y, const char *title);
 /* A plot grid at (y, x). */
 void ui_plot(const struct app *a, int y, int x, const struct plot_grid *g);
+/* A value as an axis label into buf. */
+typedef char *(*ui_fmt_fn)(char *buf, size_t len, double v);
+/* Seconds as a duration: "5 s", "1m 30s". */
+char *ui_fmt_secs(char *buf, size_t len, double s);
+/*
+ * Axis text on the line at (y, x), w cells, with busy[w] the cells taken: s at cell at,
+ * when it fits and the cells it takes and one either side are free; it takes them then.
+ */
+bool ui_axis_label(const struct app *a, int y, int x, int w, int at, enum ui_role role,
+		   const char *s, bool *busy);
+/*
+ * The ticks of an axis line w cells wide from 0 to span (seconds when time), each with
+ * its label where it fits beside those placed before (ui_axis_label); back: counted from
+ * the right edge, labelled "-30 s".
+ */
+void ui_axis_ticks(const struct app *a, int y, int x, int w, double span, bool time,
+		   bool back, ui_fmt_fn fmt, bool *busy);
+/* The scale right of a plot of rows rows at (y, x), lw wide: ymax, 0, and round steps. */
+void ui_yscale(const struct app *a, int y, int x, int lw, int rows, double ymax, ui_fmt_fn fmt);
 /* Set the status line message for a few seconds. */
 void ui_status(struct app *a, enum ui_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -207,7 +227,9 @@ void results_free(struct app *a);
 /* ---- chart_view.c ----------------------------------------------------------------- */
 struct report;
 /* How many charts the comparison has: preconditioning's four, a ladder or rate curve each. */
-unsigned charts_count(const struct report *rep);
+unsigned charts_count(const struct report *rep, bool quad);
+/* Between one metric a chart and the 2x2 view of four, the same test kept in view. */
+void charts_quad(struct app *a, const struct report *rep);
 /* Chart *page (clamped) of rep between top and bottom. */
 void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom);
 

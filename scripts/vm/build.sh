@@ -5,7 +5,7 @@
 # initramfs of busybox, the kernel modules the lab's hardware needs (in dependency
 # order, from modules.dep), drivebench with the libraries ldd names and its presets,
 # themes and specs, and the tools the scenarios cross-check with: smartctl, nvme,
-# hdparm, fio, dmsetup, mdadm, mke2fs and jq.
+# hdparm, fio, dmsetup, mdadm, mke2fs and jq; systemd-udevd with its rules, and LVM.
 #   scripts/vm/build.sh [BUILD_DIR]      (default build/vm; needs build/drivebench)
 # Prints the kernel image's path and the initramfs' path on its last two lines.
 set -eu
@@ -69,22 +69,34 @@ add_prog() {
 
 cp /bin/busybox "$root/usr/bin/busybox"
 add_prog "$bin" /usr/local/bin/drivebench
-for p in smartctl nvme hdparm fio dmsetup mdadm mke2fs jq; do
+for p in smartctl nvme hdparm fio dmsetup mdadm mke2fs jq udevadm lvm; do
 	path=$(command -v "$p" || ls /usr/sbin/"$p" /sbin/"$p" 2>/dev/null | head -n 1)
 	[ -n "$path" ] || { echo "build.sh: $p is missing (scripts/deps.sh vm)" >&2; exit 1; }
 	add_prog "$path" "/usr/sbin/$p"
 done
 ln -s mke2fs "$root/usr/sbin/mkfs.ext4"
 cp /etc/mke2fs.conf "$root/etc/"
+# udev: systemd-udevd is udevadm under that name; its rules and the helpers they run
+# (ata_id, scsi_id), so drivebench's libudev probe reads a real udev database
+mkdir -p "$root/usr/lib/systemd" "$root/usr/lib/udev" "$root/etc/udev"
+ln -s /usr/sbin/udevadm "$root/usr/lib/systemd/systemd-udevd"
+ln -s /usr/sbin/udevadm "$root/usr/bin/udevadm"
+cp -r /usr/lib/udev/rules.d "$root/usr/lib/udev/"
+for h in ata_id scsi_id; do add_prog /usr/lib/udev/$h /usr/lib/udev/$h; done
+# LVM: lvm is every LVM command under its own name
+for c in pvcreate vgcreate lvcreate vgchange lvremove vgremove pvremove; do
+	ln -s lvm "$root/usr/sbin/$c"
+done
 # busybox for everything else (sh, mount, dd, insmod...), never over a real tool
 /bin/busybox --list-full | while read -r applet; do
 	case $applet in bin/* | sbin/*) applet=usr/$applet ;; esac
 	[ -e "$root/$applet" ] || [ -L "$root/$applet" ] || ln -s /usr/bin/busybox "$root/$applet"
 done
 
-# drivebench's data where an installed drivebench looks (DB_DATADIR, the Makefile's
-# default /usr/local/share/drivebench): it is not in its build tree in the guest
-share=$root/usr/local/share/drivebench
+# drivebench's data where an installed drivebench looks: the DATADIR it was built with
+# (`make check-vm` passes it; the Makefile's default is /usr/local/share/drivebench)
+share=$root${DATADIR:-/usr/local/share/drivebench}
+mkdir -p "$share"
 for d in presets themes specs; do cp -r "$d" "$share/"; done
 cp tests/vm/init "$root/init"
 cp tests/vm/scenarios.sh tests/vm/hardware.conf "$root/lab/"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -115,29 +116,74 @@ static int sys_block_dir(const char *sys, dev_t dev, char *out)
 	return ret;
 }
 
+/*
+ * Is the device whose sysfs directory is dir on its way out, by the state its driver
+ * shows while it removes it (before sysfs drops it: the I/O that fails as a controller or
+ * disk is removed fails first)? An NVMe controller's "state" (nvme_ctrl_state_show():
+ * "deleting", "deleting (no IO)", "dead") or a SCSI device's (scsi_sysfs.c: "cancel",
+ * "deleted", "cancel-offline"). A state that cannot be read is not a removal.
+ */
+static bool removing(const char *dir, const char *attr)
+{
+	static const char *const gone[] = {"deleting", "deleting (no IO)", "dead", "cancel",
+					   "deleted", "cancel-offline"};
+	char path[PATH_MAX + 32], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	if (!(f = fopen(path, "re")))
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (!strcmp(buf, gone[i]))
+			return true;
+	return false;
+}
+
 bool safety_present(dev_t dev, const struct inuse_roots *roots)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], sub[PATH_MAX + 300];
 	struct dirent *e;
 	bool ctrl = false;
 	DIR *dir;
 
 	if (sys_block_dir(roots && roots->sys ? roots->sys : "/sys", dev, real) < 0)
 		return false;
+	if (removing(real, "device/state"))
+		return false;
 	/* an NVMe namespace under native multipath: its head stays while it is open, after
-	 * every controller that reached it has gone; gone is when none is left */
+	 * every controller that reached it has gone; gone is when none is left, or every
+	 * one left is being removed. Without multipath the controller is the parent. */
 	*strrchr(real, '/') = '\0';
 	if (strncmp(strrchr(real, '/') + 1, "nvme-subsys", 11))
-		return true;
+		return !removing(real, "state");
 	dir = opendir(real);
 	while (dir && !ctrl && (e = readdir(dir))) {
 		unsigned c;
 		int end = 0;
-		ctrl = sscanf(e->d_name, "nvme%u%n", &c, &end) == 1 && !e->d_name[end];
+		if (sscanf(e->d_name, "nvme%u%n", &c, &end) != 1 || e->d_name[end])
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", real, e->d_name);
+		ctrl = !removing(sub, "state");
 	}
 	if (dir)
 		closedir(dir);
 	return ctrl;
+}
+
+int safety_removed(const dev_t *devs, unsigned n, unsigned wait_ms, const struct inuse_roots *roots)
+{
+	for (unsigned waited = 0;; waited += 50) {
+		for (unsigned i = 0; i < n; i++)
+			if (!safety_present(devs[i], roots))
+				return (int)i;
+		if (!n || waited >= wait_ms)
+			return -1;
+		nanosleep(&(struct timespec){.tv_nsec = 50 * 1000000L}, NULL);
+	}
 }
 
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len)

@@ -51,10 +51,19 @@ bool safety_confirms_controller(const struct target *t, const char *confirm,
 				const struct inuse_roots *roots);
 
 /*
- * Is block device dev still in the system: sysfs shows it and, for an NVMe namespace
- * under native multipath, a controller of its subsystem is left to reach it?
+ * Is block device dev still in the system: sysfs shows it, its driver is not removing it
+ * (a SCSI device's or NVMe controller's state) and, for an NVMe namespace under native
+ * multipath, a controller of its subsystem that is not being removed is left to reach it?
  */
 bool safety_present(dev_t dev, const struct inuse_roots *roots);
+
+/*
+ * Which of the block devices devs[n] is gone (safety_present() false), asked again every
+ * 50 ms for up to wait_ms: a removal reaches sysfs shortly after the I/O it failed. Its
+ * index, or -1.
+ */
+int safety_removed(const dev_t *devs, unsigned n, unsigned wait_ms,
+		   const struct inuse_roots *roots);
 
 /* Is block device dev a partition? Then disk gets its whole disk's kernel name. */
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len);

@@ -61,6 +61,7 @@ struct reader {
 	bool too_big;
 	char last_err[256]; /* the last line on stderr, for messages */
 	char silent[256];   /* why the run was given up on a silent server, or "" */
+	char gone[160];	    /* the last "client: host=... disconnected" fio printed, or "" */
 };
 
 static void json_append(struct reader *rd, const char *s, size_t n)
@@ -89,6 +90,26 @@ static void json_append(struct reader *rd, const char *s, size_t n)
 	rd->json[rd->json_len] = '\0';
 }
 
+/*
+ * fio's client giving up on a server by itself (client.c: a command unanswered for its
+ * 5 s, FIO_NET_CLIENT_TIMEOUT, removes the server) is a silent server as much as the one
+ * drivebench's own watch finds; a server that hangs up is kept for the messages.
+ */
+static void client_gave_up(struct reader *rd, const char *line)
+{
+	char host[128], what[64] = "";
+
+	if (!rd->silent[0] &&
+	    (sscanf(line, "fio: client %127[^,], timeout on cmd %63s", host, what) == 2 ||
+	     sscanf(line, "fio: client %127s timed out", host) == 1) &&
+	    strstr(line, what[0] ? "timeout on cmd" : " timed out"))
+		text_fmt(rd->silent, sizeof(rd->silent),
+			 "fio's server at %s did not answer fio's client (%s); the run was given up",
+			 host, what[0] ? what : "timed out");
+	else if (sscanf(line, "client: host=%127s disconnected", host) == 1)
+		text_fmt(rd->gone, sizeof(rd->gone), "fio's server at %s hung up", host);
+}
+
 static void got_line(struct reader *rd, int which, const char *s, size_t n)
 {
 	if (which == 0 && (rd->in_json || (n && s[0] == '{'))) {
@@ -99,6 +120,7 @@ static void got_line(struct reader *rd, int which, const char *s, size_t n)
 	char buf[LINE_MAX_BYTES + 1];
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	client_gave_up(rd, buf);
 	if (which == 1 && n)
 		text_copy(rd->last_err, sizeof(rd->last_err), buf);
 	if (rd->lab->on_line)
@@ -699,6 +721,11 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		result_free(&imp);
 		ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL,
 				     err, errlen);
+	}
+	if (ret && rd->gone[0]) {
+		size_t l = strnlen(err, errlen);
+		if (l + 1 < errlen)
+			text_fmt(err + l, errlen - l, " (%s)", rd->gone);
 	}
 	if (ret)
 		goto out;

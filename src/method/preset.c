@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "fileio.h"
 #include "lines.h"
 #include "strbuf.h"
@@ -373,18 +374,6 @@ fail:
 
 /* ---- where presets live ---------------------------------------------------------- */
 
-/* Running from the build tree: use the presets next to the sources, not installed ones. */
-static bool in_build_tree(void)
-{
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	return !strncmp(exe, DB_SRCDIR "/", strlen(DB_SRCDIR "/"));
-}
-
 unsigned preset_dirs(char dirs[][4096], unsigned max)
 {
 	const char *env = getenv("DRIVEBENCH_PRESET_DIR");
@@ -396,8 +385,7 @@ unsigned preset_dirs(char dirs[][4096], unsigned max)
 		if (env && *env)
 			snprintf(dirs[n++], 4096, "%s", env);
 		else
-			snprintf(dirs[n++], 4096, "%s/presets",
-				 in_build_tree() ? DB_SRCDIR : DB_DATADIR);
+			snprintf(dirs[n++], 4096, "%s/presets", db_datadir());
 	}
 	if (n < max && xdg && *xdg)
 		snprintf(dirs[n++], 4096, "%s/drivebench/presets", xdg);

@@ -154,8 +154,8 @@ struct plan *preset_load(const char *name_or_path, double scale, char *err, size
 int preset_find(const char *name_or_path, char *path, size_t len);
 
 /*
- * The directories searched, in order: DB_SRCDIR/presets when drivebench runs from its
- * build tree, else DB_DATADIR/presets; then $XDG_CONFIG_HOME/drivebench/presets (or
+ * The directories searched, in order: the data directory's presets/ (db_datadir(): the
+ * install's, or $DRIVEBENCH_DATADIR); then $XDG_CONFIG_HOME/drivebench/presets (or
  * ~/.config/...). $DRIVEBENCH_PRESET_DIR, when set, replaces the built-in directory.
  * Returns how many were written to dirs (each of len bytes).
  */

@@ -198,15 +198,21 @@ static void fail_run(struct run *r, struct result_phase *rp, struct result_step 
 		     const char *msg, uint64_t offset)
 {
 	char gone[512];
+	dev_t devs[16];
+	unsigned nd = 0, at[16];
+	int i;
 
 	/* a drive pulled, a controller removed: said first, not left to read as an I/O error */
-	for (unsigned i = 0; i < r->nt; i++)
-		if (r->targets[i]->is_blockdev && !safety_present(r->targets[i]->rdev, NULL)) {
-			snprintf(gone, sizeof(gone), "%s was removed from the system: %s",
-				 r->targets[i]->path, msg);
-			msg = gone;
-			break;
+	for (unsigned t = 0; t < r->nt && nd < 16; t++)
+		if (r->targets[t]->is_blockdev) {
+			at[nd] = t;
+			devs[nd++] = r->targets[t]->rdev;
 		}
+	if ((i = safety_removed(devs, nd, 1000, NULL)) >= 0) {
+		snprintf(gone, sizeof(gone), "%s was removed from the system: %s",
+			 r->targets[at[i]]->path, msg);
+		msg = gone;
+	}
 	if (st) {
 		st->status = RS_FAILED;
 		snprintf(st->error, sizeof(st->error), "%s", msg);

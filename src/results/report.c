@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "hist.h"
+#include "report_match.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
@@ -110,68 +111,6 @@ static bool measuring(const struct result_phase *ph)
 	return ph->kind == PH_MEASURE || ph->kind == PH_RUN;
 }
 
-/* Same workload apart from threads, queue depth and rate: the same ladder or curve. */
-static bool same_group(const struct workload *a, const struct workload *b)
-{
-	if (a->pattern != b->pattern || a->read_pct != b->read_pct || a->nsplit != b->nsplit ||
-	    !workload_same_dist(a, b))
-		return false;
-	if (!a->nsplit)
-		return a->bs == b->bs;
-	for (unsigned i = 0; i < a->nsplit; i++)
-		if (a->split[i].bs != b->split[i].bs || a->split[i].pct != b->split[i].pct)
-			return false;
-	return true;
-}
-
-/*
- * A step's rate as compared: a rate-curve step (rate = 10%) by its share of its own run's
- * maximum, since each drive's maximum differs; a fixed cap by its IOPS. The top bit keeps
- * the two apart.
- */
-static uint64_t rate_key(const struct result_step *st)
-{
-	if (st->rate_pct > 0)
-		return (1ull << 63) | (uint64_t)llround(st->rate_pct * 1000);
-	return st->wl.rate_iops & ~(1ull << 63);
-}
-
-static bool same_step(const struct result_step *a, const struct result_step *b)
-{
-	return same_group(&a->wl, &b->wl) && a->wl.threads == b->wl.threads &&
-	       a->wl.qdepth == b->wl.qdepth && rate_key(a) == rate_key(b);
-}
-
-/*
- * Lookups by workload go through hash tables, so matching is linear in the steps: with
- * 10000 steps a run (the limit), pairwise comparison was 10^8 per pair of runs.
- */
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h;
-}
-
-/* What same_group() compares, and then what same_step() adds. */
-static uint64_t group_hash(const struct workload *wl)
-{
-	uint64_t h = mix(mix(mix(mix(0, wl->pattern), wl->read_pct), wl->nsplit), wl->dist);
-
-	if (!wl->nsplit)
-		return mix(h, wl->bs);
-	for (unsigned i = 0; i < wl->nsplit; i++)
-		h = mix(mix(h, wl->split[i].bs), wl->split[i].pct);
-	return h;
-}
-
-static uint64_t step_hash(const struct result_step *st, unsigned occurrence)
-{
-	const struct workload *wl = &st->wl;
-
-	return mix(mix(mix(mix(group_hash(wl), wl->threads), wl->qdepth), rate_key(st)),
-		   occurrence);
-}
-
 /* Open addressing: slots hold an index + 1 into the caller's array, 0 when empty. */
 struct index {
 	unsigned *slot;
@@ -233,16 +172,16 @@ static int collect(const struct result *r, struct run_refs *rr)
 			ref->phase = ph;
 			ref->step = &ph->steps[s];
 			/* the occurrence: one more than the latest equal step's */
-			for (h = step_hash(ref->step, 0) & last.mask; last.slot[h];
+			for (h = report_step_hash(ref->step, 0) & last.mask; last.slot[h];
 			     h = (h + 1) & last.mask) {
 				const struct step_ref *prev = &rr->refs[last.slot[h] - 1];
-				if (same_step(prev->step, ref->step)) {
+				if (report_same_step(prev->step, ref->step)) {
 					ref->occurrence = prev->occurrence + 1;
 					break;
 				}
 			}
 			last.slot[h] = k + 1;
-			for (h = step_hash(ref->step, ref->occurrence) & rr->by_step.mask;
+			for (h = report_step_hash(ref->step, ref->occurrence) & rr->by_step.mask;
 			     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask)
 				;
 			rr->by_step.slot[h] = k + 1;
@@ -256,10 +195,10 @@ static int collect(const struct result *r, struct run_refs *rr)
 
 static struct step_ref *find_ref(struct run_refs *rr, const struct step_ref *want)
 {
-	for (size_t h = step_hash(want->step, want->occurrence) & rr->by_step.mask;
+	for (size_t h = report_step_hash(want->step, want->occurrence) & rr->by_step.mask;
 	     rr->by_step.slot[h]; h = (h + 1) & rr->by_step.mask) {
 		struct step_ref *ref = &rr->refs[rr->by_step.slot[h] - 1];
-		if (ref->occurrence == want->occurrence && same_step(ref->step, want->step))
+		if (ref->occurrence == want->occurrence && report_same_step(ref->step, want->step))
 			return ref;
 	}
 	return NULL;
@@ -270,42 +209,31 @@ static bool mixed(const struct workload *wl)
 	return wl->read_pct > 0 && wl->read_pct < 100;
 }
 
-/* "8k 70/30 random": the workload without threads, queue depth and rate. */
-char *report_group_title(char *buf, size_t len, const struct workload *wl)
-{
-	char bs[WL_MAX_SPLIT * 24], mix[32];
-
-	if (wl->nsplit) {
-		char split[WL_MAX_SPLIT * 24];
-		snprintf(bs, sizeof(bs), "bssplit %s",
-			 workload_fmt_bssplit(wl, split, sizeof(split)));
-	} else {
-		units_fmt_size(bs, sizeof(bs), wl->bs);
-	}
-	workload_fmt_mix(wl, mix, sizeof(mix));
-	snprintf(buf, len, "%s %s %s", bs, mix, wl_pattern_name[wl->pattern]);
-	if (wl->dist != WL_DIST_UNIFORM) {
-		size_t used = strlen(buf);
-		if (used + 2 < len) {
-			buf[used] = ' ';
-			workload_fmt_dist(wl, buf + used + 1, len - used - 1);
-		}
-	}
-	return buf;
-}
-
 static const char *const dir_suffix[NDIR] = {
 	[DIR_READ] = " read",
 	[DIR_WRITE] = " write",
 	[DIR_ALL] = "",
 };
 
+/*
+ * "1T32Q @ 10% of max"; a step of a preset's streams, whose group is named after its
+ * phase and whose threads and queue depth are its streams', by its label ("max") or rate.
+ */
 static void step_name(char *buf, size_t len, const struct step_ref *ref, enum io_dir dir)
 {
 	char tq[32], rate[48] = "", occ[16] = "";
 
 	workload_tq(&ref->step->wl, tq, sizeof(tq));
-	if (ref->step->rate_pct > 0)
+	if (report_named_streams(ref->step)) {
+		tq[0] = '\0';
+		if (ref->step->rate_pct > 0)
+			snprintf(rate, sizeof(rate), "%g%% of max", ref->step->rate_pct);
+		else if (ref->step->wl.rate_iops)
+			snprintf(rate, sizeof(rate), "%llu IOPS",
+				 (unsigned long long)ref->step->wl.rate_iops);
+		else
+			text_copy(rate, sizeof(rate), ref->step->label);
+	} else if (ref->step->rate_pct > 0)
 		snprintf(rate, sizeof(rate), " @ %g%% of max", ref->step->rate_pct);
 	else if (ref->step->wl.rate_iops)
 		snprintf(rate, sizeof(rate), " @ %llu IOPS",
@@ -556,11 +484,13 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 	size_t h;
 	unsigned g = rep->ngroups;
 
-	for (h = group_hash(&ref->step->wl) & groups->mask; groups->slot[h];
-	     h = (h + 1) & groups->mask) {
+	uint64_t key = report_mix(report_group_hash(&ref->step->wl), report_streams_hash(ref->step));
+
+	for (h = key & groups->mask; groups->slot[h]; h = (h + 1) & groups->mask) {
 		unsigned cand = groups->slot[h] - 1;
-		if (same_group(&rep->rows[rep->groups[cand].first_row].steps[0]->wl,
-			       &ref->step->wl))
+		const struct result_step *first = rep->rows[rep->groups[cand].first_row].steps[0];
+		if (report_same_group(&first->wl, &ref->step->wl) &&
+		    report_same_streams(first, ref->step))
 			return (int)cand;
 	}
 	/* doubling, as for rows */
@@ -573,7 +503,11 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 	}
 	struct report_group *p = rep->groups;
 	memset(&p[g], 0, sizeof(p[g]));
-	report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
+	/* a preset's streams make a curve named as the preset names it: "sql 90-10" */
+	if (report_named_streams(ref->step) && ref->phase->name[0])
+		text_copy(p[g].title, sizeof(p[g].title), ref->phase->name);
+	else
+		report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
 	p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
 	rep->ngroups++;
 	groups->slot[h] = g + 1;

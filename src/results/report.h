@@ -164,6 +164,13 @@ struct report_cell {
 
 /* "8k 70/30 random": a workload without threads, queue depth and rate (a group's title). */
 char *report_group_title(char *buf, size_t len, const struct workload *wl);
+/*
+ * The rate curve step st of phase ph belongs to, into buf: a step of a preset's streams
+ * by its phase's name ("sql 90-10"; true), any other by its workload with threads and
+ * queue depth ("8k 70/30 random 4T32Q"; false).
+ */
+bool report_curve_title(char *buf, size_t len, const struct result_phase *ph,
+			const struct result_step *st);
 
 /* One cell: run `run`'s value of metric m in row `row`. */
 struct report_cell report_cell(const struct report *rep, unsigned row, unsigned run,

@@ -515,15 +515,6 @@ static bool measuring(const struct result_phase *ph)
 }
 
 /* A rate curve's title: the workload without threads, queue depth and rate, then T/Q. */
-static void curve_title(char *t, size_t len, const struct workload *wl)
-{
-	char tq[32];
-
-	report_group_title(t, len - 32, wl);
-	size_t l = strlen(t);
-	snprintf(t + l, len - l, " %s", workload_tq(wl, tq, sizeof(tq)));
-}
-
 /* One point of a rate curve: a run's rate-limited step, and the curve it belongs to. */
 struct curve_point {
 	unsigned curve; /* index into the titles, in order of first use */
@@ -553,7 +544,8 @@ static uint64_t hash_str(const char *s)
 }
 
 /*
- * Rate curves: each run's rate-limited steps of one workload as average latency against
+ * Rate curves: each run's rate-limited steps of one curve (a workload, or a curve a preset
+ * names: its streams' phase, "sql 90-10") as average latency against
  * the IOPS it delivered. Rates are often a share of each drive's own maximum, so the
  * points do not line up across drives: curves come from every run's own steps. Steps
  * are sorted into curves once (a hash of titles, then a sort), not searched per curve.
@@ -567,6 +559,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 	unsigned ntitles = 0, npoints = 0, total = 0;
 	struct curve_point *pts = NULL;
 	unsigned *slot = NULL; /* title hash -> title index + 1 */
+	bool *named = NULL;    /* by title: a preset's named curve */
 	size_t mask = 15;
 	int ret = 0;
 
@@ -575,9 +568,10 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 	while (mask < 2 * (size_t)total + 2)
 		mask = mask * 2 + 1;
 	titles = malloc((total ? total : 1) * sizeof(*titles));
+	named = calloc(total ? total : 1, sizeof(*named));
 	pts = malloc((total ? total : 1) * sizeof(*pts));
 	slot = calloc(mask + 1, sizeof(*slot));
-	if (!titles || !pts || !slot) {
+	if (!titles || !named || !pts || !slot) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -592,12 +586,13 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 				size_t h;
 				if (!st->wl.rate_iops)
 					continue;
-				curve_title(t, sizeof(t), &st->wl);
+				bool nm = report_curve_title(t, sizeof(t), &r->phases[p], st);
 				for (h = hash_str(t) & mask;
 				     slot[h] && strcmp(titles[slot[h] - 1], t); h = (h + 1) & mask)
 					;
 				if (!slot[h]) {
 					snprintf(titles[ntitles], sizeof(titles[0]), "%s", t);
+					named[ntitles] = nm;
 					slot[h] = ++ntitles;
 				}
 				if (!st->summary.d[DIR_ALL].ios)
@@ -627,7 +622,11 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			while (end < npoints && pts[end].curve == k && pts[end].run == run)
 				end++;
 			struct series *se = &c.series[c.nseries++];
-			ret = svg_series_alloc(se, rep->runs[run].label, end - at);
+			char name[300];
+			/* a named curve keeps its name in the legend, beside the run's */
+			snprintf(name, sizeof(name), "%s%s%s", rep->runs[run].label,
+				 named[k] ? " \u00b7 " : "", named[k] ? titles[k] : "");
+			ret = svg_series_alloc(se, name, end - at);
 			for (unsigned q = at; q < end && !ret; q++) {
 				se->x[se->n] = pts[q].iops;
 				se->y[se->n++] = pts[q].lat_ms;
@@ -643,6 +642,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 	}
 out:
 	free(titles);
+	free(named);
 	free(pts);
 	free(slot);
 	return ret;

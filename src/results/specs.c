@@ -10,14 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datadir.h"
 #include "fileio.h"
 #include "lines.h"
 #include "text.h"
 #include "units.h"
 
-#ifndef DB_DATADIR
-#define DB_DATADIR "/usr/local/share/drivebench"
-#endif
 
 const struct spec_rating_info spec_rating_info[SPEC_NRATINGS] = {
 #define X(id, k, m, p, r, w)                                                                       \
@@ -191,8 +189,8 @@ out:
 int spec_load_default(struct spec_list *l, char *err, size_t errlen)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	char user[4096] = "";
-	const char *dirs[3];
+	char user[4096] = "", shipped[4096];
+	const char *dirs[2];
 	unsigned nd = 0;
 	int ret;
 
@@ -202,10 +200,8 @@ int spec_load_default(struct spec_list *l, char *err, size_t errlen)
 		snprintf(user, sizeof(user), "%s/.local/share/drivebench/specs", home);
 	if (user[0])
 		dirs[nd++] = user;
-	dirs[nd++] = DB_DATADIR "/specs";
-#ifdef DB_SRCDIR
-	dirs[nd++] = DB_SRCDIR "/specs";
-#endif
+	snprintf(shipped, sizeof(shipped), "%s/specs", db_datadir());
+	dirs[nd++] = shipped;
 	for (unsigned i = 0; i < nd; i++) {
 		ret = spec_load_dir(l, dirs[i], err, errlen);
 		if (ret)

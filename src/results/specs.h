@@ -85,7 +85,8 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 int spec_load_dir(struct spec_list *l, const char *dir, char *err, size_t errlen);
 /*
  * The default search path, first match wins: $XDG_DATA_HOME/drivebench/specs (or
- * ~/.local/share/...), the installed specs, and the source tree's specs/.
+ * ~/.local/share/...), then the data directory's specs/ (db_datadir(): the install's, or
+ * $DRIVEBENCH_DATADIR).
  */
 int spec_load_default(struct spec_list *l, char *err, size_t errlen);
 void spec_list_free(struct spec_list *l);
