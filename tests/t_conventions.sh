@@ -48,6 +48,7 @@ export-fio quick
 export-samples $T/r.json
 list --help
 run --engine null --rw randread --target $img --time 0.1s --quiet
+import tests/fixtures/fio/clat-only.json --out $T/imported.json
 EOF
 
 # a closed pipe (its reader gone before the first write): killed by SIGPIPE as any tool
