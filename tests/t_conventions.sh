@@ -49,6 +49,7 @@ export-samples $T/r.json
 list --help
 run --engine null --rw randread --target $img --time 0.1s --quiet
 import tests/fixtures/fio/clat-only.json --out $T/imported.json
+replay $T/r.json --target $img --engine null --quiet --out $T/replayed.json
 EOF
 
 # a closed pipe (its reader gone before the first write): killed by SIGPIPE as any tool
