@@ -4,11 +4,15 @@
 #include "drive.h"
 #include "engine.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "safety.h"
+#include "siteconf.h"
 #include "text.h"
 
 struct cli_command {
@@ -41,9 +45,75 @@ static void usage(FILE *out)
 		     "Run 'drivebench COMMAND --help' for a command's options; see drivebench(1).\n");
 }
 
+/* What standard output is, for messages: "standard output" or the --out file. */
+static char stdout_name[4096] = "standard output";
+
+/*
+ * Every command's output checked once it is done: a write that failed (a full disk, a
+ * closed pipe with SIGPIPE ignored) is an error, EXIT_OUTPUT, said here; a command that
+ * failed otherwise keeps its status and its own message. A command that finds its write
+ * to standard output failed returns EXIT_OUTPUT and leaves the message to this.
+ * fclose() for the error a file system reports only at close.
+ */
+static int stdout_close(const char *cmd, int status)
+{
+	bool bad = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout))
+		bad = true;
+	if (!bad || (status != EXIT_OK && status != EXIT_OUTPUT))
+		return status;
+	fprintf(stderr, "drivebench%s%s: %s: %s\n", cmd ? " " : "", cmd ? cmd : "", stdout_name,
+		errno ? strerror(errno) : "write error");
+	return EXIT_OUTPUT;
+}
+
+int cli_out_stdout(const struct cli_parser *p, const char *path)
+{
+	char err[1024];
+	FILE *f;
+
+	if (!(f = safety_open_output(path, NULL, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench %s: %s\n", p->cmd, err);
+		return EXIT_USAGE;
+	}
+	if (fflush(stdout) || dup2(fileno(f), STDOUT_FILENO) < 0) {
+		fprintf(stderr, "drivebench %s: %s: %s\n", p->cmd, path, strerror(errno));
+		fclose(f);
+		return EXIT_OUTPUT;
+	}
+	fclose(f);
+	snprintf(stdout_name, sizeof(stdout_name), "%s", path);
+	return 0;
+}
+
+/*
+ * The site configuration applied under what the user says: DRIVEBENCH_RESULTS and
+ * DRIVEBENCH_BUSY_POLL (and the options) override it. Its results directory reaches
+ * result_dir() as DRIVEBENCH_RESULTS, so that child processes see the same. 0 or EXIT_USAGE.
+ */
+static int site_apply(struct siteconf *site)
+{
+	char err[4352];
+	enum engine_poll mode;
+
+	if (siteconf_load(site, err, sizeof(err))) {
+		fprintf(stderr, "drivebench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (site->results[0] && setenv("DRIVEBENCH_RESULTS", site->results, 0))
+		return EXIT_USAGE;
+	if (site->busy_poll[0] && !getenv("DRIVEBENCH_BUSY_POLL") &&
+	    !engine_poll_parse(site->busy_poll, &mode))
+		engine_set_poll(mode);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *poll = getenv("DRIVEBENCH_BUSY_POLL");
+	static struct siteconf site;
 	enum engine_poll mode;
 	FILE *err;
 
@@ -60,23 +130,25 @@ int main(int argc, char **argv)
 			poll);
 		return EXIT_USAGE;
 	}
+	if (site_apply(&site))
+		return EXIT_USAGE;
 	if (argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name))
-				return commands[i].fn(argc - 1, argv + 1);
+				return stdout_close(argv[1], commands[i].fn(argc - 1, argv + 1));
 		fprintf(stderr, "drivebench: unknown command '%s'\n", argv[1]);
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
-		return EXIT_OK;
+		return stdout_close(NULL, EXIT_OK);
 	}
 	if (argc > 1 && !strcmp(argv[1], "--version")) {
 		printf("drivebench %s\n", DB_VERSION);
-		return EXIT_OK;
+		return stdout_close(NULL, EXIT_OK);
 	}
-	return ui_main(argc, argv);
+	return stdout_close(NULL, ui_main(argc, argv, &site));
 }
 
 void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage_line,
@@ -97,12 +169,20 @@ void cli_help(const struct cli_parser *p, FILE *out)
 {
 	fprintf(out, "usage: drivebench %s %s\n", p->cmd, p->usage);
 	for (const struct cli_opt *o = p->opts; o && o->name; o++) {
-		char left[64];
-		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->metavar ? " " : "",
+		char left[64], letter[8] = "";
+		int c = o->letter ? o->letter : o->key > 0 && o->key < 128 && isalnum(o->key) ? o->key : 0;
+		/* an alias (a row with the key of an earlier one) is named long only */
+		for (const struct cli_opt *q = p->opts; c && q < o; q++)
+			if (q->key == o->key)
+				c = 0;
+		if (c)
+			snprintf(letter, sizeof(letter), "-%c, ", c);
+		snprintf(left, sizeof(left), "%s--%s%s%s", letter, o->name, o->metavar ? " " : "",
 			 o->metavar ? o->metavar : "");
 		fprintf(out, "  %-24s %s\n", left, o->help);
 	}
-	fprintf(out, "  %-24s %s\n", "--help", "this text");
+	fprintf(out, "  %-24s %s\n", "--version", "the version");
+	fprintf(out, "  %-24s %s\n", "-h, --help", "this text");
 }
 
 int cli_busy_poll(const struct cli_parser *p)
@@ -178,11 +258,16 @@ int cli_next(struct cli_parser *p)
 			cli_help(p, stdout);
 			return 'h';
 		}
+		if (!strcmp(a, "--version")) {
+			printf("drivebench %s\n", DB_VERSION);
+			p->version = true;
+			return 'h';
+		}
 		const struct cli_opt *o = NULL;
 		if (a[1] != '-') {
 			/* a short option: only those whose key is a letter */
 			for (const struct cli_opt *q = p->opts; q && q->name; q++)
-				if (q->key == a[1] && a[2] == '\0')
+				if ((q->key == a[1] || q->letter == a[1]) && a[2] == '\0')
 					o = q;
 			eq = NULL;
 		} else {

@@ -18,6 +18,7 @@ enum {
 	EXIT_RUN_FAILED = 1, /* the run failed or was aborted; its result is still saved */
 	EXIT_USAGE = 2,      /* bad input or usage: message names the file and line, or option */
 	EXIT_REFUSED = 3,    /* refused for safety */
+	EXIT_OUTPUT = 4,     /* standard output (or --out) could not be written: disk full, EPIPE */
 };
 
 struct cli_opt {
@@ -25,7 +26,11 @@ struct cli_opt {
 	int key;             /* returned by cli_next(); a short option letter or >= 256 */
 	const char *metavar; /* NULL: takes no argument */
 	const char *help;
+	int letter;          /* also -letter, when key is not a letter itself; 0: none */
 };
+
+/* The row of --out FILE (-o) for a command that prints its output (cli_out_stdout()). */
+#define CLI_OPT_OUT(k) {"out", (k), "FILE", "write to FILE instead of standard output", 'o'}
 
 struct cli_parser {
 	const char *cmd;             /* "run", for messages */
@@ -38,6 +43,7 @@ struct cli_parser {
 	const char *name;            /* the current option's name, for messages */
 	char **pos;                  /* positional arguments, packed into argv[1..] */
 	int npos;
+	bool version;                /* 'h' came from --version, not --help */
 };
 
 /* Start parsing argv[1..] of a command. */
@@ -45,13 +51,19 @@ void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage,
 		     const struct cli_opt *opts, int argc, char **argv);
 /*
  * The next option's key; 0 when done; -1 after printing a usage error (unknown option,
- * missing argument). "--help"/"-h" print the help and return 'h'.
+ * missing argument). "--help"/"-h" print the help, "--version" the version, and return 'h'.
  */
 int cli_next(struct cli_parser *p);
 void cli_help(const struct cli_parser *p, FILE *out);
-/* "drivebench CMD: --opt: message" and exit status 2. */
 /* --busy-poll MODE: sets the engine's mode; nonzero (message printed) for a bad MODE. */
 int cli_busy_poll(const struct cli_parser *p);
+/*
+ * --out FILE of a command that prints its output: standard output goes to path from now
+ * on (opened as exports are, safety_open_output()); main() checks the writes to it as it
+ * does standard output's. 0, or an exit status after printing why.
+ */
+int cli_out_stdout(const struct cli_parser *p, const char *path);
+/* "drivebench CMD: --opt: message" and exit status 2. */
 int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -136,7 +148,8 @@ int cli_trace(int argc, char **argv);
 struct replay_stats;
 /* A replay step's own line: I/Os issued, flushes, discards, how far behind the trace. */
 void cli_print_replay(const struct replay_stats *r);
-/* The TUI (ui/). */
-int ui_main(int argc, char **argv);
+/* The TUI (ui/), with the site's defaults (siteconf.h). */
+struct siteconf;
+int ui_main(int argc, char **argv, const struct siteconf *site);
 
 #endif

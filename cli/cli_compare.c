@@ -14,11 +14,10 @@
 enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT };
 
 static const struct cli_opt compare_opts[] = {
-	{"metric", O_METRIC, "M",
-	 "only these metrics (repeat or comma-separate): iops mbps avg-lat max-lat lat-stddev "
-	 "p99 p99.9 p99.99"},
+	{"metric", O_METRIC, "M", "only these metrics (repeat or comma-separate; listed below)"},
 	{"format", O_FORMAT, "FMT", "text (default), md, csv, json or html"},
-	{"output", 'o', "FILE", "write the report to FILE instead of standard output"},
+	{"out", 'o', "FILE", "write the report to FILE instead of standard output"},
+	{"output", 'o', "FILE", "the same as --out (its former name)"},
 	{"specs", O_SPECS, "DIR", "read vendor spec sheets from DIR only"},
 	{"no-specs", O_NO_SPECS, NULL, "do not show measured against rated figures"},
 	{"strict", O_STRICT, NULL,
@@ -27,8 +26,22 @@ static const struct cli_opt compare_opts[] = {
 	{NULL, 0, NULL, NULL},
 };
 
+/* "iops, mbps, ...": every --metric name, from the metric table (report.h). */
+static const char *metric_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned m = 0; m < RM_COUNT && n < len; m++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", m ? sep : "",
+				      report_metric_info[m].name);
+	return buf;
+}
+
 static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 {
+	char names[256];
+
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
 
@@ -37,10 +50,8 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum report_metric m;
 		if (report_metric_parse(tok, &m)) {
-			ret = cli_usage_error(p,
-					      "--metric: unknown metric '%s' (iops, mbps, avg-lat, "
-					      "max-lat, lat-stddev, p99, p99.9, p99.99)",
-					      tok);
+			ret = cli_usage_error(p, "--metric: unknown metric '%s' (%s)", tok,
+					      metric_names(names, sizeof(names), ", "));
 			break;
 		}
 		*mask |= 1u << m;
@@ -62,12 +73,10 @@ static int write_out(const char *path, const char *buf, size_t len)
 	int bad = n != len || fflush(f) != 0;
 	if (path)
 		bad |= fclose(f) != 0;
-	if (bad) {
-		fprintf(stderr, "drivebench compare: %s: %s\n", path ? path : "standard output",
-			strerror(errno));
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	/* standard output's error is main()'s to say */
+	if (bad && path)
+		fprintf(stderr, "drivebench compare: %s: %s\n", path, strerror(errno));
+	return bad ? EXIT_OUTPUT : EXIT_OK;
 }
 
 int cli_compare(int argc, char **argv)
@@ -82,6 +91,7 @@ int cli_compare(int argc, char **argv)
 	char err[1024], *buf = NULL;
 	size_t len = 0;
 	int key, rc = EXIT_OK, loaded = 0;
+	char buf_names[256];
 
 	cli_parser_init(&p, "compare",
 			"RESULT... [--metric M] [--format text|md|csv|json|html] "
@@ -90,6 +100,8 @@ int cli_compare(int argc, char **argv)
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
+			if (!p.version)
+				printf("metrics: %s\n", metric_names(buf_names, sizeof(buf_names), " "));
 			return EXIT_OK;
 		case O_METRIC:
 			if ((rc = parse_metrics(&p, p.arg, &ro.metric_mask)))

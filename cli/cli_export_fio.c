@@ -73,9 +73,9 @@ int cli_export_fio(int argc, char **argv)
 		goto out_free;
 	}
 	if (fputs(text, f) < 0 || (out && fclose(f) != 0)) {
-		fprintf(stderr, "drivebench export-fio: %s: %s\n", out ? out : "stdout",
-			strerror(errno));
-		status = EXIT_RUN_FAILED;
+		if (out) /* standard output's error is main()'s to say */
+			fprintf(stderr, "drivebench export-fio: %s: %s\n", out, strerror(errno));
+		status = EXIT_OUTPUT;
 	}
 out_free:
 	free(text);

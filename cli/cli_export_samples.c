@@ -44,9 +44,9 @@ int cli_export_samples(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (report_samples_csv(&r, f) || fflush(f) || (out && fclose(f))) {
-		fprintf(stderr, "drivebench export-samples: %s: %s\n", out ? out : "stdout",
-			strerror(errno));
-		status = EXIT_RUN_FAILED;
+		if (out) /* standard output's error is main()'s to say */
+			fprintf(stderr, "drivebench export-samples: %s: %s\n", out, strerror(errno));
+		status = EXIT_OUTPUT;
 	}
 	result_free(&r);
 	return status;

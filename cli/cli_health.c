@@ -16,10 +16,11 @@
 #include "health.h"
 #include "units.h"
 
-enum { OPT_JSON = 'j' };
+enum { OPT_JSON = 'j', O_OUT = 256 };
 
 static const struct cli_opt health_opts[] = {
 	{"json", OPT_JSON, NULL, "every field, as a versioned JSON document"},
+	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
 };
 
@@ -133,6 +134,7 @@ int cli_health(int argc, char **argv)
 	const struct health **hp = NULL;
 	char err[512] = "";
 	bool json = false;
+	const char *out = NULL;
 	int key, ret, status = EXIT_OK;
 
 	cli_parser_init(&p, "health", "[DEVICE...] [--json]", health_opts, argc, argv);
@@ -143,10 +145,15 @@ int cli_health(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case O_OUT:
+			out = p.arg;
+			break;
 		}
 	}
 	if (key < 0)
 		return EXIT_USAGE;
+	if (out && (status = cli_out_stdout(&p, out)))
+		return status;
 	status = cli_drives(&p, &scan, &list);
 	if (status == EXIT_RUN_FAILED)
 		return status;

@@ -20,7 +20,7 @@ enum { O_LOGS = 256, O_OUT, O_QUIET };
 
 static const struct cli_opt import_opts[] = {
 	{"logs", O_LOGS, "DIR", "fio's per-interval logs (write_iops_log, write_lat_log) are here"},
-	{"out", O_OUT, "PATH", "the result file (one input) or directory (several)"},
+	{"out", O_OUT, "PATH", "the result file (one input) or directory (several)", 'o'},
 	{"quiet", O_QUIET, NULL, "do not print the paths of the results written"},
 	{"label", CLI_O_LABEL, "TEXT", "name the run in comparisons (default: the drive or target)"},
 	{"note", CLI_O_NOTE, "TEXT", "a remark kept with the result"},

@@ -25,6 +25,7 @@ enum {
 	OPT_PROC_ROOT,
 	OPT_DEV_ROOT,
 	OPT_PCI_DUMP,
+	O_OUT,
 };
 
 static const struct cli_opt list_opts[] = {
@@ -34,6 +35,7 @@ static const struct cli_opt list_opts[] = {
 	{"proc-root", OPT_PROC_ROOT, "DIR", "read mountinfo and swaps from DIR instead of /proc"},
 	{"dev-root", OPT_DEV_ROOT, "DIR", "look for disk/by-id links in DIR instead of /dev"},
 	{"pci-dump", OPT_PCI_DUMP, "FILE", "read PCI config space from an `lspci -xxx` dump"},
+	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
 };
 
@@ -244,7 +246,7 @@ static int print_json(const struct drive_list *l)
 	jwrite_init(&w, stdout, "  ");
 	jwrite_json(&w, doc);
 	json_object_put(doc);
-	return jwrite_finish(&w) ? EXIT_RUN_FAILED : EXIT_OK;
+	return jwrite_finish(&w) ? EXIT_OUTPUT : EXIT_OK; /* main() says why */
 }
 
 int cli_list(int argc, char **argv)
@@ -253,6 +255,7 @@ int cli_list(int argc, char **argv)
 	struct drive_scan_opts opts = {0};
 	struct drive_list list = {0};
 	bool json = false;
+	const char *out = NULL;
 	int key, ret, status = EXIT_OK;
 
 	cli_parser_init(&p, "list", "[--json] [--all] [PATH...]", list_opts, argc, argv);
@@ -278,11 +281,16 @@ int cli_list(int argc, char **argv)
 		case OPT_PCI_DUMP:
 			opts.pci_dump = p.arg;
 			break;
+		case O_OUT:
+			out = p.arg;
+			break;
 		}
 	}
 	if (key < 0) {
 		return EXIT_USAGE;
 	}
+	if (out && (status = cli_out_stdout(&p, out)))
+		return status;
 
 	if (opts.pci_dump && access(opts.pci_dump, R_OK)) {
 		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));

@@ -13,11 +13,12 @@
 #include "text.h"
 #include "units.h"
 
-enum { O_JSON = 256, O_KEYS };
+enum { O_JSON = 256, O_KEYS, O_OUT };
 
 static const struct cli_opt presets_opts[] = {
 	{"json", O_JSON, NULL, "print the library as JSON (format drivebench-presets)"},
 	{"keys", O_KEYS, NULL, "list the keys a preset may use (drivebench-preset(5))"},
+	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
 };
 
@@ -164,7 +165,8 @@ int cli_presets(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
 	char dirs[2][4096], err[1024];
-	bool json = false, broken = false;
+	bool json = false, broken = false, keys = false;
+	const char *out = NULL;
 	struct json_object *arr = NULL;
 	int key;
 	unsigned nd;
@@ -178,12 +180,21 @@ int cli_presets(int argc, char **argv)
 			json = true;
 			break;
 		case O_KEYS:
-			print_keys();
-			return EXIT_OK;
+			keys = true;
+			break;
+		case O_OUT:
+			out = p->arg;
+			break;
 		}
 	}
 	if (key < 0)
 		return EXIT_USAGE;
+	if (out && (key = cli_out_stdout(p, out)))
+		return key;
+	if (keys) {
+		print_keys();
+		return EXIT_OK;
+	}
 	if (p->npos)
 		return cli_usage_error(p, "unexpected argument '%s'", p->pos[0]);
 	if (json)
@@ -231,7 +242,7 @@ int cli_presets(int argc, char **argv)
 		jwrite_json(&w, root);
 		json_object_put(root);
 		if (jwrite_finish(&w))
-			broken = true;
+			return EXIT_OUTPUT; /* main() says why */
 	}
 	return broken ? EXIT_USAGE : EXIT_OK;
 }

@@ -180,7 +180,7 @@ const struct cli_opt cli_run_opts[] = {
 	{"target", CLI_O_TARGET, "PATH",
 	 "block device or file to run on (required); several run at once"},
 	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
-	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)"},
+	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)", 'o'},
 	{"quiet", CLI_O_QUIET, NULL, "nothing on stderr but errors (warnings stay in the result)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},
 	{"busy-poll", CLI_O_BUSY_POLL, "MODE", "spin for completions: no (default: fio's wait), yes, auto"},

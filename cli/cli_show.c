@@ -9,10 +9,11 @@
 #include "result.h"
 #include "result_io.h"
 
-enum { O_FORMAT = 256 };
+enum { O_FORMAT = 256, O_OUT };
 
 static const struct cli_opt show_opts[] = {
 	{"format", O_FORMAT, "FMT", "text (default) or json (the result, as the current format)"},
+	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
 };
 
@@ -22,6 +23,7 @@ int cli_show(int argc, char **argv)
 	struct result r;
 	char err[1024];
 	bool json = false;
+	const char *out = NULL;
 	int key, rc = EXIT_OK;
 
 	cli_parser_init(&p, "show", "RESULT [--format text|json]", show_opts, argc, argv);
@@ -29,6 +31,8 @@ int cli_show(int argc, char **argv)
 		if (key == 'h') {
 			return EXIT_OK;
 		}
+		if (key == O_OUT)
+			out = p.arg;
 		if (key == O_FORMAT) {
 			if (!strcmp(p.arg, "json")) {
 				json = true;
@@ -51,10 +55,14 @@ int cli_show(int argc, char **argv)
 		fprintf(stderr, "drivebench show: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (out && (rc = cli_out_stdout(&p, out))) {
+		result_free(&r);
+		return rc;
+	}
 	if (json) {
 		if (result_write(&r, stdout)) {
 			result_free(&r);
-			return EXIT_USAGE;
+			return EXIT_OUTPUT; /* main() says why */
 		}
 	} else {
 		char *text = NULL;
@@ -68,5 +76,5 @@ int cli_show(int argc, char **argv)
 		free(text);
 	}
 	result_free(&r);
-	return fflush(stdout) ? EXIT_USAGE : EXIT_OK;
+	return fflush(stdout) ? EXIT_OUTPUT : EXIT_OK;
 }

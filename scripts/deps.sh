@@ -11,7 +11,7 @@ set -eu
 build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
 	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
-	libxml2-utils pciutils python3 groff-base strace blktrace"
+	libxml2-utils pciutils python3 groff-base strace blktrace zsh bash-completion"
 # bench: fio to measure against; check and umockdev for the health sampler's bench
 bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Result files: save -> load round trips, version handling, atomic saves, error messages. */
 #include "testlib.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -600,9 +601,17 @@ START_TEST(dir_from_environment)
 	char buf[512], want[512];
 	struct stat st;
 
-	snprintf(want, sizeof(want), "%s/xdg/drivebench/results", tmpdir);
+	/* DRIVEBENCH_RESULTS first, made as the others are */
+	snprintf(want, sizeof(want), "%s/site/results", tmpdir);
+	setenv("DRIVEBENCH_RESULTS", want, 1);
 	snprintf(buf, sizeof(buf), "%s/xdg", tmpdir);
 	setenv("XDG_DATA_HOME", buf, 1);
+	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
+	unsetenv("DRIVEBENCH_RESULTS");
+
+	snprintf(want, sizeof(want), "%s/xdg/drivebench/results", tmpdir);
 	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, want);
 	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
@@ -624,9 +633,15 @@ START_TEST(default_path)
 	ck_assert_int_eq(result_default_path(p1, sizeof(p1), tmpdir, "/dev/nvme0n1", "8K 70/30"),
 			 0);
 	const char *base = strrchr(p1, '/') + 1;
-	/* 2026-11-30T13-05-21_nvme0n1_8k-7030.json */
-	ck_assert_uint_eq(strlen(base), strlen("2026-11-30T13-05-21_nvme0n1_8k-7030.json"));
-	ck_assert_msg(strstr(base, "_nvme0n1_8k-7030.json") == base + 19, "%s", base);
+	char host[256] = "", want[300];
+	/* 2026-11-30T13-05-21_bench3_nvme0n1_8k-7030.json: the host's short name, lower case */
+	ck_assert_int_eq(gethostname(host, sizeof(host) - 1), 0);
+	host[strcspn(host, ".")] = '\0';
+	for (char *c = host; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	snprintf(want, sizeof(want), "_%s_nvme0n1_8k-7030.json", host);
+	ck_assert_msg(strstr(base, want) == base + 19, "%s (want %s after the time)", base, want);
+	ck_assert_uint_eq(strlen(base), 19 + strlen(want));
 	ck_assert(base[4] == '-' && base[10] == 'T' && base[13] == '-');
 	/* whether the name is free is result_create()'s to find (check_result_file.c) */
 	ck_assert_int_eq(result_default_path(p2, sizeof(p2), tmpdir, "/tmp/x.img", NULL), 0);

@@ -53,6 +53,24 @@ else
 	pass "keys: a changed KEYS entry is caught"
 fi
 
+# the options a man page section defines: "--name" of each .B/.BI/.BR line after .TP
+man_options() {
+	awk '/^\.TP/ { tp = 1; next }
+		tp && /^\.B[IR]? / {
+			gsub(/\\-/, "-")
+			while (match($0, /--[a-z][a-z0-9-]*/)) {
+				print substr($0, RSTART, RLENGTH)
+				$0 = substr($0, RSTART + RLENGTH)
+			}
+		}
+		{ tp = 0 }' | sort -u
+}
+
+# verdict NAME LIST WHY-PREFIX PASS-TEXT: FAIL with the list when it is not empty
+verdict() {
+	if [ -n "$2" ]; then fail "$1" "$3$2"; else pass "$1: $4"; fi
+}
+
 # every option of every command is documented in that command's own section
 section() { # section HEADER-REGEX: the lines of one .SH/.SS section of the man page
 	# the pattern through the environment: -v would process its escapes, differently in
@@ -80,16 +98,41 @@ for cmd in "" list health presets run replay show compare export-fio import capt
 	fi
 	missing=""
 	for opt in $(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$help" | sort -u); do
-		[ "$opt" = --help ] && continue
+		# --help and --version: every command's, said once under COMMANDS
+		[ "$opt" = --help ] || [ "$opt" = --version ] && continue
 		esc=$(sed 's/-/\\-/g' <<<"$opt")
 		grep -qF -- "$esc" <<<"$text" || missing="$missing $opt"
 	done
-	if [ -n "$missing" ]; then
-		fail "options-$name" "undocumented in $MAN:$missing"
-	else
-		pass "options-$name: every option is documented in its section"
-	fi
+	verdict "options-$name" "$missing" "undocumented in $MAN:" \
+		"every option is documented in its section"
+	# and the other way: every option the section defines (.TP, then .B/.BI/.BR) is one
+	# the command's --help lists
+	extra=""
+	for opt in $(man_options <<<"$text"); do
+		[ "$opt" = --help ] || [ "$opt" = --version ] && continue
+		grep -qE -- "(^|[][ ,])$opt([][ =,]|\$)" <<<"$help" || extra="$extra $opt"
+	done
+	verdict "man-options-$name" "$extra" "in $MAN but not in drivebench $cmd --help:" \
+		"every option the man page defines is in --help"
 done
+
+# the check itself can fail: an option defined in the man page only is caught
+extra=$(printf '.TP\n.BI \\-\\-no\\-such " X"\n' | man_options)
+if [ "$extra" = --no-such ]; then
+	pass "man-options: an option only the man page has is caught"
+else
+	fail "man-options sensitivity" "got '$extra'"
+fi
+
+# compare's metrics: the list its --help prints (from the metric table) is the man page's
+help_metrics=$("$DRIVEBENCH" compare --help | sed -n 's/^metrics: //p')
+man_metrics=$(awk '/^\.BI \\-\\-metric/ { on = 1; next } on && /^\.TP/ { exit }
+	on && /^\.BR? / { t = $2; gsub(/\\-/, "-", t); printf "%s%s", n++ ? " " : "", t }' "$MAN")
+if [ -n "$help_metrics" ] && [ "$help_metrics" = "$man_metrics" ]; then
+	pass "compare metrics: --help and the man page list the same $(wc -w <<<"$help_metrics")"
+else
+	fail "compare metrics" "--help: '$help_metrics'; man page: '$man_metrics'"
+fi
 
 # every exit status of cli.h is in EXIT STATUS
 for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' cli/cli.h | awk '{print $3}'); do

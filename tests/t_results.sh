@@ -83,10 +83,12 @@ same=$(printf '%s\n' "${paths[@]##*/}" | sed -E 's/(-[0-9]+)?\.json$//' | sort |
 echo "NOTE: eight at once: $same of them wanted one name ($engine engine)"
 
 # a file that has the default name is never replaced: the new run takes the next name
+# (DATE_HOST_TARGET_PRESET.json, the host's short name in lower case)
 rm -f "$RESULTS"/*.json
 now=$(date -u +%s)
+host=$(hostname | cut -d. -f1 | tr 'A-Z' 'a-z')
 for ((s = now - 1; s <= now + 30; s++)); do
-	echo decoy >"$RESULTS/$(date -u -d "@$s" +%Y-%m-%dT%H-%M-%S)_ro.img_run.json"
+	echo decoy >"$RESULTS/$(date -u -d "@$s" +%Y-%m-%dT%H-%M-%S)_${host}_ro.img_run.json"
 done
 r=$("$DRIVEBENCH" run --engine null --target "$ro" --rw randread --time 0.2s --quiet 2>"$T/e")
 check "a taken default name: the run takes NAME-2.json" grep -qE '_ro\.img_run-2\.json$' <<<"$r"

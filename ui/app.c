@@ -19,6 +19,8 @@
 
 #include "cli.h"
 #include "scratch.h"
+#include "siteconf.h"
+#include "terminal.h"
 #include "text.h"
 
 static const struct glyphs glyphs_utf8 = {
@@ -498,6 +500,14 @@ static bool locale_is_utf8(void)
 }
 
 /* Curses on, in the locale's character set, with the theme's colours (or none). */
+/* NO_COLOR (no-color.org): present and not empty, the screen draws without colours. */
+static bool no_color(void)
+{
+	const char *s = getenv("NO_COLOR");
+
+	return s && *s;
+}
+
 static int screen_start(struct app *a)
 {
 	char err[1024];
@@ -510,7 +520,8 @@ static int screen_start(struct app *a)
 	/* Esc answers dialogs: do not wait a second to tell it from an escape sequence */
 	if (!getenv("ESCDELAY"))
 		setenv("ESCDELAY", "50", 1);
-	if (!initscr()) {
+	/* newterm(), not initscr(): a terminal it cannot use is an error here, not an exit */
+	if (!(a->term = newterm(NULL, stdout, stdin))) {
 		fprintf(stderr, "drivebench: cannot start the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return EXIT_USAGE;
@@ -522,7 +533,7 @@ static int screen_start(struct app *a)
 	curs_set(0);
 	timeout(UI_TICK_MS);
 	/* COLORS is known only after start_color() */
-	a->colours = has_colors() && start_color() == OK && COLORS >= 8;
+	a->colours = !no_color() && has_colors() && start_color() == OK && COLORS >= 8;
 	if (a->colours) {
 		use_default_colors();
 		ui_theme_apply(a);
@@ -566,7 +577,8 @@ static void main_loop(struct app *a)
 }
 
 /* The application before the screen starts: theme, target, run model. NULL: said why. */
-static struct app *app_new(const char *theme, const char *target, int *ret)
+static struct app *app_new(const char *theme, const char *target, const struct siteconf *site,
+			   int *ret)
 {
 	struct app *a = calloc(1, sizeof(*a));
 	char err[1024];
@@ -580,8 +592,16 @@ static struct app *app_new(const char *theme, const char *target, int *ret)
 	a->scale_index = 0;
 	theme_builtin(&a->theme);
 	a->ntheme = theme_list(a->theme_names, 16);
+	a->site = site;
 	if (theme && load_theme(a, theme, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: --theme: %s\n", err);
+		*ret = EXIT_USAGE;
+		free(a);
+		return NULL;
+	}
+	/* the site's theme, where no --theme is given */
+	if (!theme && site->theme[0] && load_theme(a, theme = site->theme, err, sizeof(err))) {
+		fprintf(stderr, "drivebench: %s:%u: theme: %s\n", site->path, site->theme_line, err);
 		*ret = EXIT_USAGE;
 		free(a);
 		return NULL;
@@ -628,11 +648,12 @@ static void app_free(struct app *a)
 	free(a);
 }
 
-int ui_main(int argc, char **argv)
+int ui_main(int argc, char **argv, const struct siteconf *site)
 {
 	struct cli_parser p;
 	struct app *a;
 	const char *theme = NULL, *target = NULL;
+	char why[160];
 	int key, ret;
 
 	cli_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
@@ -658,8 +679,15 @@ int ui_main(int argc, char **argv)
 	if (p.npos)
 		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 
-	if (!(a = app_new(theme, target, &ret)))
+	if (!(a = app_new(theme, target, site, &ret)))
 		return ret;
+	if (terminal_check(why, sizeof(why))) {
+		fprintf(stderr, "drivebench: cannot start the terminal interface: %s (the commands "
+				"need none: drivebench --help)\n",
+			why);
+		app_free(a);
+		return EXIT_USAGE;
+	}
 	if ((ret = screen_start(a)) == EXIT_OK) {
 		drives_load(a);
 		presets_load(a);
@@ -669,6 +697,7 @@ int ui_main(int argc, char **argv)
 		catch_signals();
 		main_loop(a);
 		endwin();
+		delscreen(a->term);
 		if (run_model_active(a->run)) {
 			fprintf(stderr, "drivebench: stopping the run; the result keeps what was "
 					"measured\n");

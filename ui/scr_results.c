@@ -19,6 +19,7 @@
 #include "library.h"
 #include "report.h"
 #include "safety.h"
+#include "siteconf.h"
 #include "text.h"
 #include "units.h"
 
@@ -180,10 +181,14 @@ void results_load(struct app *a)
 	unsigned nlib = 0;
 	if (library_read(lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
 		ui_status(a, ROLE_ERROR, "%s", err);
-	for (unsigned i = 0; i < nlib; i++)
-		if (strcmp(lib[i], a->results_dir) &&
-		    result_list_add(&a->results, lib[i], err, sizeof(err)) < 0)
+	/* the user's list, then the site's (siteconf.h) */
+	unsigned nsite = a->site ? a->site->nlibrary : 0;
+	for (unsigned i = 0; i < nlib + nsite; i++) {
+		const char *place = i < nlib ? lib[i] : a->site->library[i - nlib];
+		if (strcmp(place, a->results_dir) &&
+		    result_list_add(&a->results, place, err, sizeof(err)) < 0)
 			ui_status(a, ROLE_WARNING, "library: %s", err);
+	}
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {

@@ -75,7 +75,9 @@ struct app {
 	char theme_names[16][64];
 	unsigned ntheme;
 	int theme_index; /* into theme_names; -1 for a theme given by path */
-	bool colours;	 /* the terminal has colours */
+	bool colours;	 /* the terminal has colours, and NO_COLOR is not set */
+	struct screen *term; /* newterm()'s screen */
+	const struct siteconf *site; /* the site's defaults (theme, library) */
 	bool utf8;	 /* braille and box drawing */
 	const struct glyphs *g;
 	char warning[512]; /* theme warnings, shown on the status line */

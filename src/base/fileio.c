@@ -143,3 +143,18 @@ int fileio_read_text(const char *path, const char *what, uint64_t max, char **ou
 	}
 	return 0;
 }
+
+mode_t fileio_new_file_mode(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	unsigned mask = 022;
+
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "Umask: %o", &mask) == 1)
+				break;
+		fclose(f);
+	}
+	return (mode_t)(0666 & ~mask);
+}

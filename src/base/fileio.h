@@ -30,5 +30,12 @@ int fileio_read_text(const char *path, const char *what, uint64_t max, char **ou
 char *fileio_fmt_limit(char *buf, size_t len, uint64_t bytes);
 /* What a file that is not a regular file is, in words: "a FIFO", "a block device", ... */
 const char *fileio_kind(mode_t m);
+/*
+ * The mode open(..., O_CREAT, 0666) would give a new file: 0666 & ~umask, for a file
+ * made by mkstemp() (0600) that is to look like one made by open(). The umask is read
+ * from /proc/self/status, not set and restored with umask(), which would race with the
+ * files other threads create; 0644 where /proc does not say.
+ */
+mode_t fileio_new_file_mode(void);
 
 #endif

@@ -111,9 +111,7 @@ static int output_path(struct run *r, const struct run_request *rq, char *err, s
 	} else {
 		ret = result_dir(dir, sizeof(dir));
 		if (ret < 0) {
-			snprintf(err, errlen, "cannot make the results directory (%s): %s",
-				 getenv("XDG_DATA_HOME") ? "$XDG_DATA_HOME/drivebench/results"
-							 : "~/.local/share/drivebench/results",
+			snprintf(err, errlen, "cannot make the results directory (%s): %s", dir,
 				 strerror(-ret));
 			return ret;
 		}

@@ -426,12 +426,13 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 /* result_load_opts(..., RESULT_LOAD_ALL, ...) */
 int result_load(struct result *r, const char *path, char *err, size_t errlen);
 /*
- * $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno; on an error buf
+ * $DRIVEBENCH_RESULTS, else $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno; on an error buf
  * holds the directory that could not be made (for the message).
  */
 int result_dir(char *buf, size_t len);
 /*
- * The name of a new result in dir: "2026-11-30T13-05-21_nvme0n1_8k-7030.json". It may be
+ * The name of a new result in dir: "2026-11-30T13-05-21_bench3_nvme0n1_8k-7030.json" (UTC
+ * time, the host's short name, the target, the preset). It may be
  * taken: result_create(..., RESULT_NEW, ...) takes it or the next free -2, -3, ... one.
  */
 int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "text.h"
 
 #define MAX_NAMES 999 /* RESULT_NEW: path, path-2 ... path-999 */
@@ -78,7 +79,7 @@ static int write_temp(const struct result *r, const char *path, char *tmp, size_
 		return -errno;
 	*step = "writing";
 	/* a fresh inode nobody else has opened: the lock is ours at once */
-	if (fchmod(*fd, 0644) || flock(*fd, LOCK_EX | LOCK_NB)) {
+	if (fchmod(*fd, fileio_new_file_mode()) || flock(*fd, LOCK_EX | LOCK_NB)) {
 		ret = -errno;
 		goto fail;
 	}
@@ -164,7 +165,7 @@ static int rename_new(const char *tmp, const char *path)
 	}
 	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
 		return -errno;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;
 	/* someone who locked the empty placeholder first has taken the name over */

@@ -56,11 +56,14 @@ static int mkdir_p(char *path)
 
 int result_dir(char *buf, size_t len)
 {
+	const char *env = getenv("DRIVEBENCH_RESULTS");
 	const char *xdg = getenv("XDG_DATA_HOME");
 	const char *home = getenv("HOME");
 	int n;
 
-	if (xdg && xdg[0] == '/') {
+	if (env && *env) {
+		n = snprintf(buf, len, "%s", env);
+	} else if (xdg && xdg[0] == '/') {
 		n = snprintf(buf, len, "%s/drivebench/results", xdg);
 	} else {
 		if (!home || !home[0]) {
@@ -96,17 +99,21 @@ static void slug(char *dst, size_t len, const char *src)
 int result_default_path(char *buf, size_t len, const char *dir, const char *target_name,
 			const char *preset_name)
 {
-	char when[32], tgt[64], pre[64], name[200];
+	char when[32], host[256] = "", hslug[64], tgt[64], pre[64], name[256];
 	const char *base = target_name ? strrchr(target_name, '/') : NULL;
 	time_t now = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H-%M-%S", &tm);
+	/* the host's short name: results of a lab's benches gathered in one place stay apart */
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		host[strcspn(host, ".")] = '\0';
+	slug(hslug, sizeof(hslug), host);
 	slug(tgt, sizeof(tgt), base ? base + 1 : target_name);
 	slug(pre, sizeof(pre), preset_name);
-	snprintf(name, sizeof(name), "%s%s%s%s%s", when, tgt[0] ? "_" : "", tgt, pre[0] ? "_" : "",
-		 pre);
+	snprintf(name, sizeof(name), "%s%s%s%s%s%s%s", when, hslug[0] ? "_" : "", hslug,
+		 tgt[0] ? "_" : "", tgt, pre[0] ? "_" : "", pre);
 	/* whether it is free is result_create()'s to find, atomically: a look here would be
 	 * stale by the time the file is written (six runs in one second shared two names) */
 	int w = snprintf(buf, len, "%s/%s.json", dir, name);
