@@ -79,7 +79,10 @@ fi
 
 # ---- --version on every command -----------------------------------------------------------
 want=$("$DRIVEBENCH" --version)
-for cmd in list health presets run replay show compare export-fio import export-samples; do
+# every command the usage lists, so a new one is held to it too
+cmds=$("$DRIVEBENCH" --help 2>&1 | sed -n 's/^ *drivebench \([a-z][a-z-]*\).*/\1/p' | sort -u)
+[ "$(echo "$cmds" | wc -l)" -ge 12 ] || fail "version: the usage lists the commands" "$cmds"
+for cmd in $cmds; do
 	out=$("$DRIVEBENCH" $cmd --version 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ] && [ "$out" = "$want" ]; then
