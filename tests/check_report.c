@@ -649,7 +649,7 @@ START_TEST(html_rate_curves_and_matrix)
 	}
 	build(&rep, runs, 2, NULL);
 	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
-	ck_assert_ptr_nonnull(strstr(out, "<h2>Rate curves</h2>"));
+	ck_assert_ptr_nonnull(strstr(out, "<h2 id=\"rate-curves\">Rate curves</h2>"));
 	ck_assert_ptr_nonnull(strstr(out, "Rate curve: 4k read random 4T32Q"));
 	ck_assert_ptr_nonnull(strstr(out, "Average latency (ms)"));
 	ck_assert_uint_eq(count(out, "<table class=\"data matrix\">"), 2);
@@ -1036,7 +1036,7 @@ START_TEST(cpu_use)
 		[RF_TEXT] = "Y 200GB: drivebench up to 98% of a CPU (4k write random 16T16Q), the "
 			    "host up to 97% busy, iowait up to 7%; 1 step CPU-bound",
 		[RF_MD] = "## CPU use",
-		[RF_HTML] = "<h2>CPU use</h2>",
+		[RF_HTML] = "<h2 id=\"cpu-use\">CPU use</h2>",
 		[RF_JSON] = "\"process_max_pct\": 98.5",
 	};
 	for (unsigned f = 0; f < RF_COUNT; f++) {

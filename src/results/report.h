@@ -131,7 +131,25 @@ struct report {
 	unsigned metric_mask; /* bit (1u << metric) for each metric reported */
 	struct spec_list specs;
 	char title[256];
+	struct report_charts *charts; /* set by the caller before rendering; NULL: none */
 };
+
+/*
+ * compare --charts: every chart of the HTML report also as files of its own. The HTML
+ * renderer hands write() each chart as a standalone SVG document with its stem: its
+ * section and metric ("8k-70-30-random-iops", "preconditioning-avg-lat"), lowercase ASCII
+ * letters, digits and '-', unique in the report (-2, -3 ... in the order drawn), the same
+ * for the same results; the page links "<href>/<stem>.svg" and ".png" under the figure.
+ * write() returns 0 or -errno (which stops the rendering).
+ */
+struct report_charts {
+	int (*write)(void *ctx, const char *stem, const char *svg, size_t len);
+	void *ctx;
+	const char *href; /* the folder as the page links it: relative to the page, or absolute */
+	char **stems;	  /* handed out so far: malloc'd, report_charts_free() */
+	unsigned nstems;
+};
+void report_charts_free(struct report_charts *ch);
 
 struct report_opts {
 	unsigned metric_mask; /* 0: every metric */

@@ -23,21 +23,27 @@
 
 #include <json-c/json.h>
 
+#include "report_html.h"
 #include "report_svg.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
 #include "version.h"
 
-/* A chart in its figure (class: NULL, or the figure's CSS class). */
-static void figure(FILE *out, const char *class, const struct chart *c)
+/*
+ * A line chart in its figure (class: NULL, or the figure's CSS class), its files named
+ * by section and what (report_html.h). 0 or -errno.
+ */
+static int figure(FILE *out, const struct report *rep, const char *class, const struct chart *c,
+		  const char *section, const char *what)
 {
 	if (class)
 		fprintf(out, "<figure class=\"%s\">\n", class);
 	else
 		fputs("<figure>\n", out);
-	svg_chart(out, c);
+	int ret = html_svg(out, rep, svg_chart, c, section, what);
 	fputs("</figure>\n", out);
+	return ret;
 }
 
 /* Every string that reaches the page, from a result or not, goes through text.h. */
@@ -325,7 +331,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 				     : "seconds");
 		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
 			 report_metric_info[m].unit);
-		figure(out, NULL, &c);
+		ret = figure(out, rep, NULL, &c, "Preconditioning", report_metric_info[m].name);
 		free(c.series);
 	}
 	svg_series_free(all, rep->nruns * RM_COUNT);
@@ -388,7 +394,8 @@ static int section_bars(FILE *out, const struct report *rep)
 				 report_metric_info[m].unit);
 			if (!ret) {
 				fputs("<figure>\n", out);
-				svg_bars(out, &c);
+				ret = html_svg(out, rep, svg_bars, &c, sets[b].title,
+					       report_metric_info[m].name);
 				fputs("</figure>\n", out);
 			}
 			svg_series_free(c.series, c.nseries);
@@ -432,7 +439,9 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		if (!*heading)
 			fputs("<h3>Latency percentiles</h3>\n", out);
 		*heading = true;
-		figure(out, "percentiles", &c);
+		char what[192];
+		snprintf(what, sizeof(what), "percentiles %s", r->name);
+		ret = figure(out, rep, "percentiles", &c, rep->groups[r->group].title, what);
 	}
 	svg_series_free(c.series, c.nseries);
 	return ret;
@@ -480,8 +489,10 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			/* a single step is a bar in the section's bar chart, not a line */
 			fputs("<figure>\n", out);
 			if (!single)
-				svg_chart(out, &c);
-			ret = report_table(rep, (enum report_metric)m, g, &t);
+				ret = html_svg(out, rep, svg_chart, &c, grp->title,
+					       report_metric_info[m].name);
+			if (!ret)
+				ret = report_table(rep, (enum report_metric)m, g, &t);
 		}
 		svg_series_free(c.series, c.nseries);
 		if (ret)
@@ -638,7 +649,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
 		snprintf(c.ylabel, sizeof(c.ylabel), "Average latency (ms)");
 		if (!ret)
-			figure(out, NULL, &c);
+			ret = figure(out, rep, NULL, &c, "Rate curve", titles[k]);
 		svg_series_free(c.series, c.nseries);
 	}
 out:
@@ -707,7 +718,8 @@ static int section_matrix(FILE *out, const struct report *rep)
 			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
 			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
 			if (!ret)
-				figure(out, "convergence", &c);
+				ret = figure(out, rep, "convergence", &c, "Convergence",
+					     rep->runs[i].label);
 			svg_series_free(c.series, c.nseries);
 		}
 		if (mx.verdict[0]) {
@@ -735,20 +747,16 @@ static const char css[] =
 	"figure svg{max-width:100%;height:auto;display:block}\n"
 	"figcaption{font-size:.9em;margin:.3em 0;font-weight:bold}\n"
 	"footer{margin-top:3em;font-size:.8em;color:#555}\n"
+	"nav.toc ol{columns:2;font-family:Helvetica,Arial,sans-serif;font-size:.9em}"
+	"p.files{font-size:.8em;margin:.2em 0}\n"
 	"@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}"
 	".swatch{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
-int report_render_html(const struct report *rep, FILE *out)
+/* The sections, each under its <h2> (html_page gives them anchors and the contents). */
+static int html_body(FILE *out, const struct report *rep)
 {
 	int ret;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-	      "<meta name=\"generator\" content=\"drivebench " DB_VERSION "\"/>\n<title>",
-	      out);
-	esc(out, rep->title);
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
-	esc(out, rep->title);
-	fputs("</h1>\n", out);
 	section_runs(out, rep);
 	section_cpu(out, rep);
 	ret = section_precondition(out, rep);
@@ -775,6 +783,31 @@ int report_render_html(const struct report *rep, FILE *out)
 		ret = section_rate_curves(out, rep);
 	if (!ret)
 		ret = section_matrix(out, rep);
+	return ret;
+}
+
+int report_render_html(const struct report *rep, FILE *out)
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"generator\" content=\"drivebench " DB_VERSION "\"/>\n<title>",
+	      out);
+	esc(out, rep->title);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+	esc(out, rep->title);
+	fputs("</h1>\n", out);
+	if (!(mem = open_memstream(&body, &len)))
+		return -errno;
+	ret = html_body(mem, rep);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = html_page(out, body, len);
+	free(body);
 	fputs("<footer>Made with drivebench " DB_VERSION
 	      ". Latencies are total latencies (from before submission to completion, fio's "
 	      "lat) unless a step's definition says completion-only (fio's clat, without "
