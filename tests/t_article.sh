@@ -73,6 +73,47 @@ else
 	done
 fi
 
+# ---- warning marks on the charts -----------------------------------------------------
+# a warned step's point (ladder) and bar (single step) carry a "!" mark with its codes as
+# the tooltip, and the chart a legend entry for it; the unwarned run's have none
+python3 - "$FIX/p400m.json" "$FIX/p400m-4k.json" "$T/warned.json" "$T/warned-4k.json" <<'PY'
+import json, sys
+for src, dst, label, codes in ((sys.argv[1], sys.argv[3], "2T8Q", ["host-busy", "cpu-bound"]),
+                               (sys.argv[2], sys.argv[4], "write 16T16Q", ["thermal"])):
+    d = json.load(open(src))
+    step = next(s for p in d["phases"] if p["kind"] == "measure" for s in p["steps"]
+                if s["label"] == label)
+    step["warnings"] = [{"code": c, "text": "made for the test"} for c in codes]
+    json.dump(d, open(dst, "w"))
+PY
+for pair in "warned.json $FIX/s3700.json" "warned-4k.json $FIX/s3700-4k.json"; do
+	set -- $pair
+	if ! "$DRIVEBENCH" compare --no-specs --format html -o "$T/$1.html" "$T/$1" "$2" \
+		2>"$T/warned.err"; then
+		fail "warning marks $1" "$(head -c 300 "$T/warned.err")"
+		continue
+	fi
+	check "warning marks ($1): on the warned point or bar only, codes as tooltips" \
+		python3 - "$T/$1.html" <<'PY'
+import re, subprocess, sys
+html = open(sys.argv[1]).read()
+svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+# the measured steps' charts: ladder lines, or the single steps' bars
+charts = [s for s in svgs if "8k 70/30 random: " in s or 'class="bars"' in s]
+assert charts, len(svgs)
+for svg in charts:
+    assert subprocess.run(["xmllint", "--noout", "-"], input=svg.encode()).returncode == 0
+    warned = {m.group(1): re.findall(r'<g class="warn-mark"><title>([^<]*)</title>', m.group(2))
+              for m in re.finditer(r'data-series="(\d)"(.*?)\n</g>', svg, re.S)}
+    # one marked point or bar, the first run's, with its codes; the second run's none
+    assert warned.get("0") in (["host-busy cpu-bound"], ["thermal"]), warned
+    assert warned.get("1") == [], warned
+    assert 'class="legend warn-legend"' in svg and "step with warnings" in svg
+others = [s for s in svgs if s not in charts]
+assert others and all("warn-mark" not in s for s in others)
+PY
+done
+
 # ---- 4K-sector targets ---------------------------------------------------------------
 # fileserver and webserver on a loop device of 4096-byte sectors: their 512b, 1k and 2k
 # shares folded into 4k, recorded in each step's definition and noted by show and compare

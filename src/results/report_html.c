@@ -357,8 +357,10 @@ static int cell_series(const struct report *rep, struct chart *c, const unsigned
 			struct report_cell cell = report_cell(rep, rows[k], i, m);
 			se->x[k] = k;
 			se->y[k] = cell.present ? cell.value : NAN;
+			if (cell.warned)
+				ret = svg_series_warn(se, k, rep->rows[rows[k]].steps[i]);
 		}
-		se->n = ret ? 0 : c->ncats;
+		se->n = se->warn ? c->ncats : 0; /* the warnings to free, on failure too */
 	}
 	return ret;
 }
