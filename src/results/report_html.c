@@ -661,79 +661,6 @@ out:
 	return ret;
 }
 
-/*
- * SNIA PTS style tables (report_matrix): per run that measured several block sizes under
- * several mixes, the steady-state window's average IOPS as block size x mix, the
- * convergence of each block size's lowest-read-mix IOPS round by round, and the verdict.
- */
-static int section_matrix(FILE *out, const struct report *rep)
-{
-	bool heading = false;
-	int ret = 0;
-
-	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-		struct report_matrix mx;
-		char tq[32], sz[32];
-		ret = report_matrix(rep, i, &mx);
-		if (ret || !mx.nbs)
-			continue;
-		if (!heading)
-			fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
-		heading = true;
-		fputs("<figure>\n<figcaption>", out);
-		esc(out, rep->runs[i].label);
-		fprintf(out, ", %s random, IOPS", workload_tq(&mx.first->wl, tq, sizeof(tq)));
-		if (mx.window_rounds)
-			fprintf(out, ": the steady-state window's average, rounds %u to %u",
-				mx.last_round - mx.window_rounds + 1, mx.last_round);
-		fputs("</figcaption>\n<table class=\"data matrix\">\n<thead><tr><th>block size</th>",
-		      out);
-		for (unsigned c = 0; c < mx.nmix; c++)
-			fprintf(out, "<th>%u/%u</th>", mx.mix[c], 100 - mx.mix[c]);
-		fputs("</tr></thead>\n<tbody>\n", out);
-		for (unsigned b = 0; b < mx.nbs; b++) {
-			fprintf(out, "<tr><th>%s</th>", units_fmt_size(sz, sizeof(sz), mx.bs[b]));
-			for (unsigned c = 0; c < mx.nmix; c++) {
-				char v[32] = "-";
-				if (isfinite(mx.iops[b * mx.nmix + c]))
-					report_fmt_value(v, sizeof(v), RM_IOPS,
-							 mx.iops[b * mx.nmix + c]);
-				fprintf(out, "<td>%s</td>", v);
-			}
-			fputs("</tr>\n", out);
-		}
-		fputs("</tbody>\n</table>\n</figure>\n", out);
-		if (mx.nrounds >= 2) {
-			struct chart c = {.markers = true};
-			c.series = calloc(mx.nbs, sizeof(*c.series));
-			ret = c.series ? 0 : -ENOMEM;
-			for (unsigned b = 0; b < mx.nbs && !ret; b++) {
-				struct series *se = &c.series[c.nseries++];
-				ret = svg_series_alloc(se, mx.bs_names[b], mx.nrounds);
-				for (unsigned k = 0; k < mx.nrounds && !ret; k++) {
-					se->x[se->n] = k + 1;
-					se->y[se->n++] = mx.conv[b * mx.nrounds + k];
-				}
-			}
-			snprintf(c.title, sizeof(c.title), "Steady-state convergence, %u/%u mix",
-				 mx.mix[mx.nmix - 1], 100 - mx.mix[mx.nmix - 1]);
-			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
-			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
-			if (!ret)
-				ret = figure(out, rep, "convergence", &c, "Convergence",
-					     rep->runs[i].label);
-			svg_series_free(c.series, c.nseries);
-		}
-		if (mx.verdict[0]) {
-			fputs("<p class=\"verdict\">", out);
-			esc(out, mx.verdict);
-			fputs("</p>\n", out);
-		}
-		report_matrix_free(&mx);
-	}
-	return ret;
-}
-
 static const char css[] =
 	"body{font-family:Georgia,'Times New Roman',serif;max-width:64em;margin:2em auto;"
 	"padding:0 1em;color:#111;background:#fff;line-height:1.4}\n"
@@ -765,26 +692,19 @@ static int html_body(FILE *out, const struct report *rep)
 	if (!ret)
 		ret = section_bars(out, rep);
 	/* a group of a matrix's cells, round by round, is in the matrix and its convergence */
-	struct report_matrix *mx = calloc(rep->nruns ? rep->nruns : 1, sizeof(*mx));
-	if (!mx)
-		ret = -ENOMEM;
-	for (unsigned i = 0; i < rep->nruns && !ret; i++)
-		ret = report_matrix(rep, i, &mx[i]);
-	for (unsigned g = 0; g < rep->ngroups && !ret; g++) {
-		bool covered = false;
-		for (unsigned i = 0; i < rep->nruns; i++)
-			covered |= report_matrix_covers(&mx[i],
-							rep->rows[rep->groups[g].first_row].steps[i]);
-		if (!covered)
+	struct report_matrix *mx = NULL;
+	if (!ret)
+		ret = report_matrices(rep, &mx);
+	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
+		if (!report_matrices_cover(rep, mx, g))
 			ret = section_group(out, rep, g);
-	}
-	for (unsigned i = 0; mx && i < rep->nruns; i++)
-		report_matrix_free(&mx[i]);
-	free(mx);
+	report_matrices_free(mx, rep->nruns);
 	if (!ret)
 		ret = section_rate_curves(out, rep);
 	if (!ret)
-		ret = section_matrix(out, rep);
+		ret = html_section_matrix(out, rep);
+	if (!ret)
+		ret = html_section_wsat(out, rep);
 	return ret;
 }
 

@@ -38,4 +38,8 @@ char *html_slug(char *buf, size_t len, const char *s);
  */
 int html_page(FILE *out, const char *body, size_t len);
 
+/* report_html_snia.c: SNIA's matrices (report_matrix) and write saturation (report_wsat). */
+int html_section_matrix(FILE *out, const struct report *rep);
+int html_section_wsat(FILE *out, const struct report *rep);
+
 #endif
