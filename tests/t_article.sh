@@ -194,6 +194,11 @@ else
 	fail "snia-wsat" "$(tail -n 3 "$T/wsat.log")"
 fi
 
+# its length in the preset list: what it writes, its time being the drive's speed
+check "presets: snia-wsat's length is 4x the capacity written, 24 hours at most" \
+	grep -q "^  snia-wsat .* writes  *until 4x the capacity is written, at most 24h 00m$" \
+	<("$DRIVEBENCH" presets)
+
 # ---- SNIA latency --------------------------------------------------------------------
 # snia-latency on a file at x0.001: rounds of 0.5K, 4K, 8K x 100/65/0 % read at 1T1Q until
 # the 4K write latency is steady (25 rounds at most); compare gives the block size x mix
