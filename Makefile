@@ -15,6 +15,8 @@ PKG_CONFIG ?= pkg-config
 
 LIBS_CORE := liburing libudev libpci json-c libnvme
 LIBS_UI   := ncursesw
+# compare --charts renders PNGs with librsvg over cairo: the headless front end only
+LIBS_CHARTS := librsvg-2.0 cairo
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wno-missing-field-initializers -Wno-format-truncation -Wno-unknown-warning-option
 ifeq ($(CI),true)
@@ -40,6 +42,8 @@ DB_CFLAGS := $(BASE_CFLAGS) $(LAYERS:%=-Isrc/%) -Icli -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) $(LIBS_UI) 2>/dev/null)
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
+CHARTS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_CHARTS) 2>/dev/null)
+CHARTS_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CHARTS) 2>/dev/null)
 CHECK_LDLIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # the tests (and the health sampler's bench) that fake an NVMe controller behind
 # umockdev's ioctl handlers
@@ -111,7 +115,8 @@ $(LIB): $(CORE_OBJ)
 
 $(BIN): $(BIN_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJ) $(LIB) $(UI_LDLIBS) $(DB_LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BIN_OBJ) $(LIB) $(UI_LDLIBS) $(CHARTS_LDLIBS) \
+		$(DB_LDLIBS)
 
 $(UI_LIB): $(UI_SRC:%.c=$(BUILD)/%.o)
 	@$(if $(Q),echo "  AR      $@")
@@ -123,6 +128,7 @@ $(BUILD)/tests/check_ui_%: $(BUILD)/tests/check_ui_%.o $(UI_LIB) $(LIB)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UI_LIB) $(LIB) $(CHECK_LDLIBS) $(UI_LDLIBS) \
 		$(DB_LDLIBS)
 
+$(BUILD)/cli/cli_charts.o: DB_CFLAGS += $(CHARTS_CFLAGS)
 $(UMOCKDEV_TESTS:%=$(BUILD)/tests/%.o): DB_CFLAGS += $(UMOCKDEV_CFLAGS)
 $(UMOCKDEV_TESTS:%=$(BUILD)/tests/%): CHECK_LDLIBS += $(UMOCKDEV_LIBS)
 

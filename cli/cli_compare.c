@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* drivebench compare: several results side by side, as text, Markdown, CSV, JSON or HTML. */
 #include "cli.h"
+#include "cli_charts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,13 +12,16 @@
 #include "result_io.h"
 #include "safety.h"
 
-enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT };
+enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT, O_CHARTS };
 
 static const struct cli_opt compare_opts[] = {
 	{"metric", O_METRIC, "M", "only these metrics (repeat or comma-separate; listed below)"},
 	{"format", O_FORMAT, "FMT", "text (default), md, csv, json or html"},
 	{"out", 'o', "FILE", "write the report to FILE instead of standard output"},
 	{"output", 'o', "FILE", "the same as --out (its former name)"},
+	{"charts", O_CHARTS, "DIR",
+	 "also write each chart of the HTML report to DIR as SVG and PNG, named by section "
+	 "and metric (the HTML report links them)"},
 	{"specs", O_SPECS, "DIR", "read vendor spec sheets from DIR only"},
 	{"no-specs", O_NO_SPECS, NULL, "do not show measured against rated figures"},
 	{"strict", O_STRICT, NULL,
@@ -79,12 +83,49 @@ static int write_out(const char *path, const char *buf, size_t len)
 	return bad ? EXIT_OUTPUT : EXIT_OK;
 }
 
+/*
+ * The report in fmt into *buf, then freed; with charts_dir, its charts to that folder
+ * too: the HTML report draws them, so another format renders it once for them alone.
+ * An exit status, the message printed.
+ */
+static int render(struct report *rep, enum report_format fmt, const char *charts_dir,
+		  const char *output, char **buf, size_t *len)
+{
+	struct cli_charts charts = {0};
+	int ret = 0, rc;
+
+	if (charts_dir && (rc = cli_charts_open(&charts, charts_dir, output))) {
+		report_free(rep);
+		return rc;
+	}
+	if (charts_dir) {
+		rep->charts = &charts.rc;
+		if (fmt != RF_HTML) {
+			char *html = NULL;
+			size_t n;
+			ret = report_render(rep, RF_HTML, &html, &n);
+			free(html);
+			rep->charts = NULL;
+		}
+	}
+	if (!ret)
+		ret = report_render(rep, fmt, buf, len);
+	report_free(rep);
+	if (ret && charts.err[0])
+		fprintf(stderr, "drivebench compare: --charts: %s\n", charts.err);
+	else if (ret)
+		fprintf(stderr, "drivebench compare: rendering %s: %s\n", report_format_name[fmt],
+			strerror(-ret));
+	cli_charts_close(&charts);
+	return ret ? EXIT_USAGE : EXIT_OK;
+}
+
 int cli_compare(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct report_opts ro = {0};
 	enum report_format fmt = RF_TEXT;
-	const char *output = NULL;
+	const char *output = NULL, *charts_dir = NULL;
 	struct result *res = NULL;
 	const struct result **ptrs = NULL;
 	struct report rep;
@@ -95,7 +136,7 @@ int cli_compare(int argc, char **argv)
 
 	cli_parser_init(&p, "compare",
 			"RESULT... [--metric M] [--format text|md|csv|json|html] "
-			"[-o FILE] [--strict]",
+			"[-o FILE] [--charts DIR] [--strict]",
 			compare_opts, argc, argv);
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
@@ -128,6 +169,9 @@ int cli_compare(int argc, char **argv)
 		case O_STRICT:
 			ro.strict = true;
 			break;
+		case O_CHARTS:
+			charts_dir = p.arg;
+			break;
 		}
 	}
 	if (key < 0) {
@@ -147,7 +191,8 @@ int cli_compare(int argc, char **argv)
 	}
 	/* tables need the step summaries only; the HTML report charts the samples too */
 	if (result_load_many(res, (const char *const *)p.pos, (unsigned)p.npos,
-			     fmt == RF_HTML ? RESULT_LOAD_ALL : 0, err, sizeof(err))) {
+			     fmt == RF_HTML || charts_dir ? RESULT_LOAD_ALL : 0, err,
+			     sizeof(err))) {
 		fprintf(stderr, "drivebench compare: %s\n", err);
 		rc = EXIT_USAGE;
 		goto out;
@@ -162,15 +207,8 @@ int cli_compare(int argc, char **argv)
 		rc = built == -EDOM ? EXIT_RUN_FAILED : EXIT_USAGE;
 		goto out;
 	}
-	int ret = report_render(&rep, fmt, &buf, &len);
-	report_free(&rep);
-	if (ret) {
-		fprintf(stderr, "drivebench compare: rendering %s: %s\n", report_format_name[fmt],
-			strerror(-ret));
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	rc = write_out(output, buf, len);
+	if (!(rc = render(&rep, fmt, charts_dir, output, &buf, &len)))
+		rc = write_out(output, buf, len);
 out:
 	free(buf);
 	for (int i = 0; i < loaded; i++)

@@ -6,12 +6,13 @@
 set -eu
 
 # build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
-# and hdparm (ATA secure erase); check brings blktrace, whose blkparse makes the binary
-# dumps `trace import` reads
+# and hdparm (ATA secure erase); librsvg and cairo draw compare --charts' PNGs; check
+# brings blktrace, whose blkparse makes the binary dumps `trace import` reads
 build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
-	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm"
+	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm
+	librsvg2-dev libcairo2-dev"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
-	libxml2-utils pciutils python3 groff-base strace blktrace zsh bash-completion"
+	libxml2-utils pciutils python3 groff-base strace blktrace zsh bash-completion file"
 # bench: fio to measure against; check and umockdev for the health sampler's bench
 bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"

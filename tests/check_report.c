@@ -649,7 +649,7 @@ START_TEST(html_rate_curves_and_matrix)
 	}
 	build(&rep, runs, 2, NULL);
 	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
-	ck_assert_ptr_nonnull(strstr(out, "<h2>Rate curves</h2>"));
+	ck_assert_ptr_nonnull(strstr(out, "<h2 id=\"rate-curves\">Rate curves</h2>"));
 	ck_assert_ptr_nonnull(strstr(out, "Rate curve: 4k read random 4T32Q"));
 	ck_assert_ptr_nonnull(strstr(out, "Average latency (ms)"));
 	ck_assert_uint_eq(count(out, "<table class=\"data matrix\">"), 2);
@@ -1036,7 +1036,7 @@ START_TEST(cpu_use)
 		[RF_TEXT] = "Y 200GB: drivebench up to 98% of a CPU (4k write random 16T16Q), the "
 			    "host up to 97% busy, iowait up to 7%; 1 step CPU-bound",
 		[RF_MD] = "## CPU use",
-		[RF_HTML] = "<h2>CPU use</h2>",
+		[RF_HTML] = "<h2 id=\"cpu-use\">CPU use</h2>",
 		[RF_JSON] = "\"process_max_pct\": 98.5",
 	};
 	for (unsigned f = 0; f < RF_COUNT; f++) {
@@ -1112,38 +1112,48 @@ START_TEST(html_bars_and_percentiles)
 }
 END_TEST
 
+/*
+ * A SNIA run's measuring phase under sd: 4 rounds of 2 block sizes (small, big) x 2 mixes
+ * (100 and 0 % read) at threads x qdepth, each step's IOPS 1000 x round, + 100 for the
+ * big size, + 10 for writes (set_summary: average latency from it).
+ */
+static void snia_rounds(struct result *run, const char *preset, const struct steady_info *sd,
+			unsigned threads, unsigned qdepth, uint32_t small, uint32_t big)
+{
+	struct workload wl;
+
+	new_run(run, "X", "1", preset);
+	struct result_phase *ph = result_add_phase(run, "measure", PH_MEASURE);
+	ph->status = RS_COMPLETE;
+	ph->steady = *sd;
+	workload_defaults(&wl);
+	wl.threads = threads;
+	wl.qdepth = qdepth;
+	for (unsigned rd = 1; rd <= 4; rd++)
+		for (unsigned b = 0; b < 2; b++)
+			for (unsigned m = 0; m < 2; m++) {
+				char label[64];
+				wl.bs = b ? big : small;
+				wl.read_pct = m ? 0 : 100;
+				snprintf(label, sizeof(label), "round %u %u %u", rd, b, m);
+				set_summary(result_add_step(ph, label, &wl),
+					    1000.0 * rd + 100 * b + 10 * m);
+			}
+}
+
 /* SNIA's tables: the window's average per block size x mix, the convergence, the verdict. */
 START_TEST(snia_matrix)
 {
 	struct result run;
 	struct report rep;
 	struct report_matrix mx;
-	struct workload wl;
 	char *out = NULL;
 	size_t len = 0;
-	static const uint32_t bss[] = {4096, 65536};
-	static const unsigned mixes[] = {100, 0};
+	const struct steady_info sd = {.used = true, .reached = true, .window = 2, .round = 4,
+				       .max_rounds = 25, .data_limit_pct = 20,
+				       .slope_limit_pct = 10};
 
-	new_run(&run, "X", "1", "SNIA IOPS");
-	struct result_phase *ph = result_add_phase(&run, "measure", PH_MEASURE);
-	ph->status = RS_COMPLETE;
-	ph->steady = (struct steady_info){.used = true, .reached = true, .window = 2, .round = 4,
-					  .max_rounds = 25, .data_limit_pct = 20,
-					  .slope_limit_pct = 10};
-	workload_defaults(&wl);
-	wl.threads = 4;
-	wl.qdepth = 32;
-	for (unsigned rd = 1; rd <= 4; rd++)
-		for (unsigned b = 0; b < 2; b++)
-			for (unsigned m = 0; m < 2; m++) {
-				char label[64];
-				wl.bs = bss[b];
-				wl.read_pct = mixes[m];
-				snprintf(label, sizeof(label), "round %u %u %u", rd, b, m);
-				/* IOPS: 1000 x round, + 100 for 64k, + 10 for writes */
-				set_summary(result_add_step(ph, label, &wl),
-					    1000.0 * rd + 100 * b + 10 * m);
-			}
+	snia_rounds(&run, "SNIA IOPS", &sd, 4, 32, 4096, 65536);
 	build(&rep, &run, 1, NULL);
 	ck_assert_int_eq(report_matrix(&rep, 0, &mx), 0);
 	ck_assert_uint_eq(mx.nbs, 2);
@@ -1179,6 +1189,60 @@ START_TEST(snia_matrix)
 }
 END_TEST
 
+/*
+ * SNIA's latency test: a phase tracking a latency gives average and maximum latency
+ * matrices over the window (the highest maximum), its convergence in ms, the verdict,
+ * in HTML and text, and no table a round.
+ */
+START_TEST(snia_latency_matrix)
+{
+	struct result run;
+	struct report rep;
+	struct report_matrix mx;
+	char *out = NULL;
+	size_t len = 0;
+	struct steady_info sd = {.used = true, .window = 2, .round = 4, .max_rounds = 4,
+				 .data_limit_pct = 20, .slope_limit_pct = 10};
+
+	snprintf(sd.tracked, sizeof(sd.tracked), "mean_ns");
+	/* average latency 1000 / IOPS ms, maximum 7 times that */
+	snia_rounds(&run, "SNIA latency", &sd, 1, 1, 4096, 8192);
+	build(&rep, &run, 1, NULL);
+	ck_assert_int_eq(report_matrix(&rep, 0, &mx), 0);
+	ck_assert(mx.latency);
+	ck_assert_uint_eq(mx.nbs, 2);
+	ck_assert_uint_eq(mx.bs[0], 8192);
+	/* 8k at 100% read, rounds 3 and 4: the average of the averages, the highest maximum */
+	ck_assert(fabs(mx.lat_avg_ms[0] - (1000 / 3100.0 + 1000 / 4100.0) / 2) < 1e-9);
+	ck_assert(fabs(mx.lat_max_ms[0] - 7000 / 3100.0) < 1e-6);
+	ck_assert(fabs(mx.lat_avg_ms[1 * 2 + 1] - (1000 / 3010.0 + 1000 / 4010.0) / 2) < 1e-9);
+	/* convergence: 4k writes' average latency, round by round */
+	for (unsigned rd = 0; rd < 4; rd++)
+		ck_assert(fabs(mx.conv[1 * 4 + rd] - 1000 / (1000.0 * (rd + 1) + 10)) < 1e-9);
+	report_matrix_free(&mx);
+
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &out, &len), 0);
+	ck_assert_uint_eq(count(out, "<table class=\"data matrix\">"), 2);
+	ck_assert_msg(strstr(out, "1T1Q random, maximum latency (ms): the steady-state window's "
+				  "highest, rounds 3 to 4"), "%s", out);
+	ck_assert_msg(strstr(out, "Average latency (ms)</text>"), "%s", out); /* convergence */
+	ck_assert_uint_eq(count(out, "<p class=\"verdict\">"), 1);
+	free(out);
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &out, &len), 0);
+	ck_assert_msg(strstr(out, "1T1Q random, Average latency (ms): the steady-state window's "
+				  "average, rounds 3 to 4\n  block size  100/0  0/100\n"
+				  "  8k          0.283  0.282\n"), "%s", out);
+	ck_assert_msg(strstr(out, "Steady-state convergence, 0/100 mix, average latency (ms)"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "  steady state: "), "%s", out);
+	/* the rounds are the matrix's: no table a round */
+	ck_assert_msg(!strstr(out, "Throughput (IOPS), "), "%s", out);
+	free(out);
+	report_free(&rep);
+	result_free(&run);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("report");
@@ -1206,6 +1270,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cpu_use);
 	tcase_add_test(tc, html_bars_and_percentiles);
 	tcase_add_test(tc, snia_matrix);
+	tcase_add_test(tc, snia_latency_matrix);
 	suite_add_tcase(s, tc);
 
 	/* hostile input: a loop that does not end fails here instead of hanging the suite */

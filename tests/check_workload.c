@@ -118,6 +118,40 @@ END_TEST
  * small that 1% of them is below the binomial noise of 1e6 draws (a 1% share has a
  * standard deviation of 1% of itself), the bound is five standard deviations instead.
  */
+/* 4K-sector targets: the split's smaller sizes folded into the logical block size */
+static const struct {
+	const char *spec;
+	uint32_t lbs;
+	const char *want, *note;
+} folds[] = {
+	{"512b/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10", 4096, "4k/80:8k/2:16k/4:32k/4:64k/10",
+	 "512b/10:1k/5:2k/5 into 4k"},
+	{"512b/22:1k/15:2k/8:4k/23:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1", 4096,
+	 "4k/68:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1", "512b/22:1k/15:2k/8 into 4k"},
+	{"8k/50:512b/50", 4096, "8k/50:4k/50", "512b/50 into 4k"},
+	{"512b/10:4k/90", 512, "512b/10:4k/90", ""},
+	{"512b/10:4k/90", 0, "512b/10:4k/90", ""},
+	{"4k/10:64k/90", 8192, "8k/10:64k/90", "4k/10 into 8k"},
+};
+
+START_TEST(test_bssplit_fold)
+{
+	struct workload wl;
+	char err[256], note[96], back[256];
+
+	workload_defaults(&wl);
+	ck_assert_int_eq(workload_parse_bssplit(&wl, folds[_i].spec, err, sizeof(err)), 0);
+	unsigned n = workload_fold_split(&wl, folds[_i].lbs, note, sizeof(note));
+	ck_assert_str_eq(workload_fmt_bssplit(&wl, back, sizeof(back)), folds[_i].want);
+	ck_assert_str_eq(note, folds[_i].note);
+	ck_assert_uint_eq(n > 0, folds[_i].note[0] != '\0');
+	unsigned sum = 0;
+	for (unsigned k = 0; k < wl.nsplit; k++)
+		sum += wl.split[k].pct;
+	ck_assert_uint_eq(sum, 100);
+}
+END_TEST
+
 START_TEST(test_bssplit_mix)
 {
 	struct workload wl;
@@ -506,6 +540,7 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, test_format);
 	tcase_add_loop_test(tc, test_bssplit_parse, 0, sizeof(splits) / sizeof(splits[0]));
 	tcase_add_loop_test(tc, test_bssplit_mix, 0, 4);
+	tcase_add_loop_test(tc, test_bssplit_fold, 0, sizeof(folds) / sizeof(folds[0]));
 	tcase_add_loop_test(tc, test_read_pct, 0, 8);
 	tcase_add_loop_test(tc, test_random_offsets, 0, 2);
 	tcase_add_test(tc, test_sequential_wraps);

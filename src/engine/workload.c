@@ -131,6 +131,46 @@ char *workload_fmt_bssplit(const struct workload *wl, char *buf, size_t len)
 	return buf;
 }
 
+unsigned workload_fold_split(struct workload *wl, uint32_t lbs, char *note, size_t len)
+{
+	struct wl_share kept[WL_MAX_SPLIT];
+	unsigned nkept = 0, folded = 0, at = WL_MAX_SPLIT;
+	size_t used = 0;
+	char sz[32];
+
+	note[0] = '\0';
+	for (unsigned i = 0; lbs && i < wl->nsplit; i++) {
+		const struct wl_share *e = &wl->split[i];
+		if (e->bs >= lbs) {
+			kept[nkept++] = *e;
+			continue;
+		}
+		if (at == WL_MAX_SPLIT) /* lbs's entry goes where the first folded one was */
+			kept[at = nkept++] = (struct wl_share){.bs = lbs, .pct = 0};
+		kept[at].pct += e->pct;
+		if (used < len)
+			used += (size_t)snprintf(note + used, len - used, "%s%s/%u",
+						 folded ? ":" : "",
+						 units_fmt_size(sz, sizeof(sz), e->bs), e->pct);
+		folded++;
+	}
+	if (!folded)
+		return 0;
+	/* an entry of lbs after the folded ones joins the one made for them */
+	for (unsigned i = at + 1; i < nkept; i++)
+		if (kept[i].bs == lbs) {
+			kept[at].pct += kept[i].pct;
+			memmove(&kept[i], &kept[i + 1], (nkept - i - 1) * sizeof(kept[0]));
+			nkept--;
+			break;
+		}
+	memcpy(wl->split, kept, nkept * sizeof(kept[0]));
+	wl->nsplit = nkept;
+	if (used < len)
+		snprintf(note + used, len - used, " into %s", units_fmt_size(sz, sizeof(sz), lbs));
+	return folded;
+}
+
 /* "60/10:30/20:10/70" */
 static int parse_zones(struct workload *wl, char *spec, char *err, size_t errlen)
 {

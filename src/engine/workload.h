@@ -76,6 +76,15 @@ int workload_parse_bssplit(struct workload *wl, const char *spec, char *err, siz
 /* "512b/10:1k/5:..." back again. */
 char *workload_fmt_bssplit(const struct workload *wl, char *buf, size_t len);
 /*
+ * A 4K-sector target (lbs > 512): the split's block sizes below lbs folded into lbs, as
+ * a review runs a mix on a drive that takes nothing smaller ("512b/10:1k/5:2k/5:4k/60:..."
+ * becomes "4k/80:..."): their shares added to lbs's entry, which takes the place of the
+ * first folded one when the split had none. A fixed block size is left alone. note gets
+ * what was folded ("512b/10:1k/5:2k/5 into 4k"), "" when nothing was. Returns how many
+ * entries were folded.
+ */
+unsigned workload_fold_split(struct workload *wl, uint32_t lbs, char *note, size_t len);
+/*
  * fio's random_distribution syntax: "uniform" (fio: "random"), "zipf:THETA" (THETA > 0,
  * not 1), "pareto:H" (0 < H < 1), "normal:SIGMA" (0 < SIGMA <= 100, percent of the range),
  * "zoned:A/R:A/R..." (A percent of the I/Os to the next R percent of the range; up to

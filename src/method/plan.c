@@ -831,13 +831,19 @@ char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns,
 	return buf;
 }
 
-/* One workload of a step (the step's, or one of its streams') against the target. */
+/*
+ * One workload of a step (the step's, or one of its streams') against the target, its
+ * split's block sizes below the target's folded into it as the runner runs it.
+ */
 static int check_workload(const struct plan *p, const struct plan_phase *ph, unsigned s,
-			  const struct workload *wl, unsigned bs_line, uint32_t lbs, uint64_t size,
-			  char *err, size_t errlen)
+			  const struct workload *given, unsigned bs_line, uint32_t lbs,
+			  uint64_t size, char *err, size_t errlen)
 {
 	const struct plan_step *st = &ph->steps[s];
+	struct workload folded = *given, *wl = &folded;
 	char msg[512], a[32], b[32];
+
+	workload_fold_split(wl, lbs, msg, sizeof(msg));
 
 	for (unsigned k = 0; lbs && k < (wl->nsplit ? wl->nsplit : 1); k++) {
 		uint32_t bs = wl->nsplit ? wl->split[k].bs : wl->bs;

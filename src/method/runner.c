@@ -523,10 +523,14 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	char err[512];
 	int ret;
 
+	uint32_t lbs = step_def_fold_lbs(r->targets, r->nt);
 	if (!wl.seed)
 		wl.seed = replay_seed(r, label);
+	workload_fold_split(&wl, lbs, err, sizeof(err));
 	if ((ret = step_rate(r, ps, label, &wl)) || (ret = step_streams(r, ps, &wl, &ss)))
 		return ret;
+	for (unsigned i = 0; ss && i < ss->n; i++)
+		workload_fold_split(&ss->wl[i], lbs, err, sizeof(err));
 	st = result_add_step(r->rp, label, &wl);
 	if (!st) {
 		free(ss);
@@ -553,6 +557,9 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	if (step_record(r, st, &sr, ss))
 		ret = ret ? ret : -ENOMEM;
 	step_def_record(st, &sr, r->res->scale, r->targets, r->nt);
+	step_def_fold(&st->def, &ps->wl, lbs);
+	for (unsigned i = 0; i < st->nstreams && i < ps->nstreams; i++)
+		step_def_fold(&st->streams[i].def, &ps->streams[i].wl, lbs);
 	step_warnings(r, st, &sr, threads, ret);
 	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
 		if ((ss ? ss->wl[i] : wl).read_pct < 100)

@@ -577,6 +577,16 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 			 report_differ_codes(codes, sizeof(codes), rep->groups[g].differ, " "),
 			 rep->groups[g].differ_note))
 			return -ENOMEM;
+	/* 4K-sector targets: what a run's mix folded (step_def.h, bs_folded), once a group */
+	for (unsigned g = 0; g < rep->ngroups; g++)
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct step_def *d = &rep->rows[rep->groups[g].first_row].steps[i]->def;
+			if (d->bs_folded[0] &&
+			    note(rep, "%s, %s: block sizes %s, the target's logical block size "
+				      "(bs-folded)", rep->runs[i].label, rep->groups[g].title,
+				 d->bs_folded))
+				return -ENOMEM;
+		}
 	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
 				     "side by side."))
 		return -ENOMEM;

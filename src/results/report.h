@@ -131,7 +131,25 @@ struct report {
 	unsigned metric_mask; /* bit (1u << metric) for each metric reported */
 	struct spec_list specs;
 	char title[256];
+	struct report_charts *charts; /* set by the caller before rendering; NULL: none */
 };
+
+/*
+ * compare --charts: every chart of the HTML report also as files of its own. The HTML
+ * renderer hands write() each chart as a standalone SVG document with its stem: its
+ * section and metric ("8k-70-30-random-iops", "preconditioning-avg-lat"), lowercase ASCII
+ * letters, digits and '-', unique in the report (-2, -3 ... in the order drawn), the same
+ * for the same results; the page links "<href>/<stem>.svg" and ".png" under the figure.
+ * write() returns 0 or -errno (which stops the rendering).
+ */
+struct report_charts {
+	int (*write)(void *ctx, const char *stem, const char *svg, size_t len);
+	void *ctx;
+	const char *href; /* the folder as the page links it: relative to the page, or absolute */
+	char **stems;	  /* handed out so far: malloc'd, report_charts_free() */
+	unsigned nstems;
+};
+void report_charts_free(struct report_charts *ch);
 
 struct report_opts {
 	unsigned metric_mask; /* 0: every metric */
@@ -254,12 +272,14 @@ int report_exceedance(const struct report *rep, unsigned row, unsigned run,
 void report_exceed_free(struct report_exceed *e);
 
 /*
- * SNIA PTS style block size x read mix (the IOPS test's 7x8): when a run measured several
- * block sizes under several mixes (fixed block size, random, the first such step's
- * threads and queue depth, no rate limit), each cell's IOPS averaged over the
- * steady-state window (the last `window` rounds the phase judged; without a judge, the
- * last measurement), and each block size's IOPS at the lowest read mix round by round
- * (SNIA's convergence plot). nbs is 0 when the run has no such matrix.
+ * SNIA PTS style block size x read mix (the IOPS test's 7x8, the latency test's 3x3):
+ * when a run measured several block sizes under several mixes (fixed block size, random,
+ * the first such step's threads and queue depth, no rate limit), each cell's IOPS and
+ * average latency averaged over the steady-state window (the last `window` rounds the
+ * phase judged; without a judge, the last measurement) and its maximum latency the
+ * window's highest, and each block size's tracked figure at the lowest read mix round by
+ * round (SNIA's convergence plot): IOPS, or average latency when the phase tracked a
+ * latency (the latency test). nbs is 0 when the run has no such matrix.
  */
 struct report_matrix {
 	const struct result_phase *phase; /* the phase it comes from */
@@ -268,16 +288,46 @@ struct report_matrix {
 	uint32_t *bs, *mix;	  /* descending: 1024k ... 512b; 100 ... 0 % reads */
 	char (*bs_names)[32];	  /* [nbs]: "4k" */
 	double *iops;		  /* [nbs * nmix]: NAN where nothing was measured */
+	double *lat_avg_ms;	  /* [nbs * nmix]: likewise */
+	double *lat_max_ms;	  /* [nbs * nmix]: likewise */
+	bool latency;		  /* the phase tracked a latency: conv is average latency */
 	unsigned window_rounds;	  /* the rounds averaged; 0: last measurement */
 	unsigned last_round;	  /* the window's last round */
 	unsigned nrounds;	  /* rounds that ran */
-	double *conv;		  /* [nbs * nrounds]: NAN where missing */
+	double *conv;		  /* [nbs * nrounds]: IOPS or ms (latency); NAN where missing */
 	char verdict[512];	  /* report_phase_summary of its phase */
 };
 int report_matrix(const struct report *rep, unsigned run, struct report_matrix *out);
 void report_matrix_free(struct report_matrix *m);
 /* Is st one of m's cells (a step of its phase, at any round)? */
 bool report_matrix_covers(const struct report_matrix *m, const struct result_step *st);
+/* Every run's matrix, *out malloc'd [rep->nruns] (nbs 0 for a run without). 0 or -ENOMEM. */
+int report_matrices(const struct report *rep, struct report_matrix **out);
+void report_matrices_free(struct report_matrix *mx, unsigned n);
+/*
+ * Is group g a matrix's cells, round by round (a run's step of it is one)? The renderers
+ * show such a group as its matrix, convergence and verdict instead of a table a round.
+ */
+bool report_matrices_cover(const struct report *rep, const struct report_matrix *mx,
+			   unsigned g);
+
+/*
+ * SNIA PTS write saturation (WSAT, the snia-wsat preset): a run's first step of a
+ * measuring phase named REPORT_WSAT_PHASE (random writes until an amount is written),
+ * each interval sample as IOPS against the time since the step began and against the
+ * data written by its end. n is 0 when the run has no such step (or it kept no samples).
+ */
+#define REPORT_WSAT_PHASE "wsat"
+struct report_wsat {
+	const struct result_step *step;
+	unsigned n;
+	double *t_s;	     /* [n]: the sample's end, seconds from the step's start */
+	double *written_gb;  /* [n]: data written by then (the ramp's too), 10^9 bytes */
+	double *iops;	     /* [n] */
+	double capacity_gb;  /* the target's, 10^9 bytes; 0 unknown */
+};
+int report_wsat(const struct report *rep, unsigned run, struct report_wsat *out);
+void report_wsat_free(struct report_wsat *w);
 
 /* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);

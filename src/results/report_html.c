@@ -23,21 +23,27 @@
 
 #include <json-c/json.h>
 
+#include "report_html.h"
 #include "report_svg.h"
 #include "result_io.h"
 #include "text.h"
 #include "units.h"
 #include "version.h"
 
-/* A chart in its figure (class: NULL, or the figure's CSS class). */
-static void figure(FILE *out, const char *class, const struct chart *c)
+/*
+ * A line chart in its figure (class: NULL, or the figure's CSS class), its files named
+ * by section and what (report_html.h). 0 or -errno.
+ */
+static int figure(FILE *out, const struct report *rep, const char *class, const struct chart *c,
+		  const char *section, const char *what)
 {
 	if (class)
 		fprintf(out, "<figure class=\"%s\">\n", class);
 	else
 		fputs("<figure>\n", out);
-	svg_chart(out, c);
+	int ret = html_svg(out, rep, svg_chart, c, section, what);
 	fputs("</figure>\n", out);
+	return ret;
 }
 
 /* Every string that reaches the page, from a result or not, goes through text.h. */
@@ -325,7 +331,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 				     : "seconds");
 		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
 			 report_metric_info[m].unit);
-		figure(out, NULL, &c);
+		ret = figure(out, rep, NULL, &c, "Preconditioning", report_metric_info[m].name);
 		free(c.series);
 	}
 	svg_series_free(all, rep->nruns * RM_COUNT);
@@ -351,8 +357,10 @@ static int cell_series(const struct report *rep, struct chart *c, const unsigned
 			struct report_cell cell = report_cell(rep, rows[k], i, m);
 			se->x[k] = k;
 			se->y[k] = cell.present ? cell.value : NAN;
+			if (cell.warned)
+				ret = svg_series_warn(se, k, rep->rows[rows[k]].steps[i]);
 		}
-		se->n = ret ? 0 : c->ncats;
+		se->n = se->warn ? c->ncats : 0; /* the warnings to free, on failure too */
 	}
 	return ret;
 }
@@ -388,7 +396,8 @@ static int section_bars(FILE *out, const struct report *rep)
 				 report_metric_info[m].unit);
 			if (!ret) {
 				fputs("<figure>\n", out);
-				svg_bars(out, &c);
+				ret = html_svg(out, rep, svg_bars, &c, sets[b].title,
+					       report_metric_info[m].name);
 				fputs("</figure>\n", out);
 			}
 			svg_series_free(c.series, c.nseries);
@@ -432,7 +441,9 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		if (!*heading)
 			fputs("<h3>Latency percentiles</h3>\n", out);
 		*heading = true;
-		figure(out, "percentiles", &c);
+		char what[192];
+		snprintf(what, sizeof(what), "percentiles %s", r->name);
+		ret = figure(out, rep, "percentiles", &c, rep->groups[r->group].title, what);
 	}
 	svg_series_free(c.series, c.nseries);
 	return ret;
@@ -480,8 +491,10 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			/* a single step is a bar in the section's bar chart, not a line */
 			fputs("<figure>\n", out);
 			if (!single)
-				svg_chart(out, &c);
-			ret = report_table(rep, (enum report_metric)m, g, &t);
+				ret = html_svg(out, rep, svg_chart, &c, grp->title,
+					       report_metric_info[m].name);
+			if (!ret)
+				ret = report_table(rep, (enum report_metric)m, g, &t);
 		}
 		svg_series_free(c.series, c.nseries);
 		if (ret)
@@ -637,7 +650,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
 		snprintf(c.ylabel, sizeof(c.ylabel), "Average latency (ms)");
 		if (!ret)
-			figure(out, NULL, &c);
+			ret = figure(out, rep, NULL, &c, "Rate curve", titles[k]);
 		svg_series_free(c.series, c.nseries);
 	}
 out:
@@ -645,78 +658,6 @@ out:
 	free(named);
 	free(pts);
 	free(slot);
-	return ret;
-}
-
-/*
- * SNIA PTS style tables (report_matrix): per run that measured several block sizes under
- * several mixes, the steady-state window's average IOPS as block size x mix, the
- * convergence of each block size's lowest-read-mix IOPS round by round, and the verdict.
- */
-static int section_matrix(FILE *out, const struct report *rep)
-{
-	bool heading = false;
-	int ret = 0;
-
-	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
-		struct report_matrix mx;
-		char tq[32], sz[32];
-		ret = report_matrix(rep, i, &mx);
-		if (ret || !mx.nbs)
-			continue;
-		if (!heading)
-			fputs("<h2>Block size x read/write mix (IOPS)</h2>\n", out);
-		heading = true;
-		fputs("<figure>\n<figcaption>", out);
-		esc(out, rep->runs[i].label);
-		fprintf(out, ", %s random, IOPS", workload_tq(&mx.first->wl, tq, sizeof(tq)));
-		if (mx.window_rounds)
-			fprintf(out, ": the steady-state window's average, rounds %u to %u",
-				mx.last_round - mx.window_rounds + 1, mx.last_round);
-		fputs("</figcaption>\n<table class=\"data matrix\">\n<thead><tr><th>block size</th>",
-		      out);
-		for (unsigned c = 0; c < mx.nmix; c++)
-			fprintf(out, "<th>%u/%u</th>", mx.mix[c], 100 - mx.mix[c]);
-		fputs("</tr></thead>\n<tbody>\n", out);
-		for (unsigned b = 0; b < mx.nbs; b++) {
-			fprintf(out, "<tr><th>%s</th>", units_fmt_size(sz, sizeof(sz), mx.bs[b]));
-			for (unsigned c = 0; c < mx.nmix; c++) {
-				char v[32] = "-";
-				if (isfinite(mx.iops[b * mx.nmix + c]))
-					report_fmt_value(v, sizeof(v), RM_IOPS,
-							 mx.iops[b * mx.nmix + c]);
-				fprintf(out, "<td>%s</td>", v);
-			}
-			fputs("</tr>\n", out);
-		}
-		fputs("</tbody>\n</table>\n</figure>\n", out);
-		if (mx.nrounds >= 2) {
-			struct chart c = {.markers = true};
-			c.series = calloc(mx.nbs, sizeof(*c.series));
-			ret = c.series ? 0 : -ENOMEM;
-			for (unsigned b = 0; b < mx.nbs && !ret; b++) {
-				struct series *se = &c.series[c.nseries++];
-				ret = svg_series_alloc(se, mx.bs_names[b], mx.nrounds);
-				for (unsigned k = 0; k < mx.nrounds && !ret; k++) {
-					se->x[se->n] = k + 1;
-					se->y[se->n++] = mx.conv[b * mx.nrounds + k];
-				}
-			}
-			snprintf(c.title, sizeof(c.title), "Steady-state convergence, %u/%u mix",
-				 mx.mix[mx.nmix - 1], 100 - mx.mix[mx.nmix - 1]);
-			snprintf(c.xlabel, sizeof(c.xlabel), "Round (number)");
-			snprintf(c.ylabel, sizeof(c.ylabel), "Throughput (IOPS)");
-			if (!ret)
-				figure(out, "convergence", &c);
-			svg_series_free(c.series, c.nseries);
-		}
-		if (mx.verdict[0]) {
-			fputs("<p class=\"verdict\">", out);
-			esc(out, mx.verdict);
-			fputs("</p>\n", out);
-		}
-		report_matrix_free(&mx);
-	}
 	return ret;
 }
 
@@ -735,11 +676,43 @@ static const char css[] =
 	"figure svg{max-width:100%;height:auto;display:block}\n"
 	"figcaption{font-size:.9em;margin:.3em 0;font-weight:bold}\n"
 	"footer{margin-top:3em;font-size:.8em;color:#555}\n"
+	"nav.toc ol{columns:2;font-family:Helvetica,Arial,sans-serif;font-size:.9em}"
+	"p.files{font-size:.8em;margin:.2em 0}\n"
 	"@media print{body{max-width:none;margin:0}h2{page-break-after:avoid}"
 	".swatch{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
+/* The sections, each under its <h2> (html_page gives them anchors and the contents). */
+static int html_body(FILE *out, const struct report *rep)
+{
+	int ret;
+
+	section_runs(out, rep);
+	section_cpu(out, rep);
+	ret = section_precondition(out, rep);
+	if (!ret)
+		ret = section_bars(out, rep);
+	/* a group of a matrix's cells, round by round, is in the matrix and its convergence */
+	struct report_matrix *mx = NULL;
+	if (!ret)
+		ret = report_matrices(rep, &mx);
+	for (unsigned g = 0; g < rep->ngroups && !ret; g++)
+		if (!report_matrices_cover(rep, mx, g))
+			ret = section_group(out, rep, g);
+	report_matrices_free(mx, rep->nruns);
+	if (!ret)
+		ret = section_rate_curves(out, rep);
+	if (!ret)
+		ret = html_section_matrix(out, rep);
+	if (!ret)
+		ret = html_section_wsat(out, rep);
+	return ret;
+}
+
 int report_render_html(const struct report *rep, FILE *out)
 {
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int ret;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -749,32 +722,14 @@ int report_render_html(const struct report *rep, FILE *out)
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
 	esc(out, rep->title);
 	fputs("</h1>\n", out);
-	section_runs(out, rep);
-	section_cpu(out, rep);
-	ret = section_precondition(out, rep);
-	if (!ret)
-		ret = section_bars(out, rep);
-	/* a group of a matrix's cells, round by round, is in the matrix and its convergence */
-	struct report_matrix *mx = calloc(rep->nruns ? rep->nruns : 1, sizeof(*mx));
-	if (!mx)
+	if (!(mem = open_memstream(&body, &len)))
+		return -errno;
+	ret = html_body(mem, rep);
+	if (fclose(mem) && !ret)
 		ret = -ENOMEM;
-	for (unsigned i = 0; i < rep->nruns && !ret; i++)
-		ret = report_matrix(rep, i, &mx[i]);
-	for (unsigned g = 0; g < rep->ngroups && !ret; g++) {
-		bool covered = false;
-		for (unsigned i = 0; i < rep->nruns; i++)
-			covered |= report_matrix_covers(&mx[i],
-							rep->rows[rep->groups[g].first_row].steps[i]);
-		if (!covered)
-			ret = section_group(out, rep, g);
-	}
-	for (unsigned i = 0; mx && i < rep->nruns; i++)
-		report_matrix_free(&mx[i]);
-	free(mx);
 	if (!ret)
-		ret = section_rate_curves(out, rep);
-	if (!ret)
-		ret = section_matrix(out, rep);
+		ret = html_page(out, body, len);
+	free(body);
 	fputs("<footer>Made with drivebench " DB_VERSION
 	      ". Latencies are total latencies (from before submission to completion, fio's "
 	      "lat) unless a step's definition says completion-only (fio's clat, without "

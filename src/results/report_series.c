@@ -256,6 +256,8 @@ void report_matrix_free(struct report_matrix *m)
 	free(m->mix);
 	free(m->bs_names);
 	free(m->iops);
+	free(m->lat_avg_ms);
+	free(m->lat_max_ms);
 	free(m->conv);
 	memset(m, 0, sizeof(*m));
 }
@@ -301,14 +303,17 @@ int report_matrix(const struct report *rep, unsigned run, struct report_matrix *
 		m->window_rounds = sd->window < sd->round ? sd->window : sd->round;
 	}
 	size_t cells = (size_t)m->nbs * m->nmix;
+	m->latency = strstr(sd->tracked, "_ns") != NULL; /* mean_ns, max_ns, p99_ns ... */
 	m->iops = malloc(cells * sizeof(*m->iops));
+	m->lat_avg_ms = malloc(cells * sizeof(*m->lat_avg_ms));
+	m->lat_max_ms = malloc(cells * sizeof(*m->lat_max_ms));
 	cnt = calloc(cells, sizeof(*cnt));
 	m->bs_names = calloc(m->nbs, sizeof(*m->bs_names));
 	m->conv = malloc(((size_t)m->nbs * m->nrounds + 1) * sizeof(*m->conv));
-	if (!m->iops || !cnt || !m->bs_names || !m->conv)
+	if (!m->iops || !m->lat_avg_ms || !m->lat_max_ms || !cnt || !m->bs_names || !m->conv)
 		goto oom;
 	for (size_t i = 0; i < cells; i++)
-		m->iops[i] = NAN;
+		m->iops[i] = m->lat_avg_ms[i] = m->lat_max_ms[i] = NAN;
 	for (size_t i = 0; i < (size_t)m->nbs * m->nrounds; i++)
 		m->conv[i] = NAN;
 	for (unsigned b = 0; b < m->nbs; b++)
@@ -321,19 +326,28 @@ int report_matrix(const struct report *rep, unsigned run, struct report_matrix *
 		unsigned b = find_desc(m->bs, m->nbs, st->wl.bs);
 		unsigned c = find_desc(m->mix, m->nmix, st->wl.read_pct), rd = step_round(st);
 		size_t i = (size_t)b * m->nmix + c;
-		double v = st->summary.d[DIR_ALL].iops;
+		const struct dir_stats *d = &st->summary.d[DIR_ALL];
+		double v = d->iops, avg = d->mean_ns / 1e6, max = d->max_ns / 1e6;
 		if (rd && c == m->nmix - 1)
-			m->conv[(size_t)b * m->nrounds + rd - 1] = v;
-		if (!m->window_rounds) {
-			m->iops[i] = v; /* the last one measured */
-		} else if (rd + m->window_rounds > m->last_round && rd <= m->last_round) {
-			m->iops[i] = cnt[i] ? m->iops[i] + v : v;
-			cnt[i]++;
+			m->conv[(size_t)b * m->nrounds + rd - 1] = m->latency ? avg : v;
+		bool in = rd + m->window_rounds > m->last_round && rd <= m->last_round;
+		if (!m->window_rounds || (in && !cnt[i])) {
+			/* the last one measured, or the window's first */
+			m->iops[i] = v;
+			m->lat_avg_ms[i] = avg;
+			m->lat_max_ms[i] = max;
+		} else if (in) {
+			m->iops[i] += v;
+			m->lat_avg_ms[i] += avg;
+			m->lat_max_ms[i] = fmax(m->lat_max_ms[i], max);
 		}
+		cnt[i] += m->window_rounds && in;
 	}
 	for (size_t i = 0; i < cells && m->window_rounds; i++)
-		if (cnt[i])
+		if (cnt[i]) {
 			m->iops[i] /= cnt[i];
+			m->lat_avg_ms[i] /= cnt[i];
+		}
 	free(cnt);
 	report_phase_summary(m->verdict, sizeof(m->verdict), ph);
 	return 0;
@@ -347,6 +361,79 @@ bool report_matrix_covers(const struct report_matrix *m, const struct result_ste
 {
 	return m->nbs && st && st >= m->phase->steps && st < m->phase->steps + m->phase->nsteps &&
 	       matrix_step(st, m->first);
+}
+
+int report_matrices(const struct report *rep, struct report_matrix **out)
+{
+	struct report_matrix *mx = calloc(rep->nruns ? rep->nruns : 1, sizeof(*mx));
+	int ret = mx ? 0 : -ENOMEM;
+
+	for (unsigned i = 0; i < rep->nruns && !ret; i++)
+		ret = report_matrix(rep, i, &mx[i]);
+	if (ret) {
+		report_matrices_free(mx, rep->nruns);
+		mx = NULL;
+	}
+	*out = mx;
+	return ret;
+}
+
+void report_matrices_free(struct report_matrix *mx, unsigned n)
+{
+	for (unsigned i = 0; mx && i < n; i++)
+		report_matrix_free(&mx[i]);
+	free(mx);
+}
+
+bool report_matrices_cover(const struct report *rep, const struct report_matrix *mx, unsigned g)
+{
+	for (unsigned i = 0; i < rep->nruns; i++)
+		if (report_matrix_covers(&mx[i], rep->rows[rep->groups[g].first_row].steps[i]))
+			return true;
+	return false;
+}
+
+/* ---- SNIA write saturation --------------------------------------------------------- */
+
+void report_wsat_free(struct report_wsat *w)
+{
+	free(w->t_s);
+	free(w->written_gb);
+	free(w->iops);
+	memset(w, 0, sizeof(*w));
+}
+
+int report_wsat(const struct report *rep, unsigned run, struct report_wsat *w)
+{
+	const struct result *r = rep->runs[run].res;
+	uint64_t written = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (unsigned p = 0; p < r->nphases && !w->step; p++)
+		if (measuring_phase(&r->phases[p]) && r->phases[p].nsteps &&
+		    !strcmp(r->phases[p].name, REPORT_WSAT_PHASE))
+			w->step = &r->phases[p].steps[0];
+	if (!w->step || !w->step->nsamples)
+		return 0;
+	w->t_s = malloc(w->step->nsamples * sizeof(double));
+	w->written_gb = malloc(w->step->nsamples * sizeof(double));
+	w->iops = malloc(w->step->nsamples * sizeof(double));
+	if (!w->t_s || !w->written_gb || !w->iops) {
+		report_wsat_free(w);
+		return -ENOMEM;
+	}
+	struct sample_iter it;
+	struct sample sm;
+	written = w->step->ramp.d[DIR_ALL].bytes; /* what completed before the first sample */
+	sample_iter_init(&it, w->step);
+	while (w->n < w->step->nsamples && sample_iter_next(&it, &sm)) {
+		written += sm.d[DIR_ALL].bytes;
+		w->t_s[w->n] = (double)(sm.start_ns + sm.dur_ns) / 1e9;
+		w->written_gb[w->n] = (double)written / 1e9;
+		w->iops[w->n++] = sm.d[DIR_ALL].iops;
+	}
+	w->capacity_gb = (double)result_capacity_bytes(r) / 1e9;
+	return 0;
 }
 
 /* ---- preconditioning over time --------------------------------------------------- */

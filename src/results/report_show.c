@@ -365,6 +365,12 @@ static void show_defs(FILE *out, const struct result_phase *ph)
 	if (load)
 		fprintf(out, "  other processes: up to %.0f%% of the host's CPUs during a step\n",
 			load_max);
+	/* 4K-sector targets: the preset's smaller block sizes, folded (step_def.h) */
+	if (ph->nsteps && ph->steps[0].def.bs_folded[0]) {
+		fputs("  note: block sizes ", out);
+		V(ph->steps[0].def.bs_folded);
+		fputs(", the target's logical block size\n", out);
+	}
 }
 
 /* The widths of a phase's table: measured in a first pass, used in the second. */

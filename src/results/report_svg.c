@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result.h"
 #include "text.h"
 #include "units.h"
 
@@ -283,6 +284,45 @@ static void plot_axes(FILE *out, const struct chart *c, const struct plot *p)
 	fputs("</text>\n</g>\n", out);
 }
 
+#define WARN_COLOUR "#B00000"
+
+/* A warned point's mark: a red "!" at x, y, its step's warning codes as the tooltip. */
+static void warn_mark(FILE *out, double x, double y, const char *codes)
+{
+	fputs("<g class=\"warn-mark\"><title>", out);
+	esc(out, codes);
+	fprintf(out,
+		"</title><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"#ffffff\" "
+		"stroke=\"" WARN_COLOUR "\" stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.1f\" "
+		"text-anchor=\"middle\" font-size=\"10\" font-weight=\"bold\" "
+		"fill=\"" WARN_COLOUR "\">!</text></g>\n",
+		x, y, x, y + 3.5);
+}
+
+/* Does any point of the chart carry warnings? */
+static bool chart_warned(const struct chart *c)
+{
+	for (unsigned s = 0; s < c->nseries; s++)
+		for (unsigned i = 0; c->series[s].warn && i < c->series[s].n; i++)
+			if (c->series[s].warn[i])
+				return true;
+	return false;
+}
+
+/* The warning mark's legend entry at x, y (baseline), when the chart has a marked point. */
+static void warn_legend(FILE *out, const struct chart *c, double x, double y)
+{
+	if (!chart_warned(c))
+		return;
+	fputs("<g class=\"legend warn-legend\" font-size=\"12\">\n", out);
+	warn_mark(out, x + 7, y - 4, "a step with warnings: the codes on each mark, the text in "
+		  "the notes");
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\">step with warnings (hover a mark for its codes; "
+		"see the notes)</text>\n</g>\n",
+		x + 20, y);
+}
+
 /* Each series: a path (broken where a value is missing) and, when asked, markers. */
 static void plot_series(FILE *out, const struct chart *c, const struct plot *p)
 {
@@ -313,6 +353,9 @@ static void plot_series(FILE *out, const struct chart *c, const struct plot *p)
 				if (isfinite(se->y[i]) && isfinite(se->x[i]))
 					marker(out, series_style[s % NSTYLES].marker,
 					       px(p, se->x[i]), py(p, se->y[i]), colour);
+		for (unsigned i = 0; se->warn && i < se->n; i++)
+			if (se->warn[i] && isfinite(se->y[i]) && isfinite(se->x[i]))
+				warn_mark(out, px(p, se->x[i]), py(p, se->y[i]) - 11, se->warn[i]);
 		fputs("</g>\n", out);
 	}
 }
@@ -349,13 +392,15 @@ void svg_chart(FILE *out, const struct chart *c)
 	unsigned per_row = (unsigned)(p.pw / (40 + 7.0 * (double)longest));
 	per_row = per_row < 1 ? 1 : per_row > 4 ? 4 : per_row;
 	unsigned legend_rows = (c->nseries + per_row - 1) / per_row;
-	unsigned height = PLOT_T + PLOT_H + AXIS_B + legend_rows * LEG_ROW + 8;
+	bool warned = chart_warned(c);
+	unsigned height = PLOT_T + PLOT_H + AXIS_B + (legend_rows + warned) * LEG_ROW + 8;
 
 	plot_fit(&p, c);
 	svg_head(out, "", height, c->title);
 	plot_axes(out, c, &p);
 	plot_series(out, c, &p);
 	plot_legend(out, c, p.pw, per_row);
+	warn_legend(out, c, PLOT_L, PLOT_T + PLOT_H + AXIS_B + legend_rows * LEG_ROW + 6 + 4);
 	fputs("</svg>\n", out);
 }
 
@@ -365,7 +410,7 @@ void svg_bars(FILE *out, const struct chart *c)
 {
 	const double pw = CW - BAR_L - PLOT_R - 60; /* room for the value past the longest */
 	unsigned band = c->nseries * BAR_H + BAR_GAP;
-	unsigned legend_rows = (c->nseries + 2) / 3;
+	unsigned legend_rows = (c->nseries + 2) / 3 + chart_warned(c);
 	unsigned height = PLOT_T + c->ncats * band + 44 + legend_rows * LEG_ROW + 8;
 	double vmax = 0;
 
@@ -418,6 +463,10 @@ void svg_bars(FILE *out, const struct chart *c)
 				"height=\"%d\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
 				"fill=\"#222222\">%s</text>\n",
 				BAR_L, y, BX(v) - BAR_L, BAR_H - 2, BX(v) + 4, y + BAR_H - 4, t);
+			if (se->warn && se->warn[k])
+				/* past the value printed at the bar's end (~6 px a character) */
+				warn_mark(out, BX(v) + 14 + 6.0 * (double)strlen(t),
+					  y + (BAR_H - 2) / 2.0, se->warn[k]);
 		}
 		fputs("</g>\n", out);
 	}
@@ -432,7 +481,9 @@ void svg_bars(FILE *out, const struct chart *c)
 		esc(out, c->series[s].name);
 		fputs("</text>\n", out);
 	}
-	fputs("</g>\n</svg>\n", out);
+	fputs("</g>\n", out);
+	warn_legend(out, c, BAR_L, bottom + 44 + ((c->nseries + 2) / 3) * LEG_ROW);
+	fputs("</svg>\n", out);
 #undef BX
 }
 
@@ -442,7 +493,33 @@ int svg_series_alloc(struct series *s, const char *name, unsigned n)
 	s->n = 0;
 	s->x = calloc(n ? n : 1, sizeof(double));
 	s->y = calloc(n ? n : 1, sizeof(double));
-	return s->x && s->y ? 0 : -ENOMEM;
+	s->warn = calloc(n ? n : 1, sizeof(*s->warn));
+	return s->x && s->y && s->warn ? 0 : -ENOMEM;
+}
+
+int svg_series_warn(struct series *s, unsigned i, const struct result_step *st)
+{
+	size_t len = 1;
+
+	if (!st || !st->nwarnings)
+		return 0;
+	for (unsigned w = 0; w < st->nwarnings; w++)
+		len += strlen(st->warnings[w].code) + 1;
+	free(s->warn[i]);
+	if (!(s->warn[i] = malloc(len)))
+		return -ENOMEM;
+	s->warn[i][0] = '\0';
+	for (unsigned w = 0; w < st->nwarnings; w++) {
+		/* each code once: a step warned twice for one thing says it once */
+		const char *code = st->warnings[w].code, *at = strstr(s->warn[i], code);
+		size_t cl = strlen(code);
+		if (at && (at == s->warn[i] || at[-1] == ' ') && (at[cl] == ' ' || !at[cl]))
+			continue;
+		if (s->warn[i][0])
+			strcat(s->warn[i], " ");
+		strcat(s->warn[i], code);
+	}
+	return 0;
 }
 
 void svg_series_free(struct series *s, unsigned n)
@@ -450,6 +527,9 @@ void svg_series_free(struct series *s, unsigned n)
 	for (unsigned i = 0; s && i < n; i++) {
 		free(s[i].x);
 		free(s[i].y);
+		for (unsigned k = 0; s[i].warn && k < s[i].n; k++)
+			free(s[i].warn[k]);
+		free(s[i].warn);
 	}
 	free(s);
 }

@@ -16,6 +16,8 @@ struct series {
 	const char *name;
 	unsigned n;
 	double *x, *y; /* y NAN: no value (the line breaks) */
+	char **warn;   /* [n] or NULL: point i's step's warning codes ("host-busy
+			  reads-unwritten"), malloc'd, NULL for none (svg_series_warn) */
 };
 
 struct chart {
@@ -44,6 +46,13 @@ void svg_bars(FILE *out, const struct chart *c);
 const char *svg_colour(unsigned i);
 /* Room for n points named name (n = 0 in use). 0 or -ENOMEM. */
 int svg_series_alloc(struct series *s, const char *name, unsigned n);
+/*
+ * Mark point i (< the n it was allocated for) of s as its step's: the codes of the step's warnings ("host-busy
+ * reads-unwritten"), drawn as a red "!" on the point or bar with the codes as its
+ * tooltip (<title>), and a legend entry for the mark. 0 or -ENOMEM.
+ */
+struct result_step;
+int svg_series_warn(struct series *s, unsigned i, const struct result_step *st);
 /* n series' points, and the array. */
 void svg_series_free(struct series *s, unsigned n);
 

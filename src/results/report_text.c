@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,8 +205,114 @@ static void not_comparable(const struct report_table *t, FILE *out, enum style s
 	fputs(st == ST_MD ? "\n\n" : "\n", out);
 }
 
+/* One matrix's values (report_matrix) as a grid: block sizes down, read mixes across. */
+static int matrix_grid(const struct report_matrix *mx, const double *v, enum report_metric m,
+		       struct grid *g)
+{
+	int ret = grid_init(g, mx->nbs + 1, mx->nmix + 1);
+	char t[48];
+
+	if (!ret)
+		ret = grid_set(g, 0, 0, "block size");
+	for (unsigned c = 0; c < mx->nmix && !ret; c++) {
+		snprintf(t, sizeof(t), "%u/%u", mx->mix[c], 100 - mx->mix[c]);
+		ret = grid_set(g, 0, c + 1, t);
+	}
+	for (unsigned b = 0; b < mx->nbs && !ret; b++) {
+		ret = grid_set(g, b + 1, 0, mx->bs_names[b]);
+		for (unsigned c = 0; c < mx->nmix && !ret; c++) {
+			double x = v[b * mx->nmix + c];
+			ret = grid_set(g, b + 1, c + 1,
+				       isfinite(x) ? report_fmt_value(t, sizeof(t), m, x) : "-");
+		}
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+/* The convergence (report_matrix): a row a round, a column a block size. */
+static int convergence_grid(const struct report_matrix *mx, struct grid *g)
+{
+	enum report_metric m = mx->latency ? RM_LAT_AVG : RM_IOPS;
+	int ret = grid_init(g, mx->nrounds + 1, mx->nbs + 1);
+	char t[48];
+
+	if (!ret)
+		ret = grid_set(g, 0, 0, "round");
+	for (unsigned b = 0; b < mx->nbs && !ret; b++)
+		ret = grid_set(g, 0, b + 1, mx->bs_names[b]);
+	for (unsigned k = 0; k < mx->nrounds && !ret; k++) {
+		snprintf(t, sizeof(t), "%u", k + 1);
+		ret = grid_set(g, k + 1, 0, t);
+		for (unsigned b = 0; b < mx->nbs && !ret; b++) {
+			double x = mx->conv[b * mx->nrounds + k];
+			ret = grid_set(g, k + 1, b + 1,
+				       isfinite(x) ? report_fmt_value(t, sizeof(t), m, x) : "-");
+		}
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+/*
+ * SNIA's tables for each run that has a matrix: IOPS (the IOPS test) or average and
+ * maximum latency (the latency test) as block size x mix over the steady-state window,
+ * the convergence round by round, and the verdict.
+ */
+static int matrices(const struct report *rep, const struct report_matrix *mx, FILE *out,
+		    enum style st)
+{
+	bool md = st == ST_MD;
+	struct grid g = {0};
+	int ret = 0;
+
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		static const enum report_metric iops[] = {RM_IOPS}, lat[] = {RM_LAT_AVG, RM_LAT_MAX};
+		const struct report_matrix *m = &mx[i];
+		char tq[32], s[160];
+		if (!m->nbs)
+			continue;
+		for (unsigned k = 0; k < (m->latency ? 2u : 1u) && !ret; k++) {
+			enum report_metric metric = (m->latency ? lat : iops)[k];
+			fputs(md ? "\n## Block size x read/write mix: " : "\nBlock size x read/write mix: ",
+			      out);
+			put(out, st, rep->runs[i].label);
+			snprintf(s, sizeof(s), ", %s random, %s (%s)",
+				 workload_tq(&m->first->wl, tq, sizeof(tq)),
+				 report_metric_info[metric].title, report_metric_info[metric].unit);
+			put(out, st, s);
+			if (m->window_rounds)
+				fprintf(out, ": the steady-state window's %s, rounds %u to %u",
+					metric == RM_LAT_MAX ? "highest" : "average",
+					m->last_round - m->window_rounds + 1, m->last_round);
+			fputs(md ? "\n\n" : "\n", out);
+			ret = matrix_grid(m, metric == RM_IOPS	   ? m->iops
+					     : metric == RM_LAT_AVG ? m->lat_avg_ms
+								    : m->lat_max_ms,
+					  metric, &g);
+			if (!ret)
+				grid_print(&g, out, st, false);
+			grid_free(&g);
+		}
+		if (!ret && m->nrounds >= 2) {
+			fprintf(out, md ? "\n## Steady-state convergence, %u/%u mix, %s\n\n"
+					: "\nSteady-state convergence, %u/%u mix, %s\n",
+				m->mix[m->nmix - 1], 100 - m->mix[m->nmix - 1],
+				m->latency ? "average latency (ms)" : "throughput (IOPS)");
+			if (!(ret = convergence_grid(m, &g)))
+				grid_print(&g, out, st, false);
+			grid_free(&g);
+		}
+		if (m->verdict[0]) {
+			fputs(md ? "\nSteady state: " : "  steady state: ", out);
+			put(out, st, m->verdict);
+			fputs("\n", out);
+		}
+	}
+	return ret;
+}
+
 static int render(const struct report *rep, FILE *out, enum style st)
 {
+	struct report_matrix *mx = NULL;
 	struct grid g = {0};
 	bool md = st == ST_MD;
 	int ret;
@@ -259,18 +366,23 @@ static int render(const struct report *rep, FILE *out, enum style st)
 		fputs("\n", out);
 	}
 
+	/* a group of a matrix's cells, round by round, is shown as its matrix */
+	if ((ret = report_matrices(rep, &mx)) || (ret = matrices(rep, mx, out, st)))
+		goto out;
 	for (unsigned m = 0; m < RM_COUNT; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;
 		for (unsigned gi = 0; gi < rep->ngroups; gi++) {
 			struct report_table t;
+			if (report_matrices_cover(rep, mx, gi))
+				continue;
 			ret = report_table(rep, (enum report_metric)m, gi, &t);
 			if (ret)
-				return ret;
+				goto out;
 			ret = table_grid(&t, &g);
 			if (ret) {
 				report_table_free(&t);
-				return ret;
+				goto out;
 			}
 			fputs(md ? "\n## " : "\n", out);
 			put(out, st, t.title);
@@ -282,7 +394,9 @@ static int render(const struct report *rep, FILE *out, enum style st)
 			report_table_free(&t);
 		}
 	}
-	return 0;
+out:
+	report_matrices_free(mx, rep->nruns);
+	return ret;
 }
 
 int report_render_text(const struct report *rep, FILE *out)

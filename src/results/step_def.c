@@ -17,6 +17,7 @@
 #include "target.h"
 #include "text.h"
 #include "version.h"
+#include "workload.h"
 
 const char *const step_lat_name[SL_COUNT] = {
 	[SL_UNKNOWN] = "",
@@ -76,6 +77,9 @@ char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, 
 		break;
 	case SD_VERSION:
 		text_copy(buf, len, d->version);
+		break;
+	case SD_BS_FOLDED:
+		text_copy(buf, len, d->bs_folded);
 		break;
 	default:
 		break;
@@ -143,6 +147,9 @@ int step_def_parse(struct step_def *d, enum step_def_field f, const char *s)
 		return ret;
 	case SD_VERSION:
 		text_copy(d->version, sizeof(d->version), s);
+		return 0;
+	case SD_BS_FOLDED:
+		text_copy(d->bs_folded, sizeof(d->bs_folded), s);
 		return 0;
 	default:
 		return -EINVAL;
@@ -233,6 +240,9 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 		ADD("%sother processes %.0f%% of the CPUs", used ? ", " : "", d->host_other_pct);
 	if (d->version[0])
 		ADD("%sdrivebench %s", used ? ", " : "", d->version);
+	if (d->bs_folded[0])
+		ADD("%sblock sizes %s (below the logical block size)", used ? ", " : "",
+		    d->bs_folded);
 #undef ADD
 	if (!used)
 		text_copy(buf, len, "not recorded (a result from before definitions)");
@@ -289,4 +299,20 @@ void step_def_record(struct result_step *st, const struct step_result *sr, doubl
 				  sres ? sres->busy_poll : sr->busy_poll, scale, t ? t->lbs : 0,
 				  t ? t->pbs : 0, others);
 	}
+}
+
+uint32_t step_def_fold_lbs(const struct target *const *targets, unsigned ntargets)
+{
+	uint32_t lbs = 0;
+
+	for (unsigned i = 0; i < ntargets; i++)
+		lbs = targets[i]->lbs > lbs ? targets[i]->lbs : lbs;
+	return lbs > 512 ? lbs : 0;
+}
+
+void step_def_fold(struct step_def *d, const struct workload *planned, uint32_t lbs)
+{
+	struct workload wl = *planned;
+
+	workload_fold_split(&wl, lbs, d->bs_folded, sizeof(d->bs_folded));
 }

@@ -60,7 +60,11 @@ extern const char *const step_wait_name[SWT_COUNT]; /* "", "interrupt", "busy-po
 	X(SD_HOST_LOAD, "host_other_pct", "host-load", false, true,                                \
 	  "CPU time other processes used during the step, % of all the host's CPUs")             \
 	X(SD_VERSION, "version", "version", false, false,                                          \
-	  "the drivebench that measured (or imported) the step")
+	  "the drivebench that measured (or imported) the step")                                 \
+	X(SD_BS_FOLDED, "bs_folded", "bs-folded", false, false,                                    \
+	  "the preset's block sizes below the target's logical block size, their shares "        \
+	  "folded into it (\"512b/10:1k/5:2k/5 into 4k\"): the mix the step ran is in its "      \
+	  "workload")
 
 /* clang-format off */
 enum step_def_field {
@@ -92,6 +96,7 @@ struct step_def {
 	bool has_host_load;
 	double host_other_pct; /* % of all CPUs used by other processes over the step */
 	char version[32];      /* "0.1.0" */
+	char bs_folded[96];    /* "512b/10:1k/5:2k/5 into 4k"; "": nothing folded */
 };
 
 /* Field f of d in words ("total", "0.01", "4096"); "" when unknown. Returns buf. */
@@ -142,5 +147,14 @@ struct target;
  */
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets);
+/*
+ * 4K-sector targets: the block size a split's smaller sizes are folded into
+ * (workload_fold_split), the largest logical block size of the targets when above 512
+ * bytes, else 0 (nothing folded).
+ */
+uint32_t step_def_fold_lbs(const struct target *const *targets, unsigned ntargets);
+struct workload;
+/* What folding the planned workload into lbs folds, as d's bs_folded ("" for nothing). */
+void step_def_fold(struct step_def *d, const struct workload *planned, uint32_t lbs);
 
 #endif
