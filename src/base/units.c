@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 struct unit {
 	const char *suffix;
@@ -121,6 +122,17 @@ int units_parse_double(const char *s, double min, double max, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+char *units_fmt_utc(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	if (t == (time_t)-1)
+		t = time(NULL);
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%s", "");
+	return buf;
 }
 
 char *units_fmt_size(char *buf, size_t len, uint64_t bytes)

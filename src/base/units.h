@@ -8,12 +8,19 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 int units_parse_size(const char *s, uint64_t *bytes);
 int units_parse_duration(const char *s, uint64_t *ns);
 /* A whole number within [min, max]. */
 int units_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int units_parse_double(const char *s, double min, double max, double *out);
+
+/*
+ * The time t (seconds since the epoch; (time_t)-1: now) as ISO 8601 in UTC,
+ * "2026-12-02T06:30:00Z", as results record it; "" when it is out of range.
+ */
+char *units_fmt_utc(char *buf, size_t len, time_t t);
 
 /* "4k", "128k", "1m", "512b": the shortest exact spelling, as fio writes sizes. */
 char *units_fmt_size(char *buf, size_t len, uint64_t bytes);

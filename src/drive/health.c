@@ -16,6 +16,7 @@
 #include "child.h"
 #include "drive.h"
 #include "text.h"
+#include "units.h"
 
 #define SMARTCTL_TIMEOUT_MS 30000
 #define SMARTCTL_MAX_OUT    (4u << 20) /* bytes: -a on a SAS drive is tens of KiB */
@@ -50,14 +51,12 @@ void health_set(struct health *h, enum health_field f, int64_t v)
 void health_init(struct health *h)
 {
 	struct timespec ts;
-	struct tm tm;
 	time_t now = time(NULL);
 
 	memset(h, 0, sizeof(*h));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	h->taken_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	gmtime_r(&now, &tm);
-	strftime(h->taken, sizeof(h->taken), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	units_fmt_utc(h->taken, sizeof(h->taken), now);
 }
 
 /* ---- untrusted strings ---------------------------------------------------------------- */

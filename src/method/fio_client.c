@@ -27,20 +27,12 @@
 #include "guest.h"
 #include "preset.h"
 #include "text.h"
+#include "units.h"
 
 #define LINE_MAX_BYTES 4096	 /* a longer line of fio's is handed over in pieces */
 #define STOP_GRACE_MS  15000 /* after SIGINT, fio has this long to stop its servers */
 
 extern char **environ;
-
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 static int64_t now_ms(void)
 {
@@ -609,7 +601,7 @@ static int lab_given_up(const struct fio_lab *lab, const struct reader *rd, stru
 		return -ENOMEM;
 	out->status = RS_FAILED;
 	text_copy(out->error, sizeof(out->error), rd->silent);
-	iso_now(out->ended, sizeof(out->ended));
+	units_fmt_utc(out->ended, sizeof(out->ended), -1);
 	return 0;
 }
 
@@ -689,7 +681,7 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 		text_fmt(err, errlen, "out of memory");
 		goto out;
 	}
-	iso_now(out->started, sizeof(out->started));
+	units_fmt_utc(out->started, sizeof(out->started), -1);
 	ret = spawn_fio(lab, c->target, &c->g, argv, rd, &wstatus, &stopped, err, errlen);
 	if (!ret && (ret = guest_reclaim(&c->g)))
 		text_fmt(err, errlen, "%s: %s", c->g.dir, strerror(-ret));
@@ -736,7 +728,7 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 stopped_early:
 	if (!ret) {
 		lab_status(out, stopped, wstatus, rd->last_err);
-		iso_now(out->ended, sizeof(out->ended));
+		units_fmt_utc(out->ended, sizeof(out->ended), -1);
 	}
 out:
 	if (c)

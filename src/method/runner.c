@@ -74,15 +74,6 @@ struct run {
 				 erase) and no step has written since */
 };
 
-static void iso_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void emit(struct run *r, enum runner_event_kind kind, const struct result_step *step,
 		 const struct sample *s, const struct steady_info *steady, const char *msg,
 		 uint64_t eta_ns)
@@ -753,34 +744,6 @@ out:
 	return ret;
 }
 
-int runner_begin_result(const struct plan *plan, struct result *res)
-{
-	if (!res->preset_text || strcmp(res->preset_text, plan->text)) {
-		free(res->preset_text);
-		res->preset_text = strdup(plan->text);
-	}
-	snprintf(res->preset_name, sizeof(res->preset_name), "%s", plan->name);
-	snprintf(res->preset_source, sizeof(res->preset_source), "%s", plan->file);
-	res->scale = plan->scale;
-	if (!res->host)
-		res->host = result_host_json();
-	if (!res->started[0])
-		iso_now(res->started, sizeof(res->started));
-	res->ended[0] = '\0';
-	res->status = RS_INCOMPLETE;
-	return res->preset_text && res->host ? 0 : -ENOMEM;
-}
-
-int runner_check(const struct plan *plan, const struct target *t, char *err, size_t errlen)
-{
-	if (plan_writes(plan) && !t->writable) {
-		snprintf(err, errlen, "%s: %s writes, and the target is open read-only", plan->file,
-			 plan->name);
-		return -EBADF;
-	}
-	return plan_check_target(plan, t->lbs, t->size, err, errlen);
-}
-
 /* Phase i: its result phase and ETA figures set up, its steps run, its status. */
 static int run_phase(struct run *r, unsigned i)
 {
@@ -899,7 +862,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 		res->status = RS_COMPLETE;
 	}
 done:
-	iso_now(res->ended, sizeof(res->ended));
+	units_fmt_utc(res->ended, sizeof(res->ended), -1);
 	emit(&r, RUN_EV_RUN_DONE, NULL, NULL, NULL, NULL, 0);
 	return ret;
 }

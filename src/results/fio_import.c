@@ -668,15 +668,13 @@ static int aggregate(struct importer *im)
 	return 0;
 }
 
+/* fio's timestamp; one past any calendar (a hostile file's) is no time at all */
 static void iso_time(char *buf, size_t len, uint64_t t)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t > (uint64_t)INT32_MAX * 64 || !gmtime_r(&tt, &tm))
+	if (t > (uint64_t)INT32_MAX * 64)
 		snprintf(buf, len, "%s", "");
 	else
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		units_fmt_utc(buf, len, (time_t)t);
 }
 /* The target: the first job's filename (a device under /dev is a block device). */
 static struct json_object *target_record(const struct importer *im)
