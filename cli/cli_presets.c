@@ -141,22 +141,6 @@ static struct json_object *preset_json(const char *id, const char *path, bool bu
 	return o;
 }
 
-/*
- * How long a preset takes, on no particular drive: a preset that is all writing until an
- * amount is written (SNIA's write saturation) says how much, since its time is the
- * drive's speed; the others their time, "+ fill" for what their fills add.
- */
-static char *eta_text(char *buf, size_t len, const struct plan_eta *e)
-{
-	char m[32];
-
-	if (e->fill_x <= 0 || e->expected_ns >= 1000000000ull)
-		return plan_fmt_eta(buf, len, e->expected_ns, e->max_ns, e->early, e->fill_x > 0);
-	units_fmt_duration(m, sizeof(m), e->max_ns);
-	snprintf(buf, len, "until %gx the capacity is written, at most %s", e->fill_x, m);
-	return buf;
-}
-
 /* A preset of the list as text: id, name, steps, duration, description (or "broken"). */
 static void print_preset(const char *id, const struct plan *pl)
 {
@@ -173,7 +157,7 @@ static void print_preset(const char *id, const struct plan *pl)
 	cell(pl->name, 24);
 	plan_estimate(pl, 0, 0, &e);
 	printf(" %5u steps  %-9s  %s\n", plan_steps(pl), plan_writes(pl) ? "writes" : "read-only",
-	       eta_text(dur, sizeof(dur), &e));
+	       plan_eta_words(dur, sizeof(dur), &e));
 	print_wrapped(pl->description, 4, 92);
 }
 

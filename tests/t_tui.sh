@@ -258,6 +258,14 @@ else
 fi
 keys d q
 
+# ---- W: a preset that writes until an amount is written says so, as `presets` does -------
+start w 140 40 C.UTF-8 xterm-256color
+keys w 2
+for _ in $(seq 40); do cap w | grep -q "(snia-wsat):" && break; keys w Down; done
+expect w "Presets: write saturation's length is the capacity it writes" \
+	"\(snia-wsat\): until 4x the capacity is written, at most 24h 00m"
+keys w q
+
 # ---- C2: a ladder comparison scrolls to its last step, headers kept -----------------------
 ladder=$(mkfile 64M ladder.img)
 mkdir -p "$RESULTS"

@@ -56,7 +56,7 @@ static void load_one(struct ui_preset *p, const char *path, const char *name)
 	p->duration_ns = e.max_ns;
 	p->writes = plan_writes(plan);
 	p->bounded = e.early || e.fill_x > 0;
-	plan_fmt_eta(p->eta, sizeof(p->eta), e.expected_ns, e.max_ns, e.early, e.fill_x > 0);
+	plan_eta_words(p->eta, sizeof(p->eta), &e);
 	plan_free(plan);
 }
 

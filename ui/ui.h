@@ -50,7 +50,7 @@ struct ui_preset {
 	char description[1024];
 	uint64_t duration_ns; /* at x1; an upper bound when bounded */
 	bool bounded;	      /* steady phases, fills: the time is a limit, not a plan */
-	char eta[96];	      /* "about 6h 40m", "at least 10m, at most 6h 05m" (plan_fmt_eta) */
+	char eta[96];	      /* "about 6h 40m", "at least 10m, at most 6h 05m" (plan_eta_words) */
 	bool writes;
 	char error[512]; /* it failed to parse: shown instead of running it */
 };

@@ -831,6 +831,17 @@ char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns,
 	return buf;
 }
 
+char *plan_eta_words(char *buf, size_t len, const struct plan_eta *e)
+{
+	char m[32];
+
+	if (e->fill_x <= 0 || e->expected_ns >= 1000000000ull)
+		return plan_fmt_eta(buf, len, e->expected_ns, e->max_ns, e->early, e->fill_x > 0);
+	units_fmt_duration(m, sizeof(m), e->max_ns);
+	snprintf(buf, len, "until %gx the capacity is written, at most %s", e->fill_x, m);
+	return buf;
+}
+
 /*
  * One workload of a step (the step's, or one of its streams') against the target, its
  * split's block sizes below the target's folded into it as the runner runs it.

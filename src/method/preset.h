@@ -227,6 +227,12 @@ uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size_bytes
 char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns, bool early,
 		   bool fill);
 /*
+ * A preset's length on no particular drive, in words: plan_fmt_eta()'s, except for a
+ * preset that is all writing until an amount is written (SNIA's write saturation), whose
+ * time is the drive's speed: "until 4x the capacity is written, at most 24h 00m".
+ */
+char *plan_eta_words(char *buf, size_t len, const struct plan_eta *e);
+/*
  * Check every step against a target with logical block size lbs and size bytes:
  * "file:line: message" in err and -EINVAL on the first that cannot run there.
  */
