@@ -403,6 +403,7 @@ static int phase_finish(struct expand *x, const struct preset_sec *ps, struct pl
 	copy_str(ph->name, sizeof(ph->name),
 		 b0->name_set ? b0->name : b0->wipc ? "wipc" : preset_section_name[ps->kind]);
 	ph->purge = b0->method;
+	ph->app = b0->app;
 	ph->until = b0->until;
 	ph->wipc = b0->wipc;
 	ph->max_time_ns = scaled_time(b0->max_time_ns, x->scale);
@@ -451,6 +452,7 @@ static struct plan_phase *phase_new(struct plan *plan, const struct preset_sec *
 		[SEC_PRECONDITION] = PH_PRECONDITION,
 		[SEC_MEASURE] = PH_MEASURE,
 		[SEC_RUN] = PH_RUN,
+		[SEC_APP] = PH_APP,
 	};
 	struct plan_phase *phases = realloc(plan->phases, (plan->nphases + 1) * sizeof(*phases));
 	struct plan_phase *ph;
@@ -476,7 +478,8 @@ static int expand_phase(struct expand *x, const struct preset_sec *wsec,
 	struct plan_phase *ph;
 	int ret = 0;
 
-	for (unsigned i = 0; wsec && i < wsec->n; i++)
+	/* [workload] shapes drivebench's own I/O, which an [app] phase does not do */
+	for (unsigned i = 0; wsec && ps->kind != SEC_APP && i < wsec->n; i++)
 		if (!sec_overrides(ps, wsec->e[i].key))
 			pe.eff[pe.neff++] = &wsec->e[i];
 	for (unsigned i = 0; i < ps->n; i++)
@@ -552,8 +555,14 @@ int expand(const struct parser *p, const struct preset_doc *d, struct plan *plan
 				    "section: it is one of that phase's streams");
 		while (i + 1 + n < d->n && d->s[i + 1 + n].kind == SEC_STREAM)
 			n++;
-		if (n && d->s[i].kind == SEC_PURGE)
-			return perr(p, d->s[i + 1].line, "[stream] cannot follow [purge]");
+		if (n && (d->s[i].kind == SEC_PURGE || d->s[i].kind == SEC_APP))
+			return perr(p, d->s[i + 1].line, "[stream] cannot follow [%s]",
+				    preset_section_name[d->s[i].kind]);
+		if ((d->s[i].kind == SEC_APP) != (plan->nphases ? plan->phases[0].kind == PH_APP
+								: d->s[i].kind == SEC_APP))
+			return perr(p, d->s[i].line,
+				    "[app] phases make a file system on the target: they cannot "
+				    "share a preset with phases of drivebench's own I/O");
 		if (n > PRESET_MAX_STREAMS)
 			return perr(p, d->s[i + 1 + PRESET_MAX_STREAMS].line,
 				    "more than %u [stream] sections in one phase (the limit)",
@@ -657,6 +666,8 @@ bool plan_writes(const struct plan *p)
 {
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
+		if (ph->kind == PH_APP)
+			return true;
 		if (ph->kind == PH_PURGE) {
 			if (ph->purge != PURGE_NONE)
 				return true;
@@ -732,6 +743,8 @@ uint64_t plan_phase_duration_ns(const struct plan_phase *ph)
 	if (ph->kind == PH_PURGE)
 		return 0;
 	once = round_ns(ph);
+	if (ph->kind == PH_APP)
+		return sat_add(once, app_setup_ns(&ph->app));
 	return ph->until == UNTIL_TIME ? once : sat_mul(once, rounds_run(ph, once));
 }
 
@@ -764,6 +777,8 @@ uint64_t plan_phase_expected_ns(const struct plan_phase *ph, uint64_t size, doub
 			n = rounds_run(ph, once);
 		return sat_mul(once, n);
 	}
+	if (ph->kind == PH_APP)
+		t = app_setup_ns(&ph->app);
 	for (unsigned s = 0; s < ph->nsteps; s++) {
 		const struct plan_step *st = &ph->steps[s];
 		uint64_t step = sat_add(st->wl.ramp_ns, st->wl.time_ns);

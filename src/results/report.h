@@ -331,6 +331,9 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
  * *text is malloc'd, NUL-terminated, *len bytes. Returns 0 or -errno.
  */
 int report_show(const struct result *r, char **text, size_t *len);
+/* report_app.c: an [app] phase's table for show; compare's application tables (text, md) */
+void report_show_app(FILE *out, const struct result_phase *ph);
+void report_app_text(const struct report *rep, FILE *out, bool md);
 
 /*
  * One CSV field (RFC 4180), made safe for spreadsheets (a cell that would run as a

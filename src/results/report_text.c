@@ -259,6 +259,7 @@ static int render(const struct report *rep, FILE *out, enum style st)
 		fputs("\n", out);
 	}
 
+	report_app_text(rep, out, md);
 	for (unsigned m = 0; m < RM_COUNT; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;

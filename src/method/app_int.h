@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef DB_APP_INT_H
+#define DB_APP_INT_H
+/* Internal to the application phases: processes (app_proc.c) and the run directory. */
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define APP_PATH_MAX 512
+
+/* A process named by pid and start time (/proc/PID/stat's 22nd field): never a reused pid. */
+struct app_pid {
+	pid_t pid;
+	unsigned long long start;
+};
+
+struct app_rundir {
+	char dir[APP_PATH_MAX];	 /* RUNDIR */
+	char mnt[APP_PATH_MAX];	 /* RUNDIR/mnt */
+	char sock[APP_PATH_MAX]; /* RUNDIR/sock */
+	struct app_pid owner, keeper, server;
+};
+
+/* The start time of pid, 0 when it is gone. */
+unsigned long long app_pid_start(pid_t pid);
+/* Is p the process it was (same pid, same start)? */
+bool app_pid_alive(const struct app_pid *p);
+/* Make RUNDIR (mode 0711) under the base, with mnt/ and sock/ (sock owned by uid). */
+int app_rundir_make(struct app_rundir *rd, uid_t uid, gid_t gid, char *err, size_t errlen);
+/* Write RUNDIR/state atomically from rd. */
+int app_rundir_save(const struct app_rundir *rd);
+/* Remove RUNDIR and everything in it (no link followed). */
+void app_rundir_remove(const char *dir);
+
+/*
+ * Run argv (argv[0] found by tool.h; the rest as given) with stdout and stderr to out
+ * (a file made anew), waiting at most timeout_s; *stop non-zero interrupts it (SIGTERM to
+ * its group, SIGKILL 10 s later). 0 with its exit status in *status (128 + signal when a
+ * signal ended it), -ECANCELED when stopped, -ETIMEDOUT, -errno; message in err.
+ */
+int app_exec(char *const argv[], const char *out, atomic_int *stop, unsigned timeout_s,
+	     int *status, char *err, size_t errlen);
+/* Start argv in the background, its output to out: its pid in *pid. 0 or -errno. */
+int app_spawn(char *const argv[], const char *out, pid_t *pid, char *err, size_t errlen);
+/* Signal a child of ours and reap it: sig, then SIGKILL after wait_s. */
+void app_child_end(pid_t pid, int sig, unsigned wait_s);
+/* The last non-empty line of file (bounded), for messages. */
+void app_last_line(const char *file, char *buf, size_t len);
+
+#endif
