@@ -321,6 +321,13 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 			return -EINVAL;
 		}
 		r->nt++;
+		/* an [app] phase makes a file system on its one target */
+		if (app_plan(rq->plan) && (!t->is_blockdev || r->nt > 1)) {
+			snprintf(err, errlen, "%s has an [app] phase, which makes a file system on %s: %s",
+				 rq->plan->name, paths[i],
+				 r->nt > 1 ? "it runs on one target" : "it needs a block device");
+			return -EINVAL;
+		}
 		if (writes && (ret = guard_target(r, t, rq, err, errlen)) < 0)
 			return ret;
 		if ((ret = runner_check(rq->plan, t, err, errlen)) < 0) {
