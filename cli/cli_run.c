@@ -158,7 +158,16 @@ static void on_event(void *arg, const struct runner_event *ev)
 		if (p->last_sample_ns && now - p->last_sample_ns < PROGRESS_GAP_NS)
 			break;
 		p->last_sample_ns = now;
-		print_sample(ev);
+		if (ev->step && ev->step->app.used)
+			fprintf(stderr, "  %6.1fs  %.1f TPS  %s %.2f ms\n",
+				(double)(ev->sample->start_ns + ev->sample->dur_ns) / 1e9,
+				ev->sample->d[DIR_ALL].iops,
+				ev->sample->d[DIR_ALL].pct_ns[PCT_99] ? "p99" : "avg",
+				ev->sample->d[DIR_ALL].pct_ns[PCT_99]
+					? (double)ev->sample->d[DIR_ALL].pct_ns[PCT_99] / 1e6
+					: ev->sample->d[DIR_ALL].mean_ns / 1e6);
+		else
+			print_sample(ev);
 		break;
 	}
 	case RUN_EV_STEP_DONE:

@@ -231,6 +231,32 @@ START_TEST(app_presets)
 }
 END_TEST
 
+/* Per-second reports: both tools' lines, in order; anything else, or backwards, skipped. */
+START_TEST(intervals)
+{
+	const char text[] =
+		"[ 1s ] thds: 2 tps: 120.50 qps: 2410.00 (r/w/o: 1687.00/482.00/241.00) lat (ms,99%): 21.89 err/s: 0.00 reconn/s: 0.00\n"
+		"[ 2s ] thds: 2 tps: nan qps: 1 lat (ms,99%): 1.00\n"
+		"[ 1s ] thds: 2 tps: 99.00 qps: 1 lat (ms,99%): 1.00\n"
+		"progress: 2.0 s, 142.0 tps, lat 7.021 ms stddev 3.185, 0 failed\n"
+		"progress: 3.0 s, -1 tps, lat 7.021 ms stddev 3.185, 0 failed\n"
+		"progress: 3.0 s, 150.5 tps, lat 6.500 ms stddev 3.185, 0 failed\n"
+		"transactions:  712    (355.17 per sec.)\n";
+	struct app_interval iv[8];
+	unsigned n = app_parse_intervals(text, sizeof(text) - 1, iv, 8);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert(iv[0].p99 && !iv[1].p99);
+	ck_assert_double_eq_tol(iv[0].end_s, 1, 1e-9);
+	ck_assert_double_eq_tol(iv[0].tps, 120.5, 1e-9);
+	ck_assert_double_eq_tol(iv[0].lat_ms, 21.89, 1e-9);
+	ck_assert_double_eq_tol(iv[1].tps, 142, 1e-9);
+	ck_assert_double_eq_tol(iv[1].lat_ms, 7.021, 1e-9);
+	ck_assert_double_eq_tol(iv[2].end_s, 3, 1e-9);
+	ck_assert_uint_eq(app_parse_intervals(text, sizeof(text) - 1, iv, 2), 2);
+}
+END_TEST
+
 /* [app] of defaults alone, as the key table gives them */
 START_TEST(app_defaults)
 {
@@ -259,6 +285,7 @@ int main(void)
 	tcase_add_loop_test(tc, hostile_text, 0, sizeof(hostile) / sizeof(hostile[0]));
 	tcase_add_test(tc, bounds);
 	tcase_add_test(tc, app_defaults);
+	tcase_add_test(tc, intervals);
 	tcase_add_loop_test(tc, app_presets, 0, sizeof(presets) / sizeof(presets[0]));
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

@@ -64,6 +64,9 @@ ladder() { # ladder NAME RESULT TOOL: a complete ladder of figures
 		s["app"]["tps"] > 0 and 0 < s["app"]["lat_avg_ms"] and
 		0 < s["app"]["lat_p95_ms"] <= s["app"]["lat_p99_ms"] and s["app"]["tool"] == "'"$3"'"
 		for s in d["phases"][0]["steps"][1:])')" = True
+	check "$1: per-second TPS as the thread steps' samples" test "$(json "$r" 'all(
+		len(s["samples"]["rows"]) >= 1 and "all.ios" in s["samples"]["fields"]
+		for s in d["phases"][0]["steps"][1:])')" = True
 	check "$1: the device's own I/O in every step" test "$(json "$r" 'all(
 		s["summary"]["all"]["ios"] > 0 and s["summary"]["all"]["iops"] > 0
 		for s in d["phases"][0]["steps"])')" = True

@@ -52,14 +52,17 @@ struct plan;
 struct plan_phase;
 struct target;
 
-/* step: the index within the phase (0 the load); st: the step as it stands */
-typedef void (*app_event_fn)(void *arg, int kind, unsigned step, const struct result_step *st,
-			     const char *msg);
+struct runner_event;
+/*
+ * An event of the phase: kind, step_index (within the phase, 0 the load), step, and
+ * sample or msg set; the runner fills in the rest.
+ */
+typedef void (*app_event_fn)(void *arg, const struct runner_event *ev);
 
 /*
  * Run an [app] phase on t (a block device, released by the door: closed, its claims let
- * go), filling rp's steps and calling fn with RUN_EV_STEP_START, _STEP_DONE and _LOG
- * (runner.h). 0, -ECANCELED when *stop became non-zero (the running step aborted), or
+ * go), filling rp's steps and calling fn with RUN_EV_STEP_START, _SAMPLE (the tool's
+ * per-second reports as they come), _STEP_DONE and _LOG (runner.h). 0, -ECANCELED when *stop became non-zero (the running step aborted), or
  * -errno with the reason in err. Teardown has run in every case.
  */
 int app_phase_run(const struct plan_phase *ph, const struct target *t, atomic_int *stop,

@@ -41,6 +41,9 @@ void app_rundir_remove(const char *dir);
  */
 int app_exec(char *const argv[], const char *out, atomic_int *stop, unsigned timeout_s,
 	     int *status, char *err, size_t errlen);
+/* The same, calling tick(arg) about every 50 ms while it runs and once after it ended. */
+int app_exec_watch(char *const argv[], const char *out, atomic_int *stop, unsigned timeout_s,
+		   void (*tick)(void *arg), void *arg, int *status, char *err, size_t errlen);
 /* Start argv in the background, its output to out: its pid in *pid. 0 or -errno. */
 int app_spawn(char *const argv[], const char *out, pid_t *pid, char *err, size_t errlen);
 /* Signal a child of ours and reap it: sig, then SIGKILL after wait_s. */

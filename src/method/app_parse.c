@@ -261,3 +261,43 @@ bad:
 		 line);
 	return -EINVAL;
 }
+
+/* One per-second report, or false. */
+static bool interval(const char *line, struct app_interval *iv)
+{
+	const char *v;
+
+	memset(iv, 0, sizeof(*iv));
+	if ((v = after(line, "["))) {
+		/* sysbench: "[ 3s ] thds: 2 tps: 123.45 qps: ... lat (ms,99%): 21.89 ..." */
+		const char *tps = strstr(v, " tps: "), *lat = strstr(v, "lat (ms,99%): ");
+		iv->p99 = true;
+		return number(v, &iv->end_s, NULL) && tps && number(tps + 6, &iv->tps, NULL) &&
+		       lat && number(lat + 14, &iv->lat_ms, NULL);
+	}
+	if ((v = after(line, "progress:"))) {
+		/* pgbench: "progress: 3.0 s, 142.0 tps, lat 7.021 ms stddev 3.185, 0 failed" */
+		const char *e, *lat = strstr(v, ", lat ");
+		return number(v, &iv->end_s, &e) && (e = strchr(e, ',')) &&
+		       number(e + 1, &iv->tps, &e) && !strncmp(e, " tps", 4) && lat &&
+		       number(lat + 6, &iv->lat_ms, NULL);
+	}
+	return false;
+}
+
+unsigned app_parse_intervals(const char *text, size_t len, struct app_interval *out,
+			     unsigned max)
+{
+	const char *p = text, *end = text + len;
+	char line[APP_PARSE_LINE_MAX];
+	unsigned n = 0;
+	bool cut;
+
+	while (n < max && next_line(&p, end, line, sizeof(line), &cut)) {
+		struct app_interval iv;
+		if (!cut && interval(line, &iv) && iv.end_s > (n ? out[n - 1].end_s : 0) &&
+		    iv.end_s < 1e7)
+			out[n++] = iv;
+	}
+	return n;
+}

@@ -10,6 +10,7 @@
  * Latencies go into a log-linear histogram (hist.h), so 95th and 99th percentiles of
  * either tool come from the same arithmetic.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,22 @@ int app_parse_pgbench(const char *text, size_t len, struct app_figures *f, char 
  */
 int app_parse_pgbench_log(const char *text, size_t len, struct hist *h, uint64_t *failed,
 			  char *err, size_t errlen);
+/*
+ * The tool's per-second reports (sysbench --report-interval=1: "[ 3s ] thds: 2 tps: 123.45
+ * ... lat (ms,99%): 21.89 ..."; pgbench -P 1: "progress: 3.0 s, 142.0 tps, lat 7.021 ms
+ * ..."), in order, at most max into out; lines that are not one, or whose figures are not
+ * finite numbers of at least 0, or whose time does not move forward, are skipped.
+ * Returns how many.
+ */
+struct app_interval {
+	double end_s;	/* seconds since the run's start, at the report */
+	double tps;
+	double lat_ms;	/* sysbench: the interval's 99th percentile; pgbench: its average */
+	bool p99;	/* lat_ms is a 99th percentile (sysbench), else an average */
+};
+unsigned app_parse_intervals(const char *text, size_t len, struct app_interval *out,
+			     unsigned max);
+
 /* p95, p99 and max of h into f, in ms. */
 void app_figures_from_hist(struct app_figures *f, const struct hist *h);
 

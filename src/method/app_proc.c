@@ -205,13 +205,23 @@ void app_child_end(pid_t pid, int sig, unsigned wait_s)
 int app_exec(char *const argv[], const char *out, atomic_int *stop, unsigned timeout_s,
 	     int *status, char *err, size_t errlen)
 {
+	return app_exec_watch(argv, out, stop, timeout_s, NULL, NULL, status, err, errlen);
+}
+
+int app_exec_watch(char *const argv[], const char *out, atomic_int *stop, unsigned timeout_s,
+		   void (*tick)(void *arg), void *arg, int *status, char *err, size_t errlen)
+{
 	pid_t pid;
 	int ret = app_spawn(argv, out, &pid, err, errlen), st;
 
 	if (ret)
 		return ret;
 	for (unsigned waited = 0;; waited += 50) {
+		if (tick)
+			tick(arg);
 		if ((st = reap(pid, 0)) >= 0) {
+			if (tick)
+				tick(arg);
 			*status = st;
 			return 0;
 		}

@@ -5,6 +5,7 @@
 #include "app_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <pwd.h>
 #include <signal.h>
@@ -96,6 +97,17 @@ static int dev_stat(const struct target *t, uint64_t v[11])
 	return n == 11 ? 0 : -EINVAL;
 }
 
+/* dev_stat(), its failure named in r's message */
+static int dev_read(struct app_run *r, uint64_t v[11])
+{
+	int ret = dev_stat(r->t, v);
+
+	if (ret)
+		snprintf(r->err, r->errlen, "%s: its I/O counters (/sys/dev/block/%u:%u/stat): %s",
+			 r->t->path, major(r->t->rdev), minor(r->t->rdev), strerror(-ret));
+	return ret;
+}
+
 static void dev_dir(struct dir_stats *d, uint64_t ios, uint64_t sectors, uint64_t ticks_ms,
 		    uint64_t dur_ns)
 {
@@ -129,14 +141,27 @@ __attribute__((format(printf, 3, 4))) static int fail(struct app_run *r, int ret
 	return ret;
 }
 
-/* Run a tool to its end; its output in RUNDIR/NAME.out. Exit status not 0 is an error. */
-static int tool(struct app_run *r, char *const argv[], const char *name, unsigned timeout_s)
+static void tell(struct app_run *r, enum runner_event_kind kind, const struct result_step *st,
+		 const struct sample *s, const char *msg)
+{
+	struct runner_event ev = {
+		.kind = kind, .step_index = r->step, .step = st, .sample = s, .msg = msg};
+
+	r->fn(r->arg, &ev);
+}
+
+/*
+ * Run a tool to its end, tick(arg) called while it runs; its output in RUNDIR/NAME.out.
+ * Exit status not 0 is an error.
+ */
+static int tool_watch(struct app_run *r, char *const argv[], const char *name,
+		      unsigned timeout_s, void (*tick)(void *), void *arg)
 {
 	char out[APP_PATH_MAX + 32], last[256];
 	int ret, st;
 
 	snprintf(out, sizeof(out), "%s/%s.out", r->rd.dir, name);
-	ret = app_exec(argv, out, r->stop, timeout_s, &st, r->err, r->errlen);
+	ret = app_exec_watch(argv, out, r->stop, timeout_s, tick, arg, &st, r->err, r->errlen);
 	if (ret)
 		return ret;
 	if (st) {
@@ -146,6 +171,11 @@ static int tool(struct app_run *r, char *const argv[], const char *name, unsigne
 		return -EIO;
 	}
 	return 0;
+}
+
+static int tool(struct app_run *r, char *const argv[], const char *name, unsigned timeout_s)
+{
+	return tool_watch(r, argv, name, timeout_s, NULL, NULL);
 }
 
 /* argv run in the keeper's mount namespace (as nobody when drop), into buf. */
@@ -388,6 +418,7 @@ static unsigned client_args(struct app_run *r, char **argv, unsigned threads, un
 			argv[n++] = opts[0];
 			argv[n++] = opts[1];
 			argv[n++] = opts[2];
+			argv[n++] = "-P1";
 			if (logged) {
 				argv[n++] = "-l";
 				argv[n++] = opts[3];
@@ -413,7 +444,7 @@ static unsigned client_args(struct app_run *r, char **argv, unsigned threads, un
 		argv[n++] = opts[4];
 		argv[n++] = "--percentile=99";
 		argv[n++] = "--histogram=on";
-		argv[n++] = "--report-interval=0";
+		argv[n++] = "--report-interval=1";
 	}
 	argv[n++] = threads ? "run" : "prepare";
 	argv[n] = NULL;
@@ -445,7 +476,7 @@ static struct result_step *step_new(struct app_run *r, const char *label, unsign
 	snprintf(st->app.tool, sizeof(st->app.tool), "%s", app_tool_name[r->a->tool]);
 	snprintf(st->engine, sizeof(st->engine), "%s on %s (%s)", app_tool_name[r->a->tool],
 		 app_fs_name[r->a->fs], r->a->tool == APP_PGBENCH ? "PostgreSQL" : "MariaDB");
-	r->fn(r->arg, RUN_EV_STEP_START, r->step, st, NULL);
+	tell(r, RUN_EV_STEP_START, st, NULL, NULL);
 	return st;
 }
 
@@ -454,7 +485,7 @@ static void step_end(struct app_run *r, struct result_step *st, int ret)
 	st->status = !ret ? RS_COMPLETE : ret == -ECANCELED ? RS_ABORTED : RS_FAILED;
 	if (ret && ret != -ECANCELED)
 		snprintf(st->error, sizeof(st->error), "%s", r->err);
-	r->fn(r->arg, RUN_EV_STEP_DONE, r->step, st, NULL);
+	tell(r, RUN_EV_STEP_DONE, st, NULL, NULL);
 	r->step++;
 }
 
@@ -474,8 +505,8 @@ static int load(struct app_run *r)
 		ret = sysbench_db(r);
 	client_args(r, argv, 0, 0, false, opts, bin, sizeof(bin));
 	t0 = mono_ns();
-	if (!ret && !(ret = dev_stat(r->t, a)) && !(ret = tool(r, argv, "load", APP_LOAD_S)))
-		ret = dev_stat(r->t, b);
+	if (!ret && !(ret = dev_read(r, a)) && !(ret = tool(r, argv, "load", APP_LOAD_S)))
+		ret = dev_read(r, b);
 	if (!ret) {
 		dev_summary(&st->summary, a, b, mono_ns() - t0);
 		st->app.seconds = (double)st->summary.dur_ns / 1e9;
@@ -514,8 +545,95 @@ static int pgbench_logs(struct app_run *r, uint64_t *failed)
 	return ret;
 }
 
+/*
+ * A per-second report as a sample: transactions as its I/Os, TPS as its IOPS, the
+ * second's latency as its average (pgbench) or 99th percentile (sysbench).
+ */
+static void interval_sample(const struct app_interval *iv, double prev, unsigned index,
+			    struct sample *s)
+{
+	struct dir_stats *d = &s->d[DIR_ALL];
+
+	memset(s, 0, sizeof(*s));
+	s->index = index;
+	s->start_ns = (uint64_t)(prev * 1e9);
+	s->dur_ns = (uint64_t)((iv->end_s - prev) * 1e9);
+	d->iops = iv->tps;
+	d->ios = (uint64_t)(iv->tps * (iv->end_s - prev) + 0.5);
+	if (iv->p99)
+		d->pct_ns[PCT_99] = (uint64_t)(iv->lat_ms * 1e6);
+	else
+		d->mean_ns = iv->lat_ms * 1e6;
+}
+
+/* The tool's per-second reports, all of them, as the step's samples. */
+static void step_samples(struct result_step *st, const char *text, size_t len, unsigned secs)
+{
+	struct app_interval *iv = calloc(secs + 16, sizeof(*iv));
+	unsigned n = iv ? app_parse_intervals(text, len, iv, secs + 16) : 0;
+	struct sample s;
+
+	for (unsigned i = 0; i < n; i++) {
+		interval_sample(&iv[i], i ? iv[i - 1].end_s : 0, i, &s);
+		if (result_step_add_sample(st, &s))
+			break;
+	}
+	free(iv);
+}
+
+/* The measured run's output as it grows: each new per-second report told as a sample. */
+struct live {
+	struct app_run *r;
+	const struct result_step *st;
+	char path[APP_PATH_MAX + 16];
+	off_t off;
+	unsigned n;
+	double prev;
+	size_t have;
+	char buf[APP_PARSE_LINE_MAX];
+};
+
+static void live_lines(struct live *l, size_t whole)
+{
+	struct app_interval iv[16];
+	unsigned n = app_parse_intervals(l->buf, whole, iv, 16);
+	struct sample s;
+
+	for (unsigned i = 0; i < n; i++)
+		if (iv[i].end_s > l->prev) {
+			interval_sample(&iv[i], l->prev, l->n++, &s);
+			tell(l->r, RUN_EV_SAMPLE, l->st, &s, NULL);
+			l->prev = iv[i].end_s;
+		}
+}
+
+static void live_tick(void *arg)
+{
+	struct live *l = arg;
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t got;
+
+	if (fd < 0)
+		return;
+	while ((got = pread(fd, l->buf + l->have, sizeof(l->buf) - 1 - l->have, l->off)) > 0) {
+		char *nl;
+		l->off += got;
+		l->have += (size_t)got;
+		if (!(nl = memrchr(l->buf, '\n', l->have))) {
+			if (l->have >= sizeof(l->buf) - 1)
+				l->have = 0; /* a line past the bound: not a report */
+			continue;
+		}
+		size_t whole = (size_t)(nl + 1 - l->buf);
+		live_lines(l, whole);
+		memmove(l->buf, l->buf + whole, l->have - whole);
+		l->have -= whole;
+	}
+	close(fd);
+}
+
 /* The measured run's report (RUNDIR/step.out) into the step. */
-static int step_parse(struct app_run *r, struct result_step *st)
+static int step_parse(struct app_run *r, struct result_step *st, unsigned secs)
 {
 	char path[APP_PATH_MAX + 16], e[256];
 	struct app_figures f;
@@ -535,6 +653,8 @@ static int step_parse(struct app_run *r, struct result_step *st)
 	} else {
 		ret = app_parse_sysbench(text, len, &f, r->h, e, sizeof(e));
 	}
+	if (!ret)
+		step_samples(st, text, len, secs);
 	free(text);
 	if (ret)
 		return r->err[0] ? ret : fail(r, ret, "%s", e);
@@ -576,11 +696,20 @@ static int thread_step(struct app_run *r, const struct plan_step *ps)
 	}
 	client_args(r, argv, threads, secs, true, opts, bin, sizeof(bin));
 	t0 = mono_ns();
-	if (!ret && !(ret = dev_stat(r->t, a)) && !(ret = tool(r, argv, "step", secs + APP_STEP_GRACE_S)) &&
-	    !(ret = dev_stat(r->t, b))) {
+	struct live *l = calloc(1, sizeof(*l));
+	if (!l)
+		ret = -ENOMEM;
+	else
+		*l = (struct live){.r = r, .st = st};
+	if (l)
+		snprintf(l->path, sizeof(l->path), "%s/step.out", r->rd.dir);
+	if (!ret && !(ret = dev_read(r, a)) &&
+	    !(ret = tool_watch(r, argv, "step", secs + APP_STEP_GRACE_S, live_tick, l)) &&
+	    !(ret = dev_read(r, b))) {
 		dev_summary(&st->summary, a, b, mono_ns() - t0);
-		ret = step_parse(r, st);
+		ret = step_parse(r, st, secs);
 	}
+	free(l);
 	step_end(r, st, ret);
 	return ret;
 }
@@ -602,8 +731,8 @@ static void teardown(struct app_run *r)
 		argv[n] = NULL;
 		snprintf(out, sizeof(out), "%s/umount.out", r->rd.dir);
 		if (app_exec(argv, out, NULL, 120, &st, e, sizeof(e)) || st)
-			r->fn(r->arg, RUN_EV_LOG, r->step, NULL,
-			      "the file system did not unmount: it goes with its namespace");
+			tell(r, RUN_EV_LOG, NULL, NULL,
+			     "the file system did not unmount: it goes with its namespace");
 		app_child_end(r->keeper, SIGKILL, 10);
 	}
 	if (r->rd.dir[0])
@@ -635,7 +764,7 @@ int app_phase_run(const struct plan_phase *ph, const struct target *t, atomic_in
 		snprintf(msg, sizeof(msg), "%s: %s made on %s, server %d ready (socket in %s)",
 			 app_tool_name[r.a->tool], app_fs_name[r.a->fs], t->path, (int)r.server,
 			 r.rd.sock);
-		fn(arg, RUN_EV_LOG, 0, NULL, msg);
+		tell(&r, RUN_EV_LOG, NULL, NULL, msg);
 		ret = load(&r);
 	}
 	for (unsigned s = 0; !ret && s < ph->nsteps; s++)

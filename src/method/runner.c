@@ -766,11 +766,11 @@ int runner_check(const struct plan *plan, const struct target *t, char *err, siz
 	return plan_check_target(plan, t->lbs, t->size, err, errlen);
 }
 
-static void app_event(void *r, int kind, unsigned i, const struct result_step *st, const char *msg)
+static void app_event(void *r, const struct runner_event *e)
 {
-	((struct run *)r)->step_index = i; /* an [app] phase's load is not one of the plan's */
-	emit(r, (enum runner_event_kind)kind, st, NULL, NULL, msg, 0);
-	((struct run *)r)->step_global += kind == RUN_EV_STEP_DONE && !st->app.load;
+	((struct run *)r)->step_index = e->step_index; /* an [app] load is not the plan's */
+	emit(r, e->kind, e->step, e->sample, NULL, e->msg, 0);
+	((struct run *)r)->step_global += e->kind == RUN_EV_STEP_DONE && !e->step->app.load;
 }
 
 /* Phase i: its result phase and ETA figures set up, its steps run, its status. */

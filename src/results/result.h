@@ -52,7 +52,10 @@
  *   app         {"tool", "load", "threads", "seconds", "tps", "transactions", "errors",
  *                "reconnects", "lat_avg_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms"}: an
  *               application benchmark's step ([app] phases, app.h); its summary is then the
- *               device's own I/O over the step. Absent for drivebench's own steps
+ *               device's own I/O over the step, and its samples the tool's per-second
+ *               reports: transactions as "ios", TPS as "iops", the second's latency as
+ *               "mean_ns" (pgbench) or "p99_ns" (sysbench), in "all". Absent for
+ *               drivebench's own steps
  *   cpu         {"process_user_pct", "process_system_pct" (% of one CPU), "host_user_pct",
  *                "host_system_pct", "host_iowait_pct" (% of all CPUs), "cpus"}: CPU use
  *               from the step's start to its end; absent when not measured
