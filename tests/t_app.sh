@@ -86,6 +86,9 @@ check "pgbench: exit 0" test $? -eq 0 || cat "$T/e"
 ladder pgbench "$T/pg.json" pgbench
 "$DRIVEBENCH" compare "$T/pg.json" "$T/sb.json" >"$T/cmp" 2>&1
 check "compare: TPS against threads, a column per run" grep -q "^pgbench: transactions per second" "$T/cmp"
+"$DRIVEBENCH" compare "$T/pg.json" "$T/sb.json" --format html -o "$T/cmp.html" >"$T/o" 2>&1
+check "compare --format html: a chart per tool and figure" test \
+	"$(grep -c '<svg' "$T/cmp.html")" -ge 6 -a "$(grep -c 'Application benchmarks' "$T/cmp.html")" -eq 1
 
 # start_long NAME: the 30 s pgbench in the background until its first step runs
 start_long() {

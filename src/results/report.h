@@ -334,6 +334,8 @@ int report_show(const struct result *r, char **text, size_t *len);
 /* report_app.c: an [app] phase's table for show; compare's application tables (text, md) */
 void report_show_app(FILE *out, const struct result_phase *ph);
 void report_app_text(const struct report *rep, FILE *out, bool md);
+/* ... and its charts, TPS and latencies against threads, a line per run. 0 or -ENOMEM. */
+int report_app_html(const struct report *rep, FILE *out);
 
 /*
  * One CSV field (RFC 4180), made safe for spreadsheets (a cell that would run as a

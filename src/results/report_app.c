@@ -7,8 +7,13 @@
  */
 #include "report.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "report_svg.h"
 
 #include "text.h"
 
@@ -65,39 +70,39 @@ static double app_value(const struct step_app *a, unsigned what)
 	return what == 0 ? a->tps : what == 1 ? a->lat_avg_ms : a->lat_p99_ms;
 }
 
+/* The thread counts any run has a complete step of tool at, ascending (at most 64). */
+static unsigned app_threads(const struct report *rep, const char *tool, unsigned *threads)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 1; t <= 4096 && n < 64; t++)
+		for (unsigned i = 0; i < rep->nruns; i++)
+			if (app_step(rep->runs[i].res, tool, t)) {
+				threads[n++] = t;
+				break;
+			}
+	return n;
+}
+
+static const char *const app_title[] = {"transactions per second", "average latency (ms)",
+					"99th percentile latency (ms)"};
+
 /* One table: what (0 TPS, 1 average, 2 p99) of tool, rows the thread counts any run has. */
 static void app_table(const struct report *rep, FILE *out, bool md, const char *tool,
 		      unsigned what)
 {
-	static const char *const title[] = {"transactions per second", "average latency (ms)",
-					    "99th percentile latency (ms)"};
-	unsigned threads[64], n = 0;
+	unsigned threads[64], n = app_threads(rep, tool, threads);
 
-	for (unsigned i = 0; i < rep->nruns; i++)
-		for (unsigned t = 1; t <= 4096 && n < 64; t++)
-			if (app_step(rep->runs[i].res, tool, t)) {
-				bool have = false;
-				for (unsigned k = 0; k < n; k++)
-					have |= threads[k] == t;
-				if (!have)
-					threads[n++] = t;
-			}
-	for (unsigned a = 0; a < n; a++) /* ascending */
-		for (unsigned b = a + 1; b < n; b++)
-			if (threads[b] < threads[a]) {
-				unsigned x = threads[a];
-				threads[a] = threads[b];
-				threads[b] = x;
-			}
 	if (!n)
 		return;
-	fprintf(out, md ? "\n## %s: %s\n\n| threads |" : "\n%s: %s\n  %-8s", tool, title[what],
-		"threads");
-	for (unsigned i = 0; i < rep->nruns; i++)
+	fprintf(out, md ? "\n## %s: %s\n\n| threads |" : "\n%s: %s\n  %-8s", tool,
+		app_title[what], "threads");
+	for (unsigned i = 0; i < rep->nruns; i++) {
 		if (md)
 			fprintf(out, " run %u |", i + 1);
 		else
 			fprintf(out, "  %10s %3u", "run", i + 1);
+	}
 	if (md) {
 		fputs("\n|---|", out);
 		for (unsigned i = 0; i < rep->nruns; i++)
@@ -115,6 +120,63 @@ static void app_table(const struct report *rep, FILE *out, bool md, const char *
 		}
 		fputs("\n", out);
 	}
+}
+
+/* One chart: what of tool against threads, a line per run. */
+static int app_chart(const struct report *rep, FILE *out, const char *tool, unsigned what)
+{
+	unsigned threads[64], n = app_threads(rep, tool, threads);
+	char cats[64][12];
+	const char *xcats[64];
+	struct chart c = {.markers = true, .xcats = xcats, .ncats = n};
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	if (!(c.series = calloc(rep->nruns, sizeof(*c.series))))
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		snprintf(cats[k], sizeof(cats[k]), "%u", threads[k]);
+		xcats[k] = cats[k];
+	}
+	for (unsigned i = 0; i < rep->nruns && !ret; i++) {
+		struct series *se = &c.series[c.nseries++];
+		ret = svg_series_alloc(se, rep->runs[i].label, n);
+		for (unsigned k = 0; k < n && !ret; k++) {
+			const struct result_step *st = app_step(rep->runs[i].res, tool, threads[k]);
+			se->x[se->n] = k;
+			se->y[se->n++] = st ? app_value(&st->app, what) : NAN;
+		}
+	}
+	snprintf(c.title, sizeof(c.title), "%s: %s", tool, app_title[what]);
+	snprintf(c.xlabel, sizeof(c.xlabel), "Threads");
+	snprintf(c.ylabel, sizeof(c.ylabel), "%s", what ? app_title[what] : "Transactions (TPS)");
+	if (!ret) {
+		fputs("<figure>\n", out);
+		svg_chart(out, &c);
+		fputs("</figure>\n", out);
+	}
+	svg_series_free(c.series, c.nseries);
+	return ret;
+}
+
+int report_app_html(const struct report *rep, FILE *out)
+{
+	static const char *const tools[] = {"sysbench-oltp", "pgbench"};
+	unsigned threads[64];
+	bool heading = false;
+	int ret = 0;
+
+	for (unsigned t = 0; t < 2 && !ret; t++) {
+		if (!app_threads(rep, tools[t], threads))
+			continue;
+		if (!heading)
+			fputs("<h2>Application benchmarks</h2>\n", out);
+		heading = true;
+		for (unsigned what = 0; what < 3 && !ret; what++)
+			ret = app_chart(rep, out, tools[t], what);
+	}
+	return ret;
 }
 
 void report_app_text(const struct report *rep, FILE *out, bool md)

@@ -775,6 +775,8 @@ int report_render_html(const struct report *rep, FILE *out)
 		ret = section_rate_curves(out, rep);
 	if (!ret)
 		ret = section_matrix(out, rep);
+	if (!ret)
+		ret = report_app_html(rep, out);
 	fputs("<footer>Made with drivebench " DB_VERSION
 	      ". Latencies are total latencies (from before submission to completion, fio's "
 	      "lat) unless a step's definition says completion-only (fio's clat, without "
