@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "fio_export.h"
 #include "preset.h"
 #include "safety.h"
@@ -52,6 +53,12 @@ int cli_export_fio(int argc, char **argv)
 	plan = preset_load(p->pos[0], scale, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench export-fio: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (app_plan(plan)) {
+		fprintf(stderr, "drivebench export-fio: %s: %s has an [app] phase: an application "
+			"benchmark has no fio equivalent\n", plan->file, plan->name);
+		plan_free(plan);
 		return EXIT_USAGE;
 	}
 	text = fio_export(plan);

@@ -151,3 +151,8 @@ file=$(mkfile 64M file.img)
 "$DRIVEBENCH" run --target "$file" --preset "$T/sb.preset" --out "$T/f.json" >"$T/o" 2>"$T/e"
 check "guard: a file target is bad input (exit 2)" test $? -eq 2
 check "guard: ... which needs a block device" grep -q "needs a block device" "$T/e"
+
+# an application benchmark has no fio equivalent
+"$DRIVEBENCH" export-fio sysbench-oltp >"$T/o" 2>"$T/e"
+check "export-fio: an [app] preset is refused (exit 2)" test $? -eq 2
+check "export-fio: ... saying why" grep -q "has no fio equivalent" "$T/e"

@@ -21,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "app.h"
 #include "child.h"
 #include "fio_export.h"
 #include "fio_import.h"
@@ -647,6 +648,11 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	result_init(&imp);
 	if (!lab->nhosts || lab->nhosts > FIO_LAB_MAX_HOSTS) {
 		text_fmt(err, errlen, "from 1 to %u hosts", FIO_LAB_MAX_HOSTS);
+		return -EINVAL;
+	}
+	if (app_plan(lab->plan)) {
+		text_fmt(err, errlen, "%s has an [app] phase: fio cannot run it on other hosts",
+			 lab->plan->name);
 		return -EINVAL;
 	}
 	rd = calloc(1, sizeof(*rd));
