@@ -86,6 +86,11 @@ check "pgbench: exit 0" test $? -eq 0 || cat "$T/e"
 ladder pgbench "$T/pg.json" pgbench
 "$DRIVEBENCH" compare "$T/pg.json" "$T/sb.json" >"$T/cmp" 2>&1
 check "compare: TPS against threads, a column per run" grep -q "^pgbench: transactions per second" "$T/cmp"
+"$DRIVEBENCH" compare "$T/pg.json" "$T/sb.json" --format json -o "$T/cmp.json" >"$T/o" 2>&1
+check "compare --format json: each run's TPS by tool and threads" test "$(json "$T/cmp.json" '[
+	(a["tool"], a["threads"], [r is not None and r["tps"] > 0 for r in a["runs"]])
+	for a in d["applications"]]')" = \
+	"[('sysbench-oltp', 1, [False, True]), ('sysbench-oltp', 2, [False, True]), ('pgbench', 1, [True, False]), ('pgbench', 2, [True, False])]"
 "$DRIVEBENCH" compare "$T/pg.json" "$T/sb.json" --format html -o "$T/cmp.html" >"$T/o" 2>&1
 check "compare --format html: a chart per tool and figure" test \
 	"$(grep -c '<svg' "$T/cmp.html")" -ge 6 -a "$(grep -c 'Application benchmarks' "$T/cmp.html")" -eq 1

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
 #include "report_svg.h"
 
 #include "text.h"
@@ -186,4 +187,40 @@ void report_app_text(const struct report *rep, FILE *out, bool md)
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned what = 0; what < 3; what++)
 			app_table(rep, out, md, tools[t], what);
+}
+
+void report_app_json(const struct report *rep, struct jwrite *w)
+{
+	static const char *const tools[] = {"sysbench-oltp", "pgbench"};
+	unsigned threads[64];
+
+	jwrite_begin_array(w);
+	for (unsigned t = 0; t < 2; t++) {
+		unsigned n = app_threads(rep, tools[t], threads);
+		for (unsigned k = 0; k < n; k++) {
+			jwrite_begin_object(w);
+			jwrite_kstr(w, "tool", tools[t]);
+			jwrite_ku64(w, "threads", threads[k]);
+			jwrite_key(w, "runs");
+			jwrite_begin_array(w);
+			for (unsigned i = 0; i < rep->nruns; i++) {
+				const struct result_step *st =
+					app_step(rep->runs[i].res, tools[t], threads[k]);
+				if (!st) {
+					jwrite_null(w);
+					continue;
+				}
+				jwrite_begin_object(w);
+				jwrite_kdbl(w, "tps", st->app.tps);
+				jwrite_kdbl(w, "lat_avg_ms", st->app.lat_avg_ms);
+				jwrite_kdbl(w, "lat_p95_ms", st->app.lat_p95_ms);
+				jwrite_kdbl(w, "lat_p99_ms", st->app.lat_p99_ms);
+				jwrite_kdbl(w, "device_iops", st->summary.d[DIR_ALL].iops);
+				jwrite_end_object(w);
+			}
+			jwrite_end_array(w);
+			jwrite_end_object(w);
+		}
+	}
+	jwrite_end_array(w);
 }
