@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "app.h"
+#include "app_int.h"
 #include "app_parse.h"
 #include "fileio.h"
 #include "preset.h"
@@ -257,6 +258,53 @@ START_TEST(intervals)
 }
 END_TEST
 
+/*
+ * pgbench's logs read as they grow: a line cut between two reads is counted once, two
+ * files each keep their own, and what was read is given back (the file's blocks freed).
+ */
+START_TEST(txlog_growing)
+{
+	char dir[] = "/var/tmp/drivebench-txlog-XXXXXX", a[128], b[128], err[256] = "";
+	struct hist *h = calloc(1, sizeof(*h));
+	uint64_t failed = 0;
+	struct app_txlog *x;
+	struct stat sa;
+	FILE *fa, *fb;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/tx.100", dir);
+	snprintf(b, sizeof(b), "%s/tx.100.1", dir);
+	x = app_txlog_new(dir);
+	fa = fopen(a, "w");
+	fb = fopen(b, "w");
+	for (unsigned i = 0; i < 20000; i++)
+		fprintf(fa, "0 %u %u 0 1796190799 431880\n", i, 1000 + i % 977);
+	fputs("0 20000 12", fa); /* cut mid-line */
+	fputs("1 0 failed 0 1796190799 431880\n1 1 5", fb);
+	fflush(fa);
+	fflush(fb);
+	ck_assert_int_eq(app_txlog_read(x, h, &failed, false, err, sizeof(err)), 0);
+	ck_assert_uint_eq(hist_count(h), 20000);
+	ck_assert_uint_eq(failed, 1);
+	fputs("34 0 1796190799 431880\n", fa);
+	fputs("00 0 1796190799 431880", fb); /* the last line, without its newline */
+	fclose(fa);
+	fclose(fb);
+	ck_assert_int_eq(app_txlog_read(x, h, &failed, true, err, sizeof(err)), 0);
+	ck_assert_uint_eq(hist_count(h), 20002);
+	/* the two lines cut in half: 1,234 us and 500 us */
+	ck_assert_uint_ge(h->bucket[hist_index(1234000)], 1);
+	ck_assert_uint_eq(h->bucket[hist_index(500000)], 1);
+	ck_assert_uint_eq(app_txlog_files(x), 2);
+	ck_assert_int_eq(stat(a, &sa), 0);
+	ck_assert_msg(sa.st_blocks < 16, "%lld blocks kept", (long long)sa.st_blocks);
+	app_txlog_free(x);
+	ck_assert_int_ne(access(a, F_OK), 0);
+	rmdir(dir);
+	free(h);
+}
+END_TEST
+
 /* [app] of defaults alone, as the key table gives them */
 START_TEST(app_defaults)
 {
@@ -286,6 +334,7 @@ int main(void)
 	tcase_add_test(tc, bounds);
 	tcase_add_test(tc, app_defaults);
 	tcase_add_test(tc, intervals);
+	tcase_add_test(tc, txlog_growing);
 	tcase_add_loop_test(tc, app_presets, 0, sizeof(presets) / sizeof(presets[0]));
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

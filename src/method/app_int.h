@@ -3,6 +3,7 @@
 #define DB_APP_INT_H
 /* Internal to the application phases: processes (app_proc.c) and the run directory. */
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -48,6 +49,20 @@ int app_exec_watch(char *const argv[], const char *out, atomic_int *stop, unsign
 int app_spawn(char *const argv[], const char *out, pid_t *pid, char *err, size_t errlen);
 /* Signal a child of ours and reap it: sig, then SIGKILL after wait_s. */
 void app_child_end(pid_t pid, int sig, unsigned wait_s);
+/*
+ * pgbench's transaction logs DIR/tx.* (app_txlog.c), read while it writes them: new whole
+ * lines into h (failed and skipped transactions counted in *failed), the bytes read given
+ * back as holes; last: pgbench has ended, a line without its newline counts too. 0 or
+ * -EINVAL (a malformed line), -ENOMEM, with the message in err. Free removes the files.
+ */
+struct app_txlog;
+struct hist;
+struct app_txlog *app_txlog_new(const char *dir);
+int app_txlog_read(struct app_txlog *x, struct hist *h, uint64_t *failed, bool last, char *err,
+		   size_t errlen);
+unsigned app_txlog_files(const struct app_txlog *x);
+void app_txlog_free(struct app_txlog *x);
+
 /* The last non-empty line of file (bounded), for messages. */
 void app_last_line(const char *file, char *buf, size_t len);
 

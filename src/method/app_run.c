@@ -26,7 +26,6 @@
 #include "tool.h"
 
 #define APP_OUT_MAX   (16u << 20) /* bytes of a tool's report that are read */
-#define APP_LOG_MAX   (256u << 20) /* bytes of pgbench's transaction logs over a step */
 #define APP_START_S   120 /* a server that is not ready by then has failed */
 #define APP_LOAD_S    (6 * 3600)
 #define APP_STEP_GRACE_S 300
@@ -515,36 +514,6 @@ static int load(struct app_run *r)
 	return ret;
 }
 
-/* pgbench's transaction logs of the step (tx.*) into r->h, then removed. */
-static int pgbench_logs(struct app_run *r, uint64_t *failed)
-{
-	char pat[APP_PATH_MAX + 16], e[256];
-	uint64_t total = 0;
-	glob_t g;
-	int ret = 0;
-
-	snprintf(pat, sizeof(pat), "%s/tx.*", r->rd.dir);
-	if (glob(pat, 0, NULL, &g))
-		return fail(r, -EINVAL, "pgbench: wrote no transaction log");
-	for (size_t i = 0; i < g.gl_pathc && !ret; i++) {
-		char *text;
-		size_t len;
-		ret = fileio_read(g.gl_pathv[i], "pgbench's transaction log", APP_LOG_MAX - total,
-				  &text, &len, e, sizeof(e));
-		if (!ret) {
-			total += len;
-			ret = app_parse_pgbench_log(text, len, r->h, failed, e, sizeof(e));
-			free(text);
-		}
-		if (ret)
-			snprintf(r->err, r->errlen, "%s", e);
-	}
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);
-	globfree(&g);
-	return ret;
-}
-
 /*
  * A per-second report as a sample: transactions as its I/Os, TPS as its IOPS, the
  * second's latency as its average (pgbench) or 99th percentile (sysbench).
@@ -591,6 +560,10 @@ struct live {
 	double prev;
 	size_t have;
 	char buf[APP_PARSE_LINE_MAX];
+	struct app_txlog *tx; /* pgbench: its transaction logs, read as they grow */
+	int tx_ret;
+	uint64_t failed;
+	char tx_err[256];
 };
 
 static void live_lines(struct live *l, size_t whole)
@@ -630,14 +603,39 @@ static void live_tick(void *arg)
 		l->have -= whole;
 	}
 	close(fd);
+	if (l->tx && !l->tx_ret)
+		l->tx_ret = app_txlog_read(l->tx, l->r->h, &l->failed, false, l->tx_err,
+					   sizeof(l->tx_err));
+}
+
+static struct live *live_new(struct app_run *r, const struct result_step *st)
+{
+	struct live *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	*l = (struct live){.r = r, .st = st};
+	snprintf(l->path, sizeof(l->path), "%s/step.out", r->rd.dir);
+	if (r->a->tool == APP_PGBENCH && !(l->tx = app_txlog_new(r->rd.dir))) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static void live_free(struct live *l)
+{
+	if (l)
+		app_txlog_free(l->tx);
+	free(l);
 }
 
 /* The measured run's report (RUNDIR/step.out) into the step. */
-static int step_parse(struct app_run *r, struct result_step *st, unsigned secs)
+static int step_parse(struct app_run *r, struct result_step *st, unsigned secs,
+		      const struct live *l)
 {
 	char path[APP_PATH_MAX + 16], e[256];
 	struct app_figures f;
-	uint64_t failed = 0;
 	char *text;
 	size_t len;
 	int ret;
@@ -645,10 +643,13 @@ static int step_parse(struct app_run *r, struct result_step *st, unsigned secs)
 	snprintf(path, sizeof(path), "%s/step.out", r->rd.dir);
 	if ((ret = fileio_read(path, "the tool's report", APP_OUT_MAX, &text, &len, e, sizeof(e))))
 		return fail(r, ret, "%s", e);
-	memset(r->h, 0, sizeof(*r->h));
 	if (r->a->tool == APP_PGBENCH) {
 		ret = app_parse_pgbench(text, len, &f, e, sizeof(e));
-		if (!ret && !(ret = pgbench_logs(r, &failed)))
+		if (!ret && l->tx_ret)
+			ret = fail(r, l->tx_ret, "%s", l->tx_err);
+		else if (!ret && !app_txlog_files(l->tx))
+			ret = fail(r, -EINVAL, "pgbench: wrote no transaction log");
+		if (!ret)
 			app_figures_from_hist(&f, r->h);
 	} else {
 		ret = app_parse_sysbench(text, len, &f, r->h, e, sizeof(e));
@@ -696,20 +697,20 @@ static int thread_step(struct app_run *r, const struct plan_step *ps)
 	}
 	client_args(r, argv, threads, secs, true, opts, bin, sizeof(bin));
 	t0 = mono_ns();
-	struct live *l = calloc(1, sizeof(*l));
+	struct live *l = live_new(r, st);
 	if (!l)
 		ret = -ENOMEM;
-	else
-		*l = (struct live){.r = r, .st = st};
-	if (l)
-		snprintf(l->path, sizeof(l->path), "%s/step.out", r->rd.dir);
+	memset(r->h, 0, sizeof(*r->h));
 	if (!ret && !(ret = dev_read(r, a)) &&
 	    !(ret = tool_watch(r, argv, "step", secs + APP_STEP_GRACE_S, live_tick, l)) &&
 	    !(ret = dev_read(r, b))) {
 		dev_summary(&st->summary, a, b, mono_ns() - t0);
-		ret = step_parse(r, st, secs);
+		if (l->tx && !l->tx_ret)
+			l->tx_ret = app_txlog_read(l->tx, r->h, &l->failed, true, l->tx_err,
+						   sizeof(l->tx_err));
+		ret = step_parse(r, st, secs, l);
 	}
-	free(l);
+	live_free(l);
 	step_end(r, st, ret);
 	return ret;
 }
