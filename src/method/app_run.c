@@ -243,6 +243,23 @@ static int make_fs(struct app_run *r)
 	return tool(r, argv, "mkfs.ext4", 3600);
 }
 
+/* Is the keeper in a mount namespace other than ours (within 10 s of its start)? */
+static bool keeper_apart(pid_t keeper)
+{
+	char self[64], its[64], path[64];
+	struct timespec ts = {0, 20000000};
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)keeper);
+	for (unsigned i = 0; i < 500; i++) {
+		ssize_t a = readlink("/proc/self/ns/mnt", self, sizeof(self) - 1);
+		ssize_t b = readlink(path, its, sizeof(its) - 1);
+		if (a > 0 && b > 0 && (a != b || memcmp(self, its, (size_t)a)))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
 /* The keeper in its own mount namespace, and the file system mounted there. */
 static int mount_fs(struct app_run *r)
 {
@@ -258,21 +275,13 @@ static int mount_fs(struct app_run *r)
 		if ((ret = app_spawn(k, out, &r->keeper, r->err, r->errlen)))
 			return ret;
 	}
-	r->rd.keeper = (struct app_pid){r->keeper, 0};
-	/* the keeper is ready once it is sleep in its own namespace */
-	for (unsigned i = 0; i < 500; i++) {
-		char self[64], its[64], p1[64], p2[64];
-		snprintf(p1, sizeof(p1), "/proc/self/ns/mnt");
-		snprintf(p2, sizeof(p2), "/proc/%d/ns/mnt", (int)r->keeper);
-		ssize_t a = readlink(p1, self, sizeof(self) - 1), b = readlink(p2, its, sizeof(its) - 1);
-		if (a > 0 && b > 0 && (a != b || memcmp(self, its, (size_t)a)))
-			break;
-		struct timespec ts = {0, 20000000};
-		nanosleep(&ts, NULL);
-	}
-	r->rd.keeper.start = app_pid_start(r->keeper);
-	snprintf(r->keeper_pid, sizeof(r->keeper_pid), "%d", (int)r->keeper);
+	/* named at once: a drivebench killed from here on leaves it to the next one */
+	r->rd.keeper = (struct app_pid){r->keeper, app_pid_start(r->keeper)};
 	app_rundir_save(&r->rd);
+	if (!keeper_apart(r->keeper)) /* never a mount in drivebench's own namespace */
+		return fail(r, -EIO, "unshare: the keeper %d has no mount namespace of its own",
+			    (int)r->keeper);
+	snprintf(r->keeper_pid, sizeof(r->keeper_pid), "%d", (int)r->keeper);
 	n = in_ns(r, false, argv, 16);
 	argv[n++] = "mount";
 	argv[n++] = "-t";
