@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "fio_export.h"
 #include "preset.h"
 #include "safety.h"
@@ -58,6 +59,12 @@ int cli_export_fio(int argc, char **argv)
 		fprintf(stderr, "drivebench export-fio: %s: a step replays the trace %s, which "
 			"has no fio job (fio's read_iolog takes an iolog)\n", p->pos[0],
 			plan_trace(plan));
+		plan_free(plan);
+		return EXIT_USAGE;
+	}
+	if (app_plan(plan)) {
+		fprintf(stderr, "drivebench export-fio: %s: %s has an [app] phase: an application "
+			"benchmark has no fio equivalent\n", plan->file, plan->name);
 		plan_free(plan);
 		return EXIT_USAGE;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "engine.h"
 #include "fio_client.h"
 #include "preset.h"
@@ -88,6 +89,11 @@ struct progress {
 	uint64_t last_sample_ns; /* when the last sample line was printed */
 };
 
+static void tell_leftover(void *cmd, const char *msg)
+{
+	fprintf(stderr, "drivebench %s: %s\n", (const char *)cmd, msg);
+}
+
 static void print_sample(const struct runner_event *ev)
 {
 	const struct sample *s = ev->sample;
@@ -152,11 +158,24 @@ static void on_event(void *arg, const struct runner_event *ev)
 		if (p->last_sample_ns && now - p->last_sample_ns < PROGRESS_GAP_NS)
 			break;
 		p->last_sample_ns = now;
-		print_sample(ev);
+		if (ev->step && ev->step->app.used)
+			fprintf(stderr, "  %6.1fs  %.1f TPS  %s %.2f ms\n",
+				(double)(ev->sample->start_ns + ev->sample->dur_ns) / 1e9,
+				ev->sample->d[DIR_ALL].iops,
+				ev->sample->d[DIR_ALL].pct_ns[PCT_99] ? "p99" : "avg",
+				ev->sample->d[DIR_ALL].pct_ns[PCT_99]
+					? (double)ev->sample->d[DIR_ALL].pct_ns[PCT_99] / 1e6
+					: ev->sample->d[DIR_ALL].mean_ns / 1e6);
+		else
+			print_sample(ev);
 		break;
 	}
 	case RUN_EV_STEP_DONE:
-		print_summary("  step", &ev->step->summary);
+		if (ev->step->app.used && !ev->step->app.load)
+			fprintf(stderr, "  %s  %.1f TPS  avg %.2f ms  p95 %.2f ms  p99 %.2f ms\n",
+				ev->step->app.tool, ev->step->app.tps, ev->step->app.lat_avg_ms,
+				ev->step->app.lat_p95_ms, ev->step->app.lat_p99_ms);
+		print_summary(ev->step->app.used ? "  device" : "  step", &ev->step->summary);
 		if (ev->step->replay.trace_ios)
 			cli_print_replay(&ev->step->replay);
 		break;
@@ -263,6 +282,9 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	char err[1024];
 	int ret, status;
 
+	/* a drivebench killed during an [app] phase left its server and mount: cleaned first,
+	   or they would hold the device this run may want */
+	app_leftovers_clean(tell_leftover, (void *)cmd);
 	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);

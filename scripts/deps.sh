@@ -2,7 +2,7 @@
 # Install the Debian packages drivebench needs to build, run and test.
 # Idempotent: installs only what is missing. As root it uses apt-get; otherwise it
 # prints the exact apt-get line and stops.
-#   scripts/deps.sh [build|check|bench|fuzz|vm|package]...   (default: build)
+#   scripts/deps.sh [build|check|bench|fuzz|vm|package|app]...   (default: build)
 set -eu
 
 # build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
@@ -18,6 +18,10 @@ bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"
 # vm: the lab guest of `make check-vm` (scripts/vm/): QEMU, and what its initramfs is
 # made of besides the Debian kernel, which scripts/vm/build.sh downloads itself
+# app: the application benchmarks (sysbench OLTP on MariaDB, pgbench on PostgreSQL) and the
+# file systems they are made on
+app="mariadb-server mariadb-client sysbench postgresql postgresql-contrib e2fsprogs xfsprogs
+	util-linux"
 vm="qemu-system-x86 busybox-static kmod cpio nvme-cli fio dmsetup mdadm e2fsprogs jq udev
 	lvm2"
 # package: the Debian package's tools (dpkg-buildpackage, dh, lintian) and what
@@ -29,12 +33,13 @@ want=""
 for what in "$@"; do
 	case "$what" in
 	build) want="$want $build" ;;
-	check) want="$want $build $check" ;;
+	check) want="$want $build $check $app" ;;
+	app) want="$want $build $app" ;;
 	bench) want="$want $build $bench" ;;
 	fuzz) want="$want $build $fuzz" ;;
 	vm) want="$want $build $vm" ;;
 	package) want="$want $build $package" ;;
-	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz, vm, package)" >&2; exit 2 ;;
+	*) echo "deps.sh: unknown group '$what' (build, check, bench, fuzz, vm, package, app)" >&2; exit 2 ;;
 	esac
 done
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app.h"
 #include "marks.h"
 #include "preset.h"
 #include "result_io.h"
@@ -321,6 +322,17 @@ static void set_error(struct run_model *m, const char *fmt, ...)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* A leftover of a killed drivebench cleaned before the run (app.h): told in the log line. */
+static void tell_leftover(void *arg, const char *msg)
+{
+	struct run_model *m = arg;
+
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->s.log, sizeof(m->s.log), "%s", msg);
+	m->s.version++;
+	pthread_mutex_unlock(&m->lock);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -385,6 +397,7 @@ static int run_one(struct run_model *m, unsigned qi)
 		.plan_label = name,
 		.ops = job->engine,
 	};
+	app_leftovers_clean(tell_leftover, m);
 	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		set_error(m, "%s", err);

@@ -29,6 +29,8 @@ static const struct plot_def plots[RMM_COUNT] = {
 	[RMM_MAX] = {RMM_MAX, "max latency", true},
 	[RMM_STD] = {RMM_STD, "latency std dev", true},
 };
+/* an [app] phase's samples are the tool's per-second reports: transactions, not I/Os */
+static const struct plot_def tps_plot = {RMM_IOPS, "TPS", false};
 
 static char *fmt_metric(char *buf, size_t len, bool latency, double v)
 {
@@ -453,7 +455,8 @@ void run_draw(struct app *a, int top, int bottom)
 	int fixed = a->snap.nstreams ? 9 : 8, ph = (bottom - y - fixed) / 2;
 	int half = a->cols / 2, w = half - 2;
 	if (ph >= 3) {
-		draw_plot(a, y, 1, w, ph, &plots[RMM_IOPS], n);
+		draw_plot(a, y, 1, w, ph, a->snap.phase_kind == PH_APP ? &tps_plot : &plots[RMM_IOPS],
+			  n);
 		draw_plot(a, y, half + 1, w, ph, &plots[RMM_MEAN], n);
 		draw_plot(a, y + ph, 1, w, ph, &plots[RMM_MAX], n);
 		draw_plot(a, y + ph, half + 1, w, ph, &plots[RMM_STD], n);

@@ -21,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "app.h"
 #include "child.h"
 #include "fio_export.h"
 #include "fio_import.h"
@@ -647,6 +648,30 @@ static char **lab_argv(const struct fio_lab *lab, const char *job_file)
 	return argv;
 }
 
+/*
+ * What fio's client printed, imported with the logs it brought back to dir. Stopped, it
+ * may not have brought every log back: what fio said it measured stands without the
+ * intervals. A failure says which server hung up, if one did. 0 or -errno.
+ */
+static int lab_import(const struct reader *rd, const char *dir, bool stopped, struct result *imp,
+		      char *err, size_t errlen)
+{
+	int ret = fio_import_buf(imp, rd->json, rd->json_len, "fio's client output", dir, err,
+				 errlen);
+
+	if (ret && stopped) {
+		result_free(imp);
+		ret = fio_import_buf(imp, rd->json, rd->json_len, "fio's client output", NULL, err,
+				     errlen);
+	}
+	if (ret && rd->gone[0]) {
+		size_t l = strnlen(err, errlen);
+		if (l + 1 < errlen)
+			text_fmt(err + l, errlen - l, " (%s)", rd->gone);
+	}
+	return ret;
+}
+
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen)
 {
 	struct lab_client *c = NULL;
@@ -661,6 +686,11 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	result_init(&imp);
 	if (!lab->nhosts || lab->nhosts > FIO_LAB_MAX_HOSTS) {
 		text_fmt(err, errlen, "from 1 to %u hosts", FIO_LAB_MAX_HOSTS);
+		return -EINVAL;
+	}
+	if (app_plan(lab->plan)) {
+		text_fmt(err, errlen, "%s has an [app] phase: fio cannot run it on other hosts",
+			 lab->plan->name);
 		return -EINVAL;
 	}
 	rd = calloc(1, sizeof(*rd));
@@ -705,21 +735,7 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	}
 	if (ret)
 		goto out;
-	ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", c->g.dir, err,
-			     errlen);
-	if (ret && stopped) {
-		/* stopped: fio's client may not have brought every log back; what fio said it
-		   measured stands without the intervals */
-		result_free(&imp);
-		ret = fio_import_buf(&imp, rd->json, rd->json_len, "fio's client output", NULL,
-				     err, errlen);
-	}
-	if (ret && rd->gone[0]) {
-		size_t l = strnlen(err, errlen);
-		if (l + 1 < errlen)
-			text_fmt(err + l, errlen - l, " (%s)", rd->gone);
-	}
-	if (ret)
+	if ((ret = lab_import(rd, c->g.dir, stopped, &imp, err, errlen)))
 		goto out;
 	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {
 		text_fmt(err, errlen, "out of memory");

@@ -11,6 +11,7 @@
  *	[precondition]  phases, any number of each, run in the order written
  *	[measure]
  *	[run]           an ad-hoc workload, as `drivebench run` writes it
+ *	[app]           an application benchmark (app.h): its thread steps
  *
  * A workload key may hold a space-separated list; a phase's steps are the cartesian
  * product of its list keys, outer loop first in the order written ([workload] keys the
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app.h"
 #include "engine.h"
 #include "purge.h"
 #include "result.h"
@@ -35,7 +37,8 @@
 	X(SEC_PRECONDITION, "precondition")                                                        \
 	X(SEC_MEASURE, "measure")                                                                  \
 	X(SEC_RUN, "run")                                                                          \
-	X(SEC_STREAM, "stream")
+	X(SEC_STREAM, "stream")                                                                    \
+	X(SEC_APP, "app")
 
 #define PRESET_SEC_ENUM(id, name) id,
 enum preset_section { PRESET_SECTIONS(PRESET_SEC_ENUM) PRESET_NSECTIONS };
@@ -121,6 +124,7 @@ struct plan_phase {
 	struct steady_params steady;
 	char track[32];		 /* in rounds: metric (steady_metric_value) */
 	int track_step;		 /* in rounds: the step whose metric is tracked */
+	struct app_params app;	 /* kind = app: the tool, file system and data */
 	struct plan_step *steps; /* purge: one, carrying the range */
 	unsigned nsteps;
 };

@@ -56,6 +56,7 @@ struct preset_build {
 	double share_pct; /* [stream]: share of the step's rate; 0 = an equal part */
 	const char *description;
 	const char *source;
+	struct app_params app; /* [app] */
 };
 
 #define S(sec)	   (1u << (sec))
@@ -111,6 +112,12 @@ int set_threads(struct preset_build *b, const char *v, char *err, size_t errlen)
 /* preset_trace.c */
 int set_trace(struct preset_build *b, const char *v, char *err, size_t errlen);
 int set_trace_speed(struct preset_build *b, const char *v, char *err, size_t errlen);
+/* app_preset.c: the [app] keys' setters */
+int set_app_tool(struct preset_build *b, const char *v, char *err, size_t errlen);
+int set_app_fs(struct preset_build *b, const char *v, char *err, size_t errlen);
+int set_app_tables(struct preset_build *b, const char *v, char *err, size_t errlen);
+int set_app_table_size(struct preset_build *b, const char *v, char *err, size_t errlen);
+int set_app_scale_factor(struct preset_build *b, const char *v, char *err, size_t errlen);
 /* preset.c: the parsed document, built and checked */
 int doc_finish(const struct parser *p, struct preset_doc *d);
 void doc_free(struct preset_doc *d);

@@ -319,6 +319,13 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 			return -EINVAL;
 		}
 		r->nt++;
+		/* an [app] phase makes a file system on its one target */
+		if (app_plan(rq->plan) && (!t->is_blockdev || r->nt > 1)) {
+			snprintf(err, errlen, "%s has an [app] phase, which makes a file system on %s: %s",
+				 rq->plan->name, paths[i],
+				 r->nt > 1 ? "it runs on one target" : "it needs a block device");
+			return -EINVAL;
+		}
 		if (writes && (ret = guard_target(r, t, rq, err, errlen)) < 0)
 			return ret;
 		if ((ret = runner_check(rq->plan, t, err, errlen)) < 0) {
@@ -568,6 +575,12 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	    drive_probe_devnum(r->t[0].rdev, d, perr, sizeof(perr)) == 0)
 		x.w = health_watch_start(d, NULL, 0);
 	free(d);
+	/* an [app] phase makes a file system on the target: the door, having guarded it, lets
+	   go of it (app.h checks again that nothing took it before mkfs) */
+	for (unsigned i = 0; app_plan(r->plan) && i < r->nt; i++)
+		target_close(&r->t[i]);
+	if (app_plan(r->plan))
+		release_claims(r);
 	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, on_event, &x);
 	if (x.w) {
 		health_watch_finish(x.w);

@@ -7,7 +7,6 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -744,6 +743,13 @@ out:
 	return ret;
 }
 
+static void app_event(void *r, const struct runner_event *e)
+{
+	((struct run *)r)->step_index = e->step_index; /* an [app] load is not the plan's */
+	emit(r, e->kind, e->step, e->sample, NULL, e->msg, 0);
+	((struct run *)r)->step_global += e->kind == RUN_EV_STEP_DONE && !e->step->app.load;
+}
+
 /* Phase i: its result phase and ETA figures set up, its steps run, its status. */
 static int run_phase(struct run *r, unsigned i)
 {
@@ -753,6 +759,7 @@ static int run_phase(struct run *r, unsigned i)
 	uint64_t done_before = r->planned_done_ns;
 	unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
 	unsigned global_before = r->step_global;
+	char err[512];
 	int ret;
 
 	r->rp = result_add_phase(r->res, ph->name, ph->kind);
@@ -779,6 +786,8 @@ static int run_phase(struct run *r, unsigned i)
 	emit(r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(r, 0, NULL));
 	if (ph->kind == PH_PURGE)
 		ret = run_purge(r, ph);
+	else if (ph->kind == PH_APP)
+		ret = app_phase_run(ph, r->t, &r->ctl->stop, r->rp, app_event, r, err, sizeof(err));
 	else if (ph->until != UNTIL_TIME)
 		ret = run_steady(r, ph);
 	else
@@ -794,8 +803,8 @@ static int run_phase(struct run *r, unsigned i)
 		r->steps_total -= steps_planned - (r->step_global - global_before);
 	if (ret == -ECANCELED)
 		r->rp->status = RS_ABORTED;
-	else if (ret == -ENOMEM)
-		fail_run(r, r->rp, NULL, "out of memory", 0);
+	else if (ret == -ENOMEM || (ret && ph->kind == PH_APP))
+		fail_run(r, r->rp, NULL, ret == -ENOMEM ? "out of memory" : err, 0);
 	else if (!ret)
 		r->rp->status = RS_COMPLETE;
 	emit(r, RUN_EV_PHASE_DONE, NULL, NULL, &r->rp->steady, NULL, eta(r, 0, NULL));

@@ -391,6 +391,17 @@ int report_show(const struct result *r, char **text, size_t *len);
 struct replay_stats;
 /* A replay step's figures in one line, newline included: what it issued, its lag. */
 void report_replay_line(FILE *out, const struct replay_stats *r);
+/* report_app.c: an [app] phase's table for show; compare's application tables (text, md) */
+void report_show_app(FILE *out, const struct result_phase *ph);
+void report_app_text(const struct report *rep, FILE *out, bool md);
+/* ... and its charts, TPS and latencies against threads, a line per run. 0 or -ENOMEM. */
+int report_app_html(const struct report *rep, FILE *out);
+/*
+ * ... and in JSON: [{"tool", "threads", "runs": [{"tps", "lat_avg_ms", "lat_p95_ms",
+ * "lat_p99_ms", "device_iops"} or null per run]}] (report_json.c's "applications").
+ */
+struct jwrite;
+void report_app_json(const struct report *rep, struct jwrite *w);
 
 /*
  * One CSV field (RFC 4180), made safe for spreadsheets (a cell that would run as a

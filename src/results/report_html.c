@@ -705,6 +705,8 @@ static int html_body(FILE *out, const struct report *rep)
 		ret = html_section_matrix(out, rep);
 	if (!ret)
 		ret = html_section_wsat(out, rep);
+	if (!ret)
+		ret = report_app_html(rep, out);
 	return ret;
 }
 

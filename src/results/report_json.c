@@ -219,6 +219,8 @@ int report_render_json(const struct report *rep, FILE *out)
 		row_json(&w, rep, r);
 	jwrite_end_array(&w);
 	comparability_json(&w, rep);
+	jwrite_key(&w, "applications");
+	report_app_json(rep, &w);
 	jwrite_key(&w, "notes");
 	jwrite_begin_array(&w);
 	for (unsigned i = 0; i < rep->nnotes; i++)

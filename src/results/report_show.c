@@ -460,6 +460,11 @@ static void show_phase(FILE *out, const struct result_phase *ph)
 	fputs("\n", out);
 	V(ph->name);
 	fprintf(out, " (%s): ", phase_kind_name[ph->kind]);
+	if (ph->kind == PH_APP) {
+		fprintf(out, "%s, %u steps\n", ph->nsteps ? ph->steps[0].engine : "", ph->nsteps);
+		report_show_app(out, ph);
+		return;
+	}
 	V(report_phase_summary(summary, sizeof(summary), ph));
 	fputs("\n", out);
 	if (!ph->nsteps)

@@ -369,6 +369,7 @@ static int render(const struct report *rep, FILE *out, enum style st)
 	/* a group of a matrix's cells, round by round, is shown as its matrix */
 	if ((ret = report_matrices(rep, &mx)) || (ret = matrices(rep, mx, out, st)))
 		goto out;
+	report_app_text(rep, out, md);
 	for (unsigned m = 0; m < RM_COUNT; m++) {
 		if (!(rep->metric_mask & (1u << m)))
 			continue;

@@ -56,6 +56,7 @@ const char *const phase_kind_name[] = {
 	[PH_PRECONDITION] = "precondition",
 	[PH_MEASURE] = "measure",
 	[PH_RUN] = "run",
+	[PH_APP] = "app",
 };
 
 

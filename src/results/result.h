@@ -49,6 +49,13 @@
  *                "version"}: what the step's numbers mean (step_def.h, STEP_DEF_FIELDS);
  *               a field not known is left out, and so is the whole object in files
  *               from before it existed: they load with every field unknown
+ *   app         {"tool", "load", "threads", "seconds", "tps", "transactions", "errors",
+ *                "reconnects", "lat_avg_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms"}: an
+ *               application benchmark's step ([app] phases, app.h); its summary is then the
+ *               device's own I/O over the step, and its samples the tool's per-second
+ *               reports: transactions as "ios", TPS as "iops", the second's latency as
+ *               "mean_ns" (pgbench) or "p99_ns" (sysbench), in "all". Absent for
+ *               drivebench's own steps
  *   cpu         {"process_user_pct", "process_system_pct" (% of one CPU), "host_user_pct",
  *                "host_system_pct", "host_iowait_pct" (% of all CPUs), "cpus"}: CPU use
  *               from the step's start to its end; absent when not measured
@@ -137,8 +144,9 @@ struct result_lock;
 enum result_status { RS_COMPLETE, RS_ABORTED, RS_FAILED, RS_INCOMPLETE, RS_PENDING };
 extern const char *const result_status_name[]; /* "complete", ... , "pending" */
 
-enum phase_kind { PH_PURGE, PH_PRECONDITION, PH_MEASURE, PH_RUN };
-extern const char *const phase_kind_name[]; /* "purge", "precondition", "measure", "run" */
+enum phase_kind { PH_PURGE, PH_PRECONDITION, PH_MEASURE, PH_RUN, PH_APP };
+/* "purge", "precondition", "measure", "run", "app" */
+extern const char *const phase_kind_name[];
 
 struct steady_info {
 	bool used;                 /* the phase ran until steady state */
@@ -223,6 +231,21 @@ struct step_cpu {
 	unsigned cpus;		/* online */
 };
 
+/*
+ * An application benchmark's step (a preset's [app] phase, app.h): the tool's own figures.
+ * The step's summary is then the device's own I/O over the step (/sys/block stat).
+ */
+struct step_app {
+	bool used;	 /* false: a step of drivebench's own I/O */
+	char tool[16];	 /* "sysbench-oltp", "pgbench" */
+	bool load;	 /* the data load, not a thread step */
+	unsigned threads; /* client threads (connections) */
+	double seconds;	 /* measured time the tool reports; the load: its wall time */
+	double tps;	 /* transactions a second */
+	uint64_t transactions, errors, reconnects;
+	double lat_avg_ms, lat_p95_ms, lat_p99_ms, lat_max_ms; /* per transaction */
+};
+
 struct result_warning {
 	char code[32];  /* a step_warning_code, or one from a newer drivebench */
 	char text[256]; /* what happened in this step */
@@ -271,6 +294,7 @@ struct result_step {
 	struct step_drive drive; /* what the drive itself counted over the step */
 	struct step_cpu cpu;
 	struct replay_stats replay; /* a replay (wl.trace): its lag, flushes and discards */
+	struct step_app app;	 /* an application benchmark's figures; app.used false: none */
 	/*
 	 * A step of several streams run at once (a preset's [stream] sections, or one stream
 	 * per target of a run on several targets): each stream's own record, in the same

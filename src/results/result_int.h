@@ -12,7 +12,7 @@
 #include "result.h"
 
 #define NSTATUS (RS_PENDING + 1) /* result_status_name[] */
-#define NKIND (PH_RUN + 1)     /* phase_kind_name[] */
+#define NKIND (PH_APP + 1)     /* phase_kind_name[] */
 extern const char *const result_dir_key[NDIR];
 
 /* The fields of struct dir_stats, declared once: key in files, and where it lives. */

@@ -126,6 +126,40 @@ static void load_cpu(struct loader *L, struct step_cpu *c)
 	}
 }
 
+static void load_app(struct loader *L, struct step_app *a)
+{
+	char k[32];
+
+	if (jread_null(&L->j) || !loader_object(L, "app"))
+		return;
+	a->used = true;
+	while (jread_member(&L->j, k, sizeof(k))) {
+		double *d = !strcmp(k, "seconds")      ? &a->seconds
+			    : !strcmp(k, "tps")	       ? &a->tps
+			    : !strcmp(k, "lat_avg_ms") ? &a->lat_avg_ms
+			    : !strcmp(k, "lat_p95_ms") ? &a->lat_p95_ms
+			    : !strcmp(k, "lat_p99_ms") ? &a->lat_p99_ms
+			    : !strcmp(k, "lat_max_ms") ? &a->lat_max_ms
+						       : NULL;
+		uint64_t *u = !strcmp(k, "transactions") ? &a->transactions
+			      : !strcmp(k, "errors")	 ? &a->errors
+			      : !strcmp(k, "reconnects") ? &a->reconnects
+							 : NULL;
+		if (d)
+			*d = loader_dbl(L, k);
+		else if (u)
+			*u = loader_u64(L, k);
+		else if (!strcmp(k, "threads"))
+			a->threads = loader_uint(L, k);
+		else if (!strcmp(k, "tool"))
+			loader_str(L, k, a->tool, sizeof(a->tool));
+		else if (!strcmp(k, "load"))
+			a->load = loader_bool(L, k);
+		else
+			jread_skip(&L->j);
+	}
+}
+
 /* A step's definition: fields it does not know (a newer drivebench's) are skipped. */
 static void load_def(struct loader *L, struct step_def *d)
 {
@@ -184,6 +218,8 @@ static void load_step(struct loader *L, struct result_step *s, bool stream)
 			load_def(L, &s->def);
 		} else if (!strcmp(k, "cpu")) {
 			load_cpu(L, &s->cpu);
+		} else if (!strcmp(k, "app")) {
+			load_app(L, &s->app);
 		} else if (!strcmp(k, "summary")) {
 			loader_sample(L, k, &s->summary);
 		} else if (!strcmp(k, "drain")) {

@@ -220,6 +220,25 @@ static void write_cpu(struct jwrite *w, const struct step_cpu *c)
 	jwrite_end_object(w);
 }
 
+static void write_app(struct jwrite *w, const struct step_app *a)
+{
+	jwrite_begin_object(w);
+	jwrite_kstr(w, "tool", a->tool);
+	jwrite_key(w, "load");
+	jwrite_bool(w, a->load);
+	jwrite_ku64(w, "threads", a->threads);
+	jwrite_kdbl(w, "seconds", a->seconds);
+	jwrite_kdbl(w, "tps", a->tps);
+	jwrite_ku64(w, "transactions", a->transactions);
+	jwrite_ku64(w, "errors", a->errors);
+	jwrite_ku64(w, "reconnects", a->reconnects);
+	jwrite_kdbl(w, "lat_avg_ms", a->lat_avg_ms);
+	jwrite_kdbl(w, "lat_p95_ms", a->lat_p95_ms);
+	jwrite_kdbl(w, "lat_p99_ms", a->lat_p99_ms);
+	jwrite_kdbl(w, "lat_max_ms", a->lat_max_ms);
+	jwrite_end_object(w);
+}
+
 static void write_warnings(struct jwrite *w, const struct result_step *s)
 {
 	jwrite_begin_array(w);
@@ -269,6 +288,10 @@ static void write_step(struct jwrite *w, const struct result_step *s, bool strea
 	if (step_def_known(&s->def)) {
 		jwrite_key(w, "definition");
 		step_def_write(w, &s->def);
+	}
+	if (s->app.used) {
+		jwrite_key(w, "app");
+		write_app(w, &s->app);
 	}
 	if (s->cpu.measured) {
 		jwrite_key(w, "cpu");
