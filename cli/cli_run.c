@@ -313,7 +313,8 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	}
 	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));
 	status = ret == 0 ? EXIT_OK : EXIT_RUN_FAILED;
-	if (run_result(run)->status == RS_ABORTED && !prog.quiet)
+	/* why the exit status is 1: said under --quiet too, as an error is */
+	if (run_result(run)->status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saving what was measured\n", cmd);
 	if (ret == -EIO)
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);

@@ -54,21 +54,30 @@ bool report_named_streams(const struct result_step *st)
 	return false;
 }
 
-/* Same streams, by name, workload and share: the same curve of a preset's streams. */
+/*
+ * Same streams, paired by name in whatever order, each pair of one workload and share:
+ * the same curve of a preset's streams. A stream only one of them has does not make
+ * them different steps (compare notes it as not in every run); a stream of the same
+ * name that ran something else does (db-sql's curves share their streams' names).
+ */
 bool report_same_streams(const struct result_step *a, const struct result_step *b)
 {
+	unsigned common = 0;
+
 	if (report_named_streams(a) != report_named_streams(b))
 		return false;
 	if (!report_named_streams(a))
 		return true;
-	if (a->nstreams != b->nstreams)
-		return false;
 	for (unsigned k = 0; k < a->nstreams; k++)
-		if (strcmp(a->streams[k].label, b->streams[k].label) ||
-		    !same_shape(&a->streams[k].wl, &b->streams[k].wl) ||
-		    a->streams[k].share_pct != b->streams[k].share_pct)
-			return false;
-	return true;
+		for (unsigned j = 0; j < b->nstreams; j++) {
+			if (strcmp(a->streams[k].label, b->streams[j].label))
+				continue;
+			if (!same_shape(&a->streams[k].wl, &b->streams[j].wl) ||
+			    a->streams[k].share_pct != b->streams[j].share_pct)
+				return false;
+			common++;
+		}
+	return common > 0;
 }
 
 bool report_same_step(const struct result_step *a, const struct result_step *b)
@@ -101,16 +110,11 @@ uint64_t report_group_hash(const struct workload *wl)
 	return h;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* What report_same_streams() compares, bar the shares. */
+/*
+ * What report_same_streams() compares, bar the names and the shares: the streams'
+ * workloads, in any order (a sum), since streams pair by name whatever their order and
+ * a stream only one run has does not part two steps.
+ */
 uint64_t report_streams_hash(const struct result_step *st)
 {
 	uint64_t h = 0;
@@ -119,10 +123,8 @@ uint64_t report_streams_hash(const struct result_step *st)
 		return 0;
 	for (unsigned k = 0; k < st->nstreams; k++) {
 		const struct workload *wl = &st->streams[k].wl;
-		h = report_mix(
-			report_mix(report_mix(report_mix(h, report_group_hash(wl)), wl->threads),
-				   wl->qdepth),
-			str_hash(st->streams[k].label));
+		h += report_mix(report_mix(report_mix(0, report_group_hash(wl)), wl->threads),
+				wl->qdepth);
 	}
 	return h;
 }
