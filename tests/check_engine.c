@@ -78,7 +78,7 @@ START_TEST(test_rate_limit)
 	engine_set_poll(cases[_i].poll);
 	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, NULL, NULL, NULL, &r, err,
 				 sizeof(err)) == 0, "%s", err);
-	engine_set_poll(ENGINE_POLL_AUTO);
+	engine_clear_poll();
 	assert_sums(&r);
 	if (cases[_i].poll == ENGINE_POLL_NO)
 		ck_assert_ptr_null(strstr(r.engine_desc, "busy-poll"));
@@ -160,6 +160,12 @@ START_TEST(test_poll_parse)
 	long ncpu = usable_cpus();
 	ck_assert(!engine_busy_poll((unsigned)ncpu));
 	ck_assert_int_eq(engine_busy_poll((unsigned)ncpu - 1), ncpu > 1);
+	/* forgotten, the setting is the environment's again */
+	engine_clear_poll();
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_NO);
+	setenv("DRIVEBENCH_BUSY_POLL", "yes", 1);
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_YES);
+	unsetenv("DRIVEBENCH_BUSY_POLL");
 }
 END_TEST
 
@@ -188,7 +194,7 @@ START_TEST(test_busy_poll)
 	engine_set_poll(modes[_i]);
 	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
-	engine_set_poll(ENGINE_POLL_AUTO);
+	engine_clear_poll();
 	assert_sums(&r);
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
 	want = modes[_i] == ENGINE_POLL_YES || (modes[_i] == ENGINE_POLL_AUTO && _i == 2 && ncpu > 1);
@@ -243,13 +249,21 @@ END_TEST
 
 /*
  * A test engine whose I/Os complete after a latency: SLOW_LAT_NS normally, HANG_NS for
- * those submitted after hang_from_ns (CLOCK_MONOTONIC). It counts what it was given.
+ * those submitted once hang is set. It counts what it was given.
  */
 #define SLOW_LAT_NS 200000ull /* 0.2 ms */
 #define HANG_NS	    (600 * MS)
 
-static uint64_t hang_from_ns = UINT64_MAX;
+static atomic_bool hang;
 static atomic_ullong queued_ios, queued_bytes;
+
+/* Each test that uses the slow engine starts it afresh (CK_FORK=no runs them in turn). */
+static void slow_reset(void)
+{
+	atomic_store(&hang, false);
+	atomic_store(&queued_ios, 0);
+	atomic_store(&queued_bytes, 0);
+}
 
 struct engine_io {
 	unsigned n;
@@ -283,7 +297,7 @@ static void slow_queue(struct engine_io *io, unsigned slot, bool write, uint64_t
 	(void)write, (void)off;
 	io->q[io->n].slot = slot;
 	io->q[io->n].res = (int)len;
-	io->q[io->n].due_ns = now + (now >= hang_from_ns ? HANG_NS : SLOW_LAT_NS);
+	io->q[io->n].due_ns = now + (atomic_load(&hang) ? HANG_NS : SLOW_LAT_NS);
 	io->n++;
 	atomic_fetch_add(&queued_ios, 1);
 	atomic_fetch_add(&queued_bytes, len);
@@ -355,11 +369,21 @@ static const struct engine_ops engine_slow = {
 	.describe = slow_describe,
 };
 
+/* After the window's first interval, the device hangs (and stays hung). */
+static void hang_after_first(void *arg, const struct sample *s)
+{
+	(void)arg;
+	if (s->index == 0)
+		atomic_store(&hang, true);
+}
+
 /*
- * A device that hangs for 600 ms just before the step's time is up: the I/Os in flight
- * complete in the drain, after the step. Their latencies are in the step's maximum and
- * percentiles, not in its counts; the drain's length is recorded; and the window, the
- * ramp and the drain together hold every I/O the engine was given.
+ * A device that hangs, for 600 ms an I/O, from the end of the window's first interval:
+ * the I/Os in flight when the step's time is up are hung ones and complete in the drain,
+ * after the step, whenever the host gets round to the hang (the 900 ms left of the
+ * window are the only slack). Their latencies are in the step's maximum and percentiles,
+ * not in its counts; and the window, the ramp and the drain together hold every I/O the
+ * engine was given.
  */
 START_TEST(test_drain)
 {
@@ -368,27 +392,26 @@ START_TEST(test_drain)
 	struct workload wl;
 	struct step_result r;
 
+	slow_reset();
 	open_file_target(&t, &path, 16 << 20, false);
 	workload_defaults(&wl);
 	wl.threads = 2;
 	wl.qdepth = 4;
 	wl.ramp_ns = 50 * MS;
-	wl.time_ns = 300 * MS;
+	wl.time_ns = 1000 * MS;
 	wl.interval_ns = 100 * MS;
-	hang_from_ns = mono_now_ns() + 300 * MS; /* 50 ms before the end, give or take */
-	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
-			      0, "%s", err);
+	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, hang_after_first, NULL, &r, err,
+				 sizeof(err)) == 0, "%s", err);
 	assert_sums(&r);
-	ck_assert_uint_eq(r.drain.d[DIR_ALL].ios, 8); /* the hung queues of both workers */
-	ck_assert_uint_ge(r.drain.d[DIR_ALL].max_ns, HANG_NS);
+	/* the full queues of both workers, every one of them hung */
+	ck_assert_uint_eq(r.drain.d[DIR_ALL].ios, 8);
+	ck_assert_uint_ge(r.drain.d[DIR_ALL].min_ns, HANG_NS);
+	ck_assert_uint_gt(r.drain.dur_ns, 0);
 	ck_assert_uint_ge(r.total.d[DIR_ALL].max_ns, HANG_NS);
 	ck_assert_uint_ge(r.total.d[DIR_ALL].pct_ns[PCT_9999], HANG_NS * 99 / 100);
-	/* the hang began inside the step and ended after it */
-	ck_assert_uint_ge(r.drain.dur_ns, 400 * MS);
-	ck_assert_uint_lt(r.drain.dur_ns, HANG_NS);
 	/* the window's counts hold none of them, and its rate is over the window alone */
-	ck_assert_uint_eq(r.total.dur_ns, 300 * MS);
-	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	ck_assert_uint_eq(r.total.dur_ns, 1000 * MS);
+	ck_assert_uint_lt(r.samples[0].d[DIR_ALL].max_ns, HANG_NS); /* before the hang */
 	uint64_t queued = atomic_load(&queued_ios), qbytes = atomic_load(&queued_bytes);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
 			  queued);
@@ -421,6 +444,7 @@ START_TEST(test_every_io_counted)
 	wl.ramp_ns = shapes[_i][2] * MS;
 	wl.time_ns = 200 * MS;
 	wl.interval_ns = 50 * MS;
+	slow_reset();
 	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
 	assert_sums(&r);
@@ -452,6 +476,19 @@ static pid_t stop_me_later(unsigned after_ms, unsigned for_ms)
 	return pid;
 }
 
+/* Each sample's host stall is within it, and they add up to the step's. */
+static void assert_stalls_add_up(const struct step_result *r)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < r->nsamples; i++) {
+		ck_assert_uint_le(r->samples[i].host_stall_ns, r->samples[i].dur_ns);
+		sum += r->samples[i].host_stall_ns;
+	}
+	ck_assert_uint_eq(sum, r->host_stall_ns);
+	ck_assert_uint_eq(r->total.host_stall_ns, r->host_stall_ns);
+}
+
 /*
  * SIGSTOP for 400 ms in the middle of a step: the samples it overlaps carry it as
  * host_stall_ns (they add up to the step's), not just as lower IOPS. For the null engine
@@ -463,7 +500,6 @@ START_TEST(test_host_stall)
 	char *path, err[256];
 	struct workload wl;
 	struct step_result r;
-	uint64_t sum = 0;
 	pid_t pid;
 
 	open_file_target(&t, &path, 16 << 20, false);
@@ -478,12 +514,7 @@ START_TEST(test_host_stall)
 				 err, sizeof(err)) == 0, "%s", err);
 	waitpid(pid, NULL, 0);
 	assert_sums(&r);
-	for (unsigned i = 0; i < r.nsamples; i++) {
-		ck_assert_uint_le(r.samples[i].host_stall_ns, r.samples[i].dur_ns);
-		sum += r.samples[i].host_stall_ns;
-	}
-	ck_assert_uint_eq(sum, r.host_stall_ns);
-	ck_assert_uint_eq(r.total.host_stall_ns, r.host_stall_ns);
+	assert_stalls_add_up(&r);
 	ck_assert_msg(r.host_stall_ns >= 350 * MS && r.host_stall_ns <= 600 * MS,
 		      "host stall %llu ns", (unsigned long long)r.host_stall_ns);
 	ck_assert_uint_ge(r.host_stall_max_ns, 350 * MS);
@@ -492,23 +523,154 @@ START_TEST(test_host_stall)
 }
 END_TEST
 
-/* A step with no stall has none. */
+/*
+ * The collector's host on scripted time (engine_host). Each look at the clock before a
+ * sleep is the real time plus what was scripted so far, so stalls land where the
+ * workers' records are; each sleep takes exactly its length, plus late_ns at sleep number
+ * late_at; no worker thread ever waits for a CPU. Once real time is stop_after_ns past
+ * the scripted stall, the step is stopped. The grow_fail_at-th growth of samples fails.
+ */
+struct script {
+	uint64_t skew_ns;      /* scripted time ahead of the real clock */
+	uint64_t looked_ns;    /* the last look at the clock */
+	uint64_t woke_ns;      /* the time a sleep ended, for the look after it; 0 none */
+	unsigned sleeps, late_at, grows, grow_fail_at;
+	uint64_t late_ns, late_real_ns, stop_after_ns;
+	struct engine_ctl *ctl;
+};
+
+static uint64_t script_now(void *arg)
+{
+	struct script *sc = arg;
+	uint64_t t = sc->woke_ns;
+
+	if (sc->late_real_ns && sc->ctl && mono_now_ns() >= sc->late_real_ns + sc->stop_after_ns)
+		atomic_store(&sc->ctl->stop, 1);
+	sc->woke_ns = 0;
+	sc->looked_ns = t ? t : mono_now_ns() + sc->skew_ns;
+	return sc->looked_ns;
+}
+
+static void script_sleep(void *arg, uint64_t ns)
+{
+	struct script *sc = arg;
+
+	nanosleep(&(struct timespec){0, (long)ns}, NULL); /* the workers run meanwhile */
+	sc->woke_ns = sc->looked_ns + ns;
+	if (++sc->sleeps == sc->late_at) {
+		sc->woke_ns += sc->late_ns;
+		sc->skew_ns += sc->late_ns;
+		sc->late_real_ns = mono_now_ns();
+	}
+}
+
+static bool script_run_delay(void *arg, unsigned worker, int fd, uint64_t *ns)
+{
+	(void)arg, (void)worker, (void)fd;
+	*ns = 0;
+	return true;
+}
+
+static void *script_grow(void *arg, void *p, size_t bytes)
+{
+	struct script *sc = arg;
+
+	return ++sc->grows == sc->grow_fail_at ? NULL : realloc(p, bytes);
+}
+
+static void script_host(struct script *sc, struct engine_host *h, struct engine_ctl *ctl)
+{
+	*h = (struct engine_host){script_now, script_sleep, script_run_delay, script_grow, sc};
+	sc->ctl = ctl;
+	ctl->host = h;
+}
+
+/* A step whose host is never late and whose workers never wait for a CPU has no stall. */
 START_TEST(test_no_host_stall)
 {
 	struct target t;
 	char *path, err[256];
 	struct workload wl;
 	struct step_result r;
+	struct script sc = {0};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
 
+	script_host(&sc, &h, &ctl);
 	open_file_target(&t, &path, 16 << 20, false);
 	workload_defaults(&wl);
 	wl.qdepth = 4;
 	wl.time_ns = 300 * MS;
 	wl.interval_ns = 100 * MS;
 	wl.rate_iops = 2000;
-	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
+	ck_assert_uint_gt(sc.sleeps, 0);
 	ck_assert_uint_eq(r.host_stall_ns, 0);
+	ck_assert_uint_eq(r.host_stall_max_ns, 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/*
+ * The collector wakes 300 ms late once (the host ran none of drivebench), inside the
+ * step: exactly 300 ms of host stall, in the samples it overlaps, adding up; a wake-up
+ * 19 ms late is none.
+ */
+START_TEST(test_scripted_stall)
+{
+	static const uint64_t late[] = {300 * MS, ENGINE_HOST_STALL_NS - MS};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct script sc = {.late_at = 10, .late_ns = late[_i], .stop_after_ns = late[_i] + 250 * MS};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
+
+	script_host(&sc, &h, &ctl);
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.time_ns = 600000 * MS; /* the script stops it */
+	wl.interval_ns = 100 * MS;
+	ck_assert_msg(engine_run(&engine_null, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	ck_assert(r.stopped);
+	assert_stalls_add_up(&r);
+	ck_assert_uint_eq(r.host_stall_ns, _i ? 0 : late[_i]);
+	ck_assert_uint_eq(r.host_stall_max_ns, _i ? 0 : late[_i]);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/*
+ * No room for the step's samples: the step ends at once with the reason (its workers
+ * stop), rather than running its whole hour and saying it could not set up its I/O.
+ */
+START_TEST(test_collector_oom)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct script sc = {.grow_fail_at = 1};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
+
+	script_host(&sc, &h, &ctl);
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.time_ns = 3600000 * MS;
+	wl.interval_ns = 100 * MS;
+	ck_assert_int_eq(engine_run(&engine_null, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)),
+			 -ENOMEM);
+	ck_assert_str_eq(err, "out of memory for the step's samples");
+	ck_assert_uint_eq(sc.grows, 1);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -645,6 +807,8 @@ static Suite *engine_suite(void)
 	tcase_add_loop_test(tc, test_every_io_counted, 0, 4);
 	tcase_add_loop_test(tc, test_host_stall, 0, 2);
 	tcase_add_test(tc, test_no_host_stall);
+	tcase_add_loop_test(tc, test_scripted_stall, 0, 2);
+	tcase_add_test(tc, test_collector_oom);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("loop");
 	tcase_set_timeout(tc, 60);
