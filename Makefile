@@ -59,13 +59,13 @@ LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
 
-.PHONY: all deps run check check-vm test bench install asan fuzz clean help format print-cflags print-libs
+.PHONY: all deps run check check-vm stress test bench install asan fuzz clean help format print-cflags print-libs
 # keep the test programs' objects, so the next make relinks nothing that did not change
 .SECONDARY:
 all: $(BIN) $(TESTS)
 
 help:
-	@echo "make run | check | check-vm | bench | install | asan | fuzz | clean   (V=1 for commands)"
+	@echo "make run | check | check-vm | stress | bench | install | asan | fuzz | clean   (V=1 for commands)"
 
 deps:
 	$(Q)scripts/deps.sh build
@@ -119,6 +119,12 @@ check:
 	$(Q)scripts/layers.sh
 	$(Q)scripts/sizes.sh
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh
+
+# `make stress`: the soak and stress runs (minutes under CPU hogs), kept out of `make check`.
+stress:
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)DRIVEBENCH_STRESS=1 CK_RUN_CASE=stress BUILD=$(BUILD) TESTS="check_runner" \
+		tests/run-tests.sh
 
 # `make check-vm`: the lab in a box (docs/DESIGN.md, "The lab"): real NVMe, SATA and SCSI
 # drivers over QEMU's controllers, in a Debian guest booted under TCG.
