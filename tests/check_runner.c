@@ -311,10 +311,12 @@ START_TEST(test_fixed_and_minimums)
 	ck_assert_uint_eq(st->round, 8);
 	/* a stable device is steady at the first full window; a round that fell short on
 	 * a loaded host may delay it (past the last round: not steady), never advance it */
-	ck_assert_uint_eq(st->first_round != 0, st->reached);
-	if (st->reached)
+	if (st->first_round)
 		ck_assert_uint_ge(st->first_round, 5);
 	ck_assert_uint_le(st->first_round, 8);
+	/* the verdict is the last window's: steady then means steady first at some round */
+	if (st->reached)
+		ck_assert_uint_gt(st->first_round, 0);
 	snprintf(path, sizeof(path), "/tmp/check_runner_fixed.%d.json", (int)getpid());
 	ck_assert_int_eq(result_save(&res, path, err, sizeof(err)), 0);
 	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
