@@ -71,7 +71,7 @@ LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
 
-.PHONY: all tests deps run check check-vm check-package test bench install uninstall asan fuzz \
+.PHONY: all tests deps run check check-vm check-package stress test bench install uninstall asan fuzz \
 	clean help format print-cflags print-libs FORCE
 # keep the test programs' objects, so the next make relinks nothing that did not change
 .SECONDARY:
@@ -81,7 +81,7 @@ all: $(BIN)
 tests: $(BIN) $(TESTS)
 
 help:
-	@echo "make run | check | check-vm | check-package | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
+	@echo "make run | check | check-vm | check-package | stress | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
 
 # The data directory is compiled in from a generated header, rewritten only when its text
 # changes: a new PREFIX or DATADIR rebuilds src/base/datadir.c and the man pages, nothing else.
@@ -150,6 +150,12 @@ check:
 	$(Q)scripts/layers.sh
 	$(Q)scripts/sizes.sh
 	$(Q)BUILD=$(BUILD) tests/run-tests.sh
+
+# `make stress`: the soak and stress runs (minutes under CPU hogs), kept out of `make check`.
+stress:
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)DRIVEBENCH_STRESS=1 CK_RUN_CASE=stress BUILD=$(BUILD) TESTS="check_runner" \
+		tests/run-tests.sh
 
 # `make check-vm`: the lab in a box (docs/DESIGN.md, "The lab"): real NVMe, SATA and SCSI
 # drivers over QEMU's controllers, in a Debian guest booted under TCG.

@@ -40,17 +40,24 @@ static const char run_usage[] =
 	"The workload options are the preset keys of drivebench-preset(5); each takes what the\n"
 	"key takes, a list (\"2 4 8 16\") makes steps";
 
-/* The option table: the shared and the run's own options, then one per .option key. */
+/*
+ * The option table: the shared and the run's own options, then one per .option key, every
+ * one of them (their help texts live as long as the process).
+ */
 static struct cli_opt *run_opts(void)
 {
 	struct cli_opt *o = calloc(N_OWN + preset_nkeys + 1, sizeof(*o));
-	static char help[64][256];
+	static char (*help)[256];
 	unsigned n = N_OWN;
 
-	if (!o)
+	if (!help)
+		help = calloc(preset_nkeys, sizeof(*help));
+	if (!o || !help) {
+		free(o);
 		return NULL;
+	}
 	memcpy(o, run_own_opts, sizeof(run_own_opts));
-	for (unsigned i = 0; i < preset_nkeys && i < 64; i++) {
+	for (unsigned i = 0; i < preset_nkeys; i++) {
 		const struct preset_key *k = &preset_keys[i];
 		if (!k->option)
 			continue;
@@ -327,12 +334,38 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 
 /* The workload options given, as settings of the preset keys: the last of each wins. */
 struct settings {
-	const char *value[128];	     /* by preset key index */
-	char origin[128][160];	     /* "--bs 1000" */
+	const char **value;	     /* [preset_nkeys], by preset key index */
+	char (*origin)[160];	     /* [preset_nkeys]: "--bs 1000" */
 	const char *rw;		     /* --rw MODE */
-	struct preset_setting set[130];
+	struct preset_setting *set;  /* [preset_nkeys] */
 	unsigned n;
 };
+
+static void settings_free(struct settings *st)
+{
+	if (!st)
+		return;
+	free(st->value);
+	free(st->origin);
+	free(st->set);
+	free(st);
+}
+
+/* Room for a setting of every preset key, however many there are; NULL without memory. */
+static struct settings *settings_new(void)
+{
+	struct settings *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->value = calloc(preset_nkeys, sizeof(*st->value));
+	st->origin = calloc(preset_nkeys, sizeof(*st->origin));
+	st->set = calloc(preset_nkeys, sizeof(*st->set));
+	if (st->value && st->origin && st->set)
+		return st;
+	settings_free(st);
+	return NULL;
+}
 
 static void setting_put(struct settings *st, unsigned key, const char *value, const char *opt)
 {
@@ -401,7 +434,7 @@ int cli_run(int argc, char **argv)
 	struct run_options ro = {.ops = &engine_uring};
 	const char *preset = NULL, *workload_opt_name = NULL;
 	struct cli_opt *opts = run_opts();
-	struct settings *st = calloc(1, sizeof(*st));
+	struct settings *st = settings_new();
 	double scale = 1.0;
 	struct plan *plan = NULL;
 	char err[1024], rd[16];
@@ -410,7 +443,7 @@ int cli_run(int argc, char **argv)
 	const char *hosts[FIO_LAB_MAX_HOSTS];
 	unsigned nhosts = 0;
 
-	if (!opts || !st || preset_nkeys > sizeof(st->value) / sizeof(st->value[0])) {
+	if (!opts || !st) {
 		fprintf(stderr, "drivebench run: out of memory\n");
 		goto out;
 	}
@@ -481,7 +514,7 @@ int cli_run(int argc, char **argv)
 		ret = cli_run_plan("run", plan, &ro);
 out:
 	plan_free(plan);
-	free(st);
+	settings_free(st);
 	free(opts);
 	return ret;
 }

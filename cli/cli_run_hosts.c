@@ -106,6 +106,8 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
+	if (err[0])
+		fprintf(stderr, "drivebench %s: warning: %s\n", cmd, err);
 	if (result_create(&res, path, sizeof(path), ro->out ? RESULT_REPLACE : RESULT_NEW, err,
 			  sizeof(err))) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);

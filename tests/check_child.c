@@ -41,6 +41,12 @@ START_TEST(test_child_bounded)
 	ck_assert_int_eq(o.status, 3);
 	ck_assert_str_eq(o.err_line, "oops");
 	child_output_free(&o);
+	/* blank lines first, in a read of their own: the line after them is the message */
+	char *blank[] = {"sh", "-c", "echo >&2; printf ' \\n' >&2; sleep 0.2; echo 'no disk' >&2; "
+			 "exit 1", NULL};
+	ck_assert_int_eq(child_run(blank, 5000, 1000, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.err_line, "no disk");
+	child_output_free(&o);
 	char *none[] = {"drivebench-no-such-tool", NULL};
 	ck_assert_int_eq(child_run(none, 1000, 10, &o, err, sizeof(err)), -ENOENT);
 	ck_assert_str_eq(err, "drivebench-no-such-tool not installed");
@@ -316,10 +322,41 @@ START_TEST(test_spawn_guest_fails)
 }
 END_TEST
 
+/*
+ * The process state the tests change (PATH, DRIVEBENCH_TOOL_PATH, PIDFILE, the working
+ * directory) put back after each, so that with CK_FORK=no no test runs in another's.
+ */
+static char saved_cwd[4096], *saved_path, *saved_tool_path;
+
+static void env_save(void)
+{
+	const char *tp = getenv("DRIVEBENCH_TOOL_PATH");
+
+	ck_assert_ptr_nonnull(getcwd(saved_cwd, sizeof(saved_cwd)));
+	saved_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	saved_tool_path = tp ? strdup(tp) : NULL;
+}
+
+static void env_restore(void)
+{
+	if (chdir(saved_cwd))
+		perror(saved_cwd);
+	setenv("PATH", saved_path, 1);
+	if (saved_tool_path)
+		setenv("DRIVEBENCH_TOOL_PATH", saved_tool_path, 1);
+	else
+		unsetenv("DRIVEBENCH_TOOL_PATH");
+	unsetenv("PIDFILE");
+	free(saved_path);
+	free(saved_tool_path);
+}
+
 static Suite *child_suite(void)
 {
 	Suite *s = suite_create("child");
 	TCase *tc = tcase_create("child");
+
+	tcase_add_checked_fixture(tc, env_save, env_restore);
 
 	tcase_add_test(tc, test_child_bounded);
 	tcase_add_test(tc, test_child_quick);

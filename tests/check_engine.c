@@ -50,7 +50,7 @@ START_TEST(test_null_intervals)
 }
 END_TEST
 
-/* A rate-limited run lands within 5% of its target rate. */
+/* A rate-limited run never goes past its rate, and does not fall far short of it. */
 START_TEST(test_rate_limit)
 {
 	static const struct {
@@ -78,18 +78,40 @@ START_TEST(test_rate_limit)
 	engine_set_poll(cases[_i].poll);
 	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, NULL, NULL, NULL, &r, err,
 				 sizeof(err)) == 0, "%s", err);
-	engine_set_poll(ENGINE_POLL_AUTO);
+	engine_clear_poll();
 	assert_sums(&r);
 	if (cases[_i].poll == ENGINE_POLL_NO)
 		ck_assert_ptr_null(strstr(r.engine_desc, "busy-poll"));
-	double iops = r.total.d[DIR_ALL].iops;
-	ck_assert_msg(fabs(iops - (double)cases[_i].rate) <= 0.05 * (double)cases[_i].rate,
+	/*
+	 * Never over the rate, by more than what is in flight when the clock starts and the
+	 * I/O due then. Under it by as much as the host keeps the workers from running: an
+	 * unloaded host is within 5%, one beside two CPU hogs 7% and more, so the floor is
+	 * half the rate (a limiter that lost whole intervals still fails)
+	 */
+	double iops = r.total.d[DIR_ALL].iops, rate = (double)cases[_i].rate;
+	uint64_t most = cases[_i].rate + cases[_i].threads * (cases[_i].qdepth + 1);
+	ck_assert_msg(r.total.d[DIR_ALL].ios <= most && iops >= 0.5 * rate,
 		      "%s: asked %llu IOPS, got %.1f", cases[_i].engine,
 		      (unsigned long long)cases[_i].rate, iops);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
 END_TEST
+
+/*
+ * The share of reads realised, against the mix asked for: within 2 points, or within five
+ * standard deviations of the draw when a loaded host left fewer I/Os than make 2 points
+ * sure (each I/O is a read with probability pct / 100).
+ */
+static void assert_read_share(const struct step_result *r, double pct)
+{
+	double n = (double)r->total.d[DIR_ALL].ios, p = pct / 100;
+	double rd = 100.0 * (double)r->total.d[DIR_READ].ios / n;
+	double tol = fmax(2, 500 * sqrt(p * (1 - p) / n));
+
+	ck_assert_msg(fabs(rd - pct) <= tol, "read share %.2f%% of %.0f I/Os (within %.2f)", rd,
+		      n, tol);
+}
 
 /* io_uring on a file: a 70/30 mix realises 70 +- 2 % reads, and intervals add up. */
 START_TEST(test_uring_file_mix)
@@ -111,8 +133,7 @@ START_TEST(test_uring_file_mix)
 			      0, "%s", err);
 	assert_sums(&r);
 	ck_assert_ptr_nonnull(strstr(r.engine_desc, "io_uring"));
-	double rd = 100.0 * (double)r.total.d[DIR_READ].ios / (double)r.total.d[DIR_ALL].ios;
-	ck_assert_msg(fabs(rd - 70) <= 2, "read share %.2f%%", rd);
+	assert_read_share(&r, 70);
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].bytes, r.total.d[DIR_ALL].ios * 8192);
 	ck_assert(r.total.d[DIR_ALL].mean_ns > 0 && r.total.d[DIR_ALL].std_ns > 0);
@@ -160,6 +181,12 @@ START_TEST(test_poll_parse)
 	long ncpu = usable_cpus();
 	ck_assert(!engine_busy_poll((unsigned)ncpu));
 	ck_assert_int_eq(engine_busy_poll((unsigned)ncpu - 1), ncpu > 1);
+	/* forgotten, the setting is the environment's again */
+	engine_clear_poll();
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_NO);
+	setenv("DRIVEBENCH_BUSY_POLL", "yes", 1);
+	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_YES);
+	unsetenv("DRIVEBENCH_BUSY_POLL");
 }
 END_TEST
 
@@ -188,7 +215,7 @@ START_TEST(test_busy_poll)
 	engine_set_poll(modes[_i]);
 	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
-	engine_set_poll(ENGINE_POLL_AUTO);
+	engine_clear_poll();
 	assert_sums(&r);
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
 	want = modes[_i] == ENGINE_POLL_YES || (modes[_i] == ENGINE_POLL_AUTO && _i == 2 && ncpu > 1);
@@ -202,11 +229,11 @@ START_TEST(test_busy_poll)
 }
 END_TEST
 
-static void *stop_later(void *arg)
+/* After the window's first interval, the step is stopped. */
+static void stop_after_first(void *arg, const struct sample *s)
 {
-	nanosleep(&(struct timespec){0, 120 * MS}, NULL);
-	atomic_store(&((struct engine_ctl *)arg)->stop, 1);
-	return NULL;
+	if (s->index == 0)
+		atomic_store(&((struct engine_ctl *)arg)->stop, 1);
 }
 
 /* Stopping mid-step keeps what was measured, adding up, and says it stopped. */
@@ -217,23 +244,20 @@ START_TEST(test_stop)
 	struct workload wl;
 	struct step_result r;
 	struct engine_ctl ctl = {0};
-	pthread_t th;
 
 	open_file_target(&t, &path, 8 << 20, false);
 	workload_defaults(&wl);
 	wl.threads = 2;
-	wl.time_ns = 5000 * MS;
+	wl.time_ns = 60000 * MS;
 	wl.interval_ns = 50 * MS;
-	pthread_create(&th, NULL, stop_later, &ctl);
-	ck_assert_int_eq(engine_run(_i ? &engine_uring : &engine_null, &t, &wl, &ctl, NULL, NULL,
-				    &r, err, sizeof(err)), 0);
-	pthread_join(th, NULL);
+	ck_assert_int_eq(engine_run(_i ? &engine_uring : &engine_null, &t, &wl, &ctl,
+				    stop_after_first, &ctl, &r, err, sizeof(err)), 0);
 	ck_assert(r.stopped);
 	assert_sums(&r);
-	ck_assert_uint_lt(r.total.dur_ns, 1000 * MS);
-	/* the stop comes 120 ms after the step was asked for; its clock starts once every
-	   worker runs, which on a busy host takes tens of milliseconds */
+	/* stopped once its first interval was measured, long before its minute */
 	ck_assert_uint_ge(r.total.dur_ns, 50 * MS);
+	ck_assert_uint_lt(r.total.dur_ns, 60000 * MS);
+	ck_assert_uint_ge(r.nsamples, 1);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -243,13 +267,21 @@ END_TEST
 
 /*
  * A test engine whose I/Os complete after a latency: SLOW_LAT_NS normally, HANG_NS for
- * those submitted after hang_from_ns (CLOCK_MONOTONIC). It counts what it was given.
+ * those submitted once hang is set. It counts what it was given.
  */
 #define SLOW_LAT_NS 200000ull /* 0.2 ms */
 #define HANG_NS	    (600 * MS)
 
-static uint64_t hang_from_ns = UINT64_MAX;
+static atomic_bool hang;
 static atomic_ullong queued_ios, queued_bytes;
+
+/* Each test that uses the slow engine starts it afresh (CK_FORK=no runs them in turn). */
+static void slow_reset(void)
+{
+	atomic_store(&hang, false);
+	atomic_store(&queued_ios, 0);
+	atomic_store(&queued_bytes, 0);
+}
 
 struct engine_io {
 	unsigned n;
@@ -283,7 +315,7 @@ static void slow_queue(struct engine_io *io, unsigned slot, bool write, uint64_t
 	(void)write, (void)off;
 	io->q[io->n].slot = slot;
 	io->q[io->n].res = (int)len;
-	io->q[io->n].due_ns = now + (now >= hang_from_ns ? HANG_NS : SLOW_LAT_NS);
+	io->q[io->n].due_ns = now + (atomic_load(&hang) ? HANG_NS : SLOW_LAT_NS);
 	io->n++;
 	atomic_fetch_add(&queued_ios, 1);
 	atomic_fetch_add(&queued_bytes, len);
@@ -355,11 +387,21 @@ static const struct engine_ops engine_slow = {
 	.describe = slow_describe,
 };
 
+/* After the window's first interval, the device hangs (and stays hung). */
+static void hang_after_first(void *arg, const struct sample *s)
+{
+	(void)arg;
+	if (s->index == 0)
+		atomic_store(&hang, true);
+}
+
 /*
- * A device that hangs for 600 ms just before the step's time is up: the I/Os in flight
- * complete in the drain, after the step. Their latencies are in the step's maximum and
- * percentiles, not in its counts; the drain's length is recorded; and the window, the
- * ramp and the drain together hold every I/O the engine was given.
+ * A device that hangs, for 600 ms an I/O, from the end of the window's first interval:
+ * the I/Os in flight when the step's time is up are hung ones and complete in the drain,
+ * after the step, whenever the host gets round to the hang (the 900 ms left of the
+ * window are the only slack). Their latencies are in the step's maximum and percentiles,
+ * not in its counts; and the window, the ramp and the drain together hold every I/O the
+ * engine was given.
  */
 START_TEST(test_drain)
 {
@@ -368,27 +410,26 @@ START_TEST(test_drain)
 	struct workload wl;
 	struct step_result r;
 
+	slow_reset();
 	open_file_target(&t, &path, 16 << 20, false);
 	workload_defaults(&wl);
 	wl.threads = 2;
 	wl.qdepth = 4;
 	wl.ramp_ns = 50 * MS;
-	wl.time_ns = 300 * MS;
+	wl.time_ns = 1000 * MS;
 	wl.interval_ns = 100 * MS;
-	hang_from_ns = mono_now_ns() + 300 * MS; /* 50 ms before the end, give or take */
-	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
-			      0, "%s", err);
+	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, hang_after_first, NULL, &r, err,
+				 sizeof(err)) == 0, "%s", err);
 	assert_sums(&r);
-	ck_assert_uint_eq(r.drain.d[DIR_ALL].ios, 8); /* the hung queues of both workers */
-	ck_assert_uint_ge(r.drain.d[DIR_ALL].max_ns, HANG_NS);
+	/* the full queues of both workers, every one of them hung */
+	ck_assert_uint_eq(r.drain.d[DIR_ALL].ios, 8);
+	ck_assert_uint_ge(r.drain.d[DIR_ALL].min_ns, HANG_NS);
+	ck_assert_uint_gt(r.drain.dur_ns, 0);
 	ck_assert_uint_ge(r.total.d[DIR_ALL].max_ns, HANG_NS);
 	ck_assert_uint_ge(r.total.d[DIR_ALL].pct_ns[PCT_9999], HANG_NS * 99 / 100);
-	/* the hang began inside the step and ended after it */
-	ck_assert_uint_ge(r.drain.dur_ns, 400 * MS);
-	ck_assert_uint_lt(r.drain.dur_ns, HANG_NS);
 	/* the window's counts hold none of them, and its rate is over the window alone */
-	ck_assert_uint_eq(r.total.dur_ns, 300 * MS);
-	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
+	ck_assert_uint_eq(r.total.dur_ns, 1000 * MS);
+	ck_assert_uint_lt(r.samples[0].d[DIR_ALL].max_ns, HANG_NS); /* before the hang */
 	uint64_t queued = atomic_load(&queued_ios), qbytes = atomic_load(&queued_bytes);
 	ck_assert_uint_eq(r.total.d[DIR_ALL].ios + r.ramp.d[DIR_ALL].ios + r.drain.d[DIR_ALL].ios,
 			  queued);
@@ -421,6 +462,7 @@ START_TEST(test_every_io_counted)
 	wl.ramp_ns = shapes[_i][2] * MS;
 	wl.time_ns = 200 * MS;
 	wl.interval_ns = 50 * MS;
+	slow_reset();
 	ck_assert_msg(engine_run(&engine_slow, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
 	assert_sums(&r);
@@ -452,6 +494,19 @@ static pid_t stop_me_later(unsigned after_ms, unsigned for_ms)
 	return pid;
 }
 
+/* Each sample's host stall is within it, and they add up to the step's. */
+static void assert_stalls_add_up(const struct step_result *r)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < r->nsamples; i++) {
+		ck_assert_uint_le(r->samples[i].host_stall_ns, r->samples[i].dur_ns);
+		sum += r->samples[i].host_stall_ns;
+	}
+	ck_assert_uint_eq(sum, r->host_stall_ns);
+	ck_assert_uint_eq(r->total.host_stall_ns, r->host_stall_ns);
+}
+
 /*
  * SIGSTOP for 400 ms in the middle of a step: the samples it overlaps carry it as
  * host_stall_ns (they add up to the step's), not just as lower IOPS. For the null engine
@@ -463,7 +518,6 @@ START_TEST(test_host_stall)
 	char *path, err[256];
 	struct workload wl;
 	struct step_result r;
-	uint64_t sum = 0;
 	pid_t pid;
 
 	open_file_target(&t, &path, 16 << 20, false);
@@ -478,37 +532,102 @@ START_TEST(test_host_stall)
 				 err, sizeof(err)) == 0, "%s", err);
 	waitpid(pid, NULL, 0);
 	assert_sums(&r);
-	for (unsigned i = 0; i < r.nsamples; i++) {
-		ck_assert_uint_le(r.samples[i].host_stall_ns, r.samples[i].dur_ns);
-		sum += r.samples[i].host_stall_ns;
-	}
-	ck_assert_uint_eq(sum, r.host_stall_ns);
-	ck_assert_uint_eq(r.total.host_stall_ns, r.host_stall_ns);
-	ck_assert_msg(r.host_stall_ns >= 350 * MS && r.host_stall_ns <= 600 * MS,
-		      "host stall %llu ns", (unsigned long long)r.host_stall_ns);
+	assert_stalls_add_up(&r);
+	/* at least the 400 ms stopped (one more loaded host may add stalls of its own) */
+	ck_assert_msg(r.host_stall_ns >= 350 * MS, "host stall %llu ns",
+		      (unsigned long long)r.host_stall_ns);
 	ck_assert_uint_ge(r.host_stall_max_ns, 350 * MS);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
 END_TEST
 
-/* A step with no stall has none. */
+/* A step whose host is never late and whose workers never wait for a CPU has no stall. */
 START_TEST(test_no_host_stall)
 {
 	struct target t;
 	char *path, err[256];
 	struct workload wl;
 	struct step_result r;
+	struct script sc = {0};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
 
+	script_host(&sc, &h, &ctl);
 	open_file_target(&t, &path, 16 << 20, false);
 	workload_defaults(&wl);
 	wl.qdepth = 4;
 	wl.time_ns = 300 * MS;
 	wl.interval_ns = 100 * MS;
 	wl.rate_iops = 2000;
-	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
+	ck_assert_uint_gt(sc.sleeps, 0);
 	ck_assert_uint_eq(r.host_stall_ns, 0);
+	ck_assert_uint_eq(r.host_stall_max_ns, 0);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/*
+ * The collector wakes 300 ms late once (the host ran none of drivebench), inside the
+ * step: exactly 300 ms of host stall, in the samples it overlaps, adding up; a wake-up
+ * 19 ms late is none.
+ */
+START_TEST(test_scripted_stall)
+{
+	static const uint64_t late[] = {300 * MS, ENGINE_HOST_STALL_NS - MS};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct script sc = {.late_at = 10, .late_ns = late[_i], .stop_after_ns = late[_i] + 250 * MS};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
+
+	script_host(&sc, &h, &ctl);
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.time_ns = 600000 * MS; /* the script stops it */
+	wl.interval_ns = 100 * MS;
+	ck_assert_msg(engine_run(&engine_null, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)) ==
+			      0, "%s", err);
+	assert_sums(&r);
+	ck_assert(r.stopped);
+	assert_stalls_add_up(&r);
+	ck_assert_uint_eq(r.host_stall_ns, _i ? 0 : late[_i]);
+	ck_assert_uint_eq(r.host_stall_max_ns, _i ? 0 : late[_i]);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/*
+ * No room for the step's samples: the step ends at once with the reason (its workers
+ * stop), rather than running its whole hour and saying it could not set up its I/O.
+ */
+START_TEST(test_collector_oom)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct script sc = {.grow_fail_at = 1};
+	struct engine_host h;
+	struct engine_ctl ctl = {0};
+
+	script_host(&sc, &h, &ctl);
+	open_file_target(&t, &path, 16 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = 2;
+	wl.time_ns = 3600000 * MS;
+	wl.interval_ns = 100 * MS;
+	ck_assert_int_eq(engine_run(&engine_null, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)),
+			 -ENOMEM);
+	ck_assert_str_eq(err, "out of memory for the step's samples");
+	ck_assert_uint_eq(sc.grows, 1);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -593,8 +712,7 @@ START_TEST(test_loop_randrw)
 	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
 	assert_sums(&r);
-	double rd = 100.0 * (double)r.total.d[DIR_READ].ios / (double)r.total.d[DIR_ALL].ios;
-	ck_assert_msg(fabs(rd - 70) <= 2, "read share %.2f%%", rd);
+	assert_read_share(&r, 70);
 	step_result_free(&r);
 	target_close(&t);
 }
@@ -645,6 +763,8 @@ static Suite *engine_suite(void)
 	tcase_add_loop_test(tc, test_every_io_counted, 0, 4);
 	tcase_add_loop_test(tc, test_host_stall, 0, 2);
 	tcase_add_test(tc, test_no_host_stall);
+	tcase_add_loop_test(tc, test_scripted_stall, 0, 2);
+	tcase_add_test(tc, test_collector_oom);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("loop");
 	tcase_set_timeout(tc, 60);

@@ -5,6 +5,9 @@
  */
 #include "testlib.h"
 
+#include <locale.h>
+#include <wchar.h>
+
 #include "lines.h"
 #include "strbuf.h"
 #include "text.h"
@@ -251,6 +254,39 @@ START_TEST(string_builder)
 }
 END_TEST
 
+/* Columns of text as the TUI counts them (wcwidth), whatever the caller's locale. */
+static const struct {
+	const char *s;
+	size_t cols;
+} width_cases[] = {
+	{"drive", 5},
+	{"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6},	/* 日本語: wide */
+	{"\xef\xbc\xa1" "1", 3},			/* fullwidth A, then 1 */
+	{"e\xcc\x81t\xc3\xa9", 3},			/* e + combining acute, t, é */
+	{"\xf0\x9f\x99\x82ok", 4},			/* an emoji: wide */
+	{"\xef\xbd\xb6\xef\xbe\x80", 2},		/* halfwidth katakana */
+};
+
+START_TEST(columns)
+{
+	const char *s = width_cases[_i].s;
+	wchar_t w[64];
+
+	ck_assert_uint_eq(text_width(s), width_cases[_i].cols);
+	/* the same as wcwidth in a UTF-8 locale, the TUI's */
+	if (setlocale(LC_CTYPE, "C.UTF-8")) {
+		size_t n = mbstowcs(w, s, 64);
+		int cols = 0;
+		ck_assert_uint_ne(n, (size_t)-1);
+		for (size_t i = 0; i < n; i++)
+			cols += wcwidth(w[i]) < 0 ? 1 : wcwidth(w[i]);
+		ck_assert_int_eq(cols, (int)width_cases[_i].cols);
+		ck_assert_uint_eq(text_width(s), width_cases[_i].cols);
+		setlocale(LC_CTYPE, "C");
+	}
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -264,6 +300,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, filter_stream);
 	tcase_add_test(tc, line_reader);
 	tcase_add_test(tc, string_builder);
+	tcase_add_loop_test(tc, columns, 0, (int)(sizeof(width_cases) / sizeof(width_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

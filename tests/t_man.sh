@@ -166,3 +166,10 @@ for page in man/drivebench.1 man/drivebench-theme.5; do
 	w=$(groff -man -ww -z "$page" 2>&1)
 	if [ -z "$w" ]; then pass "render-$(basename "$page")"; else fail "render-$(basename "$page")" "$w"; fi
 done
+
+# every document a source comment sends the reader to is in the tree
+missing=""
+for doc in $(grep -rhoE '[A-Za-z0-9_/.-]+\.md\b' src cli ui | sort -u); do
+	[ -f "$doc" ] || [ -f "docs/$doc" ] || missing="$missing $doc"
+done
+if [ -z "$missing" ]; then pass "cited-docs"; else fail "cited-docs" "not in the tree:$missing"; fi

@@ -129,8 +129,10 @@ fi
 
 # --- a loop device over a block device node that was deleted: the loop driver still knows
 mkloop under "$(mkfile 32M under.img)"
-mknod "$T/node" b "$(stat -c '%t' "$under" | xargs printf '%d')" \
-	"$(stat -c '%T' "$under" | xargs printf '%d')"
+# stat prints the major and minor in hex (a for 10): as numbers, not as printf's words
+mknod "$T/node" b "$((0x$(stat -c '%t' "$under")))" "$((0x$(stat -c '%T' "$under")))"
+check "held: the node is the target's device" \
+	test "$(stat -c '%t:%T' "$T/node")" = "$(stat -c '%t:%T' "$under")"
 if mkloop over "$T/node"; then
 	rm -f "$T/node"
 	refused "held: loop device over a deleted node of the target" $(write_args) \

@@ -37,22 +37,29 @@ void child_output_free(struct child_output *o)
 	o->out_len = 0;
 }
 
-/* Keep the first non-empty line of what the tool said on stderr. */
+/*
+ * Keep the first non-empty line of what the tool said on stderr. acc holds only the line
+ * not yet ended: blank lines are dropped once they end, so a line that arrives in a later
+ * read is still found after them.
+ */
 static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, const char *buf,
 			  size_t n, size_t cap)
 {
+	char *line = acc, *nl;
+
 	if (o->err_line[0])
 		return;
 	for (size_t i = 0; i < n && *acc_len + 1 < cap; i++)
 		acc[(*acc_len)++] = buf[i];
 	acc[*acc_len] = '\0';
-	for (char *line = acc, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
-		*nl = '\0';
-		if (line[strspn(line, " \t\r")]) {
-			snprintf(o->err_line, sizeof(o->err_line), "%s", line);
+	for (; (nl = strchr(line, '\n')); line = nl + 1) {
+		if (line[strspn(line, " \t\r")] != '\n') {
+			snprintf(o->err_line, sizeof(o->err_line), "%.*s", (int)(nl - line), line);
 			return;
 		}
 	}
+	*acc_len -= (size_t)(line - acc);
+	memmove(acc, line, *acc_len + 1);
 }
 
 /* What a child that could not exec tells its parent: the step that failed, its errno. */

@@ -23,30 +23,41 @@
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* Landlock ABI 3, newer than these headers */
 #endif
 
-/* Remove what is in directory fd (fd is closed), never following a link. */
-static void empty_dir(int fd, int depth)
+/*
+ * Remove what is in directory fd (fd is closed), never following a link, and no deeper
+ * than REMOVE_DEPTH. 0, or the -errno of the first entry that could not be removed.
+ */
+static int empty_dir(int fd, int depth)
 {
 	DIR *d = fdopendir(fd);
 	struct dirent *e;
+	int ret = 0;
 
 	if (!d) {
+		ret = -errno;
 		close(fd);
-		return;
+		return ret;
 	}
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!unlinkat(dirfd(d), e->d_name, 0) || errno != EISDIR)
+		if (!unlinkat(dirfd(d), e->d_name, 0))
 			continue;
+		if (errno != EISDIR) {
+			ret = ret ? ret : -errno;
+			continue;
+		}
 		int sub = openat(dirfd(d), e->d_name,
 				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0 && depth < REMOVE_DEPTH)
-			empty_dir(sub, depth + 1);
-		else if (sub >= 0)
+		int r = sub < 0 ? -errno : depth < REMOVE_DEPTH ? empty_dir(sub, depth + 1) : 0;
+		if (sub >= 0 && depth >= REMOVE_DEPTH)
 			close(sub);
-		unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
+			r = r ? r : -errno;
+		ret = ret ? ret : r;
 	}
 	closedir(d);
+	return ret;
 }
 
 static int landlock_version(void)
@@ -245,16 +256,20 @@ int guest_reclaim(struct guest *g)
 	return 0;
 }
 
-void guest_close(struct guest *g)
+int guest_close(struct guest *g)
 {
+	int ret = 0;
+
 	if (g->dir_fd >= 0)
 		close(g->dir_fd);
 	if (g->null_fd >= 0)
 		close(g->null_fd);
 	if (g->top_fd >= 0) {
-		empty_dir(g->top_fd, 0); /* closes it */
-		rmdir(g->top);
+		ret = empty_dir(g->top_fd, 0); /* closes it */
+		if (rmdir(g->top) && !ret)
+			ret = -errno;
 	}
 	g->dir_fd = g->top_fd = g->null_fd = -1;
 	g->top[0] = g->dir[0] = '\0';
+	return ret;
 }

@@ -66,7 +66,11 @@ int guest_enter(const struct guest *g);
  */
 int guest_reclaim(struct guest *g);
 
-/* Remove the place and everything in it (no link followed), and close it. */
-void guest_close(struct guest *g);
+/*
+ * Remove the place and everything in it (no link followed), and close it. 0, or the
+ * -errno of the first thing that could not be removed: the place (g->top, as it was
+ * before the call) is left behind, and the caller says so.
+ */
+int guest_close(struct guest *g);
 
 #endif

@@ -6,11 +6,13 @@
 #include "text.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 size_t text_utf8_next(const char *s, size_t n, uint32_t *cp)
 {
@@ -221,11 +223,38 @@ int text_fmt(char *dst, size_t size, const char *fmt, ...)
 	return n;
 }
 
+/* C.UTF-8's character classes, for wcwidth() in any locale; (locale_t)0 when missing. */
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void utf8_locale_open(void)
+{
+	utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/*
+ * Columns as the TUI counts them (wcwidth() in a UTF-8 locale, 1 for what it cannot
+ * say), whatever the caller's locale: a table of the CLI's lines up as on screen.
+ */
 size_t text_width(const char *s)
 {
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
+	size_t n = 0, len = strlen(s);
+	locale_t old = (locale_t)0;
+
+	pthread_once(&utf8_once, utf8_locale_open);
+	if (utf8_locale)
+		old = uselocale(utf8_locale);
+	while (len) {
+		uint32_t cp;
+		size_t l = text_utf8_next(s, len, &cp);
+		int w = utf8_locale && cp != TEXT_BAD ? wcwidth((wchar_t)cp) : 1;
+
+		n += w < 0 ? 1 : (size_t)w;
+		s += l;
+		len -= l;
+	}
+	if (utf8_locale)
+		uselocale(old);
 	return n;
 }
 

@@ -55,7 +55,10 @@ void text_cut(char *s, size_t max);
 /* snprintf() that cuts on a character boundary when the result does not fit. */
 __attribute__((format(printf, 3, 4))) int text_fmt(char *dst, size_t size, const char *fmt, ...);
 
-/* Characters (code points) of a well-formed string: its width in a table of such text. */
+/*
+ * Terminal columns of a well-formed string, as the TUI counts them (wcwidth() in a UTF-8
+ * locale), in any locale: 2 a wide or fullwidth character, 0 a combining mark, 1 the rest.
+ */
 size_t text_width(const char *s);
 /* Whether a code point is shown as something else (a control, an override, ...). */
 bool text_is_hidden(uint32_t cp);

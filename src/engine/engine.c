@@ -48,6 +48,11 @@ void engine_set_poll(enum engine_poll mode)
 	atomic_store(&poll_mode, (int)mode);
 }
 
+void engine_clear_poll(void)
+{
+	atomic_store(&poll_mode, -1);
+}
+
 enum engine_poll engine_get_poll(void)
 {
 	int m = atomic_load(&poll_mode);
@@ -299,6 +304,10 @@ static int run_workers(struct run *run, engine_sample_fn on_sample, void *arg,
 		pthread_join(run->w[i].tid, NULL);
 	if (ret == 0)
 		return 0;
+	if (atomic_load(&run->go) == 2) {
+		snprintf(err, errlen, "out of memory for the step's samples");
+		return ret;
+	}
 	if (started < run->nworkers) {
 		snprintf(err, errlen, "cannot start %u worker threads: %s", run->nworkers,
 			 strerror(-ret));

@@ -117,17 +117,36 @@ extern const char *const engine_poll_name[]; /* "auto", "yes", "no" */
 /* "auto", "yes"/"on", "no"/"off"; -EINVAL for anything else. */
 int engine_poll_parse(const char *s, enum engine_poll *out);
 void engine_set_poll(enum engine_poll mode);
+/* Forget engine_set_poll(): $DRIVEBENCH_BUSY_POLL, else NO, again. */
+void engine_clear_poll(void);
 enum engine_poll engine_get_poll(void);
 /* Does a step with this many threads busy-poll under the current setting? */
 bool engine_busy_poll(unsigned threads);
 
 /* ---- running a step ------------------------------------------------------------- */
 
+/*
+ * What the collector asks of the host between its looks at the records: the time, a
+ * sleep, a worker thread's run-queue wait (its schedstat), and room for samples. The
+ * real ones are CLOCK_MONOTONIC, nanosleep, /proc/self/task/TID/schedstat and realloc;
+ * a test gives its own to run the host-stall and no-progress watch on time it scripts.
+ * None of them is on the workers' per-I/O path.
+ */
+struct engine_host {
+	uint64_t (*now_ns)(void *arg);
+	void (*sleep_ns)(void *arg, uint64_t ns);
+	/* worker: its index in the step; fd: its schedstat, open, or -1 */
+	bool (*run_delay_ns)(void *arg, unsigned worker, int fd, uint64_t *ns);
+	void *(*grow)(void *arg, void *p, size_t bytes);
+	void *arg;
+};
+
 /* Shared with whoever may stop or pause the step (signal handler, TUI, runner). */
 struct engine_ctl {
 	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
 	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
+	const struct engine_host *host; /* NULL: the real one. Tests script it */
 };
 
 /*

@@ -25,6 +25,7 @@
 
 struct collector {
 	struct run *run;
+	const struct engine_host *host; /* the clock, sleep, schedstat and memory it uses */
 	engine_sample_fn on_sample;
 	void *arg;
 	struct step_result *out;
@@ -157,13 +158,29 @@ static void stall_extend(struct collector *c, uint64_t from_ns, uint64_t to_ns)
 	c->open_end_ns = to_ns;
 }
 
+/* ---- the real host ---------------------------------------------------------------- */
+
+static uint64_t real_now(void *arg)
+{
+	(void)arg;
+	return mono_now_ns();
+}
+
+static void real_sleep(void *arg, uint64_t ns)
+{
+	(void)arg;
+	nanosleep(&(struct timespec){(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)},
+		  NULL);
+}
+
 /* Run-queue wait of a thread so far (its schedstat's second field), ns. */
-static bool read_run_delay(int fd, uint64_t *out)
+static bool read_run_delay(void *arg, unsigned worker, int fd, uint64_t *out)
 {
 	char buf[128];
 	unsigned long long on_cpu, wait;
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
 
+	(void)arg, (void)worker;
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
@@ -172,6 +189,21 @@ static bool read_run_delay(int fd, uint64_t *out)
 	*out = wait;
 	return true;
 }
+
+static void *real_grow(void *arg, void *p, size_t bytes)
+{
+	(void)arg;
+	return realloc(p, bytes);
+}
+
+static const struct engine_host real_host = {
+	.now_ns = real_now,
+	.sleep_ns = real_sleep,
+	.run_delay_ns = read_run_delay,
+	.grow = real_grow,
+};
+
+/* ---- the watch --------------------------------------------------------------------- */
 
 /*
  * Did the host keep every worker from running for most of the last period_ns? A worker
@@ -196,7 +228,7 @@ static bool workers_stalled(struct collector *c, uint64_t period_ns)
 			all = false;
 			continue;
 		}
-		if (w->stat_fd < 0 || !read_run_delay(w->stat_fd, &rd)) {
+		if (!c->host->run_delay_ns(c->host->arg, i, w->stat_fd, &rd)) {
 			all = false;
 			continue;
 		}
@@ -347,11 +379,12 @@ static void take_span(struct collector *c, uint32_t end)
 }
 
 /* Append s to samples (*n of them, room for *cap), growing it. Returns 0 or -ENOMEM. */
-static int add_sample(struct sample **samples, unsigned *n, unsigned *cap, const struct sample *s)
+static int add_sample(const struct collector *c, struct sample **samples, unsigned *n,
+		      unsigned *cap, const struct sample *s)
 {
 	if (*n == *cap) {
 		unsigned room = *cap ? *cap * 2 : 64;
-		struct sample *p = realloc(*samples, room * sizeof(*p));
+		struct sample *p = c->host->grow(c->host->arg, *samples, room * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
 		*samples = p;
@@ -378,7 +411,7 @@ static int emit_streams(struct collector *c, const struct sample *step)
 		s.host_stall_ns = step->host_stall_ns; /* the host's, the same for every stream */
 		io_acc_merge(&res->acc[0], &acc[0]);
 		io_acc_merge(&res->acc[1], &acc[1]);
-		if (add_sample(&res->samples, &res->nsamples, &c->stream_cap[si], &s))
+		if (add_sample(c, &res->samples, &res->nsamples, &c->stream_cap[si], &s))
 			return -ENOMEM;
 	}
 	return 0;
@@ -409,7 +442,7 @@ static int emit(struct collector *c, uint32_t end)
 	io_acc_merge(&out->acc[1], &c->tmp[1]);
 	if (c->stream_tmp && emit_streams(c, &s))
 		return -ENOMEM;
-	if (add_sample(&out->samples, &out->nsamples, &c->cap, &s))
+	if (add_sample(c, &out->samples, &out->nsamples, &c->cap, &s))
 		return -ENOMEM;
 	if (c->on_sample)
 		c->on_sample(c->arg, &s);
@@ -430,14 +463,18 @@ static int collect(struct collector *c)
 	while (!all_finished(run)) {
 		if (span_ready(c, &end)) {
 			ret = emit(c, end);
-			if (ret < 0)
+			if (ret < 0) {
+				/* no room for its samples: the step ends now, as on a failed I/O
+				   (the workers stop; they never wait for the collector) */
+				atomic_store(&run->failed, 1);
 				break;
+			}
 			continue;
 		}
 		bool paused = atomic_load(&run->ctl->pause) != 0;
-		uint64_t t = mono_now_ns();
-		nanosleep(&(struct timespec){0, (long)ENGINE_WATCH_NS}, NULL);
-		watch(c, t, t + ENGINE_WATCH_NS, mono_now_ns(),
+		uint64_t t = c->host->now_ns(c->host->arg);
+		c->host->sleep_ns(c->host->arg, ENGINE_WATCH_NS);
+		watch(c, t, t + ENGINE_WATCH_NS, c->host->now_ns(c->host->arg),
 		      paused || atomic_load(&run->ctl->pause) != 0);
 	}
 	stall_close(c);
@@ -453,9 +490,12 @@ int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
 	struct collector *c = calloc(1, sizeof(*c));
 	int ret = -ENOMEM;
 
-	if (!c)
+	if (!c) {
+		atomic_store(&run->failed, 1);
 		return -ENOMEM;
+	}
 	c->run = run;
+	c->host = run->ctl->host ? run->ctl->host : &real_host;
 	c->on_sample = on_sample;
 	c->arg = arg;
 	c->out = out;
@@ -464,6 +504,8 @@ int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
 		c->stream_tmp = calloc(2 * run->nstreams, sizeof(*c->stream_tmp));
 	if (c->tmp && (run->nstreams == 1 || c->stream_tmp))
 		ret = collect(c);
+	else
+		atomic_store(&run->failed, 1);
 	free(c->stream_tmp);
 	free(c->tmp);
 	free(c);

@@ -3,7 +3,8 @@
  * The "uring" engine: one io_uring per worker thread, created in that thread (a
  * SINGLE_ISSUER ring belongs to the task that made it), with the target file and the
  * slot buffers registered when the kernel allows. Ring flags are tried best first with
- * fallbacks, as fio does: PLATFORM.md lists which combinations this kernel refuses.
+ * fallbacks, as fio does (docs/DESIGN.md, "Ring setup"): kernels refuse DEFER_TASKRUN
+ * without SINGLE_ISSUER, and SQPOLL with COOP_TASKRUN or DEFER_TASKRUN (EINVAL).
  *
  * Busy polling (ENGINE_OPEN_BUSY_POLL): after submitting, the worker spins on the
  * completion queue for up to BUSY_POLL_NS before it sleeps in the kernel. A sleeping

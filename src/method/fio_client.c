@@ -626,6 +626,26 @@ static int lab_client_open(struct lab_client *c, const struct fio_lab *lab, cons
 }
 
 /*
+ * Remove the lab's place (its logs, the job file). One that cannot be removed is left
+ * behind in the temporary directory, and said: as the message of a run that went well
+ * (ret 0: a warning), after the error of one that did not.
+ */
+static void lab_client_close(struct lab_client *c, int ret, char *err, size_t errlen)
+{
+	char top[sizeof(c->g.top)];
+	size_t n = ret ? strlen(err) : 0;
+	int cret;
+
+	memcpy(top, c->g.top, sizeof(top));
+	if (!ret && errlen)
+		err[0] = '\0'; /* what a step that was got over said is no warning */
+	cret = guest_close(&c->g);
+	if (cret && n < errlen)
+		text_fmt(err + n, errlen - n, "%s%s: cannot remove it: %s; it is left behind",
+			 n ? "; " : "", top, strerror(-cret));
+}
+
+/*
  * fio's command line: one --client= and the job file for each host, in one allocation
  * (free() it). NULL when out of memory.
  */
@@ -748,7 +768,7 @@ stopped_early:
 	}
 out:
 	if (c)
-		guest_close(&c->g);
+		lab_client_close(c, ret, err, errlen);
 	free(c);
 	if (ret)
 		result_free(out);

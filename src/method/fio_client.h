@@ -56,7 +56,8 @@ struct fio_lab {
  * or when a server went silent (fio is interrupted, then killed after 15 s; out is
  * failed, with no phases, its error naming the server);
  * -ENOENT fio is not installed; -EINVAL fio gave no result or an unreadable one;
- * -errno otherwise. The message is in err.
+ * -errno otherwise. The message is in err; on 0, err is "" or a warning: the lab's
+ * temporary directory could not be removed and is left behind (its path, and why).
  */
 int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t errlen);
 

@@ -36,6 +36,8 @@ struct run {
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
+	uint64_t (*now_ns)(void *arg); /* runner_opts' clock; NULL: CLOCK_MONOTONIC */
+	void *clock_arg;
 
 	uint64_t t0_ns; /* CLOCK_MONOTONIC at the start */
 	uint64_t planned_total_ns; /* what the plan will take; shrinks when a phase ends early */
@@ -73,6 +75,11 @@ struct run {
 				 erase) and no step has written since */
 };
 
+static uint64_t run_now(const struct run *r)
+{
+	return r->now_ns ? r->now_ns(r->clock_arg) : mono_now_ns();
+}
+
 static void emit(struct run *r, enum runner_event_kind kind, const struct result_step *step,
 		 const struct sample *s, const struct steady_info *steady, const char *msg,
 		 uint64_t eta_ns)
@@ -90,7 +97,7 @@ static void emit(struct run *r, enum runner_event_kind kind, const struct result
 		.sample = s,
 		.steady = steady,
 		.msg = msg,
-		.elapsed_ns = mono_now_ns() - r->t0_ns,
+		.elapsed_ns = run_now(r) - r->t0_ns,
 		.eta_ns = eta_ns,
 		.eta_max_ns = eta_ns ? r->eta_bound_ns : 0,
 		.eta_fill = eta_ns && r->eta_fill,
@@ -535,7 +542,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_bytes = 0;
 	r->step_empty = false;
 	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl, ss) : 0;
-	uint64_t t0 = mono_now_ns();
+	uint64_t t0 = run_now(r);
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, ss, st);
 	if (ss) {
@@ -574,7 +581,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	step_status(st, RS_COMPLETE);
 	if (!ps->loops_set) {
 		/* the step's cost past its ramp and time: the hole walk, threads, the drain */
-		uint64_t wall = mono_now_ns() - t0;
+		uint64_t wall = run_now(r) - t0;
 		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
 		r->overhead_steps++;
 	}
@@ -834,7 +841,9 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;
-	r.t0_ns = mono_now_ns();
+	r.now_ns = o->now_ns;
+	r.clock_arg = o->clock_arg;
+	r.t0_ns = run_now(&r);
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
 	for (unsigned i = 0; i < plan->nphases; i++) {

@@ -82,6 +82,13 @@ struct runner_opts {
 	 * without it. NULL: every step draws a new seed.
 	 */
 	const struct result *seeds_from;
+	/*
+	 * The clock of the run's elapsed time and of each step's cost past its ramp and time
+	 * (what the ETA learns); NULL: CLOCK_MONOTONIC. Tests script it (the steps still run
+	 * on the engine's own clock).
+	 */
+	uint64_t (*now_ns)(void *arg);
+	void *clock_arg;
 };
 
 /*

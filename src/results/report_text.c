@@ -51,7 +51,7 @@ static void grid_free(struct grid *g)
 	g->cell = NULL;
 }
 
-/* Display width of UTF-8 text: code points, which is right for the labels drives carry. */
+/* Display width of UTF-8 text: terminal columns, as the TUI counts them. */
 static size_t width(const char *s)
 {
 	return text_width(s);
