@@ -180,7 +180,9 @@ asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" tests
-	$(Q)BUILD=build-asan ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 tests/run-tests.sh
+	$(Q)BUILD=build-asan ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		tests/run-tests.sh
 
 fuzz:
 	$(Q)scripts/deps.sh build fuzz

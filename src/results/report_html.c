@@ -624,8 +624,12 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		fputs("<h2>Rate curves</h2>\n", out);
 	for (unsigned k = 0, at = 0; k < ntitles && !ret; k++) {
 		struct chart c = {.markers = true};
+		/* the legend's names live as long as the chart: a series keeps a pointer */
+		char(*names)[300] = calloc(rep->nruns, sizeof(*names));
 		c.series = calloc(rep->nruns, sizeof(*c.series));
-		if (!c.series) {
+		if (!c.series || !names) {
+			free(c.series);
+			free(names);
 			ret = -ENOMEM;
 			break;
 		}
@@ -634,10 +638,10 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			unsigned run = pts[at].run, end = at;
 			while (end < npoints && pts[end].curve == k && pts[end].run == run)
 				end++;
+			char *name = names[c.nseries];
 			struct series *se = &c.series[c.nseries++];
-			char name[300];
 			/* a named curve keeps its name in the legend, beside the run's */
-			snprintf(name, sizeof(name), "%s%s%s", rep->runs[run].label,
+			snprintf(name, sizeof(names[0]), "%s%s%s", rep->runs[run].label,
 				 named[k] ? " \u00b7 " : "", named[k] ? titles[k] : "");
 			ret = svg_series_alloc(se, name, end - at);
 			for (unsigned q = at; q < end && !ret; q++) {
@@ -652,6 +656,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		if (!ret)
 			ret = figure(out, rep, NULL, &c, "Rate curve", titles[k]);
 		svg_series_free(c.series, c.nseries);
+		free(names);
 	}
 out:
 	free(titles);
