@@ -703,6 +703,65 @@ START_TEST(test_check_target)
 }
 END_TEST
 
+/*
+ * 4K-sector targets: SNIA's 0.5K column dropped from the rounds, the tracked step kept and
+ * found again, the note saying what and why; a phase that would lose all its steps or its
+ * tracked one keeps them, and the target check refuses it as before.
+ */
+START_TEST(test_fit_target)
+{
+	char err[1024];
+	struct plan *p = builtin("snia-iops", 1.0);
+	const struct plan_phase *ph = phase_of(p, PH_MEASURE, 0);
+
+	ck_assert_uint_eq(ph->nsteps, 56);
+	ck_assert_uint_eq(plan_fit_target(p, 512), 0);
+	ck_assert_str_eq(ph->skipped, "");
+	ck_assert_uint_eq(plan_fit_target(p, 4096), 7);
+	ck_assert_uint_eq(ph->nsteps, 49);
+	for (unsigned s = 0; s < ph->nsteps; s++)
+		ck_assert_uint_ge(ph->steps[s].wl.bs, 4096);
+	ck_assert_uint_eq(ph->steps[ph->track_step].wl.bs, 4096);
+	ck_assert_uint_eq(ph->steps[ph->track_step].wl.read_pct, 0);
+	ck_assert_msg(strstr(ph->skipped, "(7 steps): block size 512b is below or not a multiple "
+					  "of the target's logical block size (4k)"),
+		      "%s", ph->skipped);
+	/* the seven labels before the count */
+	unsigned commas = 0;
+	for (const char *c = ph->skipped; c < strstr(ph->skipped, " (7 steps)"); c++)
+		commas += !strncmp(c, ", ", 2);
+	ck_assert_msg(commas == 6, "%s", ph->skipped);
+	ck_assert_int_eq(plan_check_target(p, 4096, 1ull << 30, err, sizeof(err)), 0);
+	ck_assert_uint_eq(plan_steps(p), 1 + 1 + 49 * 25);
+	/* fitted twice: nothing more to drop */
+	ck_assert_uint_eq(plan_fit_target(p, 4096), 0);
+	plan_free(p);
+
+	/* the only step of a phase is not dropped: the run is refused */
+	p = preset_parse("[preset]\nname = a\n[run]\nbs = 512b\n", "one", 1.0, err,
+			 sizeof(err));
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(plan_fit_target(p, 4096), 0);
+	ck_assert_int_eq(plan_check_target(p, 4096, 1ull << 30, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(p->phases[0].skipped, "");
+	plan_free(p);
+	/* nor is a tracked one; a list loses its misfit and keeps the rest */
+	p = preset_parse("[preset]\nname = t\n[measure]\nuntil = steady\nbs = 512b 4k\n"
+			 "track = iops\ntrack_step = bs=512b\n[run]\nbs = 512b 8k 6k\n",
+			 "tracked", 1.0, err, sizeof(err));
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(plan_fit_target(p, 4096), 2);
+	ck_assert_uint_eq(p->phases[0].nsteps, 2);
+	ck_assert_str_eq(p->phases[0].skipped, "");
+	ck_assert_uint_eq(p->phases[1].nsteps, 1);
+	ck_assert_uint_eq(p->phases[1].steps[0].wl.bs, 8192);
+	ck_assert_msg(strstr(p->phases[1].skipped, " (2 steps): block size 512b is below"),
+		      "%s", p->phases[1].skipped);
+	ck_assert_int_eq(plan_check_target(p, 4096, 1ull << 30, err, sizeof(err)), -EINVAL);
+	plan_free(p);
+}
+END_TEST
+
 /* A user preset directory, made and removed by the parent process (unchecked fixture). */
 static char user_dir[64], user_preset[128];
 
@@ -879,6 +938,7 @@ int main(void)
 	tcase_add_test(tc, test_key_defaults);
 	tcase_add_test(tc, test_manpage);
 	tcase_add_test(tc, test_check_target);
+	tcase_add_test(tc, test_fit_target);
 	tcase_add_unchecked_fixture(tc, user_dir_make, user_dir_remove);
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_writes);

@@ -16,6 +16,7 @@ for bin in "$BUILD"/tests/check_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")
 	want "$name" || continue
+	t0=$SECONDS
 	out=$("$bin" 2>&1)
 	rc=$?
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
@@ -29,7 +30,7 @@ for bin in "$BUILD"/tests/check_*; do
 		failed=$((failed + 1)) failures="$failures $name"
 		continue
 	fi
-	echo "$name: $line"
+	echo "$name: $line ($((SECONDS - t0)) s)"
 	[ "$f$e" = "00" ] || printf '%s\n' "$out" | grep -E ':[EF]:' | head -n 20
 	passed=$((passed + n - f - e))
 	failed=$((failed + f + e))
@@ -40,6 +41,7 @@ for t in tests/t_*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	want "$name" || continue
+	t0=$SECONDS
 	out=$(bash "$t" 2>&1)
 	rc=$?
 	p=$(grep -c '^PASS: ' <<<"$out")
@@ -52,7 +54,7 @@ for t in tests/t_*.sh; do
 		f=1
 	fi
 	[ "$f" -gt 0 ] && printf '%s\n' "$out" | grep -vE '^(PASS|SKIP): ' | tail -n 30
-	echo "$name: $p passed, $f failed, $s skipped"
+	echo "$name: $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ "$f" -eq 0 ] || failures="$failures $name"
 done

@@ -156,6 +156,37 @@ PY
 			grep -q "block sizes $folded into 4k, the target's logical block size (bs-folded)" \
 			<("$DRIVEBENCH" compare "$T/$name.json")
 	done
+	# SNIA latency's fixed 0.5K column: not run on the 4Kn device, the rest of the matrix
+	# is, the tracked 4K 100%-write step included; the phase says what was left and why
+	"$DRIVEBENCH" run --preset snia-latency --scale 0.0002 --target "$l4k" \
+		--yes-destroy="$l4k" --out "$T/lat4k.json" >"$T/lat4k.log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && python3 - "$T/lat4k.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete", d["status"]
+m = next(p for p in d["phases"] if p["kind"] == "measure")
+assert "(3 steps): block size 512b is below" in m["skipped"], m.get("skipped")
+bs = {s["workload"]["bs"] for s in m["steps"]}
+assert bs == {4096, 8192}, bs
+assert m["steady"]["round"] >= 1 and len(m["steps"]) % 6 == 0, (m["steady"], len(m["steps"]))
+PY
+	then
+		pass "4Kn snia-latency: complete, the 0.5K column not run, 4K and 8K measured"
+	else
+		fail "4Kn snia-latency" "exit $rc: $(tail -n 3 "$T/lat4k.log")"
+	fi
+	check "4Kn snia-latency: the run's log says what is not run" \
+		grep -q "not run on this target: .*512b .*(3 steps)" "$T/lat4k.log"
+	check "4Kn snia-latency: show says so" \
+		grep -q "not run on this target: .*(3 steps): block size 512b" \
+		<("$DRIVEBENCH" show "$T/lat4k.json")
+	"$DRIVEBENCH" show "$T/lat4k.json" >"$T/lat4k.show"
+	check "show: the purge, which measures nothing, has no 'measured' line" \
+		test "$(grep -c "before definitions" "$T/lat4k.show")" = 0
+	check "4Kn snia-latency: compare notes it" \
+		grep -q "not run on the target: .*(3 steps): block size 512b" \
+		<("$DRIVEBENCH" compare "$T/lat4k.json")
 fi
 # ---- SNIA write saturation ----------------------------------------------------------
 # snia-wsat on a file at x0.05: 4 x 0.05 = 0.2 of the 64 MiB written in 4 KiB writes

@@ -139,7 +139,8 @@ expect c "preconditioning: the warned round's mark and code" "! on a step with w
 keys c l l l l l
 expect c "the rate curve of sql 90-10, by its name" "chart 6 of 7 . Rate curve: sql 90-10"
 row=$(xaxis)
-if grep -qE "^ ┤0 IOPS ─+(┴[0-9.]+[KM]?─+)+ [0-9.]+[KM]? IOPS┤" <<<"$row"; then
+# a tick too close to the end label for its own keeps its mark without a label
+if grep -qE "^ ┤0 IOPS ─+┴[0-9.]+[KM]?─+(┴([0-9.]+[KM]?)?─+)* [0-9.]+[KM]? IOPS┤" <<<"$row"; then
 	pass "rate curve: the IOPS axis has labelled ticks between its ends"
 else
 	fail "rate curve: labelled ticks on the IOPS axis" "$row"

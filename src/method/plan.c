@@ -712,13 +712,10 @@ static int check_workload(const struct plan *p, const struct plan_phase *ph, uns
 	const struct plan_step *st = &ph->steps[s];
 	struct workload folded = *given, *wl = &folded;
 	char msg[512], a[32], b[32];
+	uint32_t bs = plan_workload_misfit(given, lbs);
 
 	workload_fold_split(wl, lbs, msg, sizeof(msg));
-
-	for (unsigned k = 0; lbs && k < (wl->nsplit ? wl->nsplit : 1); k++) {
-		uint32_t bs = wl->nsplit ? wl->split[k].bs : wl->bs;
-		if (bs % lbs == 0)
-			continue;
+	if (bs) {
 		snprintf(err, errlen,
 			 "%s:%u: block size %s is below or not a multiple of the target's logical "
 			 "block size (%s)",

@@ -127,6 +127,7 @@ struct plan_phase {
 	struct app_params app;	 /* kind = app: the tool, file system and data */
 	struct plan_step *steps; /* purge: one, carrying the range */
 	unsigned nsteps;
+	char skipped[256]; /* plan_fit_target(): the steps dropped and why; "" none */
 };
 
 struct plan {
@@ -241,5 +242,16 @@ char *plan_eta_words(char *buf, size_t len, const struct plan_eta *e);
  * "file:line: message" in err and -EINVAL on the first that cannot run there.
  */
 int plan_check_target(const struct plan *p, uint32_t lbs, uint64_t size, char *err, size_t errlen);
+/*
+ * Fit the plan to targets whose largest logical block size is lbs (plan_fit.c): in a
+ * phase of several steps, the steps with a fixed block size lbs cannot take (below it, or
+ * not a multiple of it: SNIA's 0.5K column on a 4K-sector drive) are dropped, and the
+ * phase's `skipped` says which and why. A phase keeps its steps when that would leave
+ * none or drop its tracked step; plan_check_target() then refuses it. Mixes are folded,
+ * not dropped (workload_fold_split). Returns how many steps were dropped.
+ */
+unsigned plan_fit_target(struct plan *p, uint32_t lbs);
+/* The first block size of wl, its split folded into lbs, that lbs cannot take; 0: none. */
+uint32_t plan_workload_misfit(const struct workload *wl, uint32_t lbs);
 
 #endif

@@ -328,12 +328,19 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 		}
 		if (writes && (ret = guard_target(r, t, rq, err, errlen)) < 0)
 			return ret;
-		if ((ret = runner_check(rq->plan, t, err, errlen)) < 0) {
+	}
+	/* steps no target here can address are dropped from the plan, then every step left
+	 * is checked against every target */
+	uint32_t lbs = 0;
+	for (unsigned i = 0; i < r->nt; i++)
+		lbs = r->t[i].lbs > lbs ? r->t[i].lbs : lbs;
+	plan_fit_target(rq->plan, lbs);
+	for (unsigned i = 0; i < r->nt; i++)
+		if ((ret = runner_check(rq->plan, &r->t[i], err, errlen)) < 0) {
 			size_t len = strlen(err);
 			snprintf(err + len, errlen - len, " (target %s)", paths[i]);
 			return ret;
 		}
-	}
 	if (!writes)
 		return 0;
 	/* one scope for the run's purges: what the confirmations cover on every target */

@@ -16,7 +16,8 @@
  *      bounded time, since a claim given up by a process that just ended can take a
  *      moment to be released;
  *   3. the write guard (safety.h) on what was opened, for every plan that writes;
- *   4. the plan against the target (block sizes, range).
+ *   4. the plan against the target (block sizes, range), after dropping the steps of a
+ *      block size no target can take from phases that keep others (plan_fit_target).
  *
  * run_execute() then runs the plan (runner.h) with autosave to the result file, releases
  * the target and saves the result. The target's discovery record is attached here, so the
@@ -34,7 +35,7 @@
 struct plan;
 
 struct run_request {
-	const struct plan *plan;
+	struct plan *plan; /* fitted to the targets by run_open() (plan_fit_target) */
 	const char *target_path;
 	const char *confirm;      /* the device the operator confirmed, or NULL (safety.h) */
 	/*

@@ -773,6 +773,7 @@ static int run_phase(struct run *r, unsigned i)
 	if (!r->rp)
 		return -ENOMEM;
 	r->rp->status = RS_INCOMPLETE;
+	snprintf(r->rp->skipped, sizeof(r->rp->skipped), "%s", ph->skipped);
 	r->phase_index = i;
 	r->phase_steps = ph->kind == PH_PURGE ? r->nt : steps_planned;
 	r->step_index = 0;
@@ -791,6 +792,11 @@ static int run_phase(struct run *r, unsigned i)
 			r->fill_later |= plan->phases[j].kind != PH_PURGE &&
 					 plan->phases[j].steps[s].loops_set;
 	emit(r, RUN_EV_PHASE_START, NULL, NULL, NULL, NULL, eta(r, 0, NULL));
+	if (ph->skipped[0]) {
+		char msg[320];
+		snprintf(msg, sizeof(msg), "not run on this target: %s", ph->skipped);
+		emit(r, RUN_EV_LOG, NULL, NULL, NULL, msg, 0);
+	}
 	if (ph->kind == PH_PURGE)
 		ret = run_purge(r, ph);
 	else if (ph->kind == PH_APP)

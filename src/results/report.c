@@ -587,6 +587,14 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 				 d->bs_folded))
 				return -ENOMEM;
 		}
+	/* ... and the steps of a block size they cannot take (plan_fit_target) */
+	for (unsigned i = 0; i < rep->nruns; i++)
+		for (unsigned p = 0; p < rep->runs[i].res->nphases; p++) {
+			const struct result_phase *ph = &rep->runs[i].res->phases[p];
+			if (ph->skipped[0] && note(rep, "%s, %s: not run on the target: %s",
+						   rep->runs[i].label, ph->name, ph->skipped))
+				return -ENOMEM;
+		}
 	if (!rep->nrows && note(rep, "The runs share no measured steps: there is nothing to put "
 				     "side by side."))
 		return -ENOMEM;

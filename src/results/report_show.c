@@ -344,6 +344,8 @@ static void show_defs(FILE *out, const struct result_phase *ph)
 	bool same = true, load = false;
 	double load_max = 0;
 
+	if (ph->kind == PH_PURGE) /* measures nothing */
+		return;
 	def_words(a, sizeof(a), &ph->steps[0].def);
 	for (unsigned s = 0; s < ph->nsteps; s++) {
 		const struct step_def *d = &ph->steps[s].def;
@@ -370,6 +372,12 @@ static void show_defs(FILE *out, const struct result_phase *ph)
 		fputs("  note: block sizes ", out);
 		V(ph->steps[0].def.bs_folded);
 		fputs(", the target's logical block size\n", out);
+	}
+	/* 4K-sector targets: the preset's steps of a block size they cannot take */
+	if (ph->skipped[0]) {
+		fputs("  not run on this target: ", out);
+		V(ph->skipped);
+		fputs("\n", out);
 	}
 }
 

@@ -315,6 +315,8 @@ struct result_phase {
 	struct steady_info steady;
 	struct result_step *steps; /* malloc'd */
 	unsigned nsteps;
+	/* the plan's steps this target could not take, and why (plan_fit_target()); "" none */
+	char skipped[256];
 };
 
 struct result {

@@ -347,6 +347,8 @@ static void load_phase(struct loader *L, struct result_phase *ph)
 								     NSTATUS, RS_COMPLETE);
 		} else if (!strcmp(k, "steady")) {
 			load_steady(L, &ph->steady);
+		} else if (!strcmp(k, "skipped")) {
+			loader_str(L, k, ph->skipped, sizeof(ph->skipped));
 		} else if (!strcmp(k, "steps")) {
 			if (jread_null(&L->j) || !loader_array(L, k))
 				continue;

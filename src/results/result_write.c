@@ -382,6 +382,8 @@ static void write_phase(struct jwrite *w, const struct result_phase *ph, bool wi
 		jwrite_key(w, "steady");
 		result_write_steady(w, &ph->steady);
 	}
+	if (ph->skipped[0])
+		jwrite_kstr(w, "skipped", ph->skipped);
 	jwrite_key(w, "steps");
 	jwrite_begin_array(w);
 	for (unsigned i = 0; i < ph->nsteps; i++)
