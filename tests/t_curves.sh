@@ -65,3 +65,37 @@ for n in names:
     # the run compared with itself: two runs, one entry each, the curve in both
     assert len(entries) == 2 and all(e.endswith("\u00b7 " + n) for e in entries), entries
 PY
+# a warned step of a rate curve marks its point, as on a ladder: one "!" on the warned
+# run's series of that curve, its code as the tooltip; no other curve or run is marked
+# (the run's own warnings, cpu-bound and host-busy on the null engine, taken off first)
+python3 - "$T/db.json" "$T/clean.json" "$T/warned.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["phases"]:
+    for s in p["steps"]:
+        s.pop("warnings", None)
+        for x in s.get("streams", []):
+            x.pop("warnings", None)
+json.dump(d, open(sys.argv[2], "w"))
+ph = next(p for p in d["phases"] if p["name"] == "sql 90-10")
+st = next(s for s in ph["steps"] if s["workload"].get("rate_iops"))
+st.setdefault("warnings", []).append({"code": "thermal", "text": "made for the test"})
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$DRIVEBENCH" compare "$T/warned.json" "$T/clean.json" --format html -o "$T/warned.html" 2>"$T/err" ||
+	fail "compare of a warned rate step" "$(cat "$T/err")"
+check "html: a warned rate step's point is marked, on its curve and run only" \
+	python3 - "$T/warned.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+marks = {}
+for fig in re.findall(r"<svg.*?</svg>", s, re.S):
+    t = re.search(r"<title>(.*?)</title>", fig)
+    if not t or not t.group(1).startswith("Rate curve"):
+        continue
+    marks[t.group(1)] = {m.group(1): re.findall(r'<g class="warn-mark"><title>([^<]*)</title>',
+                                                 m.group(2))
+                         for m in re.finditer(r'data-series="(\d)"(.*?)\n</g>', fig, re.S)}
+assert marks["Rate curve: sql 90-10"] == {"0": ["thermal"], "1": []}, marks
+assert all(not any(v.values()) for k, v in marks.items() if k != "Rate curve: sql 90-10"), marks
+PY

@@ -534,6 +534,7 @@ struct curve_point {
 	unsigned run;
 	unsigned order; /* the step's place in its run: points are drawn in this order */
 	double iops, lat_ms;
+	const struct result_step *step; /* its warnings mark the point */
 };
 
 static int cmp_point(const void *a, const void *b)
@@ -564,7 +565,7 @@ static uint64_t hash_str(const char *s)
  * are sorted into curves once (a hash of titles, then a sort), not searched per curve.
  * Each run's points are joined in the order its steps ran, with a marker on each: a
  * 110% step that delivered less than the 100% one shows as the line turning back, which
- * sorting by IOPS would hide.
+ * sorting by IOPS would hide. A step with warnings marks its point, as on a ladder.
  */
 static int section_rate_curves(FILE *out, const struct report *rep)
 {
@@ -616,6 +617,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 					.order = order++,
 					.iops = st->summary.d[DIR_ALL].iops,
 					.lat_ms = st->summary.d[DIR_ALL].mean_ns / 1e6,
+					.step = st,
 				};
 			}
 	}
@@ -646,7 +648,8 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			ret = svg_series_alloc(se, name, end - at);
 			for (unsigned q = at; q < end && !ret; q++) {
 				se->x[se->n] = pts[q].iops;
-				se->y[se->n++] = pts[q].lat_ms;
+				se->y[se->n] = pts[q].lat_ms;
+				ret = svg_series_warn(se, se->n++, pts[q].step);
 			}
 			at = end;
 		}
