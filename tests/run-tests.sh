@@ -12,38 +12,54 @@ passed=0 failed=0 skipped=0 failures=""
 
 want() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }
 
+# Suites run JOBS at a time (default 2), each into its own file, reported in order as they
+# finish. Those that change or read the machine's block devices as a whole (device-mapper,
+# md, partitions, the drive list) run alone. JOBS=1 runs them one after another.
+JOBS=${JOBS:-2}
+ALONE=" t_stacks t_safety t_list t_erase "
+out_dir=$(mktemp -d /tmp/drivebench-run-tests.XXXXXX)
+trap 'rm -rf "$out_dir"' EXIT
+trap 'exit 130' INT TERM
+
+suites=()
 for bin in "$BUILD"/tests/check_*; do
-	[ -x "$bin" ] || continue
-	name=$(basename "$bin")
-	want "$name" || continue
-	t0=$SECONDS
-	out=$("$bin" 2>&1)
+	[ -x "$bin" ] && want "$(basename "$bin")" && suites+=("$bin")
+done
+for t in tests/t_*.sh; do
+	[ -f "$t" ] && want "$(basename "$t" .sh)" && suites+=("$t")
+done
+
+# run_suite PATH: its output to $out_dir/NAME.out, then "rc seconds" to NAME.rc
+run_suite() {
+	local name t0=$SECONDS rc
+	name=$(basename "$1" .sh)
+	if [[ $1 == *.sh ]]; then bash "$1" >"$out_dir/$name.out" 2>&1; else "$1" >"$out_dir/$name.out" 2>&1; fi
 	rc=$?
+	echo "$rc $((SECONDS - t0))" >"$out_dir/$name.rc.tmp" && mv "$out_dir/$name.rc.tmp" "$out_dir/$name.rc"
+}
+
+report_check() { # NAME OUT RC SECONDS
+	local name=$1 out=$2 rc=$3 secs=$4 line n f e
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
-	n=$(sed -E 's/.*Checks: ([0-9]+).*/\1/' <<<"$line")
-	f=$(sed -E 's/.*Failures: ([0-9]+).*/\1/' <<<"$line")
-	e=$(sed -E 's/.*Errors: ([0-9]+).*/\1/' <<<"$line")
 	printf '%s\n' "$out" | grep -E '^(SKIP|NOTE)' || true
 	if [ -z "$line" ]; then
 		echo "FAIL: $name crashed or printed no summary (exit $rc)"
 		printf '%s\n' "$out" | tail -n 20
 		failed=$((failed + 1)) failures="$failures $name"
-		continue
+		return
 	fi
-	echo "$name: $line ($((SECONDS - t0)) s)"
+	n=$(sed -E 's/.*Checks: ([0-9]+).*/\1/' <<<"$line")
+	f=$(sed -E 's/.*Failures: ([0-9]+).*/\1/' <<<"$line")
+	e=$(sed -E 's/.*Errors: ([0-9]+).*/\1/' <<<"$line")
+	echo "$name: $line ($secs s)"
 	[ "$f$e" = "00" ] || printf '%s\n' "$out" | grep -E ':[EF]:' | head -n 20
 	passed=$((passed + n - f - e))
 	failed=$((failed + f + e))
 	[ "$f$e" = "00" ] && [ "$rc" -eq 0 ] || failures="$failures $name"
-done
+}
 
-for t in tests/t_*.sh; do
-	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	want "$name" || continue
-	t0=$SECONDS
-	out=$(bash "$t" 2>&1)
-	rc=$?
+report_script() { # NAME OUT RC SECONDS
+	local name=$1 out=$2 rc=$3 secs=$4 p f s
 	p=$(grep -c '^PASS: ' <<<"$out")
 	f=$(grep -c '^FAIL: ' <<<"$out")
 	s=$(grep -c '^SKIP: ' <<<"$out")
@@ -54,10 +70,45 @@ for t in tests/t_*.sh; do
 		f=1
 	fi
 	[ "$f" -gt 0 ] && printf '%s\n' "$out" | grep -vE '^(PASS|SKIP): ' | tail -n 30
-	echo "$name: $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
+	echo "$name: $p passed, $f failed, $s skipped ($secs s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ "$f" -eq 0 ] || failures="$failures $name"
+}
+
+# report the suites that have finished, in order, from index $next
+next=0
+report_ready() {
+	local path name rc secs
+	while [ "$next" -lt "${#suites[@]}" ]; do
+		path=${suites[next]} name=$(basename "${suites[next]}" .sh)
+		[ -f "$out_dir/$name.rc" ] || return 0
+		read -r rc secs <"$out_dir/$name.rc"
+		if [[ $path == *.sh ]]; then
+			report_script "$name" "$(cat "$out_dir/$name.out")" "$rc" "$secs"
+		else
+			report_check "$name" "$(cat "$out_dir/$name.out")" "$rc" "$secs"
+		fi
+		next=$((next + 1))
+	done
+}
+
+for path in "${suites[@]}"; do
+	name=$(basename "$path" .sh)
+	if [[ $ALONE == *" $name "* ]]; then
+		wait
+		report_ready
+		run_suite "$path"
+	else
+		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+			wait -n
+			report_ready
+		done
+		run_suite "$path" &
+	fi
+	report_ready
 done
+wait
+report_ready
 
 [ -z "$failures" ] || echo "failing:$failures"
 echo "$passed passed, $failed failed, $skipped skipped"
