@@ -449,8 +449,8 @@ static void attach_health(struct run *r, struct health_watch *w)
 
 /*
  * Save the result (status incomplete) when the period has passed since the last save:
- * after a sample, a step or a phase. A sample's event comes from the engine's collector
- * thread while the runner's waits for the step, so the result is never saved while it
+ * after a sample, a step or a phase. Every event, a sample's too, comes from the runner's
+ * own thread (the engine's collector runs on it), so the result is never saved while it
  * changes. Told to the front end as RUN_EV_AUTOSAVE, or a log line when it fails.
  */
 static void autosave(struct watched *x, const struct runner_event *ev)
