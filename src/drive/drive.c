@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "drive_probe.h"
+#include "grow.h"
 #include "text.h"
 
 static const struct {
@@ -305,14 +306,9 @@ int drive_scan(struct drive_list *out, const struct drive_scan_opts *opts, char 
 		probe_fmt(path, sizeof(path), "%s/%s", dirpath, de->d_name);
 		if (!want_disk(&s, path))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **p = realloc(names, cap * sizeof(*names));
-			if (!p) {
-				ret = -ENOMEM;
-				goto free_names;
-			}
-			names = p;
+		if (GROW(names, n, cap, 16)) {
+			ret = -ENOMEM;
+			goto free_names;
 		}
 		names[n] = strdup(de->d_name);
 		if (!names[n]) {
