@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "drive_probe.h"
 #include "grow.h"
 #include "text.h"
 
@@ -69,25 +70,6 @@ static uint64_t read_u64(const char *dir, const char *attr)
 		v = 0;
 	fclose(f);
 	return v;
-}
-
-static int read_dev(const char *dir, dev_t *out)
-{
-	char path[PATH_MAX], buf[32];
-	unsigned maj, min;
-	FILE *f;
-	int ok;
-
-	fmt_str(path, sizeof(path), "%s/dev", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	*out = makedev(maj, min);
-	return 0;
 }
 
 /* A dev_t as the kernel encodes it in struct loop_info64 (new_encode_dev). */
@@ -208,7 +190,7 @@ static int load_block(struct inuse_snapshot *s)
 		if (de->d_name[0] == '.')
 			continue;
 		fmt_str(path, sizeof(path), "%s/%s", dirpath, de->d_name);
-		if (read_dev(path, &e.dev))
+		if (probe_read_dev(path, &e.dev))
 			continue;
 		fmt_str(e.name, sizeof(e.name), "%s", de->d_name);
 		/* a partition's directory sits inside its disk's: .../block/sda/sda1 */
