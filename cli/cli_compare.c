@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
@@ -65,7 +66,7 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 
 static int write_out(const char *path, const char *buf, size_t len)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	FILE *f = path ? safety_open_output(path, NULL, err, sizeof(err)) : stdout;
 
 	if (!f) {
@@ -128,7 +129,7 @@ int cli_compare(int argc, char **argv)
 	struct result *res = NULL;
 	const struct result **ptrs = NULL;
 	struct report rep;
-	char err[1024], *buf = NULL;
+	char err[DB_ERR_LEN], *buf = NULL;
 	size_t len = 0;
 	int key, rc = EXIT_OK, loaded = 0;
 

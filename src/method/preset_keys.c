@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "fileio.h"
 #include "lines.h"
 #include "strbuf.h"
@@ -809,7 +810,7 @@ const struct preset_key *key_find(const char *name)
 
 void build_defaults(struct preset_build *b)
 {
-	char err[256];
+	char err[DB_ERR_LEN];
 
 	memset(b, 0, sizeof(*b));
 	workload_defaults(&b->wl);

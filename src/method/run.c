@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "health_watch.h"
 #include "preset.h"
 #include "purge.h"
@@ -85,7 +86,7 @@ static struct json_object *target_json(const struct target *t)
 	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
 	if (t->is_blockdev) {
 		struct drive d;
-		char err[256];
+		char err[DB_ERR_LEN];
 		if (drive_probe_devnum(t->rdev, &d, err, sizeof(err)) == 0)
 			json_object_object_add(o, "drive", drive_to_json(&d));
 	}
@@ -457,7 +458,7 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 {
 	uint64_t now = now_ns();
 	struct runner_event told = *ev;
-	char err[512], msg[4200];
+	char err[DB_ERR_LEN], msg[4200];
 
 	if (now - x->last_save_ns < x->save_period_ns)
 		return;

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cpu.h"
+#include "errbuf.h"
 #include "preset.h"
 #include "purge.h"
 #include "safety.h"
@@ -254,7 +255,7 @@ static int purge_target(struct plan_run *r, const struct plan_phase *ph, const s
 	struct purge_outcome out;
 	struct result_step *st;
 	uint64_t start, len;
-	char err[512] = "", msg[640];
+	char err[DB_ERR_LEN] = "", msg[640];
 	int ret;
 
 	st = result_add_step(rp, purge_method_name[ph->purge], &ph->steps[0].wl);
@@ -383,7 +384,7 @@ static uint64_t loops_budget(const struct plan_run *r, const struct plan_step *p
 static int step_rate(struct plan_run *r, const struct plan_step *ps, const char *label,
 		     struct workload *wl)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	if (ps->rate_pct <= 0)
 		return 0;
@@ -404,7 +405,7 @@ static int step_rate(struct plan_run *r, const struct plan_step *ps, const char 
 static int step_streams(struct plan_run *r, const struct plan_step *ps, const struct workload *wl,
 			struct step_streams **out)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	*out = NULL;
@@ -522,7 +523,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	struct step_result sr;
 	struct result_step *st;
 	unsigned threads = wl.threads;
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	uint32_t lbs = step_def_fold_lbs(r->targets, r->nt);
@@ -771,7 +772,7 @@ static int run_phase(struct plan_run *r, unsigned i)
 	uint64_t done_before = r->planned_done_ns;
 	unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
 	unsigned global_before = r->step_global;
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	r->rp = result_add_phase(r->res, ph->name, ph->kind);
@@ -835,7 +836,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	static const struct runner_opts no_opts;
 	struct engine_ctl own_ctl = {0};
 	struct plan_run r = {0};
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret = 0;
 
 	if (!o)
