@@ -165,9 +165,10 @@ typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 
 /*
  * Host stalls: the collector (the caller's thread) sleeps ENGINE_WATCH_NS between looks
- * at the workers' records. When it wakes more than ENGINE_HOST_STALL_NS late, the host did not run
- * drivebench (SIGSTOP, a suspended VM, a CPU starved by other work) for that long, and
- * the samples it overlaps carry it in host_stall_ns. A slow drive never makes it late.
+ * at the workers' records. When it wakes more than ENGINE_HOST_STALL_NS late, the host
+ * did not run drivebench (SIGSTOP, a suspended VM, a CPU starved by other work) for that
+ * long, and the samples it overlaps carry it in host_stall_ns. A slow drive never makes
+ * it late.
  */
 #define ENGINE_WATCH_NS      5000000ull  /* 5 ms */
 #define ENGINE_HOST_STALL_NS 20000000ull /* 20 ms */

@@ -4,8 +4,9 @@
  * worker) and, in a step of several streams, each stream's (its own workers), from the
  * same records in the same pass, so a stream's samples cover the step's intervals and
  * add up to the step's exactly. It runs on the thread that called engine_run(), between
- * starting the workers and joining them (engine.c); it is not a thread of its own. All the per-stream work happens here, once per interval;
- * the workers' per-I/O path knows nothing of streams.
+ * starting the workers and joining them (engine.c); it is not a thread of its own. All
+ * the per-stream work happens here, once per interval; the workers' per-I/O path knows
+ * nothing of streams.
  *
  * Between its looks at the records the collector sleeps, and watches the clock and the
  * workers' threads to mark the time in which the host ran none of them (host stalls).
