@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "safety.h"
 #include "siteconf.h"
 #include "text.h"
@@ -71,7 +72,7 @@ static int stdout_close(const char *cmd, int status)
 
 int cli_out_stdout(const struct cli_parser *p, const char *path)
 {
-	char err[1024];
+	char err[DB_ERR_LEN];
 	FILE *f;
 
 	if (!(f = safety_open_output(path, NULL, err, sizeof(err)))) {
@@ -198,7 +199,7 @@ int cli_busy_poll(const struct cli_parser *p)
 int cli_drives(const struct cli_parser *p, const struct drive_scan_opts *o,
 	       struct drive_list *list)
 {
-	char err[512] = "";
+	char err[DB_ERR_LEN] = "";
 	int status = EXIT_OK;
 
 	memset(list, 0, sizeof(*list));

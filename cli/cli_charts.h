@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 
+#include "errbuf.h"
 #include "report.h"
 
 struct cli_charts {
@@ -17,7 +18,7 @@ struct cli_charts {
 	char dir[PATH_MAX];
 	char href[PATH_MAX]; /* DIR as the page links it */
 	unsigned nfiles;     /* files written */
-	char err[1024];	     /* why writing one failed, when it did */
+	char err[DB_ERR_LEN]; /* why writing one failed, when it did */
 };
 
 /*

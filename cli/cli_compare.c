@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
 #include "safety.h"
+#include "strbuf.h"
 
 enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT, O_CHARTS };
 
@@ -30,22 +32,18 @@ static const struct cli_opt compare_opts[] = {
 	{NULL, 0, NULL, NULL},
 };
 
-/* "iops, mbps, ...": every --metric name, from the metric table (report.h). */
-static const char *metric_names(char *buf, size_t len, const char *sep)
+/* "iops, mbps, ...": every --metric name, from the metric table (report.h); free() it. */
+static char *metric_names(const char *sep)
 {
-	size_t n = 0;
+	struct strbuf b = {0};
 
-	buf[0] = '\0';
-	for (unsigned m = 0; m < RM_COUNT && n < len; m++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", m ? sep : "",
-				      report_metric_info[m].name);
-	return buf;
+	for (unsigned m = 0; m < RM_COUNT; m++)
+		strbuf_add(&b, "%s%s", m ? sep : "", report_metric_info[m].name);
+	return strbuf_take(&b);
 }
 
 static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 {
-	char names[256];
-
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
 
@@ -54,8 +52,10 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum report_metric m;
 		if (report_metric_parse(tok, &m)) {
+			char *names = metric_names(", ");
 			ret = cli_usage_error(p, "--metric: unknown metric '%s' (%s)", tok,
-					      metric_names(names, sizeof(names), ", "));
+					      names ? names : "see --help");
+			free(names);
 			break;
 		}
 		*mask |= 1u << m;
@@ -66,7 +66,7 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 
 static int write_out(const char *path, const char *buf, size_t len)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	FILE *f = path ? safety_open_output(path, NULL, err, sizeof(err)) : stdout;
 
 	if (!f) {
@@ -129,10 +129,9 @@ int cli_compare(int argc, char **argv)
 	struct result *res = NULL;
 	const struct result **ptrs = NULL;
 	struct report rep;
-	char err[1024], *buf = NULL;
+	char err[DB_ERR_LEN], *buf = NULL;
 	size_t len = 0;
 	int key, rc = EXIT_OK, loaded = 0;
-	char buf_names[256];
 
 	cli_parser_init(&p, "compare",
 			"RESULT... [--metric M] [--format text|md|csv|json|html] "
@@ -141,8 +140,11 @@ int cli_compare(int argc, char **argv)
 	while ((key = cli_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
-			if (!p.version)
-				printf("metrics: %s\n", metric_names(buf_names, sizeof(buf_names), " "));
+			if (!p.version) {
+				char *names = metric_names(" ");
+				printf("metrics: %s\n", names ? names : "");
+				free(names);
+			}
 			return EXIT_OK;
 		case O_METRIC:
 			if ((rc = parse_metrics(&p, p.arg, &ro.metric_mask)))

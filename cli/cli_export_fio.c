@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "errbuf.h"
 #include "fio_export.h"
 #include "preset.h"
 #include "safety.h"
@@ -25,7 +26,7 @@ int cli_export_fio(int argc, char **argv)
 	struct cli_parser parser, *p = &parser;
 	const char *out = NULL;
 	double scale = 1.0;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	struct plan *plan;
 	char *text;
 	FILE *f = stdout;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "report.h"
 #include "result.h"
 #include "safety.h"
@@ -19,7 +20,7 @@ int cli_export_samples(int argc, char **argv)
 	struct cli_parser parser, *p = &parser;
 	const char *out = NULL;
 	struct result r;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	FILE *f = stdout;
 	int key, status = EXIT_OK;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "health.h"
 #include "units.h"
 
@@ -132,7 +133,7 @@ int cli_health(int argc, char **argv)
 	struct drive_scan_opts scan = {.skip_inuse = true};
 	struct health *hs = NULL;
 	const struct health **hp = NULL;
-	char err[512] = "";
+	char err[DB_ERR_LEN] = "";
 	bool json = false;
 	const char *out = NULL;
 	int key, ret, status = EXIT_OK;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "fio_import.h"
 #include "result.h"
 #include "result_io.h"
@@ -41,7 +42,7 @@ static bool is_dir(const char *path)
 static int save_all(struct result *rs, char **inputs, int n, const char *out, const char *dir,
 		    bool quiet)
 {
-	char err[1024], path[4096];
+	char err[DB_ERR_LEN], path[4096];
 
 	for (int k = 0; k < n; k++) {
 		const char *base = strrchr(inputs[k], '/') ? strrchr(inputs[k], '/') + 1 : inputs[k];
@@ -79,7 +80,7 @@ int cli_import(int argc, char **argv)
 	struct cli_parser parser, *p = &parser;
 	const char *logs = NULL, *out = NULL, *label = NULL, *note = NULL;
 	bool quiet = false;
-	char err[1024], dir[4096];
+	char err[DB_ERR_LEN], dir[4096];
 	int key;
 
 	cli_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH] [--label TEXT] [--note TEXT]",

@@ -10,6 +10,7 @@
 
 #include "json_write.h"
 #include "preset.h"
+#include "strbuf.h"
 #include "text.h"
 #include "units.h"
 
@@ -101,16 +102,18 @@ static void print_keys(void)
 {
 	for (unsigned i = 0; i < preset_nkeys; i++) {
 		const struct preset_key *k = &preset_keys[i];
-		char where[128] = "";
-		size_t n = 0;
+		struct strbuf where = {0};
+		char *in;
 
 		for (int s = 0; s < PRESET_NSECTIONS; s++)
 			if (k->sections & (1u << s))
-				n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s",
-						      n ? "," : "", preset_section_name[s]);
+				strbuf_add(&where, "%s%s", where.len ? "," : "",
+					   preset_section_name[s]);
+		in = strbuf_take(&where);
 		printf("%-12s %-22s %s%s%s%s\n", k->name, k->value, k->help,
 		       k->list ? "; a list" : "", k->def ? "; default " : "", k->def ? k->def : "");
-		printf("%-12s %-22s in [%s]\n", "", "", where);
+		printf("%-12s %-22s in [%s]\n", "", "", in ? in : "?");
+		free(in);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "errbuf.h"
 #include "preset.h"
 #include "result.h"
 
@@ -47,7 +48,7 @@ int cli_replay(int argc, char **argv)
 	bool new_seeds = false;
 	struct result res;
 	struct plan *plan;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	int status;
 
 	if (!opts) {

@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "engine.h"
+#include "errbuf.h"
 #include "fio_client.h"
 #include "preset.h"
 #include "result.h"
@@ -286,7 +287,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.seeds_from = ro->seeds_from,
 	};
 	struct run *run;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	int ret, status;
 
 	/* a drivebench killed during an [app] phase left its server and mount: cleaned first,
@@ -437,7 +438,7 @@ int cli_run(int argc, char **argv)
 	struct settings *st = settings_new();
 	double scale = 1.0;
 	struct plan *plan = NULL;
-	char err[1024], rd[16];
+	char err[DB_ERR_LEN], rd[16];
 	int key, ret = EXIT_USAGE;
 	/* --host runs through fio on each host; every --yes-destroy is kept (ro.yes) for them */
 	const char *hosts[FIO_LAB_MAX_HOSTS];

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "fio_client.h"
 #include "preset.h"
 #include "result.h"
@@ -48,7 +49,7 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 {
 	struct fio_lab lab = {.plan = plan, .hosts = hosts, .nhosts = nhosts, .target = ro->target,
 			      .on_line = on_line, .arg = (void *)&ro->quiet, .stop = &hosts_stop};
-	char err[1024], dir[4096], path[4096];
+	char err[DB_ERR_LEN], dir[4096], path[4096];
 	struct result res;
 	int ret;
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
@@ -21,7 +22,7 @@ int cli_show(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct result r;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	bool json = false;
 	const char *out = NULL;
 	int key, rc = EXIT_OK;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "errbuf.h"
 #include "report.h"
 #include "safety.h"
 #include "trace.h"
@@ -55,7 +56,7 @@ int cli_capture(int argc, char **argv)
 	struct capture_progress prog;
 	const char *out = NULL;
 	bool quiet = false;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	int key, ret;
 	FILE *f;
 
@@ -122,7 +123,7 @@ static const struct cli_opt trace_opts[] = {
 static int trace_show(const char *path)
 {
 	struct trace_summary s;
-	char err[1024], dur[32], size[32];
+	char err[DB_ERR_LEN], dur[32], size[32];
 
 	if (trace_scan(path, &s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "drivebench trace: %s\n", err);
@@ -145,7 +146,7 @@ static int trace_import_cmd(const struct cli_parser *p, const char *out, const c
 {
 	enum trace_src src = TRACE_SRC_AUTO;
 	struct trace_writer w;
-	char err[1024];
+	char err[DB_ERR_LEN];
 	FILE *f;
 	int ret;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "scratch.h"
 #include "health.h"
 #include "units.h"
@@ -62,16 +63,10 @@ static bool same_file(const char *x, const char *y)
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-static struct ui_target *add_target(struct app *a, unsigned *cap)
+static struct ui_target *add_target(struct app *a, size_t *cap)
 {
-	if (a->ntargets == *cap) {
-		unsigned ncap = *cap ? *cap * 2 : 16;
-		struct ui_target *t = realloc(a->targets, ncap * sizeof(*t));
-		if (!t)
-			return NULL;
-		a->targets = t;
-		*cap = ncap;
-	}
+	if (GROW(a->targets, a->ntargets, *cap, 16))
+		return NULL;
 	struct ui_target *t = &a->targets[a->ntargets++];
 	memset(t, 0, sizeof(*t));
 	return t;
@@ -93,7 +88,7 @@ void drives_free(struct app *a)
 void drives_load(struct app *a)
 {
 	struct drive_list dl = {0};
-	unsigned cap = 0;
+	size_t cap = 0;
 	char err[512], spath[4096], cursor[4096] = "";
 	uint64_t ssize = 0;
 	struct ui_target *t;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "preset.h"
 #include "units.h"
 
@@ -63,7 +64,8 @@ static void load_one(struct ui_preset *p, const char *path, const char *name)
 void presets_load(struct app *a)
 {
 	char dirs[4][4096], path[4400], name[64];
-	unsigned ndirs = preset_dirs(dirs, 4), n = 0, cap = 0;
+	unsigned ndirs = preset_dirs(dirs, 4), n = 0;
+	size_t cap = 0;
 
 	free(a->presets);
 	a->presets = NULL;
@@ -84,13 +86,8 @@ void presets_load(struct app *a)
 				dup |= !strcmp(a->presets[i].name, name);
 			if (dup)
 				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 32;
-				struct ui_preset *np = realloc(a->presets, cap * sizeof(*np));
-				if (!np)
-					break;
-				a->presets = np;
-			}
+			if (GROW(a->presets, n, cap, 32))
+				break;
 			snprintf(path, sizeof(path), "%s/%s", dirs[d], de->d_name);
 			load_one(&a->presets[n++], path, name);
 		}

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "drive_probe.h"
+#include "grow.h"
 #include "text.h"
 
 static const struct {
@@ -149,19 +150,6 @@ static int scan_open(struct scan *s, const struct drive_scan_opts *opts, char *e
 	return 0;
 }
 
-static int read_devnum(const char *dir, dev_t *out)
-{
-	char buf[32];
-	unsigned maj, min;
-
-	if (probe_read_attr(dir, "dev", buf, sizeof(buf)))
-		return -ENOENT;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return -EINVAL;
-	*out = makedev(maj, min);
-	return 0;
-}
-
 /* DEVNAME from the uevent file: the node name under /dev. */
 static void read_devname(const char *dir, char *buf, size_t len)
 {
@@ -224,7 +212,7 @@ static int probe_disk(struct scan *s, const char *name, struct drive *d)
 	probe_fmt(classpath, sizeof(classpath), "%s/class/block/%s", s->ctx.sys, name);
 	if (probe_resolve_link(classpath, d->syspath, sizeof(d->syspath)))
 		probe_fmt(d->syspath, sizeof(d->syspath), "%s", classpath);
-	if (read_devnum(d->syspath, &d->devnum))
+	if (probe_read_dev(d->syspath, &d->devnum))
 		return -ENODEV;
 	d->major = major(d->devnum);
 	d->minor = minor(d->devnum);
@@ -305,14 +293,9 @@ int drive_scan(struct drive_list *out, const struct drive_scan_opts *opts, char 
 		probe_fmt(path, sizeof(path), "%s/%s", dirpath, de->d_name);
 		if (!want_disk(&s, path))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **p = realloc(names, cap * sizeof(*names));
-			if (!p) {
-				ret = -ENOMEM;
-				goto free_names;
-			}
-			names = p;
+		if (GROW(names, n, cap, 16)) {
+			ret = -ENOMEM;
+			goto free_names;
 		}
 		names[n] = strdup(de->d_name);
 		if (!names[n]) {
@@ -360,7 +343,7 @@ static int find_by_devnum(const char *sys, dev_t dev, char *name, size_t len)
 		if (de->d_name[0] == '.')
 			continue;
 		probe_fmt(path, sizeof(path), "%s/%s", dirpath, de->d_name);
-		if (!read_devnum(path, &d) && d == dev) {
+		if (!probe_read_dev(path, &d) && d == dev) {
 			probe_fmt(name, len, "%s", de->d_name);
 			ret = 0;
 			break;

@@ -42,6 +42,12 @@ extern const struct probe_ops probe_pci_ops;
 int probe_read_attr(const char *dir, const char *attr, char *buf, size_t len);
 int probe_read_u64(const char *dir, const char *attr, uint64_t *out);
 /*
+ * A device's number from its sysfs "dev" attribute (dir/dev, "MAJ:MIN"): the one reader
+ * of it, for discovery, the in-use snapshot and the write guard. 0, -errno when it cannot
+ * be read (-ENOENT when absent), or -EINVAL when it is not MAJ:MIN.
+ */
+int probe_read_dev(const char *dir, dev_t *out);
+/*
  * snprintf() into a fixed buffer for paths and names: 0, or -ENAMETOOLONG when the result
  * was cut. Truncation is checked here, at run time, once.
  */

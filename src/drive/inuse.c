@@ -18,6 +18,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "drive_probe.h"
+#include "grow.h"
 #include "text.h"
 
 const char *const inuse_kind_name[INUSE_NKINDS] = {
@@ -68,25 +70,6 @@ static uint64_t read_u64(const char *dir, const char *attr)
 		v = 0;
 	fclose(f);
 	return v;
-}
-
-static int read_dev(const char *dir, dev_t *out)
-{
-	char path[PATH_MAX], buf[32];
-	unsigned maj, min;
-	FILE *f;
-	int ok;
-
-	fmt_str(path, sizeof(path), "%s/dev", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	*out = makedev(maj, min);
-	return 0;
 }
 
 /* A dev_t as the kernel encodes it in struct loop_info64 (new_encode_dev). */
@@ -207,7 +190,7 @@ static int load_block(struct inuse_snapshot *s)
 		if (de->d_name[0] == '.')
 			continue;
 		fmt_str(path, sizeof(path), "%s/%s", dirpath, de->d_name);
-		if (read_dev(path, &e.dev))
+		if (probe_read_dev(path, &e.dev))
 			continue;
 		fmt_str(e.name, sizeof(e.name), "%s", de->d_name);
 		/* a partition's directory sits inside its disk's: .../block/sda/sda1 */
@@ -233,14 +216,9 @@ static int load_block(struct inuse_snapshot *s)
 		e.size = read_u64(path, "size") * 512;
 		e.start = read_u64(path, "start") * 512;
 		read_loop_backing(s, path, &e);
-		if (s->nblk == cap) {
-			cap = cap ? cap * 2 : 64;
-			void *p = realloc(s->blk, cap * sizeof(*s->blk));
-			if (!p) {
-				closedir(dir);
-				return -ENOMEM;
-			}
-			s->blk = p;
+		if (GROW(s->blk, s->nblk, cap, 64)) {
+			closedir(dir);
+			return -ENOMEM;
 		}
 		s->blk[s->nblk++] = e;
 	}
@@ -297,14 +275,9 @@ static int load_mounts(struct inuse_snapshot *s, const char *proc, char *err, si
 		}
 		if (maj == 0)
 			continue; /* proc, tmpfs, overlay...: no block device */
-		if (s->nmounts == cap) {
-			cap = cap ? cap * 2 : 32;
-			void *p = realloc(s->mounts, cap * sizeof(*s->mounts));
-			if (!p) {
-				ret = -ENOMEM;
-				break;
-			}
-			s->mounts = p;
+		if (GROW(s->mounts, s->nmounts, cap, 32)) {
+			ret = -ENOMEM;
+			break;
 		}
 		s->mounts[s->nmounts].dev = makedev(maj, min);
 		/* for messages only: the visible form of a name anyone may choose */
@@ -348,14 +321,9 @@ static int load_swaps(struct inuse_snapshot *s, const char *proc, char *err, siz
 		inuse_unescape(name);
 		if (stat(name, &st))
 			continue; /* deleted swap file, or a node that is not in this /dev */
-		if (s->nswaps == cap) {
-			cap = cap ? cap * 2 : 8;
-			void *p = realloc(s->swaps, cap * sizeof(*s->swaps));
-			if (!p) {
-				ret = -ENOMEM;
-				break;
-			}
-			s->swaps = p;
+		if (GROW(s->swaps, s->nswaps, cap, 8)) {
+			ret = -ENOMEM;
+			break;
 		}
 		s->swaps[s->nswaps].is_file = !S_ISBLK(st.st_mode);
 		s->swaps[s->nswaps].dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
@@ -410,14 +378,9 @@ static int load_root_closure(struct inuse_snapshot *s)
 								  : inuse_blk_by_name(s, de->d_name);
 			if (!sl || dev_in(s->root_under, s->nroot_under, sl->dev))
 				continue;
-			if (s->nroot_under == cap) {
-				cap *= 2;
-				void *p = realloc(s->root_under, cap * sizeof(dev_t));
-				if (!p) {
-					closedir(dir);
-					return -ENOMEM;
-				}
-				s->root_under = p;
+			if (GROW(s->root_under, s->nroot_under, cap, 8)) {
+				closedir(dir);
+				return -ENOMEM;
 			}
 			s->root_under[s->nroot_under++] = sl->dev;
 		}

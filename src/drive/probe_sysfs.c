@@ -72,6 +72,20 @@ int probe_read_u64(const char *dir, const char *attr, uint64_t *out)
 	return 0;
 }
 
+int probe_read_dev(const char *dir, dev_t *out)
+{
+	char buf[32];
+	unsigned maj, min;
+	int ret = probe_read_attr(dir, "dev", buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	*out = makedev(maj, min);
+	return 0;
+}
+
 void probe_copy_trim(char *dst, size_t len, const char *src)
 {
 	size_t n;

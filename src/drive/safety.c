@@ -14,15 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drive_probe.h"
 #include "fileio.h"
+#include "strbuf.h"
 
 /* The whole disk a block device belongs to: itself, or a partition's parent. */
 static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
 {
 	char link[256], real[PATH_MAX], part[PATH_MAX + 16];
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
-	unsigned maj, min;
-	FILE *f;
 
 	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sys, major(dev), minor(dev));
 	if (!realpath(link, real))
@@ -33,30 +33,34 @@ static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
 	char *slash = strrchr(real, '/');
 	if (!slash)
 		return dev;
-	snprintf(slash, sizeof(real) - (size_t)(slash - real), "/dev");
-	f = fopen(real, "re");
-	if (!f)
-		return dev;
-	if (fscanf(f, "%u:%u", &maj, &min) == 2)
-		dev = makedev(maj, min);
-	fclose(f);
+	*slash = '\0'; /* the parent: the whole disk's directory */
+	probe_read_dev(real, &dev);
 	return dev;
+}
+
+/* The refusal in b, then the reasons u gives ("reason; reason)"), into err: -EPERM. */
+static int refuse(struct strbuf *b, const struct inuse *u, char *err, size_t errlen)
+{
+	char *s;
+
+	for (unsigned i = 0; i < u->nreasons; i++)
+		strbuf_add(b, "%s%s", i ? "; " : "", u->reason[i].text);
+	strbuf_add(b, ")");
+	s = strbuf_take(b);
+	snprintf(err, errlen, "%s", s ? s : "refusing to write: a device is in use");
+	free(s);
+	return -EPERM;
 }
 
 /* "refusing to write to PATH: it is in use (reason; reason)": -EPERM when u says so. */
 static int refuse_inuse(const struct inuse *u, const char *path, char *err, size_t errlen)
 {
-	size_t n;
+	struct strbuf b = {0};
 
 	if (!inuse_busy(u))
 		return 0;
-	n = (size_t)snprintf(err, errlen, "refusing to write to %s: it is in use (", path);
-	for (unsigned i = 0; i < u->nreasons && n < errlen; i++)
-		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? "; " : "",
-				      u->reason[i].text);
-	if (n < errlen)
-		snprintf(err + n, errlen - n, ")");
-	return -EPERM;
+	strbuf_add(&b, "refusing to write to %s: it is in use (", path);
+	return refuse(&b, u, err, errlen);
 }
 
 int safety_explain_busy(dev_t rdev, const char *path, const struct inuse_roots *roots,
@@ -83,7 +87,7 @@ static bool is_namespace_name(const char *name)
  */
 static int sys_block_dir(const char *sys, dev_t dev, char *out)
 {
-	char link[PATH_MAX], buf[32];
+	char link[PATH_MAX];
 	struct dirent *e;
 	DIR *dir;
 	int ret = -ENOENT;
@@ -96,21 +100,13 @@ static int sys_block_dir(const char *sys, dev_t dev, char *out)
 	if (!dir)
 		return -errno;
 	while (ret && (e = readdir(dir))) {
-		unsigned maj, min;
-		FILE *f;
+		dev_t d;
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(link, sizeof(link), "%s/class/block/%s/dev", sys, e->d_name);
-		f = fopen(link, "re");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2 &&
-		    makedev(maj, min) == dev) {
-			snprintf(link, sizeof(link), "%s/class/block/%s", sys, e->d_name);
+		snprintf(link, sizeof(link), "%s/class/block/%s", sys, e->d_name);
+		if (!probe_read_dev(link, &d) && d == dev)
 			ret = realpath(link, out) ? 0 : -errno;
-		}
-		fclose(f);
 	}
 	closedir(dir);
 	return ret;
@@ -204,19 +200,9 @@ bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk,
 /* Does the character device (an NVMe controller) rdev have the number in dir/dev? */
 static bool dev_attr_is(const char *dir, dev_t rdev)
 {
-	char path[PATH_MAX + 8], buf[32];
-	unsigned maj, min;
-	bool ok;
-	FILE *f;
+	dev_t d;
 
-	snprintf(path, sizeof(path), "%s/dev", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &maj, &min) == 2 &&
-	     makedev(maj, min) == rdev;
-	fclose(f);
-	return ok;
+	return !probe_read_dev(dir, &d) && d == rdev;
 }
 
 bool safety_confirms_controller(const struct target *t, const char *confirm,
@@ -254,11 +240,10 @@ int safety_check_namespaces(const struct target *t, const char *what,
 			    const struct inuse_roots *roots, char *err, size_t errlen)
 {
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
-	char real[PATH_MAX], path[PATH_MAX + 300], buf[32];
+	char real[PATH_MAX], path[PATH_MAX + 300];
 	dev_t disk = whole_disk(t->rdev, roots);
 	struct inuse_snapshot *snap;
 	struct dirent *e;
-	unsigned maj, min;
 	DIR *dir;
 	int ret;
 
@@ -284,32 +269,22 @@ int safety_check_namespaces(const struct target *t, const char *what,
 		return ret;
 	}
 	while ((e = readdir(dir))) {
+		struct strbuf b = {0};
 		struct inuse use;
-		FILE *f;
+		dev_t ns;
 
 		if (!is_namespace_name(e->d_name))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/dev", real, e->d_name);
-		f = fopen(path, "re");
-		if (!f)
+		snprintf(path, sizeof(path), "%s/%s", real, e->d_name);
+		if (probe_read_dev(path, &ns))
 			continue;
-		if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &maj, &min) != 2) {
-			fclose(f);
+		if (inuse_snapshot_check(snap, ns, &use) < 0 || !inuse_busy(&use))
 			continue;
-		}
-		fclose(f);
-		if (inuse_snapshot_check(snap, makedev(maj, min), &use) < 0 || !inuse_busy(&use))
-			continue;
-		size_t n = (size_t)snprintf(err, errlen,
-					    "refusing to %s %s: it erases every namespace of the "
-					    "controller, and %s is in use (",
-					    what, t->path, e->d_name);
-		for (unsigned i = 0; i < use.nreasons && n < errlen; i++)
-			n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? "; " : "",
-					      use.reason[i].text);
-		if (n < errlen)
-			snprintf(err + n, errlen - n, ")");
-		ret = -EPERM;
+		strbuf_add(&b,
+			   "refusing to %s %s: it erases every namespace of the controller, and "
+			   "%s is in use (",
+			   what, t->path, e->d_name);
+		ret = refuse(&b, &use, err, errlen);
 		break;
 	}
 	inuse_snapshot_free(snap);

@@ -6,7 +6,7 @@
  * the step up, starts, releases and joins the workers, and reports what went wrong; it
  * also holds the process-wide busy-poll setting and the table of backends.
  *
- * A step of n streams is one struct run: stream i's workers are w[first, first + threads)
+ * A step of n streams is one struct step_run: stream i's workers are w[first, first + threads)
  * and do its workload on its target, with its own offsets table and seed. All of them
  * pass the one start barrier and run on the one clock (stream 0's time, ramp and
  * interval), so their samples line up interval by interval.
@@ -202,50 +202,50 @@ static int alloc_results(struct step_result *out, unsigned nstreams)
 }
 
 /* The streams, their offsets tables and their workers; the step's clock from stream 0. */
-static int run_setup(struct run *run, const struct engine_stream *streams, unsigned n,
-		     struct step_result *out, char *err, size_t errlen)
+static int step_setup(struct step_run *step, const struct engine_stream *streams, unsigned n,
+		      struct step_result *out, char *err, size_t errlen)
 {
 	const struct workload *wl0 = streams[0].wl;
 	int ret;
 
-	run->ramp_ns = wl0->ramp_ns;
-	run->time_ns = wl0->time_ns;
-	run->interval_ns = wl0->interval_ns;
-	run->seed = wl0->seed ? wl0->seed : mono_now_ns() * 0x9e3779b97f4a7c15ull;
-	out->seed = run->seed;
-	run->nstreams = n;
-	run->s = calloc(n, sizeof(*run->s));
-	if (!run->s || alloc_results(out, n) < 0)
+	step->ramp_ns = wl0->ramp_ns;
+	step->time_ns = wl0->time_ns;
+	step->interval_ns = wl0->interval_ns;
+	step->seed = wl0->seed ? wl0->seed : mono_now_ns() * 0x9e3779b97f4a7c15ull;
+	out->seed = step->seed;
+	step->nstreams = n;
+	step->s = calloc(n, sizeof(*step->s));
+	if (!step->s || alloc_results(out, n) < 0)
 		goto nomem;
 	for (unsigned i = 0; i < n; i++) {
-		struct stream_run *st = &run->s[i];
+		struct stream_run *st = &step->s[i];
 		st->t = streams[i].t;
 		st->wl = streams[i].wl;
-		st->seed = stream_seed(run->seed, i);
+		st->seed = stream_seed(step->seed, i);
 		st->max_bs = workload_max_bs(st->wl);
 		st->qdepth = st->wl->qdepth;
-		st->first = run->nworkers;
+		st->first = step->nworkers;
 		st->nworkers = st->wl->threads;
 		st->res = out->streams ? &out->streams[i] : NULL;
-		run->nworkers += st->nworkers;
+		step->nworkers += st->nworkers;
 		st->dist = malloc(sizeof(*st->dist));
 		if (!st->dist)
 			goto nomem;
 		ret = wl_dist_table_build(st->dist, st->wl, st->t->size, err, errlen);
 		if (ret == 0 && st->wl->trace[0])
-			ret = engine_trace_setup(st, run->ops, err, errlen);
+			ret = engine_trace_setup(st, step->ops, err, errlen);
 		if (ret < 0)
 			return ret;
 	}
-	run->busy_poll = engine_busy_poll(run->nworkers);
-	run->w = calloc(run->nworkers, sizeof(*run->w));
-	if (!run->w)
+	step->busy_poll = engine_busy_poll(step->nworkers);
+	step->w = calloc(step->nworkers, sizeof(*step->w));
+	if (!step->w)
 		goto nomem;
 	for (unsigned si = 0; si < n; si++)
-		for (unsigned k = 0; k < run->s[si].nworkers; k++) {
-			struct worker *w = &run->w[run->s[si].first + k];
-			w->run = run;
-			w->s = &run->s[si];
+		for (unsigned k = 0; k < step->s[si].nworkers; k++) {
+			struct worker *w = &step->w[step->s[si].first + k];
+			w->step = step;
+			w->s = &step->s[si];
 			w->index = k;
 		}
 	return 0;
@@ -254,20 +254,20 @@ nomem:
 	return -ENOMEM;
 }
 
-static void run_free(struct run *run)
+static void step_free(struct step_run *step)
 {
-	if (run->w)
-		for (unsigned i = 0; i < run->nworkers; i++) {
-			free(run->w[i].buf_mem);
-			free(run->w[i].bufs);
+	if (step->w)
+		for (unsigned i = 0; i < step->nworkers; i++) {
+			free(step->w[i].buf_mem);
+			free(step->w[i].bufs);
 		}
-	free(run->w);
-	if (run->s)
-		for (unsigned i = 0; i < run->nstreams; i++) {
-			free(run->s[i].dist);
-			trace_mem_free(&run->s[i].trace);
+	free(step->w);
+	if (step->s)
+		for (unsigned i = 0; i < step->nstreams; i++) {
+			free(step->s[i].dist);
+			trace_mem_free(&step->s[i].trace);
 		}
-	free(run->s);
+	free(step->s);
 }
 
 /* ---- running it ------------------------------------------------------------------- */
@@ -277,50 +277,50 @@ static void run_free(struct run *run)
  * ended, and join them. Returns 0, or -errno with a message when a worker could not
  * start or set up, or the collector ran out of memory.
  */
-static int run_workers(struct run *run, engine_sample_fn on_sample, void *arg,
+static int run_workers(struct step_run *step, engine_sample_fn on_sample, void *arg,
 		       struct step_result *out, char *err, size_t errlen)
 {
 	unsigned started = 0;
 	int ret = 0;
 
-	for (unsigned i = 0; i < run->nworkers; i++) {
-		ret = -pthread_create(&run->w[i].tid, NULL, engine_worker_main, &run->w[i]);
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		ret = -pthread_create(&step->w[i].tid, NULL, engine_worker_main, &step->w[i]);
 		if (ret < 0)
 			break;
 		started++;
 	}
-	while (atomic_load(&run->nready) < started)
+	while (atomic_load(&step->nready) < started)
 		nanosleep(&(struct timespec){0, 200000}, NULL);
 	if (ret == 0)
-		ret = atomic_load(&run->setup_error);
-	atomic_store(&run->go, ret == 0 ? 1 : -1);
+		ret = atomic_load(&step->setup_error);
+	atomic_store(&step->go, ret == 0 ? 1 : -1);
 	if (ret == 0) {
 		/* the last worker to reach its loop sets t0 (clock_in) */
-		while (atomic_load_explicit(&run->go, memory_order_acquire) != 2)
+		while (atomic_load_explicit(&step->go, memory_order_acquire) != 2)
 			nanosleep(&(struct timespec){0, 200000}, NULL);
-		ret = engine_collect(run, on_sample, arg, out);
+		ret = engine_collect(step, on_sample, arg, out);
 	}
 	for (unsigned i = 0; i < started; i++)
-		pthread_join(run->w[i].tid, NULL);
+		pthread_join(step->w[i].tid, NULL);
 	if (ret == 0)
 		return 0;
-	if (atomic_load(&run->go) == 2) {
+	if (atomic_load(&step->go) == 2) {
 		snprintf(err, errlen, "out of memory for the step's samples");
 		return ret;
 	}
-	if (started < run->nworkers) {
-		snprintf(err, errlen, "cannot start %u worker threads: %s", run->nworkers,
+	if (started < step->nworkers) {
+		snprintf(err, errlen, "cannot start %u worker threads: %s", step->nworkers,
 			 strerror(-ret));
 		return ret;
 	}
 	/* the target of the first worker that failed to set up, else the first stream's */
-	const struct target *t = run->s[0].t;
-	for (unsigned i = 0; i < run->nworkers; i++)
-		if (run->w[i].error) {
-			t = run->w[i].s->t;
+	const struct target *t = step->s[0].t;
+	for (unsigned i = 0; i < step->nworkers; i++)
+		if (step->w[i].error) {
+			t = step->w[i].s->t;
 			break;
 		}
-	snprintf(err, errlen, "%s: cannot set up %s I/O: %s", t->path, run->ops->name,
+	snprintf(err, errlen, "%s: cannot set up %s I/O: %s", t->path, step->ops->name,
 		 strerror(-ret));
 	return ret;
 }
@@ -329,10 +329,10 @@ static int run_workers(struct run *run, engine_sample_fn on_sample, void *arg,
  * The first failed I/O of any worker, as the step's error, else no progress (-ETIMEDOUT).
  * Returns 0 or the -errno.
  */
-static int run_error(struct run *run, struct step_result *out, char *err, size_t errlen)
+static int step_error(struct step_run *step, struct step_result *out, char *err, size_t errlen)
 {
-	for (unsigned i = 0; i < run->nworkers; i++) {
-		const struct worker *w = &run->w[i];
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		const struct worker *w = &step->w[i];
 		if (!w->error)
 			continue;
 		out->error = w->error;
@@ -343,13 +343,13 @@ static int run_error(struct run *run, struct step_result *out, char *err, size_t
 			 (unsigned long long)out->error_offset, strerror(-out->error));
 		return out->error;
 	}
-	if (atomic_load(&run->stuck)) {
-		const struct worker *w = &run->w[run->stuck_worker];
+	if (atomic_load(&step->stuck)) {
+		const struct worker *w = &step->w[step->stuck_worker];
 		out->error = -ETIMEDOUT;
 		snprintf(err, errlen,
 			 "%s: no progress: worker thread %u completed no I/O for %.3g s (the "
 			 "no-progress limit), the time the host did not run drivebench left out",
-			 w->s->t->path, w->index + 1, (double)run->no_progress_ns / 1e9);
+			 w->s->t->path, w->index + 1, (double)step->no_progress_ns / 1e9);
 		return out->error;
 	}
 	return 0;
@@ -359,33 +359,33 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 		       unsigned n, struct engine_ctl *ctl, engine_sample_fn on_sample, void *arg,
 		       struct step_result *out, char *err, size_t errlen)
 {
-	struct run *run;
+	struct step_run *step;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = check_streams(streams, n, err, errlen);
 	if (ret < 0)
 		return ret;
-	run = calloc(1, sizeof(*run));
-	if (!run) {
+	step = calloc(1, sizeof(*step));
+	if (!step) {
 		snprintf(err, errlen, "out of memory for a step");
 		return -ENOMEM;
 	}
-	run->ops = ops;
-	run->ctl = ctl ? ctl : &run->own_ctl;
-	run->no_progress_ns = run->ctl->no_progress_ns ? run->ctl->no_progress_ns
-						       : ENGINE_NO_PROGRESS_NS;
-	ret = run_setup(run, streams, n, out, err, errlen);
+	step->ops = ops;
+	step->ctl = ctl ? ctl : &step->own_ctl;
+	step->no_progress_ns =
+		step->ctl->no_progress_ns ? step->ctl->no_progress_ns : ENGINE_NO_PROGRESS_NS;
+	ret = step_setup(step, streams, n, out, err, errlen);
 	if (ret == 0)
-		ret = run_workers(run, on_sample, arg, out, err, errlen);
+		ret = run_workers(step, on_sample, arg, out, err, errlen);
 	if (ret == 0) {
-		engine_summarize(run, out);
-		engine_trace_summarize(run, out);
-		out->stopped = atomic_load(&run->ctl->stop) != 0;
-		ret = run_error(run, out, err, errlen);
+		engine_summarize(step, out);
+		engine_trace_summarize(step, out);
+		out->stopped = atomic_load(&step->ctl->stop) != 0;
+		ret = step_error(step, out, err, errlen);
 	}
-	run_free(run);
-	free(run);
+	step_free(step);
+	free(step);
 	return ret;
 }
 

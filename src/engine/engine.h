@@ -13,8 +13,10 @@
  * Threads: workers never lock, allocate, print or make syscalls beyond their backend's
  * on the per-I/O path. Each worker accumulates into its own interval record and
  * publishes it, when the interval ends, through a single-producer/single-consumer ring
- * to a collector thread, which merges the workers' records of one interval into a
- * struct sample and calls the sample callback. Every completion counts in exactly one
+ * to the collector, which merges the workers' records of one interval into a struct
+ * sample and calls the sample callback. The collector is the thread that called
+ * engine_run(): it starts the workers, collects until they have ended, and joins them;
+ * the engine starts no thread but the workers. Every completion counts in exactly one
  * interval, so the samples of a step add up exactly to its total.
  */
 #include <stdatomic.h>
@@ -162,10 +164,11 @@ struct engine_ctl {
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 
 /*
- * Host stalls: the collector thread sleeps ENGINE_WATCH_NS between looks at the workers'
- * records. When it wakes more than ENGINE_HOST_STALL_NS late, the host did not run
- * drivebench (SIGSTOP, a suspended VM, a CPU starved by other work) for that long, and
- * the samples it overlaps carry it in host_stall_ns. A slow drive never makes it late.
+ * Host stalls: the collector (the caller's thread) sleeps ENGINE_WATCH_NS between looks
+ * at the workers' records. When it wakes more than ENGINE_HOST_STALL_NS late, the host
+ * did not run drivebench (SIGSTOP, a suspended VM, a CPU starved by other work) for that
+ * long, and the samples it overlaps carry it in host_stall_ns. A slow drive never makes
+ * it late.
  */
 #define ENGINE_WATCH_NS      5000000ull  /* 5 ms */
 #define ENGINE_HOST_STALL_NS 20000000ull /* 20 ms */
@@ -263,8 +266,9 @@ struct stream_result {
 void step_result_free(struct step_result *r);
 
 /*
- * Run wl on t (opened writable when wl writes). Calls on_sample from the collector
- * thread once per interval, in order; it must return quickly (copy what it needs).
+ * Run wl on t (opened writable when wl writes). Calls on_sample on the calling thread
+ * (the collector) once per interval, in order; it must return quickly (copy what it
+ * needs): the workers' rings fill while it runs.
  * Returns 0 when the step ran (out->stopped tells if it was cut short), -errno when it
  * could not start or an I/O failed (out->error, out->error_offset; samples up to the
  * failure are kept), with a message in err.

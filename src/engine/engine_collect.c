@@ -3,8 +3,10 @@
  * The collector: turns the workers' interval records into samples, the step's (every
  * worker) and, in a step of several streams, each stream's (its own workers), from the
  * same records in the same pass, so a stream's samples cover the step's intervals and
- * add up to the step's exactly. All the per-stream work happens here, once per interval;
- * the workers' per-I/O path knows nothing of streams.
+ * add up to the step's exactly. It runs on the thread that called engine_run(), between
+ * starting the workers and joining them (engine.c); it is not a thread of its own. All
+ * the per-stream work happens here, once per interval; the workers' per-I/O path knows
+ * nothing of streams.
  *
  * Between its looks at the records the collector sleeps, and watches the clock and the
  * workers' threads to mark the time in which the host ran none of them (host stalls).
@@ -24,7 +26,7 @@
 #define STALLS_MAX 64 /* host stalls waiting for their sample; more merge into the last */
 
 struct collector {
-	struct run *run;
+	struct step_run *step;
 	const struct engine_host *host; /* the clock, sleep, schedstat and memory it uses */
 	engine_sample_fn on_sample;
 	void *arg;
@@ -60,14 +62,14 @@ static struct rec *peek(struct worker *w, uint32_t k)
  */
 static bool span_ready(struct collector *c, uint32_t *end)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 	uint32_t e = c->next;
 	bool changed = true;
 
 	while (changed) {
 		changed = false;
-		for (unsigned i = 0; i < run->nworkers; i++) {
-			struct worker *w = &run->w[i];
+		for (unsigned i = 0; i < step->nworkers; i++) {
+			struct worker *w = &step->w[i];
 			struct rec *r = NULL;
 			bool final = w->finished;
 			for (uint32_t k = 0; (r = peek(w, k)); k++) {
@@ -91,21 +93,21 @@ static bool span_ready(struct collector *c, uint32_t *end)
 	return true;
 }
 
-static bool all_finished(struct run *run)
+static bool all_finished(struct step_run *step)
 {
-	for (unsigned i = 0; i < run->nworkers; i++)
-		if (!run->w[i].finished)
+	for (unsigned i = 0; i < step->nworkers; i++)
+		if (!step->w[i].finished)
 			return false;
 	return true;
 }
 
-static uint64_t max_end_ns(struct run *run)
+static uint64_t max_end_ns(struct step_run *step)
 {
 	uint64_t e = 0;
 
-	for (unsigned i = 0; i < run->nworkers; i++)
-		if (run->w[i].end_ns > e)
-			e = run->w[i].end_ns;
+	for (unsigned i = 0; i < step->nworkers; i++)
+		if (step->w[i].end_ns > e)
+			e = step->w[i].end_ns;
 	return e;
 }
 
@@ -113,13 +115,13 @@ static uint64_t max_end_ns(struct run *run)
 static bool stall_span(struct collector *c, uint64_t from_ns, uint64_t to_ns, uint64_t *start,
 		       uint64_t *end)
 {
-	struct run *run = c->run;
-	uint64_t base = run->t0_ns + run->ramp_ns + c->paused_ns;
+	struct step_run *step = c->step;
+	uint64_t base = step->t0_ns + step->ramp_ns + c->paused_ns;
 
 	*start = from_ns > base ? from_ns - base : 0;
 	*end = to_ns > base ? to_ns - base : 0;
-	if (*end > run->time_ns)
-		*end = run->time_ns;
+	if (*end > step->time_ns)
+		*end = step->time_ns;
 	return *start < *end; /* else in the ramp or the drain */
 }
 
@@ -214,11 +216,11 @@ static const struct engine_host real_host = {
  */
 static bool workers_stalled(struct collector *c, uint64_t period_ns)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 	bool all = true;
 
-	for (unsigned i = 0; i < run->nworkers; i++) {
-		struct worker *w = &run->w[i];
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		struct worker *w = &step->w[i];
 		uint64_t t = atomic_load_explicit(&w->turns, memory_order_relaxed), rd;
 		bool had = w->quiet;
 
@@ -242,15 +244,15 @@ static bool workers_stalled(struct collector *c, uint64_t period_ns)
 
 /*
  * Did every worker that owes completions get some in the last period_ns? One that did
- * not for run->no_progress_ns of the time watched (host stalls and pauses left out:
- * counts is false for those periods) fails the step: run->stuck, then run->failed.
+ * not for step->no_progress_ns of the time watched (host stalls and pauses left out:
+ * counts is false for those periods) fails the step: step->stuck, then step->failed.
  */
 static void progress_watch(struct collector *c, uint64_t period_ns, bool counts)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 
-	for (unsigned i = 0; i < run->nworkers; i++) {
-		struct worker *w = &run->w[i];
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		struct worker *w = &step->w[i];
 		uint64_t p = atomic_load_explicit(&w->progress, memory_order_relaxed);
 
 		if (p != w->seen_progress || atomic_load_explicit(&w->ended, memory_order_relaxed)) {
@@ -261,10 +263,10 @@ static void progress_watch(struct collector *c, uint64_t period_ns, bool counts)
 		if (!counts)
 			continue;
 		w->quiet_ns += period_ns;
-		if (w->quiet_ns >= run->no_progress_ns && !atomic_load(&run->stuck)) {
-			run->stuck_worker = i;
-			atomic_store(&run->stuck, 1);
-			atomic_store(&run->failed, 1);
+		if (w->quiet_ns >= step->no_progress_ns && !atomic_load(&step->stuck)) {
+			step->stuck_worker = i;
+			atomic_store(&step->stuck, 1);
+			atomic_store(&step->failed, 1);
 		}
 	}
 }
@@ -357,12 +359,12 @@ static void take_records(struct worker *w, uint32_t end, struct io_acc *into)
  */
 static void take_span(struct collector *c, uint32_t end)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 
 	io_acc_init(&c->tmp[0]);
 	io_acc_init(&c->tmp[1]);
-	for (unsigned si = 0; si < run->nstreams; si++) {
-		const struct stream_run *st = &run->s[si];
+	for (unsigned si = 0; si < step->nstreams; si++) {
+		const struct stream_run *st = &step->s[si];
 		struct io_acc *into = c->stream_tmp ? &c->stream_tmp[2 * si] : c->tmp;
 
 		if (c->stream_tmp) {
@@ -370,7 +372,7 @@ static void take_span(struct collector *c, uint32_t end)
 			io_acc_init(&into[1]);
 		}
 		for (unsigned i = st->first; i < st->first + st->nworkers; i++)
-			take_records(&run->w[i], end, into);
+			take_records(&step->w[i], end, into);
 		if (c->stream_tmp) {
 			io_acc_merge(&c->tmp[0], &into[0]);
 			io_acc_merge(&c->tmp[1], &into[1]);
@@ -394,21 +396,21 @@ static int add_sample(const struct collector *c, struct sample **samples, unsign
 	return 0;
 }
 
-/* Each stream's sample of the span the step's sample `step` covers. */
-static int emit_streams(struct collector *c, const struct sample *step)
+/* Each stream's sample of the span the step's sample `all` covers. */
+static int emit_streams(struct collector *c, const struct sample *all)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 	struct sample s;
 
-	for (unsigned si = 0; si < run->nstreams; si++) {
-		struct stream_result *res = run->s[si].res;
+	for (unsigned si = 0; si < step->nstreams; si++) {
+		struct stream_result *res = step->s[si].res;
 		const struct io_acc *acc = &c->stream_tmp[2 * si];
 
 		memset(&s, 0, sizeof(s));
-		stats_summarize(&acc[0], &acc[1], step->dur_ns, &s);
-		s.index = step->index;
-		s.start_ns = step->start_ns;
-		s.host_stall_ns = step->host_stall_ns; /* the host's, the same for every stream */
+		stats_summarize(&acc[0], &acc[1], all->dur_ns, &s);
+		s.index = all->index;
+		s.start_ns = all->start_ns;
+		s.host_stall_ns = all->host_stall_ns; /* the host's, the same for every stream */
 		io_acc_merge(&res->acc[0], &acc[0]);
 		io_acc_merge(&res->acc[1], &acc[1]);
 		if (add_sample(c, &res->samples, &res->nsamples, &c->stream_cap[si], &s))
@@ -420,15 +422,15 @@ static int emit_streams(struct collector *c, const struct sample *step)
 /* Merge every worker's records up to interval `end` into one sample (and one a stream). */
 static int emit(struct collector *c, uint32_t end)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 	struct step_result *out = c->out;
 	struct sample s;
 
 	take_span(c, end);
-	uint64_t start_ns = (uint64_t)c->next * run->interval_ns;
-	uint64_t stop_ns = (uint64_t)(end + 1) * run->interval_ns;
-	if (all_finished(run) && stop_ns > max_end_ns(run))
-		stop_ns = max_end_ns(run);
+	uint64_t start_ns = (uint64_t)c->next * step->interval_ns;
+	uint64_t stop_ns = (uint64_t)(end + 1) * step->interval_ns;
+	if (all_finished(step) && stop_ns > max_end_ns(step))
+		stop_ns = max_end_ns(step);
 	c->next = end + 1;
 	if (stop_ns <= start_ns)
 		return 0; /* stopped on a boundary: nothing was measured in this span */
@@ -451,61 +453,62 @@ static int emit(struct collector *c, uint32_t end)
 
 static int collect(struct collector *c)
 {
-	struct run *run = c->run;
+	struct step_run *step = c->step;
 	uint32_t end;
 	int ret = 0;
 
-	for (unsigned i = 0; i < run->nworkers; i++) {
+	for (unsigned i = 0; i < step->nworkers; i++) {
 		char path[64];
-		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)run->w[i].os_tid);
-		run->w[i].stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat",
+			 (int)step->w[i].os_tid);
+		step->w[i].stat_fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
-	while (!all_finished(run)) {
+	while (!all_finished(step)) {
 		if (span_ready(c, &end)) {
 			ret = emit(c, end);
 			if (ret < 0) {
 				/* no room for its samples: the step ends now, as on a failed I/O
 				   (the workers stop; they never wait for the collector) */
-				atomic_store(&run->failed, 1);
+				atomic_store(&step->failed, 1);
 				break;
 			}
 			continue;
 		}
-		bool paused = atomic_load(&run->ctl->pause) != 0;
+		bool paused = atomic_load(&step->ctl->pause) != 0;
 		uint64_t t = c->host->now_ns(c->host->arg);
 		c->host->sleep_ns(c->host->arg, ENGINE_WATCH_NS);
 		watch(c, t, t + ENGINE_WATCH_NS, c->host->now_ns(c->host->arg),
-		      paused || atomic_load(&run->ctl->pause) != 0);
+		      paused || atomic_load(&step->ctl->pause) != 0);
 	}
 	stall_close(c);
-	for (unsigned i = 0; i < run->nworkers; i++)
-		if (run->w[i].stat_fd >= 0)
-			close(run->w[i].stat_fd);
+	for (unsigned i = 0; i < step->nworkers; i++)
+		if (step->w[i].stat_fd >= 0)
+			close(step->w[i].stat_fd);
 	return ret;
 }
 
-int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
+int engine_collect(struct step_run *step, engine_sample_fn on_sample, void *arg,
 		   struct step_result *out)
 {
 	struct collector *c = calloc(1, sizeof(*c));
 	int ret = -ENOMEM;
 
 	if (!c) {
-		atomic_store(&run->failed, 1);
+		atomic_store(&step->failed, 1);
 		return -ENOMEM;
 	}
-	c->run = run;
-	c->host = run->ctl->host ? run->ctl->host : &real_host;
+	c->step = step;
+	c->host = step->ctl->host ? step->ctl->host : &real_host;
 	c->on_sample = on_sample;
 	c->arg = arg;
 	c->out = out;
 	c->tmp = calloc(2, sizeof(*c->tmp));
-	if (run->nstreams > 1)
-		c->stream_tmp = calloc(2 * run->nstreams, sizeof(*c->stream_tmp));
-	if (c->tmp && (run->nstreams == 1 || c->stream_tmp))
+	if (step->nstreams > 1)
+		c->stream_tmp = calloc(2 * step->nstreams, sizeof(*c->stream_tmp));
+	if (c->tmp && (step->nstreams == 1 || c->stream_tmp))
 		ret = collect(c);
 	else
-		atomic_store(&run->failed, 1);
+		atomic_store(&step->failed, 1);
 	free(c->stream_tmp);
 	free(c->tmp);
 	free(c);
@@ -522,16 +525,16 @@ int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
  * the last completion; its latencies join the maximum and percentiles. first_idle counts
  * from first. The total spans the step's measured time, as its samples do.
  */
-static void summarize_workers(struct run *run, unsigned first, unsigned n,
+static void summarize_workers(struct step_run *step, unsigned first, unsigned n,
 			      const struct step_result *out, struct stream_result *r)
 {
-	uint64_t from = run->ramp_ns + run->time_ns, last = 0;
+	uint64_t from = step->ramp_ns + step->time_ns, last = 0;
 
-	stats_summarize(&r->acc[0], &r->acc[1], max_end_ns(run), &r->total);
+	stats_summarize(&r->acc[0], &r->acc[1], max_end_ns(step), &r->total);
 	r->total.index = out->nsamples;
 	r->total.host_stall_ns = out->host_stall_ns;
 	for (unsigned i = first; i < first + n; i++) {
-		struct worker *w = &run->w[i];
+		struct worker *w = &step->w[i];
 		for (int d = 0; d < 2; d++) {
 			io_acc_merge(&r->drain_acc[d], &w->drain[d]);
 			io_acc_merge(&r->ramp_acc[d], &w->ramp[d]);
@@ -549,31 +552,31 @@ static void summarize_workers(struct run *run, unsigned first, unsigned n,
 	}
 	stats_summarize(&r->drain_acc[0], &r->drain_acc[1], last > from ? last - from : 0,
 			&r->drain);
-	stats_summarize(&r->ramp_acc[0], &r->ramp_acc[1], run->ramp_ns, &r->ramp);
+	stats_summarize(&r->ramp_acc[0], &r->ramp_acc[1], step->ramp_ns, &r->ramp);
 	stats_fold_latency(&r->acc[0], &r->acc[1], &r->drain_acc[0], &r->drain_acc[1],
 			   &r->total);
-	snprintf(r->engine_desc, sizeof(r->engine_desc), "%s", run->w[first].desc);
-	r->busy_poll = run->w[first].busy_poll;
+	snprintf(r->engine_desc, sizeof(r->engine_desc), "%s", step->w[first].desc);
+	r->busy_poll = step->w[first].busy_poll;
 }
 
-void engine_summarize(struct run *run, struct step_result *out)
+void engine_summarize(struct step_run *step, struct step_result *out)
 {
 	/* the step's fields that a stream's result has too, summarized the same way */
-	struct stream_result step = {
+	struct stream_result all = {
 		.acc = out->acc, .drain_acc = out->drain_acc, .ramp_acc = out->ramp_acc,
 	};
 
-	summarize_workers(run, 0, run->nworkers, out, &step);
-	out->total = step.total;
-	out->drain = step.drain;
-	out->ramp = step.ramp;
-	out->idle_workers = step.idle_workers;
-	out->first_idle = step.first_idle;
-	out->silent_workers = step.silent_workers;
-	memcpy(out->engine_desc, step.engine_desc, sizeof(out->engine_desc));
-	out->busy_poll = step.busy_poll;
-	for (unsigned si = 0; si < run->nstreams && out->streams; si++) {
-		const struct stream_run *st = &run->s[si];
-		summarize_workers(run, st->first, st->nworkers, out, st->res);
+	summarize_workers(step, 0, step->nworkers, out, &all);
+	out->total = all.total;
+	out->drain = all.drain;
+	out->ramp = all.ramp;
+	out->idle_workers = all.idle_workers;
+	out->first_idle = all.first_idle;
+	out->silent_workers = all.silent_workers;
+	memcpy(out->engine_desc, all.engine_desc, sizeof(out->engine_desc));
+	out->busy_poll = all.busy_poll;
+	for (unsigned si = 0; si < step->nstreams && out->streams; si++) {
+		const struct stream_run *st = &step->s[si];
+		summarize_workers(step, st->first, st->nworkers, out, st->res);
 	}
 }

@@ -7,8 +7,13 @@
  *                     the workers, the step's result and error; the busy-poll setting
  *   engine_worker.c   a worker thread: its buffers, the start barrier, the per-I/O loop
  *                     and the records it publishes
- *   engine_collect.c  the collector thread: merging records into samples (the step's and
- *                     each stream's), the host-stall watch, the step's and streams' totals
+ *   engine_collect.c  the collector: merging records into samples (the step's and each
+ *                     stream's), the host-stall watch, the step's and streams' totals
+ *
+ * Threads: the caller of engine_run() sets the step up, starts the workers (one thread
+ * each) and, once the step's clock has started, is the collector itself: it consumes the
+ * workers' records and calls the sample callback on its own thread until every worker has
+ * ended, then joins them and makes the totals. There is no collector thread of its own.
  *
  * A step has n streams (engine_run_streams); each worker belongs to one of them and does
  * that stream's workload on its target. The workers of stream i are w[first, first + n).
@@ -26,11 +31,11 @@ struct rec {
 	struct io_acc acc[2];    /* DIR_READ, DIR_WRITE */
 };
 
-struct run;
+struct step_run;
 struct stream_run;
 
 struct worker {
-	struct run *run;
+	struct step_run *step;
 	struct stream_run *s;    /* the stream it belongs to */
 	unsigned index;          /* in its stream, from 0: its thread of the stream's workload */
 	pthread_t tid;
@@ -82,12 +87,18 @@ struct stream_run {
 				    observed concurrency */
 	struct trace_mem trace;  /* a replay's trace (engine_trace.c); n = 0: none */
 	double trace_speed;      /* > 0: timing mode */
-	unsigned first;          /* its first worker in run->w */
+	unsigned first;          /* its first worker in step->w */
 	unsigned nworkers;
 	struct stream_result *res; /* out->streams[i]; NULL in a step of one stream */
 };
 
-struct run {
+/*
+ * One step as the engine runs it (engine_run_streams), from setup to the joined workers:
+ * a step's run, beside its streams' (struct stream_run). Named apart from the runner's
+ * struct plan_run (a plan's phases, runner.c) and the door's struct run (a session, run.h),
+ * which run many steps each.
+ */
+struct step_run {
 	const struct engine_ops *ops;
 	struct engine_ctl *ctl;
 	struct engine_ctl own_ctl; /* ctl when the caller gives none */
@@ -133,7 +144,7 @@ static inline bool rec_empty(const struct rec *r)
 int engine_trace_setup(struct stream_run *st, const struct engine_ops *ops, char *err,
 		       size_t errlen);
 /* The replay's figures from its worker, into out (once joined). */
-void engine_trace_summarize(struct run *run, struct step_result *out);
+void engine_trace_summarize(struct step_run *step, struct step_result *out);
 
 /* A worker thread (pthread_create's start routine, arg: its struct worker). */
 void *engine_worker_main(void *arg);
@@ -142,9 +153,9 @@ void *engine_worker_main(void *arg);
  * merges the workers' records into out->samples (and each stream's into its own) until
  * every worker has published its final record. Returns 0 or -ENOMEM.
  */
-int engine_collect(struct run *run, engine_sample_fn on_sample, void *arg,
+int engine_collect(struct step_run *step, engine_sample_fn on_sample, void *arg,
 		   struct step_result *out);
 /* The step's and each stream's total, drain, ramp and idle workers, once all are joined. */
-void engine_summarize(struct run *run, struct step_result *out);
+void engine_summarize(struct step_run *step, struct step_result *out);
 
 #endif

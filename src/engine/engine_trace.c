@@ -50,12 +50,12 @@ int engine_trace_setup(struct stream_run *st, const struct engine_ops *ops, char
 	return 0;
 }
 
-void engine_trace_summarize(struct run *run, struct step_result *out)
+void engine_trace_summarize(struct step_run *step, struct step_result *out)
 {
 	struct replay_stats *r = &out->replay;
 
-	for (unsigned i = 0; i < run->nworkers; i++) {
-		const struct worker *w = &run->w[i];
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		const struct worker *w = &step->w[i];
 		const struct stream_run *s = w->s;
 		if (!s->trace.n)
 			continue;

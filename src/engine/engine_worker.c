@@ -140,7 +140,7 @@ static void publish_final(struct worker *w, struct rec *cur, uint64_t end_ns)
 /* Its slot buffers, each as large as its stream's largest block, and its backend queue. */
 static int worker_setup(struct worker *w, struct engine_io **io)
 {
-	struct run *run = w->run;
+	struct step_run *step = w->step;
 	const struct workload *wl = w->s->wl;
 	size_t bs = w->s->max_bs;
 	unsigned qd = w->s->qdepth;
@@ -162,12 +162,12 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 		fill_buffer(w->buf_mem, bs * qd, wl, &s);
 	else
 		memset(w->buf_mem, 0, bs * qd);
-	ret = run->ops->open(io, w->s->t->fd, qd, w->bufs,
-			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
+	ret = step->ops->open(io, w->s->t->fd, qd, w->bufs,
+			      step->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
 	if (ret == 0) {
-		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
-		w->busy_poll = run->busy_poll &&
-			       (!run->ops->busy_polls || run->ops->busy_polls(*io));
+		snprintf(w->desc, sizeof(w->desc), "%s", step->ops->describe(*io));
+		w->busy_poll =
+			step->busy_poll && (!step->ops->busy_polls || step->ops->busy_polls(*io));
 	}
 	return ret;
 }
@@ -181,20 +181,20 @@ static int worker_setup(struct worker *w, struct engine_io **io)
  * already issue I/O, uncounted, until the clock is set: when it starts, every worker is
  * running with its queue full.
  */
-static void clock_in(struct run *run)
+static void clock_in(struct step_run *step)
 {
-	if (atomic_fetch_add(&run->nrunning, 1) + 1 == run->nworkers) {
-		run->t0_ns = mono_now_ns();
+	if (atomic_fetch_add(&step->nrunning, 1) + 1 == step->nworkers) {
+		step->t0_ns = mono_now_ns();
 		/* t0 is visible to whoever sees go == 2 */
-		atomic_store_explicit(&run->go, 2, memory_order_release);
+		atomic_store_explicit(&step->go, 2, memory_order_release);
 	}
 }
 
-static bool clock_started(struct run *run, uint64_t *t0)
+static bool clock_started(struct step_run *step, uint64_t *t0)
 {
-	if (atomic_load_explicit(&run->go, memory_order_acquire) != 2)
+	if (atomic_load_explicit(&step->go, memory_order_acquire) != 2)
 		return false;
-	*t0 = run->t0_ns;
+	*t0 = step->t0_ns;
 	return true;
 }
 
@@ -232,7 +232,7 @@ static inline void made_progress(struct worker *w)
  */
 struct loop {
 	struct worker *w;
-	struct run *run;
+	struct step_run *step;
 	const struct engine_ops *ops;
 	struct engine_io *io;
 	const struct workload *wl;  /* its stream's */
@@ -291,14 +291,14 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 
 	*L = (struct loop){0};
 	L->w = w;
-	L->run = w->run;
-	L->ops = w->run->ops;
+	L->step = w->step;
+	L->ops = w->step->ops;
 	L->io = io;
 	L->wl = wl;
 	L->stamp = wl->read_pct < 100 && wl->data != WL_DATA_ZERO;
-	L->meas0 = L->run->ramp_ns;
-	L->meas_end = L->run->ramp_ns + L->run->time_ns;
-	L->ivl_ns = L->run->interval_ns;
+	L->meas0 = L->step->ramp_ns;
+	L->meas_end = L->step->ramp_ns + L->step->time_ns;
+	L->ivl_ns = L->step->interval_ns;
 	L->wait_for = wait_target(qd);
 	L->cur = &w->ring[0];
 	L->free_slots = calloc(qd, sizeof(*L->free_slots));
@@ -308,7 +308,7 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 	L->slot_op = calloc(qd, sizeof(*L->slot_op));
 	if (!L->free_slots || !L->sub_ns || !L->slot_off || !L->slot_len || !L->slot_op) {
 		w->error = -ENOMEM;
-		atomic_store(&L->run->failed, 1);
+		atomic_store(&L->step->failed, 1);
 		L->stopping = true;
 	}
 	for (unsigned i = 0; i < qd && !L->stopping; i++)
@@ -327,7 +327,7 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
 	L->tr = w->s->trace.n ? &w->s->trace : NULL;
 	L->io_cap = io_share(wl, gen->align, w->index);
 	/* a share so small that no I/O may fall due in the window may leave a worker idle */
-	w->may_idle = (L->period_ns > 0 && (double)L->run->time_ns < 2 * L->period_ns) ||
+	w->may_idle = (L->period_ns > 0 && (double)L->step->time_ns < 2 * L->period_ns) ||
 		      L->io_cap == 0;
 	if (L->io_cap == 0)
 		L->stopping = true;
@@ -344,7 +344,7 @@ static void loop_init(struct loop *L, struct worker *w, struct engine_io *io,
  */
 static bool before_clock(struct loop *L)
 {
-	L->clocked = clock_started(L->run, &L->t0);
+	L->clocked = clock_started(L->step, &L->t0);
 	if (L->clocked) {
 		L->paused_ns = 0;
 		L->raw = mono_now_ns();
@@ -352,7 +352,7 @@ static bool before_clock(struct loop *L)
 	} else if (L->period_ns && L->inflight == 0 && !L->stopping) {
 		nanosleep(&(struct timespec){0, 200000}, NULL);
 		made_progress(L->w);
-		if (!atomic_load(&L->run->ctl->stop) && !atomic_load(&L->run->failed))
+		if (!atomic_load(&L->step->ctl->stop) && !atomic_load(&L->step->failed))
 			return true;
 	}
 	return false;
@@ -364,10 +364,10 @@ static bool before_clock(struct loop *L)
  */
 static inline void check_stop(struct loop *L)
 {
-	struct run *run = L->run;
+	struct step_run *step = L->step;
 
-	if (!L->stopping && (atomic_load_explicit(&run->ctl->stop, memory_order_relaxed) ||
-			     atomic_load_explicit(&run->failed, memory_order_relaxed) ||
+	if (!L->stopping && (atomic_load_explicit(&step->ctl->stop, memory_order_relaxed) ||
+			     atomic_load_explicit(&step->failed, memory_order_relaxed) ||
 			     (L->clocked && L->now >= L->meas_end))) {
 		L->stopping = true;
 		L->w->stop_ns = L->now;
@@ -377,7 +377,7 @@ static inline void check_stop(struct loop *L)
 /* Paused with nothing in flight: wait, and take the time paused off the measured clock. */
 static void pause_wait(struct loop *L)
 {
-	struct engine_ctl *ctl = L->run->ctl;
+	struct engine_ctl *ctl = L->step->ctl;
 	uint64_t p0 = mono_now_ns();
 
 	while (atomic_load(&ctl->pause) && !atomic_load(&ctl->stop))
@@ -432,7 +432,7 @@ static inline bool replay_next(struct loop *L, unsigned *op, uint64_t *off, uint
 static inline void issue(struct loop *L)
 {
 	while (!L->stopping && L->nfree &&
-	       !atomic_load_explicit(&L->run->ctl->pause, memory_order_relaxed)) {
+	       !atomic_load_explicit(&L->step->ctl->pause, memory_order_relaxed)) {
 		unsigned op = ENGINE_OP_READ;
 		uint64_t off;
 		uint32_t len;
@@ -485,7 +485,7 @@ static void sleep_until_due(struct loop *L)
 		t = L->raw + DUE_SLEEP_MAX_NS;
 	struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 
-	if (!atomic_load(&L->run->ctl->pause))
+	if (!atomic_load(&L->step->ctl->pause))
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	made_progress(L->w);
 	L->raw = mono_now_ns();
@@ -540,7 +540,7 @@ static inline void account(struct loop *L, const struct engine_cqe *cqes, unsign
 				w->error_offset = L->slot_off[slot];
 				w->error_write = op != ENGINE_OP_READ;
 			}
-			atomic_store(&L->run->failed, 1);
+			atomic_store(&L->step->failed, 1);
 			continue;
 		}
 		if (op <= ENGINE_OP_WRITE) {
@@ -562,12 +562,12 @@ static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
 
 	if (ret < 0) {
 		L->w->error = ret;
-		atomic_store(&L->run->failed, 1);
+		atomic_store(&L->step->failed, 1);
 		return ret;
 	}
 	unsigned n = L->ops->reap(L->io, cqes, REAP_MAX);
 	/* before the clock read: a t0 seen set is no later than it */
-	if (!L->clocked && clock_started(L->run, &L->t0)) {
+	if (!L->clocked && clock_started(L->step, &L->t0)) {
 		L->clocked = true;
 		L->paused_ns = 0;
 	}
@@ -611,9 +611,9 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 	struct wl_gen gen;
 	struct engine_cqe cqes[REAP_MAX];
 
-	clock_in(w->run);
+	clock_in(w->step);
 	loop_init(&L, w, io, &gen);
-	L.clocked = clock_started(L.run, &L.t0);
+	L.clocked = clock_started(L.step, &L.t0);
 	L.raw = mono_now_ns();
 	if (L.clocked)
 		L.now = L.raw - L.t0;
@@ -624,7 +624,7 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 		/* measured-clock time: since the start, less any time spent paused */
 		check_stop(&L);
 		if (!L.stopping && L.inflight == 0 &&
-		    atomic_load_explicit(&L.run->ctl->pause, memory_order_relaxed)) {
+		    atomic_load_explicit(&L.step->ctl->pause, memory_order_relaxed)) {
 			pause_wait(&L);
 			continue;
 		}
@@ -644,21 +644,21 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 void *engine_worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct run *run = w->run;
+	struct step_run *step = w->step;
 	struct engine_io *io = NULL;
 	int ret = worker_setup(w, &io);
 
 	if (ret < 0) {
 		w->error = ret;
-		atomic_store(&run->setup_error, ret);
+		atomic_store(&step->setup_error, ret);
 	}
-	atomic_fetch_add(&run->nready, 1);
+	atomic_fetch_add(&step->nready, 1);
 	/* wait for every worker to be set up, and the start time to be chosen */
-	while (atomic_load(&run->go) == 0)
+	while (atomic_load(&step->go) == 0)
 		nanosleep(&(struct timespec){0, 200000}, NULL);
-	if (atomic_load(&run->go) > 0)
+	if (atomic_load(&step->go) > 0)
 		worker_loop(w, io);
 	if (io)
-		run->ops->close(io);
+		step->ops->close(io);
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "result.h"
 
 #define SAMPLE_NS	   10000000000ull /* temperature: every 10 s */
@@ -75,7 +76,7 @@ static uint64_t mono_ns(void)
 /* A full record; under the lock when it uses the shared fd. */
 static void snapshot(struct health_watch *w, struct health *h)
 {
-	char err[256];
+	char err[DB_ERR_LEN];
 
 	pthread_mutex_lock(&w->lock);
 	if (w->nvme_fd >= 0) {
@@ -92,7 +93,7 @@ static void snapshot(struct health_watch *w, struct health *h)
 /* Only what changes during a run (NVMe: the SMART / health log). */
 static void quick(struct health_watch *w, struct health *h)
 {
-	char err[256];
+	char err[DB_ERR_LEN];
 
 	if (w->nvme_fd < 0) {
 		snapshot(w, h);

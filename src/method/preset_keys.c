@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "fileio.h"
 #include "lines.h"
 #include "strbuf.h"
@@ -106,16 +107,18 @@ static int set_source(struct preset_build *b, const char *v, char *err, size_t e
 
 static int set_method(struct preset_build *b, const char *v, char *err, size_t errlen)
 {
-	char names[256];
-	size_t n = 0;
+	struct strbuf names = {0};
+	char *s;
+	int ret;
 
 	if (purge_method_parse(v, &b->method) == 0)
 		return 0;
-	names[0] = '\0';
-	for (int i = 0; i < PURGE_NMETHODS && n < sizeof(names); i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-				      purge_method_name[i]);
-	return set_err(err, errlen, "'%s' is not one of %s", v, names);
+	for (int i = 0; i < PURGE_NMETHODS; i++)
+		strbuf_add(&names, "%s%s", i ? ", " : "", purge_method_name[i]);
+	s = strbuf_take(&names);
+	ret = set_err(err, errlen, "'%s' is not one of %s", v, s ? s : "the purge methods");
+	free(s);
+	return ret;
 }
 
 int set_pattern(struct preset_build *b, const char *v, char *err, size_t errlen)
@@ -807,7 +810,7 @@ const struct preset_key *key_find(const char *name)
 
 void build_defaults(struct preset_build *b)
 {
-	char err[256];
+	char err[DB_ERR_LEN];
 
 	memset(b, 0, sizeof(*b));
 	workload_defaults(&b->wl);

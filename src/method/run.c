@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "health_watch.h"
 #include "preset.h"
 #include "purge.h"
@@ -85,7 +86,7 @@ static struct json_object *target_json(const struct target *t)
 	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
 	if (t->is_blockdev) {
 		struct drive d;
-		char err[256];
+		char err[DB_ERR_LEN];
 		if (drive_probe_devnum(t->rdev, &d, err, sizeof(err)) == 0)
 			json_object_object_add(o, "drive", drive_to_json(&d));
 	}
@@ -449,15 +450,15 @@ static void attach_health(struct run *r, struct health_watch *w)
 
 /*
  * Save the result (status incomplete) when the period has passed since the last save:
- * after a sample, a step or a phase. A sample's event comes from the engine's collector
- * thread while the runner's waits for the step, so the result is never saved while it
+ * after a sample, a step or a phase. Every event, a sample's too, comes from the runner's
+ * own thread (the engine's collector runs on it), so the result is never saved while it
  * changes. Told to the front end as RUN_EV_AUTOSAVE, or a log line when it fails.
  */
 static void autosave(struct watched *x, const struct runner_event *ev)
 {
 	uint64_t now = now_ns();
 	struct runner_event told = *ev;
-	char err[512], msg[4200];
+	char err[DB_ERR_LEN], msg[4200];
 
 	if (now - x->last_save_ns < x->save_period_ns)
 		return;

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cpu.h"
+#include "errbuf.h"
 #include "preset.h"
 #include "purge.h"
 #include "safety.h"
@@ -23,7 +24,12 @@
 #include "units.h"
 #include "unwritten.h"
 
-struct run {
+/*
+ * One runner_run(): a plan's phases in order, the clock, ETA and running step of its events.
+ * Named for what it runs, apart from the engine's struct step_run (one step, engine_int.h)
+ * and the door's struct run (the session around the runner, run.h).
+ */
+struct plan_run {
 	const struct plan *plan;
 	const struct target *t;		     /* the first target */
 	const struct target *const *targets; /* all of them: several run at once */
@@ -75,12 +81,12 @@ struct run {
 				 erase) and no step has written since */
 };
 
-static uint64_t run_now(const struct run *r)
+static uint64_t plan_now(const struct plan_run *r)
 {
 	return r->now_ns ? r->now_ns(r->clock_arg) : mono_now_ns();
 }
 
-static void emit(struct run *r, enum runner_event_kind kind, const struct result_step *step,
+static void emit(struct plan_run *r, enum runner_event_kind kind, const struct result_step *step,
 		 const struct sample *s, const struct steady_info *steady, const char *msg,
 		 uint64_t eta_ns)
 {
@@ -97,7 +103,7 @@ static void emit(struct run *r, enum runner_event_kind kind, const struct result
 		.sample = s,
 		.steady = steady,
 		.msg = msg,
-		.elapsed_ns = run_now(r) - r->t0_ns,
+		.elapsed_ns = plan_now(r) - r->t0_ns,
 		.eta_ns = eta_ns,
 		.eta_max_ns = eta_ns ? r->eta_bound_ns : 0,
 		.eta_fill = eta_ns && r->eta_fill,
@@ -113,7 +119,7 @@ static void emit(struct run *r, enum runner_event_kind kind, const struct result
  * now, whichever is later; a fill not yet started has no expected time. *fill says
  * whether such a fill is left out.
  */
-static uint64_t slack_now(const struct run *r, bool *fill)
+static uint64_t slack_now(const struct plan_run *r, bool *fill)
 {
 	const struct plan_phase *ph = r->ph;
 	uint64_t slack = 0;
@@ -140,7 +146,7 @@ static uint64_t slack_now(const struct run *r, bool *fill)
  * Time left: the plan past this step, plus what this step still has to do. Returns the
  * expected time, and the upper bound in *bound (every round, fills at their time cap).
  */
-static uint64_t eta2(const struct run *r, uint64_t step_done_ns, const struct sample *s,
+static uint64_t eta2(const struct plan_run *r, uint64_t step_done_ns, const struct sample *s,
 		     uint64_t *bound, bool *fill)
 {
 	uint64_t after = r->planned_total_ns - r->planned_done_ns;
@@ -173,15 +179,15 @@ static uint64_t eta2(const struct run *r, uint64_t step_done_ns, const struct sa
 }
 
 /* The expected time left; the bound and the fill flag kept for the event it goes into. */
-static uint64_t eta(struct run *r, uint64_t step_done_ns, const struct sample *s)
+static uint64_t eta(struct plan_run *r, uint64_t step_done_ns, const struct sample *s)
 {
 	return eta2(r, step_done_ns, s, &r->eta_bound_ns, &r->eta_fill);
 }
 
-/* Collector thread: the runner's thread is inside engine_run() and leaves res alone. */
+/* On the runner's own thread, inside engine_run() (the collector is its caller's thread). */
 static void on_sample(void *arg, const struct sample *s)
 {
-	struct run *r = arg;
+	struct plan_run *r = arg;
 	struct result_step *st = &r->rp->steps[r->step_index];
 
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
@@ -191,7 +197,7 @@ static void on_sample(void *arg, const struct sample *s)
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
 }
 
-static void fail_run(struct run *r, struct result_phase *rp, struct result_step *st,
+static void fail_run(struct plan_run *r, struct result_phase *rp, struct result_step *st,
 		     const char *msg, uint64_t offset)
 {
 	char gone[512];
@@ -223,7 +229,7 @@ static void fail_run(struct run *r, struct result_phase *rp, struct result_step 
 
 /* A secure erase's progress, told as a log line whenever it moves by a percent. */
 struct purge_watch {
-	struct run *r;
+	struct plan_run *r;
 	int last_pct;
 };
 
@@ -238,7 +244,7 @@ static void on_purge_progress(void *arg, double pct, const char *what)
 }
 
 /* The purge of one target: a step of the purge phase. */
-static int purge_target(struct run *r, const struct plan_phase *ph, const struct target *t)
+static int purge_target(struct plan_run *r, const struct plan_phase *ph, const struct target *t)
 {
 	struct result_phase *rp = r->rp;
 	struct purge_watch watch = {.r = r, .last_pct = -1};
@@ -249,7 +255,7 @@ static int purge_target(struct run *r, const struct plan_phase *ph, const struct
 	struct purge_outcome out;
 	struct result_step *st;
 	uint64_t start, len;
-	char err[512] = "", msg[640];
+	char err[DB_ERR_LEN] = "", msg[640];
 	int ret;
 
 	st = result_add_step(rp, purge_method_name[ph->purge], &ph->steps[0].wl);
@@ -299,7 +305,7 @@ static int purge_target(struct run *r, const struct plan_phase *ph, const struct
 }
 
 /* A purge phase: each target in turn. */
-static int run_purge(struct run *r, const struct plan_phase *ph)
+static int run_purge(struct plan_run *r, const struct plan_phase *ph)
 {
 	for (unsigned t = 0; t < r->nt; t++) {
 		int ret = purge_target(r, ph, r->targets[t]);
@@ -310,7 +316,7 @@ static int run_purge(struct run *r, const struct plan_phase *ph)
 }
 
 /* Give the running step a warning, and tell the operator at once. */
-__attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct result_step *st,
+__attribute__((format(printf, 4, 5))) static void warn(struct plan_run *r, struct result_step *st,
 						       enum step_warning w, const char *fmt, ...)
 {
 	char text[256], msg[400];
@@ -327,7 +333,7 @@ __attribute__((format(printf, 4, 5))) static void warn(struct run *r, struct res
 }
 
 /* The step's reads of never-written space, over its streams: one warning that names each. */
-static void check_unwritten(struct run *r, const struct workload *wl,
+static void check_unwritten(struct plan_run *r, const struct workload *wl,
 			    const struct step_streams *ss, struct result_step *st)
 {
 	char all[256] = "", one[256];
@@ -356,7 +362,7 @@ static void check_unwritten(struct run *r, const struct workload *wl,
  * A fill: each stream's range on its target, `loops` times, as the bytes its workers issue
  * before they stop (the engine stops at the byte, not at a sample's end). The total.
  */
-static uint64_t loops_budget(const struct run *r, const struct plan_step *ps,
+static uint64_t loops_budget(const struct plan_run *r, const struct plan_step *ps,
 			     struct workload *wl, struct step_streams *ss)
 {
 	uint64_t total = 0;
@@ -375,10 +381,10 @@ static uint64_t loops_budget(const struct run *r, const struct plan_step *ps,
 }
 
 /* The step's rate as it runs: a share of the last uncapped step's IOPS, or as planned. */
-static int step_rate(struct run *r, const struct plan_step *ps, const char *label,
+static int step_rate(struct plan_run *r, const struct plan_step *ps, const char *label,
 		     struct workload *wl)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	if (ps->rate_pct <= 0)
 		return 0;
@@ -396,10 +402,10 @@ static int step_rate(struct run *r, const struct plan_step *ps, const char *labe
 }
 
 /* The step's streams (several targets, or [stream]s); NULL for a step of one stream. */
-static int step_streams(struct run *r, const struct plan_step *ps, const struct workload *wl,
+static int step_streams(struct plan_run *r, const struct plan_step *ps, const struct workload *wl,
 			struct step_streams **out)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	*out = NULL;
@@ -417,7 +423,7 @@ static int step_streams(struct run *r, const struct plan_step *ps, const struct 
 }
 
 /* Warnings about what the step's numbers may not show (the engine's side). */
-static void step_warnings(struct run *r, struct result_step *st, const struct step_result *sr,
+static void step_warnings(struct plan_run *r, struct result_step *st, const struct step_result *sr,
 			  unsigned threads, int ret)
 {
 	char why[256];
@@ -449,7 +455,7 @@ static void step_warnings(struct run *r, struct result_step *st, const struct st
 }
 
 /* What the engine measured into the result step (and its streams). */
-static int step_record(struct run *r, struct result_step *st, const struct step_result *sr,
+static int step_record(struct plan_run *r, struct result_step *st, const struct step_result *sr,
 		       const struct step_streams *ss)
 {
 	/* the step array is not reallocated while the engine runs; st is still good */
@@ -477,7 +483,7 @@ static void step_status(struct result_step *st, enum result_status status)
 }
 
 /* The engine on the step: one stream, or all of them at once. */
-static int step_engine(struct run *r, const struct workload *wl, const struct step_streams *ss,
+static int step_engine(struct plan_run *r, const struct workload *wl, const struct step_streams *ss,
 		       struct result_step *st, struct step_result *sr, char *err, size_t errlen)
 {
 	struct cpu_mark cpu0, cpu1;
@@ -496,7 +502,7 @@ static int step_engine(struct run *r, const struct workload *wl, const struct st
 }
 
 /* replay: the seed of the original's step at this place, if it ran the same step; or 0. */
-static uint64_t replay_seed(const struct run *r, const char *label)
+static uint64_t replay_seed(const struct plan_run *r, const char *label)
 {
 	const struct result_phase *p;
 
@@ -509,7 +515,7 @@ static uint64_t replay_seed(const struct run *r, const char *label)
 }
 
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
-static int run_step(struct run *r, const struct plan_step *ps, const char *label,
+static int run_step(struct plan_run *r, const struct plan_step *ps, const char *label,
 		    struct result_step **out)
 {
 	struct workload wl = ps->wl;
@@ -517,7 +523,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	struct step_result sr;
 	struct result_step *st;
 	unsigned threads = wl.threads;
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	uint32_t lbs = step_def_fold_lbs(r->targets, r->nt);
@@ -542,7 +548,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	r->step_bytes = 0;
 	r->step_empty = false;
 	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl, ss) : 0;
-	uint64_t t0 = run_now(r);
+	uint64_t t0 = plan_now(r);
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, ss, st);
 	if (ss) {
@@ -581,7 +587,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	step_status(st, RS_COMPLETE);
 	if (!ps->loops_set) {
 		/* the step's cost past its ramp and time: the hole walk, threads, the drain */
-		uint64_t wall = run_now(r) - t0;
+		uint64_t wall = plan_now(r) - t0;
 		r->overhead_ns += wall > r->step_planned_ns ? wall - r->step_planned_ns : 0;
 		r->overhead_steps++;
 	}
@@ -591,7 +597,7 @@ static int run_step(struct run *r, const struct plan_step *ps, const char *label
 	return 0;
 }
 
-static int run_fixed(struct run *r, const struct plan_phase *ph)
+static int run_fixed(struct plan_run *r, const struct plan_phase *ph)
 {
 	struct result_step *st;
 
@@ -615,7 +621,7 @@ static uint64_t step_written(const struct result_step *st)
  * The tracked step's index in the phase into *tracked, the bytes written added to
  * *written, and whether a step measured nothing (its no-io warning) into *empty.
  */
-static int run_round(struct run *r, const struct plan_phase *ph, unsigned round, bool again,
+static int run_round(struct plan_run *r, const struct plan_phase *ph, unsigned round, bool again,
 		     unsigned *tracked, uint64_t *written, bool *empty)
 {
 	char label[64];
@@ -641,7 +647,7 @@ static int run_round(struct run *r, const struct plan_phase *ph, unsigned round,
  * again once, beyond the plan; a round that measured nothing twice is left out of the
  * steady-state window. Neither fails the phase.
  */
-static int round_again(struct run *r, const struct plan_phase *ph, unsigned round,
+static int round_again(struct plan_run *r, const struct plan_phase *ph, unsigned round,
 		       uint64_t once_ns, unsigned *tracked, uint64_t *written, bool *empty)
 {
 	char msg[160];
@@ -663,7 +669,7 @@ static int round_again(struct run *r, const struct plan_phase *ph, unsigned roun
  * Either way the first round judged steady is recorded, and the verdict at the last.
  * Only rounds that measured something are judged: the window holds the last of those.
  */
-static int run_steady(struct run *r, const struct plan_phase *ph)
+static int run_steady(struct plan_run *r, const struct plan_phase *ph)
 {
 	struct steady_info *info = &r->rp->steady;
 	uint64_t once_ns = 0, used_ns = 0, written = 0, min_bytes = 0;
@@ -752,13 +758,13 @@ out:
 
 static void app_event(void *r, const struct runner_event *e)
 {
-	((struct run *)r)->step_index = e->step_index; /* an [app] load is not the plan's */
+	((struct plan_run *)r)->step_index = e->step_index; /* an [app] load is not the plan's */
 	emit(r, e->kind, e->step, e->sample, NULL, e->msg, 0);
-	((struct run *)r)->step_global += e->kind == RUN_EV_STEP_DONE && !e->step->app.load;
+	((struct plan_run *)r)->step_global += e->kind == RUN_EV_STEP_DONE && !e->step->app.load;
 }
 
 /* Phase i: its result phase and ETA figures set up, its steps run, its status. */
-static int run_phase(struct run *r, unsigned i)
+static int run_phase(struct plan_run *r, unsigned i)
 {
 	const struct plan *plan = r->plan;
 	const struct plan_phase *ph = &plan->phases[i];
@@ -766,7 +772,7 @@ static int run_phase(struct run *r, unsigned i)
 	uint64_t done_before = r->planned_done_ns;
 	unsigned steps_planned = ph->nsteps * plan_phase_rounds(ph);
 	unsigned global_before = r->step_global;
-	char err[512];
+	char err[DB_ERR_LEN];
 	int ret;
 
 	r->rp = result_add_phase(r->res, ph->name, ph->kind);
@@ -829,8 +835,8 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 {
 	static const struct runner_opts no_opts;
 	struct engine_ctl own_ctl = {0};
-	struct run r = {0};
-	char err[512];
+	struct plan_run r = {0};
+	char err[DB_ERR_LEN];
 	int ret = 0;
 
 	if (!o)
@@ -849,7 +855,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.arg = arg;
 	r.now_ns = o->now_ns;
 	r.clock_arg = o->clock_arg;
-	r.t0_ns = run_now(&r);
+	r.t0_ns = plan_now(&r);
 	r.planned_total_ns = plan_duration_ns(plan);
 	r.steps_total = plan_steps(plan);
 	for (unsigned i = 0; i < plan->nphases; i++) {

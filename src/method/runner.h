@@ -54,9 +54,9 @@ struct runner_event {
 };
 
 /*
- * Events come from the thread that called runner_run(), except RUN_EV_SAMPLE, which
- * comes from the engine's collector thread while the
- * calling thread waits for the step. Either way only one thread touches res at a time.
+ * Every event comes from the thread that called runner_run(): RUN_EV_SAMPLE too, from
+ * inside the engine, whose collector runs on its caller's thread while the step's workers
+ * (threads of their own) do the I/O. While the run lasts, only that thread touches res.
  * Pointers in an event are valid during the callback only: copy what you keep.
  */
 typedef void (*runner_event_fn)(void *arg, const struct runner_event *ev);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "text.h"
 #include "units.h"
 
@@ -215,20 +216,22 @@ int step_streams_record(struct result_step *st, const struct step_streams *ss,
 bool step_streams_empty(const struct step_result *sr, const struct step_streams *ss, char *msg,
 			size_t len)
 {
-	char d[32], m[32];
-	int n;
+	char d[32], m[32], *s;
 
 	if (sr->total.d[DIR_ALL].ios == 0) {
-		n = snprintf(msg, len, "no I/O completed in the measured time");
-		if (sr->host_stall_ns && n > 0 && (size_t)n < len)
-			n += snprintf(msg + n, len - (size_t)n,
-				      "; the host did not run drivebench for %s of it",
-				      units_fmt_latency(d, sizeof(d), (double)sr->host_stall_ns));
-		if (sr->drain.d[DIR_ALL].ios && n > 0 && (size_t)n < len)
-			snprintf(msg + n, len - (size_t)n,
-				 "; %llu completed after it, in the drain, taking up to %s",
-				 (unsigned long long)sr->drain.d[DIR_ALL].ios,
-				 units_fmt_latency(m, sizeof(m), (double)sr->drain.d[DIR_ALL].max_ns));
+		struct strbuf b = {0};
+		strbuf_add(&b, "no I/O completed in the measured time");
+		if (sr->host_stall_ns)
+			strbuf_add(&b, "; the host did not run drivebench for %s of it",
+				   units_fmt_latency(d, sizeof(d), (double)sr->host_stall_ns));
+		if (sr->drain.d[DIR_ALL].ios)
+			strbuf_add(&b, "; %llu completed after it, in the drain, taking up to %s",
+				   (unsigned long long)sr->drain.d[DIR_ALL].ios,
+				   units_fmt_latency(m, sizeof(m),
+						     (double)sr->drain.d[DIR_ALL].max_ns));
+		s = strbuf_take(&b);
+		snprintf(msg, len, "%s", s ? s : "no I/O completed in the measured time");
+		free(s);
 		return true;
 	}
 	for (unsigned i = 0; ss && i < sr->nstreams; i++) {

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "hist.h"
 #include "json_read.h"
 #include "result_int.h"
@@ -479,12 +480,8 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
 		return fio_import_nomem(im);
 	if (st->status == RS_FAILED)
 		ph->status = r->status = RS_FAILED;
-	if (!(im->npend & (im->npend - 1))) {
-		struct pending *np = realloc(im->pend, (im->npend ? im->npend * 2 : 1) * sizeof(*np));
-		if (!np)
-			return fio_import_nomem(im);
-		im->pend = np;
-	}
+	if (GROW_POW2(im->pend, im->npend, 1))
+		return fio_import_nomem(im);
 	struct pending *pd = &im->pend[im->npend++];
 	const char *iops_log = opt(im, e, "write_iops_log"), *lat_log_opt = opt(im, e, "write_lat_log");
 	memset(pd, 0, sizeof(*pd));

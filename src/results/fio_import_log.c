@@ -24,6 +24,7 @@
 
 #include "fileio.h"
 #include "fio_import.h"
+#include "grow.h"
 #include "text.h"
 
 static const char *const lat_log[LK_N] = {"clat", "lat"}; /* the logs of fio_import_lat_key[] */
@@ -60,12 +61,14 @@ struct fio_log_stream {
  */
 struct step_logs {
 	double *v[FD_N]; /* the thread's IOPS, per interval */
-	unsigned nv[FD_N], capv[FD_N];
+	unsigned nv[FD_N];
+	size_t capv[FD_N];    /* v's room */
 	unsigned nlat[FD_N];  /* the thread's latency entries so far */
 	bool first;	      /* the step's first thread: its times end the intervals */
 	uint64_t *t_ms[FD_N]; /* [nsum]: the first thread's interval ends (ms) */
 	double *iops[FD_N], *lat_sum[FD_N], *lat_w[FD_N]; /* [nsum]: sums over threads */
-	unsigned nsum[FD_N], capt[FD_N];
+	unsigned nsum[FD_N];
+	size_t capt[FD_N];   /* t_ms' room */
 	unsigned nint[FD_N]; /* the fewest intervals of a thread so far */
 };
 
@@ -274,22 +277,6 @@ static int stream_part(struct importer *im, struct fio_log_stream *ls,
 	}
 }
 
-/* Room in *p (of *cap elements of sz bytes) for element n: doubled as needed. */
-static int grow(void *pp, unsigned n, unsigned *cap, size_t sz)
-{
-	void **p = pp;
-
-	if (n < *cap)
-		return 0;
-	unsigned c = *cap ? *cap * 2 : 64;
-	void *np = realloc(*p, c * sz);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 /* An IOPS entry of the thread being read (and of the first, the interval's end). */
 static int take_iops(struct importer *im, struct fio_log_stream *ls, void *arg)
 {
@@ -301,13 +288,11 @@ static int take_iops(struct importer *im, struct fio_log_stream *ls, void *arg)
 			 RESULT_MAX_SAMPLES);
 		return -E2BIG;
 	}
-	if (grow(&sl->v[d], i, &sl->capv[d], sizeof(double)))
+	if (GROW(sl->v[d], i, sl->capv[d], 64))
 		return fio_import_nomem(im);
 	if (sl->first) {
-		unsigned cap = sl->capt[d];
-		if (grow(&sl->t_ms[d], i, &cap, sizeof(uint64_t)))
+		if (GROW(sl->t_ms[d], i, sl->capt[d], 64))
 			return fio_import_nomem(im);
-		sl->capt[d] = cap;
 		sl->t_ms[d][i] = ls->next.t_ms;
 	}
 	sl->v[d][sl->nv[d]++] = ls->next.v;

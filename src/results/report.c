@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "grow.h"
 #include "hist.h"
 #include "report_match.h"
 #include "result_io.h"
@@ -304,14 +305,9 @@ static void label_runs(struct report *rep)
 static int add_named_row(struct report *rep, unsigned group, const char *name, enum io_dir dir,
 			 const struct result_step **steps, const char *stream)
 {
-	/* doubling, the capacity implied by the count (a power of two from 16 on) */
-	unsigned n = rep->nrows;
-	if (n == 0 || (n >= 16 && !(n & (n - 1)))) {
-		struct report_row *p = realloc(rep->rows, (n ? 2 * (size_t)n : 16) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		rep->rows = p;
-	}
+	/* the capacity implied by the count (a power of two from 16 on) */
+	if (GROW_POW2(rep->rows, rep->nrows, 16))
+		return -ENOMEM;
 	struct report_row *row = &rep->rows[rep->nrows];
 	memset(row, 0, sizeof(*row));
 	row->group = group;
@@ -493,14 +489,8 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 		    report_same_streams(first, ref->step))
 			return (int)cand;
 	}
-	/* doubling, as for rows */
-	if (g == 0 || (g >= 16 && !(g & (g - 1)))) {
-		struct report_group *grown =
-			realloc(rep->groups, (g ? 2 * (size_t)g : 16) * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		rep->groups = grown;
-	}
+	if (GROW_POW2(rep->groups, g, 16)) /* as for rows */
+		return -ENOMEM;
 	struct report_group *p = rep->groups;
 	memset(&p[g], 0, sizeof(p[g]));
 	/* a preset's streams make a curve named as the preset names it: "sql 90-10" */

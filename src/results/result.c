@@ -38,6 +38,7 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "result_int.h"
@@ -234,26 +235,13 @@ void result_free(struct result *r)
 }
 
 /*
- * Arrays grow by doubling; capacity is implied by the count (next power of two), so the
- * structs in result.h need no capacity field. Growing may move the array: callers hold
- * a pointer to the last phase or step only until they add the next one.
+ * Arrays grow by doubling (GROW_POW2); capacity is implied by the count (4, then the next
+ * power of two), so the structs in result.h need no capacity field. Growing may move the
+ * array: callers hold a pointer to the last phase or step only until they add the next one.
  */
-static int grow(void **arr, unsigned n, size_t elem)
-{
-	bool full = n == 0 || (n >= 4 && !(n & (n - 1)));
-	if (!full)
-		return 0;
-	size_t cap = n ? (size_t)n * 2 : 4;
-	void *p = realloc(*arr, cap * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	return 0;
-}
-
 struct result_phase *result_add_phase(struct result *r, const char *name, enum phase_kind kind)
 {
-	if (grow((void **)&r->phases, r->nphases, sizeof(*r->phases)))
+	if (GROW_POW2(r->phases, r->nphases, 4))
 		return NULL;
 	struct result_phase *ph = &r->phases[r->nphases++];
 	memset(ph, 0, sizeof(*ph));
@@ -267,7 +255,7 @@ struct result_phase *result_add_phase(struct result *r, const char *name, enum p
 static struct result_step *append_step(struct result_step **arr, unsigned *n, const char *label,
 				       const struct workload *wl)
 {
-	if (grow((void **)arr, *n, sizeof(**arr)))
+	if (GROW_POW2(*arr, *n, 4))
 		return NULL;
 	struct result_step *s = &(*arr)[(*n)++];
 	memset(s, 0, sizeof(*s));

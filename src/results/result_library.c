@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "json_read.h"
 #include "json_write.h"
 #include "result_int.h"
@@ -277,14 +278,8 @@ static int list_append(struct result_list *l, const char *path, int dirfd, const
 
 	if (l->n == RESULT_LIST_MAX_FILES)
 		return -E2BIG;
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 64;
-		struct result_file *p = realloc(l->files, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		l->files = p;
-		l->cap = ncap;
-	}
+	if (GROW(l->files, l->n, l->cap, 64))
+		return -ENOMEM;
 	struct result_file *f = &l->files[l->n];
 	if (!(f->path = strdup(path)))
 		return -ENOMEM;

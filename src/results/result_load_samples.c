@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json_read.h"
 #include "result_int.h"
 #include "stats.h"
@@ -228,7 +229,8 @@ void loader_samples_v2(struct loader *L, struct result_step *st)
 void loader_hist(struct loader *L, struct result_step *st)
 {
 	struct step_hist *h = calloc(1, sizeof(*h));
-	unsigned cap = 0, total = 0;
+	unsigned total = 0;
+	size_t cap = 0; /* h->pair's room */
 	char k[16];
 
 	if (!h) {
@@ -280,14 +282,9 @@ void loader_hist(struct loader *L, struct result_step *st)
 			uint64_t count;
 			if (!loader_num_u64(L, "count", &c, &count))
 				return;
-			if (total == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct hist_pair *p = realloc(h->pair, cap * sizeof(*p));
-				if (!p) {
-					loader_nomem(L);
-					return;
-				}
-				h->pair = p;
+			if (GROW(h->pair, total, cap, 64)) {
+				loader_nomem(L);
+				return;
 			}
 			h->pair[total++] = (struct hist_pair){(uint32_t)b.u, count};
 			h->n[d]++;

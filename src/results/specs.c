@@ -12,6 +12,7 @@
 
 #include "datadir.h"
 #include "fileio.h"
+#include "grow.h"
 #include "lines.h"
 #include "text.h"
 #include "units.h"
@@ -145,14 +146,9 @@ int spec_load_dir(struct spec_list *l, const char *dir, char *err, size_t errlen
 		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".spec"))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **p = realloc(names, cap * sizeof(*p));
-			if (!p) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			names = p;
+		if (GROW(names, n, cap, 16)) {
+			ret = -ENOMEM;
+			goto out;
 		}
 		if (!(names[n] = strdup(e->d_name))) {
 			ret = -ENOMEM;
