@@ -24,7 +24,7 @@ WARN += -Werror
 endif
 # The core (src/) is a folder per layer, each compiled with the include paths of itself
 # and the layers below it only (docs/DESIGN.md, "Module map"):
-#   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)
+#   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)  <-  main.c
 # so an include of a higher layer, of a front end or of curses in the core does not build.
 # No path of the tree is compiled into the program (the data directory comes from
 # $(BUILD)/config.h; -ffile-prefix-map keeps the tree out of __FILE__ and the debug info),
@@ -58,14 +58,14 @@ else
 Q := @
 endif
 
-# The core library is everything in src/; the front ends are cli/ (main() and the
-# headless commands) and ui/ (the TUI).
+# The core library is everything in src/; the front ends are cli/ (the headless commands)
+# and ui/ (the TUI), which main.c, the one dispatcher, picks between.
 CORE_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UI_SRC   := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-BIN_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
+BIN_OBJ  := $(BUILD)/main.o $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
@@ -233,7 +233,7 @@ print-libs:
 	@echo $(DB_LDLIBS)
 
 format:
-	clang-format -i src/*/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
+	clang-format -i main.c src/*/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
 
 clean:
 	rm -rf build build-asan build-fuzz
