@@ -24,8 +24,9 @@ WARN += -Werror
 endif
 # The core (src/) is a folder per layer, each compiled with the include paths of itself
 # and the layers below it only (docs/DESIGN.md, "Module map"):
-#   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)
-# so an include of a higher layer, of a front end or of curses in the core does not build.
+#   base  <-  engine  <-  drive, results  <-  method  <-  cli/, ui/ (the front ends)  <-  main.c
+# so an include of a higher layer, of a front end or of curses in the core does not build,
+# nor one front end's include of the other's headers.
 # No path of the tree is compiled into the program (the data directory comes from
 # $(BUILD)/config.h; -ffile-prefix-map keeps the tree out of __FILE__ and the debug info),
 # so two builds in two directories give the same binary. The test programs alone know
@@ -38,7 +39,7 @@ LAYER_drive := base engine drive
 LAYER_results := base engine results
 LAYER_method := base engine drive results method
 CORE_PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) 2>/dev/null)
-DB_CFLAGS := $(BASE_CFLAGS) $(LAYERS:%=-Isrc/%) -Icli -Iui \
+DB_CFLAGS := $(BASE_CFLAGS) $(LAYERS:%=-Isrc/%) \
 	$(shell $(PKG_CONFIG) --cflags $(LIBS_CORE) $(LIBS_UI) 2>/dev/null)
 DB_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_CORE) 2>/dev/null) -lm -pthread
 UI_LDLIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_UI) 2>/dev/null)
@@ -58,14 +59,14 @@ else
 Q := @
 endif
 
-# The core library is everything in src/; the front ends are cli/ (main() and the
-# headless commands) and ui/ (the TUI).
+# The core library is everything in src/; the front ends are cli/ (the headless commands)
+# and ui/ (the TUI), which main.c, the one dispatcher, picks between.
 CORE_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UI_SRC   := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-BIN_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
+BIN_OBJ  := $(BUILD)/main.o $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
@@ -104,10 +105,16 @@ $(BUILD)/src/%.o: src/%.c
 	$(Q)$(CC) $(BASE_CFLAGS) $(LAYER_INC) $(GEN_INC) $(CORE_PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
 		-MMD -MP -c -o $@ $<
 
+# The front ends: each sees its own headers and the core's, never the other's (what they
+# share is in src/base); main.c, the one dispatcher, and the tests see both.
+FRONT_INC := -Icli -Iui
+$(BUILD)/cli/%.o: FRONT_INC := -Icli
+$(BUILD)/ui/%.o: FRONT_INC := -Iui
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(DB_CFLAGS) $(TEST_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(DB_CFLAGS) $(FRONT_INC) $(TEST_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP \
+		-c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -228,12 +235,12 @@ uninstall:
 		$(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 print-cflags:
-	@echo $(DB_CFLAGS)
+	@echo $(DB_CFLAGS) $(FRONT_INC)
 print-libs:
 	@echo $(DB_LDLIBS)
 
 format:
-	clang-format -i src/*/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
+	clang-format -i main.c src/*/*.[ch] cli/*.[ch] ui/*.[ch] tests/*.[ch]
 
 clean:
 	rm -rf build build-asan build-fuzz

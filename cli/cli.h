@@ -3,69 +3,29 @@
 #define DB_CLI_H
 /*
  * The headless front end. Each command lives in cli_<name>.c and declares its options
- * once, in a table of struct cli_opt that drives both parsing and its --help text.
- * Commands print, prompt and exit; nothing in the core library does.
+ * once, in a table of struct opt (opt.h) that drives both parsing and its --help text.
+ * Commands print, prompt and exit; nothing in the core library does. main() (main.c)
+ * picks the command.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exit_status.h"
+#include "opt.h"
 #include "version.h"
-
-/* Exit status, the contract scripts rely on (drivebench(1), EXIT STATUS). */
-enum {
-	EXIT_OK = 0,
-	EXIT_RUN_FAILED = 1, /* the run failed or was aborted; its result is still saved */
-	EXIT_USAGE = 2,      /* bad input or usage: message names the file and line, or option */
-	EXIT_REFUSED = 3,    /* refused for safety */
-	EXIT_OUTPUT = 4,     /* standard output (or --out) could not be written: disk full, EPIPE */
-};
-
-struct cli_opt {
-	const char *name;    /* long name without "--"; NULL ends the table */
-	int key;             /* returned by cli_next(); a short option letter or >= 256 */
-	const char *metavar; /* NULL: takes no argument */
-	const char *help;
-	int letter;          /* also -letter, when key is not a letter itself; 0: none */
-};
 
 /* The row of --out FILE (-o) for a command that prints its output (cli_out_stdout()). */
 #define CLI_OPT_OUT(k) {"out", (k), "FILE", "write to FILE instead of standard output", 'o'}
 
-struct cli_parser {
-	const char *cmd;             /* "run", for messages */
-	const char *usage;           /* the synopsis after "drivebench CMD" */
-	const struct cli_opt *opts;
-	int argc;
-	char **argv;
-	int index;                   /* next argv element */
-	const char *arg;             /* the current option's argument */
-	const char *name;            /* the current option's name, for messages */
-	char **pos;                  /* positional arguments, packed into argv[1..] */
-	int npos;
-	bool version;                /* 'h' came from --version, not --help */
-};
-
-/* Start parsing argv[1..] of a command. */
-void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage,
-		     const struct cli_opt *opts, int argc, char **argv);
-/*
- * The next option's key; 0 when done; -1 after printing a usage error (unknown option,
- * missing argument). "--help"/"-h" print the help, "--version" the version, and return 'h'.
- */
-int cli_next(struct cli_parser *p);
-void cli_help(const struct cli_parser *p, FILE *out);
 /* --busy-poll MODE: sets the engine's mode; nonzero (message printed) for a bad MODE. */
-int cli_busy_poll(const struct cli_parser *p);
+int cli_busy_poll(const struct opt_parser *p);
 /*
  * --out FILE of a command that prints its output: standard output goes to path from now
  * on (opened as exports are, safety_open_output()); main() checks the writes to it as it
  * does standard output's. 0, or an exit status after printing why.
  */
-int cli_out_stdout(const struct cli_parser *p, const char *path);
-/* "drivebench CMD: --opt: message" and exit status 2. */
-int cli_usage_error(const struct cli_parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int cli_out_stdout(const struct opt_parser *p, const char *path);
 
 struct engine_ops;
 struct plan;
@@ -78,7 +38,7 @@ struct drive_scan_opts;
  * a drive is reported ("drivebench CMD: ...") and skipped. Returns EXIT_OK, EXIT_USAGE
  * when a path was skipped, or EXIT_RUN_FAILED (the scan failed; list is then empty).
  */
-int cli_drives(const struct cli_parser *p, const struct drive_scan_opts *o,
+int cli_drives(const struct opt_parser *p, const struct drive_scan_opts *o,
 	       struct drive_list *list);
 
 /* How `run` and `replay` run a plan. */
@@ -104,11 +64,11 @@ struct run_options {
  */
 enum { CLI_O_RUN = 200, CLI_O_TARGET = CLI_O_RUN, CLI_O_YES, CLI_O_OUT, CLI_O_QUIET,
        CLI_O_ENGINE, CLI_O_BUSY_POLL, CLI_O_LABEL, CLI_O_NOTE, CLI_O_RUN_END };
-extern const struct cli_opt cli_run_opts[];
+extern const struct opt cli_run_opts[];
 /* One of them into ro: 0, or an exit status after printing a usage error. */
-int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro);
+int cli_run_opt(const struct opt_parser *p, int key, struct run_options *ro);
 /* A command's option table: cli_run_opts, then own (NULL-terminated); malloc'd or NULL. */
-struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown);
+struct opt *cli_run_opts_with(const struct opt *own, size_t nown);
 
 /*
  * SIGINT, SIGTERM and SIGHUP (the terminal or the ssh session closed) call fn, which stops
@@ -148,8 +108,5 @@ int cli_trace(int argc, char **argv);
 struct replay_stats;
 /* A replay step's own line: I/Os issued, flushes, discards, how far behind the trace. */
 void cli_print_replay(const struct replay_stats *r);
-/* The TUI (ui/), with the site's defaults (siteconf.h). */
-struct siteconf;
-int ui_main(int argc, char **argv, const struct siteconf *site);
 
 #endif

@@ -16,7 +16,7 @@
 
 enum { O_METRIC = 256, O_FORMAT, O_SPECS, O_NO_SPECS, O_STRICT, O_CHARTS };
 
-static const struct cli_opt compare_opts[] = {
+static const struct opt compare_opts[] = {
 	{"metric", O_METRIC, "M", "only these metrics (repeat or comma-separate; listed below)"},
 	{"format", O_FORMAT, "FMT", "text (default), md, csv, json or html"},
 	{"out", 'o', "FILE", "write the report to FILE instead of standard output"},
@@ -42,7 +42,7 @@ static char *metric_names(const char *sep)
 	return strbuf_take(&b);
 }
 
-static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
+static int parse_metrics(struct opt_parser *p, const char *arg, unsigned *mask)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
@@ -53,7 +53,7 @@ static int parse_metrics(struct cli_parser *p, const char *arg, unsigned *mask)
 		enum report_metric m;
 		if (report_metric_parse(tok, &m)) {
 			char *names = metric_names(", ");
-			ret = cli_usage_error(p, "--metric: unknown metric '%s' (%s)", tok,
+			ret = opt_usage_error(p, "--metric: unknown metric '%s' (%s)", tok,
 					      names ? names : "see --help");
 			free(names);
 			break;
@@ -122,7 +122,7 @@ static int render(struct report *rep, enum report_format fmt, const char *charts
 
 int cli_compare(int argc, char **argv)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct report_opts ro = {0};
 	enum report_format fmt = RF_TEXT;
 	const char *output = NULL, *charts_dir = NULL;
@@ -133,11 +133,11 @@ int cli_compare(int argc, char **argv)
 	size_t len = 0;
 	int key, rc = EXIT_OK, loaded = 0;
 
-	cli_parser_init(&p, "compare",
+	opt_parser_init(&p, "compare",
 			"RESULT... [--metric M] [--format text|md|csv|json|html] "
 			"[-o FILE] [--charts DIR] [--strict]",
 			compare_opts, argc, argv);
-	while ((key = cli_next(&p)) > 0) {
+	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
 			if (!p.version) {
@@ -152,7 +152,7 @@ int cli_compare(int argc, char **argv)
 			break;
 		case O_FORMAT:
 			if (report_format_parse(p.arg, &fmt)) {
-				rc = cli_usage_error(&p,
+				rc = opt_usage_error(&p,
 						     "--format: unknown format '%s' (text, md, "
 						     "csv, json, html)",
 						     p.arg);
@@ -181,7 +181,7 @@ int cli_compare(int argc, char **argv)
 		goto out;
 	}
 	if (p.npos < 1) {
-		rc = cli_usage_error(&p, "no result files given");
+		rc = opt_usage_error(&p, "no result files given");
 		goto out;
 	}
 	res = calloc((size_t)p.npos, sizeof(*res));

@@ -15,7 +15,7 @@
 
 enum { O_SCALE = 256, O_OUT };
 
-static const struct cli_opt export_opts[] = {
+static const struct opt export_opts[] = {
 	{"scale", O_SCALE, "F", "multiply every duration by F"},
 	{"out", 'o', "FILE", "write the job file here instead of standard output"},
 	{NULL, 0, NULL, NULL},
@@ -23,7 +23,7 @@ static const struct cli_opt export_opts[] = {
 
 int cli_export_fio(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	const char *out = NULL;
 	double scale = 1.0;
 	char err[DB_ERR_LEN];
@@ -32,14 +32,14 @@ int cli_export_fio(int argc, char **argv)
 	FILE *f = stdout;
 	int key, status = EXIT_OK;
 
-	cli_parser_init(p, "export-fio", "PRESET [--scale F] [-o FILE]", export_opts, argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	opt_parser_init(p, "export-fio", "PRESET [--scale F] [-o FILE]", export_opts, argc, argv);
+	while ((key = opt_next(p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;
 		case O_SCALE:
 			if (units_parse_double(p->arg, PRESET_SCALE_MIN, PRESET_SCALE_MAX, &scale))
-				return cli_usage_error(p, "--scale: '%s' is not a factor from %g to %g",
+				return opt_usage_error(p, "--scale: '%s' is not a factor from %g to %g",
 						       p->arg, PRESET_SCALE_MIN, PRESET_SCALE_MAX);
 			break;
 		case 'o':
@@ -50,7 +50,7 @@ int cli_export_fio(int argc, char **argv)
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p->npos != 1)
-		return cli_usage_error(p, p->npos ? "one preset at a time" : "which preset?");
+		return opt_usage_error(p, p->npos ? "one preset at a time" : "which preset?");
 	plan = preset_load(p->pos[0], scale, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench export-fio: %s\n", err);

@@ -10,22 +10,22 @@
 #include "result.h"
 #include "safety.h"
 
-static const struct cli_opt samples_opts[] = {
+static const struct opt samples_opts[] = {
 	{"out", 'o', "FILE", "write the CSV here instead of standard output"},
 	{NULL, 0, NULL, NULL},
 };
 
 int cli_export_samples(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	const char *out = NULL;
 	struct result r;
 	char err[DB_ERR_LEN];
 	FILE *f = stdout;
 	int key, status = EXIT_OK;
 
-	cli_parser_init(p, "export-samples", "RESULT [-o FILE]", samples_opts, argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	opt_parser_init(p, "export-samples", "RESULT [-o FILE]", samples_opts, argc, argv);
+	while ((key = opt_next(p)) > 0) {
 		if (key == 'h')
 			return EXIT_OK;
 		if (key == 'o')
@@ -34,7 +34,7 @@ int cli_export_samples(int argc, char **argv)
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p->npos != 1)
-		return cli_usage_error(p, p->npos ? "one result at a time" : "which result?");
+		return opt_usage_error(p, p->npos ? "one result at a time" : "which result?");
 	if (result_load_opts(&r, p->pos[0], RESULT_LOAD_SAMPLES, err, sizeof(err))) {
 		fprintf(stderr, "drivebench export-samples: %s\n", err);
 		return EXIT_USAGE;

@@ -19,7 +19,7 @@
 
 enum { OPT_JSON = 'j', O_OUT = 256 };
 
-static const struct cli_opt health_opts[] = {
+static const struct opt health_opts[] = {
 	{"json", OPT_JSON, NULL, "every field, as a versioned JSON document"},
 	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
@@ -128,7 +128,7 @@ static void print_text(const struct drive *d, const struct health *h)
 
 int cli_health(int argc, char **argv)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct drive_list list = {0};
 	struct drive_scan_opts scan = {.skip_inuse = true};
 	struct health *hs = NULL;
@@ -138,8 +138,8 @@ int cli_health(int argc, char **argv)
 	const char *out = NULL;
 	int key, ret, status = EXIT_OK;
 
-	cli_parser_init(&p, "health", "[DEVICE...] [--json]", health_opts, argc, argv);
-	while ((key = cli_next(&p)) > 0) {
+	opt_parser_init(&p, "health", "[DEVICE...] [--json]", health_opts, argc, argv);
+	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;

@@ -19,7 +19,7 @@
 
 enum { O_LOGS = 256, O_OUT, O_QUIET };
 
-static const struct cli_opt import_opts[] = {
+static const struct opt import_opts[] = {
 	{"logs", O_LOGS, "DIR", "fio's per-interval logs (write_iops_log, write_lat_log) are here"},
 	{"out", O_OUT, "PATH", "the result file (one input) or directory (several)", 'o'},
 	{"quiet", O_QUIET, NULL, "do not print the paths of the results written"},
@@ -77,15 +77,15 @@ static int save_all(struct result *rs, char **inputs, int n, const char *out, co
 
 int cli_import(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	const char *logs = NULL, *out = NULL, *label = NULL, *note = NULL;
 	bool quiet = false;
 	char err[DB_ERR_LEN], dir[4096];
 	int key;
 
-	cli_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH] [--label TEXT] [--note TEXT]",
+	opt_parser_init(p, "import", "FILE.json... [--logs DIR] [--out PATH] [--label TEXT] [--note TEXT]",
 			import_opts, argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	while ((key = opt_next(p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;
@@ -109,11 +109,11 @@ int cli_import(int argc, char **argv)
 	if (key < 0)
 		return EXIT_USAGE;
 	if (!p->npos)
-		return cli_usage_error(p, "which fio output? (fio --output-format=json+)");
+		return opt_usage_error(p, "which fio output? (fio --output-format=json+)");
 	if (logs && !is_dir(logs))
-		return cli_usage_error(p, "--logs: '%s' is not a directory", logs);
+		return opt_usage_error(p, "--logs: '%s' is not a directory", logs);
 	if (out && p->npos > 1 && !is_dir(out))
-		return cli_usage_error(p, "--out: '%s' is not a directory (several inputs)", out);
+		return opt_usage_error(p, "--out: '%s' is not a directory (several inputs)", out);
 	if (out && is_dir(out)) {
 		snprintf(dir, sizeof(dir), "%s", out);
 		out = NULL;

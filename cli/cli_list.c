@@ -28,7 +28,7 @@ enum {
 	O_OUT,
 };
 
-static const struct cli_opt list_opts[] = {
+static const struct opt list_opts[] = {
 	{"json", OPT_JSON, NULL, "every field, as a versioned JSON document"},
 	{"all", OPT_ALL, NULL, "also list empty disks (unattached loop, unsized zram)"},
 	{"sysfs-root", OPT_SYSFS_ROOT, "DIR", "read sysfs from DIR instead of /sys (fixtures)"},
@@ -251,15 +251,15 @@ static int print_json(const struct drive_list *l)
 
 int cli_list(int argc, char **argv)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct drive_scan_opts opts = {0};
 	struct drive_list list = {0};
 	bool json = false;
 	const char *out = NULL;
 	int key, ret, status = EXIT_OK;
 
-	cli_parser_init(&p, "list", "[--json] [--all] [PATH...]", list_opts, argc, argv);
-	while ((key = cli_next(&p)) > 0) {
+	opt_parser_init(&p, "list", "[--json] [--all] [PATH...]", list_opts, argc, argv);
+	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;
@@ -293,13 +293,13 @@ int cli_list(int argc, char **argv)
 		return status;
 
 	if (opts.pci_dump && access(opts.pci_dump, R_OK)) {
-		ret = cli_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
+		ret = opt_usage_error(&p, "--pci-dump: %s: %s", opts.pci_dump, strerror(errno));
 		return ret;
 	}
 	/* libpci reads the dump itself, and would wait forever on a FIFO */
 	struct stat st;
 	if (opts.pci_dump && (stat(opts.pci_dump, &st) || !S_ISREG(st.st_mode)))
-		return cli_usage_error(&p, "--pci-dump: %s: not a regular file", opts.pci_dump);
+		return opt_usage_error(&p, "--pci-dump: %s: not a regular file", opts.pci_dump);
 	status = cli_drives(&p, &opts, &list);
 	if (status == EXIT_RUN_FAILED)
 		return status;

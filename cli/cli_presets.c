@@ -16,7 +16,7 @@
 
 enum { O_JSON = 256, O_KEYS, O_OUT };
 
-static const struct cli_opt presets_opts[] = {
+static const struct opt presets_opts[] = {
 	{"json", O_JSON, NULL, "print the library as JSON (format drivebench-presets)"},
 	{"keys", O_KEYS, NULL, "list the keys a preset may use (drivebench-preset(5))"},
 	CLI_OPT_OUT(O_OUT),
@@ -166,7 +166,7 @@ static void print_preset(const char *id, const struct plan *pl)
 
 int cli_presets(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	char dirs[2][4096], err[1024];
 	bool json = false, broken = false, keys = false;
 	const char *out = NULL;
@@ -174,8 +174,8 @@ int cli_presets(int argc, char **argv)
 	int key;
 	unsigned nd;
 
-	cli_parser_init(p, "presets", "[--json] [--keys]", presets_opts, argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	opt_parser_init(p, "presets", "[--json] [--keys]", presets_opts, argc, argv);
+	while ((key = opt_next(p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;
@@ -199,7 +199,7 @@ int cli_presets(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (p->npos)
-		return cli_usage_error(p, "unexpected argument '%s'", p->pos[0]);
+		return opt_usage_error(p, "unexpected argument '%s'", p->pos[0]);
 	if (json)
 		arr = json_object_new_array();
 	nd = preset_dirs(dirs, 2);

@@ -15,15 +15,15 @@
 
 enum { O_NEW_SEEDS = CLI_O_RUN_END };
 
-static const struct cli_opt replay_own_opts[] = {
+static const struct opt replay_own_opts[] = {
 	{"new-seeds", O_NEW_SEEDS, NULL, "draw new random seeds instead of the result's"},
 };
 
-static int replay_args(struct cli_parser *p, struct run_options *ro, bool *new_seeds)
+static int replay_args(struct opt_parser *p, struct run_options *ro, bool *new_seeds)
 {
 	int key, status;
 
-	while ((key = cli_next(p)) > 0) {
+	while ((key = opt_next(p)) > 0) {
 		if (key == 'h')
 			return EXIT_OK;
 		if (key == O_NEW_SEEDS)
@@ -34,17 +34,17 @@ static int replay_args(struct cli_parser *p, struct run_options *ro, bool *new_s
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p->npos != 1)
-		return cli_usage_error(p, p->npos ? "one result at a time" : "which result?");
+		return opt_usage_error(p, p->npos ? "one result at a time" : "which result?");
 	if (!ro->target)
-		return cli_usage_error(p, "--target is required");
+		return opt_usage_error(p, "--target is required");
 	return -1;
 }
 
 int cli_replay(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	struct run_options ro = {.ops = &engine_uring};
-	struct cli_opt *opts = cli_run_opts_with(replay_own_opts, 1);
+	struct opt *opts = cli_run_opts_with(replay_own_opts, 1);
 	bool new_seeds = false;
 	struct result res;
 	struct plan *plan;
@@ -55,7 +55,7 @@ int cli_replay(int argc, char **argv)
 		fprintf(stderr, "drivebench replay: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
-	cli_parser_init(p, "replay",
+	opt_parser_init(p, "replay",
 			"RESULT --target PATH [--yes-destroy=PATH] [--out FILE] [--new-seeds]", opts,
 			argc, argv);
 	status = replay_args(p, &ro, &new_seeds);

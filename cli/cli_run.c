@@ -25,7 +25,7 @@ enum {
 };
 
 /* The run's own options; the shared ones come first, the workload options last. */
-static const struct cli_opt run_own_opts[] = {
+static const struct opt run_own_opts[] = {
 	{"preset", O_PRESET, "NAME|FILE", "run a review preset instead of one workload"},
 	{"scale", O_SCALE, "F", "multiply every duration by F (0.01: a rehearsal)"},
 	{"autosave", O_AUTOSAVE, "DUR", "save the result this often while running (default 30s)"},
@@ -45,9 +45,9 @@ static const char run_usage[] =
  * The option table: the shared and the run's own options, then one per .option key, every
  * one of them (their help texts live as long as the process).
  */
-static struct cli_opt *run_opts(void)
+static struct opt *run_opts(void)
 {
-	struct cli_opt *o = calloc(N_OWN + preset_nkeys + 1, sizeof(*o));
+	struct opt *o = calloc(N_OWN + preset_nkeys + 1, sizeof(*o));
 	static char (*help)[256];
 	unsigned n = N_OWN;
 
@@ -64,9 +64,9 @@ static struct cli_opt *run_opts(void)
 			continue;
 		snprintf(help[i], sizeof(help[i]), "%s%s%s%s", k->help, k->def ? " (default " : "",
 			 k->def ? k->def : "", k->def ? ")" : "");
-		o[n++] = (struct cli_opt){k->name, O_KEY + (int)i, k->value, help[i]};
+		o[n++] = (struct opt){k->name, O_KEY + (int)i, k->value, help[i]};
 	}
-	struct cli_opt *all = cli_run_opts_with(o, n);
+	struct opt *all = cli_run_opts_with(o, n);
 	free(o);
 	return all;
 }
@@ -203,7 +203,7 @@ static void on_event(void *arg, const struct runner_event *ev)
 	}
 }
 
-const struct cli_opt cli_run_opts[] = {
+const struct opt cli_run_opts[] = {
 	{"target", CLI_O_TARGET, "PATH",
 	 "block device or file to run on (required); several run at once"},
 	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
@@ -216,10 +216,10 @@ const struct cli_opt cli_run_opts[] = {
 	{NULL, 0, NULL, NULL},
 };
 
-struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown)
+struct opt *cli_run_opts_with(const struct opt *own, size_t nown)
 {
 	size_t nrun = sizeof(cli_run_opts) / sizeof(cli_run_opts[0]) - 1;
-	struct cli_opt *o = calloc(nrun + nown + 1, sizeof(*o));
+	struct opt *o = calloc(nrun + nown + 1, sizeof(*o));
 
 	if (!o)
 		return NULL;
@@ -228,12 +228,12 @@ struct cli_opt *cli_run_opts_with(const struct cli_opt *own, size_t nown)
 	return o;
 }
 
-int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro)
+int cli_run_opt(const struct opt_parser *p, int key, struct run_options *ro)
 {
 	switch (key) {
 	case CLI_O_TARGET:
 		if (ro->ntargets == sizeof(ro->targets) / sizeof(ro->targets[0]))
-			return cli_usage_error(p, "--target: at most %zu targets run at once",
+			return opt_usage_error(p, "--target: at most %zu targets run at once",
 					       sizeof(ro->targets) / sizeof(ro->targets[0]));
 		if (!ro->target)
 			ro->target = p->arg;
@@ -253,20 +253,20 @@ int cli_run_opt(const struct cli_parser *p, int key, struct run_options *ro)
 	case CLI_O_ENGINE:
 		ro->ops = engine_find(p->arg);
 		if (!ro->ops)
-			return cli_usage_error(p, "--engine: no engine '%s' (uring, null)", p->arg);
+			return opt_usage_error(p, "--engine: no engine '%s' (uring, null)", p->arg);
 		return 0;
 	case CLI_O_BUSY_POLL:
 		return cli_busy_poll(p) ? EXIT_USAGE : 0;
 	case CLI_O_LABEL:
 	case CLI_O_NOTE:
 		if (strlen(p->arg) >= (key == CLI_O_LABEL ? RESULT_LABEL_BYTES : RESULT_NOTE_BYTES))
-			return cli_usage_error(p, "--%s: longer than %u bytes", p->name,
+			return opt_usage_error(p, "--%s: longer than %u bytes", p->name,
 					       (key == CLI_O_LABEL ? RESULT_LABEL_BYTES
 								   : RESULT_NOTE_BYTES) - 1);
 		*(key == CLI_O_LABEL ? &ro->label : &ro->note) = p->arg;
 		return 0;
 	}
-	return cli_usage_error(p, "unexpected option");
+	return opt_usage_error(p, "unexpected option");
 }
 
 int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *ro)
@@ -411,30 +411,30 @@ static struct plan *settings_plan(struct settings *st, char *err, size_t errlen)
 }
 
 /* The options given together: 0, or the usage error's exit status. */
-static int run_args_check(const struct cli_parser *p, const struct run_options *ro,
+static int run_args_check(const struct opt_parser *p, const struct run_options *ro,
 			  const char *preset, const char *workload_opt_name, double scale,
 			  unsigned nhosts)
 {
 	if (p->npos)
-		return cli_usage_error(p, "unexpected argument '%s'", p->pos[0]);
+		return opt_usage_error(p, "unexpected argument '%s'", p->pos[0]);
 	if (!ro->target)
-		return cli_usage_error(p, "--target is required");
+		return opt_usage_error(p, "--target is required");
 	if (preset && workload_opt_name)
-		return cli_usage_error(p, "--%s: workload options are for runs without --preset",
+		return opt_usage_error(p, "--%s: workload options are for runs without --preset",
 				       workload_opt_name);
 	if (!preset && scale != 1.0)
-		return cli_usage_error(p, "--scale applies to presets");
+		return opt_usage_error(p, "--scale applies to presets");
 	if (nhosts && ro->ntargets > 1)
-		return cli_usage_error(p, "--host runs one --target on each host");
+		return opt_usage_error(p, "--host runs one --target on each host");
 	return 0;
 }
 
 int cli_run(int argc, char **argv)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct run_options ro = {.ops = &engine_uring};
 	const char *preset = NULL, *workload_opt_name = NULL;
-	struct cli_opt *opts = run_opts();
+	struct opt *opts = run_opts();
 	struct settings *st = settings_new();
 	double scale = 1.0;
 	struct plan *plan = NULL;
@@ -448,8 +448,8 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: out of memory\n");
 		goto out;
 	}
-	cli_parser_init(&p, "run", run_usage, opts, argc, argv);
-	while ((key = cli_next(&p)) > 0) {
+	opt_parser_init(&p, "run", run_usage, opts, argc, argv);
+	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
 			ret = EXIT_OK;
@@ -459,7 +459,7 @@ int cli_run(int argc, char **argv)
 			break;
 		case O_SCALE:
 			if (units_parse_double(p.arg, 1e-6, 1e6, &scale)) {
-				ret = cli_usage_error(&p, "--scale: '%s' is not a positive factor",
+				ret = opt_usage_error(&p, "--scale: '%s' is not a positive factor",
 						      p.arg);
 				goto out;
 			}
@@ -467,7 +467,7 @@ int cli_run(int argc, char **argv)
 		case O_AUTOSAVE:
 			if (units_parse_duration(p.arg, &ro.autosave_ns) ||
 			    ro.autosave_ns < 100000000ull) {
-				ret = cli_usage_error(&p, "--autosave: '%s' is not a duration of "
+				ret = opt_usage_error(&p, "--autosave: '%s' is not a duration of "
 							  "at least 100ms", p.arg);
 				goto out;
 			}
@@ -478,7 +478,7 @@ int cli_run(int argc, char **argv)
 			break;
 		case O_HOST:
 			if (nhosts == FIO_LAB_MAX_HOSTS) {
-				ret = cli_usage_error(&p, "--host: at most %u", FIO_LAB_MAX_HOSTS);
+				ret = opt_usage_error(&p, "--host: at most %u", FIO_LAB_MAX_HOSTS);
 				goto out;
 			}
 			hosts[nhosts++] = p.arg;
@@ -496,7 +496,7 @@ int cli_run(int argc, char **argv)
 		goto out;
 	ret = EXIT_USAGE;
 	if (settings_rw(st, rd, sizeof(rd)) < 0) {
-		ret = cli_usage_error(&p, "--rw: unknown mode '%s' (randread randwrite randrw "
+		ret = opt_usage_error(&p, "--rw: unknown mode '%s' (randread randwrite randrw "
 					  "read write rw)", st->rw);
 		goto out;
 	}
@@ -507,7 +507,7 @@ int cli_run(int argc, char **argv)
 		goto out;
 	}
 	if (nhosts && plan_trace(plan))
-		ret = cli_usage_error(&p, "--host: a step replays the trace %s, which fio's "
+		ret = opt_usage_error(&p, "--host: a step replays the trace %s, which fio's "
 					  "server cannot run", plan_trace(plan));
 	else if (nhosts)
 		ret = cli_run_hosts("run", plan, &ro, hosts, nhosts, ro.yes, ro.nyes);

@@ -12,7 +12,7 @@
 
 enum { O_FORMAT = 256, O_OUT };
 
-static const struct cli_opt show_opts[] = {
+static const struct opt show_opts[] = {
 	{"format", O_FORMAT, "FMT", "text (default) or json (the result, as the current format)"},
 	CLI_OPT_OUT(O_OUT),
 	{NULL, 0, NULL, NULL},
@@ -20,15 +20,15 @@ static const struct cli_opt show_opts[] = {
 
 int cli_show(int argc, char **argv)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct result r;
 	char err[DB_ERR_LEN];
 	bool json = false;
 	const char *out = NULL;
 	int key, rc = EXIT_OK;
 
-	cli_parser_init(&p, "show", "RESULT [--format text|json]", show_opts, argc, argv);
-	while ((key = cli_next(&p)) > 0) {
+	opt_parser_init(&p, "show", "RESULT [--format text|json]", show_opts, argc, argv);
+	while ((key = opt_next(&p)) > 0) {
 		if (key == 'h') {
 			return EXIT_OK;
 		}
@@ -38,7 +38,7 @@ int cli_show(int argc, char **argv)
 			if (!strcmp(p.arg, "json")) {
 				json = true;
 			} else if (strcmp(p.arg, "text")) {
-				rc = cli_usage_error(
+				rc = opt_usage_error(
 					&p, "--format: unknown format '%s' (text, json)", p.arg);
 				return rc;
 			}
@@ -46,7 +46,7 @@ int cli_show(int argc, char **argv)
 	}
 	if (key < 0 || p.npos != 1) {
 		rc = key < 0 ? EXIT_USAGE
-			     : cli_usage_error(&p, p.npos ? "one result at a time (use 'drivebench "
+			     : opt_usage_error(&p, p.npos ? "one result at a time (use 'drivebench "
 							    "compare' for several)"
 							  : "no result file given");
 		return rc;

@@ -42,7 +42,7 @@ static void print_count(void *arg, const struct capture_progress *p)
 		fprintf(stderr, "%llu%s", (unsigned long long)p->dropped, tty ? "" : "\n");
 }
 
-static const struct cli_opt capture_opts[] = {
+static const struct opt capture_opts[] = {
 	{"time", 't', "DURATION", "record this long (default: until interrupted)"},
 	{"out", 'o', "FILE", "the trace file to write (required)"},
 	{"quiet", 'q', NULL, "no live count"},
@@ -51,7 +51,7 @@ static const struct cli_opt capture_opts[] = {
 
 int cli_capture(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	struct capture_opts o = {.stop = &capture_stop};
 	struct capture_progress prog;
 	const char *out = NULL;
@@ -60,9 +60,9 @@ int cli_capture(int argc, char **argv)
 	int key, ret;
 	FILE *f;
 
-	cli_parser_init(p, "capture", "DEVICE [--time DURATION] -o FILE [--quiet]", capture_opts,
+	opt_parser_init(p, "capture", "DEVICE [--time DURATION] -o FILE [--quiet]", capture_opts,
 			argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	while ((key = opt_next(p)) > 0) {
 		if (key == 'h')
 			return EXIT_OK;
 		if (key == 'o')
@@ -70,14 +70,14 @@ int cli_capture(int argc, char **argv)
 		if (key == 'q')
 			quiet = true;
 		if (key == 't' && (units_parse_duration(p->arg, &o.time_ns) || !o.time_ns))
-			return cli_usage_error(p, "--time: '%s' is not a duration", p->arg);
+			return opt_usage_error(p, "--time: '%s' is not a duration", p->arg);
 	}
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p->npos != 1)
-		return cli_usage_error(p, p->npos ? "one device at a time" : "which device?");
+		return opt_usage_error(p, p->npos ? "one device at a time" : "which device?");
 	if (!out)
-		return cli_usage_error(p, "-o FILE is required");
+		return opt_usage_error(p, "-o FILE is required");
 	o.device = p->pos[0];
 	if (!(f = safety_open_output(out, NULL, err, sizeof(err)))) {
 		fprintf(stderr, "drivebench capture: %s\n", err);
@@ -114,7 +114,7 @@ void cli_print_replay(const struct replay_stats *r)
 
 /* ---- trace import, trace show ------------------------------------------------------ */
 
-static const struct cli_opt trace_opts[] = {
+static const struct opt trace_opts[] = {
 	{"out", 'o', "FILE", "import: the trace file to write (required)"},
 	{"from", 'f', "FORMAT", "import: blktrace or fio (default: told by the file)"},
 	{NULL, 0, NULL, NULL},
@@ -142,7 +142,7 @@ static int trace_show(const char *path)
 	return EXIT_OK;
 }
 
-static int trace_import_cmd(const struct cli_parser *p, const char *out, const char *from)
+static int trace_import_cmd(const struct opt_parser *p, const char *out, const char *from)
 {
 	enum trace_src src = TRACE_SRC_AUTO;
 	struct trace_writer w;
@@ -155,9 +155,9 @@ static int trace_import_cmd(const struct cli_parser *p, const char *out, const c
 	else if (from && !strcmp(from, "fio"))
 		src = TRACE_SRC_FIO;
 	else if (from)
-		return cli_usage_error(p, "--from: '%s' is not blktrace or fio", from);
+		return opt_usage_error(p, "--from: '%s' is not blktrace or fio", from);
 	if (!out)
-		return cli_usage_error(p, "-o FILE is required");
+		return opt_usage_error(p, "-o FILE is required");
 	if (!(f = safety_open_output(out, NULL, err, sizeof(err)))) {
 		fprintf(stderr, "drivebench trace: %s\n", err);
 		return EXIT_USAGE;
@@ -181,13 +181,13 @@ static int trace_import_cmd(const struct cli_parser *p, const char *out, const c
 
 int cli_trace(int argc, char **argv)
 {
-	struct cli_parser parser, *p = &parser;
+	struct opt_parser parser, *p = &parser;
 	const char *out = NULL, *from = NULL;
 	int key;
 
-	cli_parser_init(p, "trace", "import FILE -o FILE [--from blktrace|fio] | show FILE",
+	opt_parser_init(p, "trace", "import FILE -o FILE [--from blktrace|fio] | show FILE",
 			trace_opts, argc, argv);
-	while ((key = cli_next(p)) > 0) {
+	while ((key = opt_next(p)) > 0) {
 		if (key == 'h')
 			return EXIT_OK;
 		if (key == 'o')
@@ -201,5 +201,5 @@ int cli_trace(int argc, char **argv)
 		return trace_show(p->pos[1]);
 	if (p->npos == 2 && !strcmp(p->pos[0], "import"))
 		return trace_import_cmd(p, out, from);
-	return cli_usage_error(p, "import FILE or show FILE");
+	return opt_usage_error(p, "import FILE or show FILE");
 }

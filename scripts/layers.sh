@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The layers, checked by path (docs/DESIGN.md, "Module map"):
-#   src/base  <-  src/engine  <-  src/drive, src/results  <-  src/method  <-  cli/, ui/
+#   src/base  <-  src/engine  <-  src/drive, src/results  <-  src/method  <-  cli/, ui/  <-  main.c
 # A core folder includes headers of its own layer and the layers below it only (the
 # Makefile compiles each with just those include paths, so a violation also fails to
-# build; this names it), never the front ends (cli/, ui/) and never curses; the headless
-# front end (cli/) includes no curses. Prints each violation as file:line and exits 1.
+# build; this names it), never the front ends (cli/, ui/) and never curses; the two front
+# ends never include each other (what they share is in the core; main.c alone knows both),
+# and the headless one (cli/) includes no curses. Prints each violation as file:line and
+# exits 1. tests/t_layers.sh checks that it catches each kind.
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -48,5 +50,14 @@ if [ -n "$front" ]; then
 fi
 mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"](n?curses|ncursesw/)" cli/*.[ch])
 report "the headless commands never include curses" "${hits[@]}"
-[ "$status" -eq 0 ] && echo "layers: base <- engine <- drive, results <- method <- cli, ui; no curses in the core"
+# ui/ and cli/ never include each other
+headers() { (cd "$1" && ls ./*.h) 2>/dev/null | sed 's|^\./||' | paste -sd'|'; }
+for pair in "ui cli" "cli ui"; do
+	read -r from to <<<"$pair"
+	hdrs=$(headers "$to")
+	[ -n "$hdrs" ] || continue
+	mapfile -t hits < <(grep -nE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"(\.\./)*($to/)?($hdrs)\"" "$from"/*.[ch])
+	report "$from includes $to: the front ends share only the core (main.c picks one)" "${hits[@]}"
+done
+[ "$status" -eq 0 ] && echo "layers: base <- engine <- drive, results <- method <- cli, ui <- main; no curses in the core; cli and ui apart"
 exit "$status"

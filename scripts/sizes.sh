@@ -3,11 +3,11 @@
 # over 100 lines (from its opening line to its closing brace). Prints each file or
 # function over, as file:line, and exits 1 when there is one. --list prints every
 # function's length instead, longest first.
-# Usage: scripts/sizes.sh [--list] [DIR...]   (default: src cli ui)
+# Usage: scripts/sizes.sh [--list] [DIR...]   (default: main.c src cli ui)
 set -eu
 list=0
 if [ "${1:-}" = "--list" ]; then list=1; shift; fi
-[ $# -gt 0 ] || set -- src cli ui
+[ $# -gt 0 ] || set -- main.c src cli ui
 files=$(find "$@" -name '*.[ch]' | sort)
 # A function starts at a line that begins with a letter and ends in ')' or '{' outside any
 # brace, and whose body's '{' is at the start of a line; it ends at a '}' at the start of

@@ -134,13 +134,13 @@ else
 	fail "compare metrics" "--help: '$help_metrics'; man page: '$man_metrics'"
 fi
 
-# every exit status of cli.h is in EXIT STATUS
-for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' cli/cli.h | awk '{print $3}'); do
+# every exit status of exit_status.h is in EXIT STATUS
+for code in $(grep -oE 'EXIT_[A-Z_]+ = [0-9]+' src/base/exit_status.h | awk '{print $3}'); do
 	if awk '/^\.SH EXIT STATUS/ { on = 1; next } /^\.SH / { on = 0 } on' "$MAN" |
 		grep -qx "\.B $code"; then
 		pass "exit-status-$code"
 	else
-		fail "exit-status-$code" "exit status $code (cli/cli.h) is not in EXIT STATUS"
+		fail "exit-status-$code" "exit status $code (src/base/exit_status.h) is not in EXIT STATUS"
 	fi
 done
 
@@ -169,7 +169,7 @@ done
 
 # every document a source comment sends the reader to is in the tree
 missing=""
-for doc in $(grep -rhoE '[A-Za-z0-9_/.-]+\.md\b' src cli ui | sort -u); do
+for doc in $(grep -rhoE '[A-Za-z0-9_/.-]+\.md\b' main.c src cli ui | sort -u); do
 	[ -f "$doc" ] || [ -f "docs/$doc" ] || missing="$missing $doc"
 done
 if [ -z "$missing" ]; then pass "cited-docs"; else fail "cited-docs" "not in the tree:$missing"; fi

@@ -17,11 +17,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "exit_status.h"
+#include "opt.h"
 #include "scratch.h"
 #include "siteconf.h"
 #include "terminal.h"
 #include "text.h"
+#include "tui.h"
 
 static const struct glyphs glyphs_utf8 = {
 	.sel = "\u25b6",
@@ -75,7 +77,7 @@ static const struct screen {
 
 enum { O_THEME = 256, O_TARGET, O_LIST_KEYS };
 
-static const struct cli_opt ui_opts[] = {
+static const struct opt ui_opts[] = {
 	{"theme", O_THEME, "NAME",
 	 "colour theme: default, light, monochrome, high-contrast, "
 	 "or a file"},
@@ -650,16 +652,16 @@ static void app_free(struct app *a)
 
 int ui_main(int argc, char **argv, const struct siteconf *site)
 {
-	struct cli_parser p;
+	struct opt_parser p;
 	struct app *a;
 	const char *theme = NULL, *target = NULL;
 	char why[160];
 	int key, ret;
 
-	cli_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
+	opt_parser_init(&p, "", "[--theme NAME] [--target PATH] [--list-keys]", ui_opts, argc,
 			argv);
 	p.cmd = "(the TUI)";
-	while ((key = cli_next(&p)) > 0) {
+	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':
 			return EXIT_OK;
@@ -677,7 +679,7 @@ int ui_main(int argc, char **argv, const struct siteconf *site)
 	if (key < 0)
 		return EXIT_USAGE;
 	if (p.npos)
-		return cli_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
+		return opt_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 
 	if (!(a = app_new(theme, target, site, &ret)))
 		return ret;

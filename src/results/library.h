@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef DB_UI_LIBRARY_H
-#define DB_UI_LIBRARY_H
+#ifndef DB_LIBRARY_H
+#define DB_LIBRARY_H
 /*
  * The places the Results screen lists besides the results directory (library.c): result
  * files and directories, remembered in $XDG_CONFIG_HOME/drivebench/library.

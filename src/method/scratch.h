@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef DB_UI_SCRATCH_H
-#define DB_UI_SCRATCH_H
+#ifndef DB_SCRATCH_H
+#define DB_SCRATCH_H
 /*
  * The built-in scratch target: a file under $XDG_CACHE_HOME/drivebench/ (default
  * ~/.cache/drivebench/scratch.img), so a newcomer can run any preset without a spare

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The scratch file (ui/scratch.c): made at the size that fits, written out with random
- * data hole by hole, resumable, refilled where a discard punched it. The module does not
- * use curses and is not in the core library, so it is compiled in directly.
+ * The scratch file (src/method/scratch.c): made at the size that fits, written out with
+ * random data hole by hole, resumable, refilled where a discard punched it.
  */
-#include "scratch.c"
-
 #include "testlib.h"
+
 #include <pthread.h>
+#include <time.h>
+
+#include "scratch.h"
 
 static char dir[64];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/var/tmp/check_ui_scratch.XXXXXX");
+	snprintf(dir, sizeof(dir), "/var/tmp/check_scratch.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	setenv("XDG_CACHE_HOME", dir, 1);
 	setenv("DRIVEBENCH_SCRATCH_SIZE", "24m", 1);
@@ -187,7 +188,7 @@ END_TEST
 
 static Suite *scratch_suite(void)
 {
-	Suite *s = suite_create("ui_scratch");
+	Suite *s = suite_create("scratch");
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);

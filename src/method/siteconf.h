@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef DB_CLI_SITECONF_H
-#define DB_CLI_SITECONF_H
+#ifndef DB_SITECONF_H
+#define DB_SITECONF_H
 /*
  * Site defaults for a lab of benches: one `key = value` file, drivebench.conf, found in
  * $XDG_CONFIG_DIRS/drivebench/ (default /etc/xdg) or /etc/drivebench/, the first that
