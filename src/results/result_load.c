@@ -745,6 +745,7 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 			r->host = json_object_new_object();
 		if (!r->target)
 			r->target = json_object_new_object();
+		result_host_summarize(r);
 		text_copy(r->path, sizeof(r->path), path);
 	}
 	free(text);
