@@ -66,6 +66,7 @@ static void build(struct result *r, unsigned nsteps)
 	snprintf(r->started, sizeof(r->started), "2026-11-30T13:05:21Z");
 	snprintf(r->ended, sizeof(r->ended), "2026-11-30T14:05:21Z");
 	r->host = result_host_json();
+	result_host_summarize(r);
 	r->target = json_tokener_parse("{\"path\": \"/dev/nvme0n1\", \"kind\": \"block\", "
 				       "\"size\": 200049647616, \"lbs\": 512, \"pbs\": 4096, "
 				       "\"drive\": {\"model\": \"Micron P400m\", "
@@ -232,6 +233,11 @@ static void assert_result_eq(const struct result *a, const struct result *b)
 			 b->preset_text ? b->preset_text : "");
 	ck_assert(a->scale == b->scale);
 	ck_assert(json_object_equal(a->host, b->host));
+	ck_assert_str_eq(a->host_summary.hostname, b->host_summary.hostname);
+	ck_assert_str_eq(a->host_summary.kernel, b->host_summary.kernel);
+	ck_assert_str_eq(a->host_summary.cpu, b->host_summary.cpu);
+	ck_assert_str_eq(a->host_summary.cpus, b->host_summary.cpus);
+	ck_assert_str_ne(b->host_summary.cpus, ""); /* a number, as text */
 	ck_assert(json_object_equal(a->target, b->target));
 	ck_assert_uint_eq(a->nphases, b->nphases);
 	for (unsigned p = 0; p < a->nphases; p++) {

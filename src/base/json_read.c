@@ -35,19 +35,27 @@ unsigned jread_line(const struct jread *j)
 	return line;
 }
 
-int jread_fail(struct jread *j, const char *fmt, ...)
+int jread_vfail(struct jread *j, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
 
 	if (j->ret)
 		return j->ret;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	text_fmt(j->err, j->errlen, "%s:%u: %s", j->file, jread_line(j), msg);
 	j->ret = -EINVAL;
 	return j->ret;
+}
+
+int jread_fail(struct jread *j, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = jread_vfail(j, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static int syntax(struct jread *j, const char *what)

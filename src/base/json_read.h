@@ -17,6 +17,7 @@
  * as U+FFFD, ill-formed UTF-8 repaired, cut on a character boundary when the buffer is
  * short. Numbers are checked against the JSON grammar (no NaN, no Infinity, no hex).
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,8 @@
 
 enum jread_type { JR_BAD, JR_OBJECT, JR_ARRAY, JR_STRING, JR_NUMBER, JR_BOOL, JR_NULL, JR_END };
 
+struct jread_style;
+
 struct jread {
 	const char *buf; /* the text, for line numbers */
 	const char *p;	 /* the next byte */
@@ -32,9 +35,10 @@ struct jread {
 	const char *file; /* named in messages */
 	char *err;
 	size_t errlen;
-	int ret;	/* 0, or the first error: -EINVAL, -E2BIG, -ENOMEM */
-	unsigned depth; /* objects and arrays open */
-	bool first;	/* no member or element read yet in the innermost one */
+	int ret;			 /* 0, or the first error: -EINVAL, -E2BIG, -ENOMEM */
+	unsigned depth;			 /* objects and arrays open */
+	bool first;			 /* no member or element read yet in the innermost one */
+	const struct jread_style *style; /* how the typed readers word errors; NULL: plainly */
 };
 
 /* A number as read: integer when written without fraction or exponent and within 64 bits. */
@@ -50,6 +54,7 @@ void jread_init(struct jread *j, const char *buf, size_t len, const char *file, 
 		size_t errlen);
 /* Record an error "file:line: message" (the line of the current position); returns it. */
 __attribute__((format(printf, 2, 3))) int jread_fail(struct jread *j, const char *fmt, ...);
+__attribute__((format(printf, 2, 0))) int jread_vfail(struct jread *j, const char *fmt, va_list ap);
 /* The 1-based line of the current position. */
 unsigned jread_line(const struct jread *j);
 
@@ -97,5 +102,50 @@ int jread_string(struct jread *j, char *buf, size_t len);
  * recorded, naming the limit) when longer.
  */
 int jread_string_dup(struct jread *j, size_t max, char **out, size_t *len);
+
+/* ---- typed values (json_read_typed.c) --------------------------------------------- */
+/*
+ * The value just reached (a member's or an element's) read as one type and checked: a
+ * count, a rate, a string cut to a buffer, a flag, a name from a table. null reads as
+ * absent (0, "", false, the default given). Anything else is an error that names key
+ * ("\"bs\" should be a number", "\"bs\" is negative") recorded by jread_bad(), and the
+ * absent value is returned. Like every read, they do nothing once an error is recorded.
+ *
+ * How the error is worded depends on the format read: a reader sets j->style once, after
+ * jread_init(). NULL (the default): as result files word it, with no place named.
+ */
+struct jread_style {
+	/*
+	 * Record msg, naming where in the document the value sits (say with jread_fail());
+	 * returns j->ret. NULL: jread_fail(j, "%s", msg).
+	 */
+	int (*bad)(struct jread *j, const char *msg);
+	bool is_not;	  /* a wrong type is "\"key\" is not a number"; else "should be" */
+	bool bad_is_type; /* a value that is not JSON (NaN): a wrong type; else the syntax error */
+	bool null_string; /* a null where a string goes: a wrong type; else "" */
+};
+
+/* Record an error about a value, worded as fmt, through j->style; returns j->ret. */
+__attribute__((format(printf, 2, 3))) int jread_bad(struct jread *j, const char *fmt, ...);
+/* The value reached is not `what` ("a number", "an array of strings"): the error. */
+void jread_wrong_type(struct jread *j, const char *key, const char *what);
+/* A number already read (jread_numbers()) checked as a count / a rate: true when valid. */
+bool jread_check_u64(struct jread *j, const char *key, const struct jread_num *n, uint64_t *v);
+bool jread_check_double(struct jread *j, const char *key, const struct jread_num *n, double *v);
+/* Counts and sizes (0 to 2^64-1, or to UINT_MAX), rates (finite, not negative). */
+uint64_t jread_get_u64(struct jread *j, const char *key);
+unsigned jread_get_uint(struct jread *j, const char *key);
+double jread_get_double(struct jread *j, const char *key);
+/* A string, cut to len bytes (on a character boundary). */
+void jread_get_string(struct jread *j, const char *key, char *buf, size_t len);
+bool jread_get_bool(struct jread *j, const char *key);
+/* The index of a name in names[n] (NULL entries skipped); dflt when null or unknown. */
+int jread_get_enum(struct jread *j, const char *key, const char *const *names, size_t n, int dflt);
+/*
+ * Enter an object / array; false (error recorded) when the value is anything else, null
+ * too (where null may stand for one, check jread_null() first).
+ */
+bool jread_get_object(struct jread *j, const char *key);
+bool jread_get_array(struct jread *j, const char *key);
 
 #endif

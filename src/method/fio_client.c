@@ -558,6 +558,7 @@ static int lab_record(const struct fio_lab *lab, struct result *out)
 static int lab_facts(const struct fio_lab *lab, struct result *imp, struct result *out)
 {
 	out->host = imp->host;
+	out->host_summary = imp->host_summary;
 	imp->host = NULL;
 	/* stopped before fio said anything: no record of the target from it */
 	out->target = imp->target ? imp->target : json_object_new_object();

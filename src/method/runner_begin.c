@@ -24,6 +24,7 @@ int runner_begin_result(const struct plan *plan, struct result *res)
 	res->scale = plan->scale;
 	if (!res->host)
 		res->host = result_host_json();
+	result_host_summarize(res);
 	if (!res->started[0])
 		units_fmt_utc(res->started, sizeof(res->started), -1);
 	res->ended[0] = '\0';

@@ -23,41 +23,9 @@
 
 /* ---- reading values ------------------------------------------------------------ */
 
-/* The member value just reached: null reads as 0; anything else but a number is an error. */
-static bool num_read(struct importer *im, const char *key, struct jread_num *n)
-{
-	*n = (struct jread_num){.integer = true};
-	if (jread_null(&im->j) || !jread_number(&im->j, n))
-		return true;
-	if (!im->j.ret)
-		jread_fail(&im->j, "\"%s\" is not a number", key);
-	return false;
-}
-
-/* why, a reason jread_num_u64() or jread_num_double() refused a value: the error. */
-static bool num_ok(struct importer *im, const char *key, const char *why)
-{
-	if (why)
-		jread_fail(&im->j, "\"%s\" %s", key, why);
-	return !why;
-}
-
-/* A count (jread_num_u64()) or a rate (jread_num_double()); refused: an error naming key. */
-static bool num_u64(struct importer *im, const char *key, uint64_t *v)
-{
-	struct jread_num n;
-
-	*v = 0;
-	return num_read(im, key, &n) && num_ok(im, key, jread_num_u64(&n, v));
-}
-
-static bool num_dbl(struct importer *im, const char *key, double *v)
-{
-	struct jread_num n;
-
-	*v = 0;
-	return num_read(im, key, &n) && num_ok(im, key, jread_num_double(&n, v));
-}
+/* As fio imports have always said it: "\"iops\" is not a number", of NaN and null strings too. */
+static const struct jread_style fio_style = {
+	.is_not = true, .bad_is_type = true, .null_string = true};
 
 /* A json-c object to fill from the JSON object that comes next; NULL on an error. */
 static struct json_object *begin_record(struct importer *im)
@@ -167,15 +135,15 @@ static void read_lat(struct importer *im, struct fio_lat *l)
 		return;
 	while (jread_member(&im->j, key, sizeof(key))) {
 		if (!strcmp(key, "min")) {
-			num_u64(im, key, &l->min);
+			l->min = jread_get_u64(&im->j, key);
 		} else if (!strcmp(key, "max")) {
-			num_u64(im, key, &l->max);
+			l->max = jread_get_u64(&im->j, key);
 		} else if (!strcmp(key, "mean")) {
-			num_dbl(im, key, &l->mean);
+			l->mean = jread_get_double(&im->j, key);
 		} else if (!strcmp(key, "stddev")) {
-			num_dbl(im, key, &l->std);
+			l->std = jread_get_double(&im->j, key);
 		} else if (!strcmp(key, "N")) {
-			num_u64(im, key, &l->n);
+			l->n = jread_get_u64(&im->j, key);
 		} else if (!strcmp(key, "percentile")) {
 			if (!jread_object(&im->j))
 				return;
@@ -185,8 +153,8 @@ static void read_lat(struct importer *im, struct fio_lat *l)
 					jread_skip(&im->j);
 					continue;
 				}
-				if (num_u64(im, "percentile", &l->pct[p]))
-					l->have_pct[p] = true;
+				l->pct[p] = jread_get_u64(&im->j, "percentile");
+				l->have_pct[p] = !im->j.ret;
 			}
 		} else if (!strcmp(key, "bins")) {
 			if (!l->bins && !(l->bins = calloc(1, sizeof(*l->bins)))) {
@@ -205,7 +173,8 @@ static void read_lat(struct importer *im, struct fio_lat *l)
 					jread_fail(&im->j, "bins: \"%s\" is not a latency in ns", key);
 					return;
 				}
-				if (!num_u64(im, "bins", &count))
+				count = jread_get_u64(&im->j, "bins");
+				if (im->j.ret)
 					return;
 				/* fio's bin value is its bucket's midpoint: inside ours (hist.h) */
 				unsigned b = hist_index(value);
@@ -231,15 +200,15 @@ static void read_dir(struct importer *im, struct fio_dir *d)
 		return;
 	while (jread_member(&im->j, key, sizeof(key))) {
 		if (!strcmp(key, "io_bytes"))
-			num_u64(im, key, &d->bytes);
+			d->bytes = jread_get_u64(&im->j, key);
 		else if (!strcmp(key, "bw_bytes"))
-			num_u64(im, key, &d->bw_bytes);
+			d->bw_bytes = jread_get_u64(&im->j, key);
 		else if (!strcmp(key, "iops"))
-			num_dbl(im, key, &d->iops);
+			d->iops = jread_get_double(&im->j, key);
 		else if (!strcmp(key, "runtime"))
-			num_u64(im, key, &d->runtime_ms);
+			d->runtime_ms = jread_get_u64(&im->j, key);
 		else if (!strcmp(key, "total_ios"))
-			num_u64(im, key, &d->ios);
+			d->ios = jread_get_u64(&im->j, key);
 		else if (!strcmp(key, fio_import_lat_key[LK_CLAT]))
 			read_lat(im, &d->lat[LK_CLAT]);
 		else if (!strcmp(key, fio_import_lat_key[LK_LAT]))
@@ -276,7 +245,8 @@ static struct json_object *read_steady(struct importer *im)
 			}
 			json_object_object_add(o, key, json_object_new_string(str));
 		} else if (!strcmp(key, "duration") || !strcmp(key, "attained")) {
-			if (!num_u64(im, key, &v))
+			v = jread_get_u64(&im->j, key);
+			if (im->j.ret)
 				break;
 			json_object_object_add(o, key, json_object_new_int64(
 							       v > INT64_MAX ? INT64_MAX : (int64_t)v));
@@ -317,22 +287,20 @@ static void read_entry(struct importer *im, struct fio_entry *e)
 		return;
 	while (jread_member(&im->j, key, sizeof(key))) {
 		if (!strcmp(key, "jobname")) {
-			if (jread_string(&im->j, e->name, sizeof(e->name)))
-				jread_fail(&im->j, "\"jobname\" is not a string");
+			jread_get_string(&im->j, key, e->name, sizeof(e->name));
 		} else if (!strcmp(key, "hostname")) {
-			if (jread_string(&im->j, e->host, sizeof(e->host) - sizeof(port)))
-				jread_fail(&im->j, "\"hostname\" is not a string");
+			jread_get_string(&im->j, key, e->host, sizeof(e->host) - sizeof(port));
 		} else if (!strcmp(key, "port")) {
-			if (num_u64(im, key, &v))
-				snprintf(port, sizeof(port), ":%llu", (unsigned long long)v);
+			v = jread_get_u64(&im->j, key);
+			snprintf(port, sizeof(port), ":%llu", (unsigned long long)v);
 		} else if (!strcmp(key, "groupid")) {
-			if (num_u64(im, key, &v))
-				e->groupid = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+			v = jread_get_u64(&im->j, key);
+			e->groupid = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		} else if (!strcmp(key, "error")) {
-			if (num_u64(im, key, &v))
-				e->error = v > INT32_MAX ? INT32_MAX : (int)v;
+			v = jread_get_u64(&im->j, key);
+			e->error = v > INT32_MAX ? INT32_MAX : (int)v;
 		} else if (!strcmp(key, "job_runtime")) {
-			num_u64(im, key, &e->job_runtime_ms);
+			e->job_runtime_ms = jread_get_u64(&im->j, key);
 		} else if (!strcmp(key, "steadystate")) {
 			if (e->ss)
 				json_object_put(e->ss);
@@ -361,17 +329,16 @@ void fio_import_read_document(struct importer *im)
 	char key[64];
 	bool any = false;
 
+	im->j.style = &fio_style;
 	if (!jread_object(&im->j))
 		return;
 	while (jread_member(&im->j, key, sizeof(key))) {
 		if (!strcmp(key, "fio version")) {
-			if (jread_string(&im->j, im->version, sizeof(im->version)))
-				jread_fail(&im->j, "\"fio version\" is not a string");
+			jread_get_string(&im->j, key, im->version, sizeof(im->version));
 		} else if (!strcmp(key, "time")) {
-			if (jread_string(&im->j, im->time, sizeof(im->time)))
-				jread_fail(&im->j, "\"time\" is not a string");
+			jread_get_string(&im->j, key, im->time, sizeof(im->time));
 		} else if (!strcmp(key, "timestamp")) {
-			num_u64(im, key, &im->timestamp);
+			im->timestamp = jread_get_u64(&im->j, key);
 		} else if (!strcmp(key, "global options")) {
 			if (im->global)
 				json_object_put(im->global);

@@ -134,16 +134,10 @@ static void section_runs(FILE *out, const struct report *rep)
 	      out);
 	for (unsigned i = 0; i < rep->nruns; i++) {
 		const struct result *r = rep->runs[i].res;
-		struct json_object *host = r->host;
+		const char *cpu = r->host_summary.cpu;
 		char cap[32] = "", targets[1024], scale[32];
 		const char *cells[10];
-		const char *hostname = "", *cpu = "";
-		struct json_object *v;
 
-		if (host && json_object_object_get_ex(host, "hostname", &v))
-			hostname = json_object_get_string(v);
-		if (host && json_object_object_get_ex(host, "cpu", &v))
-			cpu = json_object_get_string(v);
 		if (result_capacity_bytes(r))
 			units_fmt_capacity_compact(cap, sizeof(cap), result_capacity_bytes(r));
 		cells[0] = rep->runs[i].label;
@@ -153,7 +147,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
 		snprintf(scale, sizeof(scale), "x%g", r->scale);
 		cells[5] = scale;
-		cells[6] = hostname;
+		cells[6] = r->host_summary.hostname;
 		cells[7] = r->started;
 		cells[8] = result_status_name[r->status];
 		cells[9] = r->path;
@@ -161,8 +155,8 @@ static void section_runs(FILE *out, const struct report *rep)
 			"<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%u</td>",
 			svg_colour(i), i + 1);
 		for (unsigned c = 0; c < 10; c++) {
-			fputs(c == 6 && cpu && cpu[0] ? "<td title=\"" : "<td>", out);
-			if (c == 6 && cpu && cpu[0]) {
+			fputs(c == 6 && cpu[0] ? "<td title=\"" : "<td>", out);
+			if (c == 6 && cpu[0]) {
 				esc(out, cpu);
 				fputs("\">", out);
 			}

@@ -153,15 +153,15 @@ static void show_header(FILE *out, const struct result *r)
 	}
 	if (cap[0])
 		fprintf(out, "Size     %s\n", cap);
-	if (r->host && jstr(r->host, "hostname")[0]) {
+	if (r->host_summary.hostname[0]) {
 		fputs("Host     ", out);
-		V(jstr(r->host, "hostname"));
+		V(r->host_summary.hostname);
 		fputs(", Linux ", out);
-		V(jstr(r->host, "kernel"));
+		V(r->host_summary.kernel);
 		fputs(", ", out);
-		V(jstr(r->host, "cpu"));
+		V(r->host_summary.cpu);
 		fputs(" x ", out);
-		V(jstr(r->host, "cpus"));
+		V(r->host_summary.cpus);
 		fputs("\n", out);
 	}
 	if (r->preset_name[0]) {

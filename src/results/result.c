@@ -590,6 +590,26 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* A member of a record as text: a string as it is, another value as JSON; "" absent or null. */
+static void record_text(char *buf, size_t len, struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	buf[0] = '\0';
+	if (o && json_object_object_get_ex(o, key, &v) && !json_object_is_type(v, json_type_null))
+		text_copy(buf, len, json_object_get_string(v));
+}
+
+void result_host_summarize(struct result *r)
+{
+	struct result_host *h = &r->host_summary;
+
+	record_text(h->hostname, sizeof(h->hostname), r->host, "hostname");
+	record_text(h->kernel, sizeof(h->kernel), r->host, "kernel");
+	record_text(h->cpu, sizeof(h->cpu), r->host, "cpu");
+	record_text(h->cpus, sizeof(h->cpus), r->host, "cpus");
+}
+
 struct json_object *result_host_json(void)
 {
 	struct json_object *h = json_object_new_object();

@@ -319,6 +319,18 @@ struct result_phase {
 	char skipped[256];
 };
 
+/*
+ * What reports say of the host a run was on: the "host" record's values as text (a
+ * number as the record writes it), "" when absent or null, cut to fit. Filled from the
+ * record by result_host_summarize() when a result is loaded, started or imported.
+ */
+struct result_host {
+	char hostname[1024]; /* fio imports: the fio servers' "HOST:PORT", comma separated */
+	char kernel[256];    /* uname's release */
+	char cpu[256];	     /* the CPU model */
+	char cpus[32];	     /* CPUs online */
+};
+
 struct result {
 	int version;                 /* of the file it came from (RESULT_VERSION when new) */
 	char tool_version[32];
@@ -329,6 +341,7 @@ struct result {
 	char label[RESULT_LABEL_BYTES]; /* the operator's name for the run; "" none */
 	char note[RESULT_NOTE_BYTES];   /* the operator's remark; "" none */
 	struct json_object *host;    /* owned */
+	struct result_host host_summary; /* of host, for reports */
 	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
 	struct json_object *targets; /* owned: a run on several targets, the array of them
 					(target is the first); NULL for one target */
@@ -390,6 +403,8 @@ int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt
 const struct result_warning *result_step_warning(const struct result_step *s, const char *code);
 /* Host facts for the "host" section (uname, CPU model, CPU count). */
 struct json_object *result_host_json(void);
+/* Fill r->host_summary from r->host (NULL: all ""): after r->host is set or changed. */
+void result_host_summarize(struct result *r);
 
 /*
  * The result as a "drivebench-result" document of the current version, to out (a

@@ -32,7 +32,7 @@ static void load_warnings(struct loader *L, struct result_step *st)
 {
 	char k[16];
 
-	if (!loader_array(L, "warnings"))
+	if (!jread_get_array(&L->j, "warnings"))
 		return;
 	for (unsigned i = 0; jread_element(&L->j); i++) {
 		char code[sizeof(st->warnings[0].code)] = "";
@@ -42,29 +42,29 @@ static void load_warnings(struct loader *L, struct result_step *st)
 		if (jread_peek(&L->j) != JR_OBJECT) {
 			if (jread_peek(&L->j) == JR_BAD)
 				jread_skip(&L->j);
-			loader_bad(L, "warnings[%u] should be an object", i);
+			jread_bad(&L->j, "warnings[%u] should be an object", i);
 			return;
 		}
 		if (!jread_object(&L->j))
 			return;
 		while (jread_member(&L->j, k, sizeof(k))) {
 			if (!strcmp(k, "code"))
-				loader_str(L, k, code, sizeof(code));
+				jread_get_string(&L->j, k, code, sizeof(code));
 			else if (!strcmp(k, "text"))
-				loader_str(L, k, text, sizeof(text));
+				jread_get_string(&L->j, k, text, sizeof(text));
 			else
 				jread_skip(&L->j);
 		}
 		if (L->j.ret)
 			return;
 		if (!code[0]) {
-			loader_bad(L, "warnings[%u] has no \"code\"", i);
+			jread_bad(&L->j, "warnings[%u] has no \"code\"", i);
 			return;
 		}
 		ret = result_add_warning(st, code, text);
 		if (ret == -E2BIG) {
-			loader_bad(L, "more than %u warnings in a step (the limit)",
-				   RESULT_MAX_WARNINGS);
+			jread_bad(&L->j, "more than %u warnings in a step (the limit)",
+				  RESULT_MAX_WARNINGS);
 			return;
 		}
 		if (ret) {
@@ -78,19 +78,19 @@ static void load_step_drive(struct loader *L, struct step_drive *d)
 {
 	char k[32];
 
-	if (jread_null(&L->j) || !loader_object(L, "drive"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "drive"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "host_written_bytes")) {
-			d->written_bytes = loader_u64(L, k);
+			d->written_bytes = jread_get_u64(&L->j, k);
 			d->has_written = true;
 		} else if (!strcmp(k, "temp_max_c")) {
 			/* degrees Celsius: below zero is a temperature, past 1000 is not */
 			struct jread_num n;
 			if (jread_number(&L->j, &n)) {
-				loader_wrong_type(L, k, "a number");
+				jread_wrong_type(&L->j, k, "a number");
 			} else if (!isfinite(n.d) || n.d < -273 || n.d > 1000) {
-				loader_bad(L, "\"%s\" is out of range (-273 to 1000)", k);
+				jread_bad(&L->j, "\"%s\" is out of range (-273 to 1000)", k);
 			} else {
 				d->temp_max_c = (int)n.d;
 				d->has_temp = true;
@@ -105,22 +105,22 @@ static void load_cpu(struct loader *L, struct step_cpu *c)
 {
 	char k[32];
 
-	if (jread_null(&L->j) || !loader_object(L, "cpu"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "cpu"))
 		return;
 	c->measured = true;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "process_user_pct"))
-			c->proc_user_pct = loader_dbl(L, k);
+			c->proc_user_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "process_system_pct"))
-			c->proc_system_pct = loader_dbl(L, k);
+			c->proc_system_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "host_user_pct"))
-			c->host_user_pct = loader_dbl(L, k);
+			c->host_user_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "host_system_pct"))
-			c->host_system_pct = loader_dbl(L, k);
+			c->host_system_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "host_iowait_pct"))
-			c->host_iowait_pct = loader_dbl(L, k);
+			c->host_iowait_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "cpus"))
-			c->cpus = loader_uint(L, k);
+			c->cpus = jread_get_uint(&L->j, k);
 		else
 			jread_skip(&L->j);
 	}
@@ -130,7 +130,7 @@ static void load_app(struct loader *L, struct step_app *a)
 {
 	char k[32];
 
-	if (jread_null(&L->j) || !loader_object(L, "app"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "app"))
 		return;
 	a->used = true;
 	while (jread_member(&L->j, k, sizeof(k))) {
@@ -146,15 +146,15 @@ static void load_app(struct loader *L, struct step_app *a)
 			      : !strcmp(k, "reconnects") ? &a->reconnects
 							 : NULL;
 		if (d)
-			*d = loader_dbl(L, k);
+			*d = jread_get_double(&L->j, k);
 		else if (u)
-			*u = loader_u64(L, k);
+			*u = jread_get_u64(&L->j, k);
 		else if (!strcmp(k, "threads"))
-			a->threads = loader_uint(L, k);
+			a->threads = jread_get_uint(&L->j, k);
 		else if (!strcmp(k, "tool"))
-			loader_str(L, k, a->tool, sizeof(a->tool));
+			jread_get_string(&L->j, k, a->tool, sizeof(a->tool));
 		else if (!strcmp(k, "load"))
-			a->load = loader_bool(L, k);
+			a->load = jread_get_bool(&L->j, k);
 		else
 			jread_skip(&L->j);
 	}
@@ -165,7 +165,7 @@ static void load_def(struct loader *L, struct step_def *d)
 {
 	char k[32], v[160];
 
-	if (jread_null(&L->j) || !loader_object(L, "definition"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "definition"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		int f = step_def_find(k);
@@ -174,9 +174,9 @@ static void load_def(struct loader *L, struct step_def *d)
 			continue;
 		}
 		if (step_def_info[f].number)
-			snprintf(v, sizeof(v), "%.17g", loader_dbl(L, k));
+			snprintf(v, sizeof(v), "%.17g", jread_get_double(&L->j, k));
 		else
-			loader_str(L, k, v, sizeof(v));
+			jread_get_string(&L->j, k, v, sizeof(v));
 		/* a value it does not know stays unknown */
 		step_def_parse(d, (enum step_def_field)f, v);
 	}
@@ -191,29 +191,29 @@ static void load_step(struct loader *L, struct result_step *s, bool stream)
 
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "label")) {
-			loader_str(L, k, s->label, sizeof(s->label));
+			jread_get_string(&L->j, k, s->label, sizeof(s->label));
 		} else if (stream && !strcmp(k, "target")) {
-			s->target_index = loader_uint(L, k);
+			s->target_index = jread_get_uint(&L->j, k);
 		} else if (stream && !strcmp(k, "share_pct")) {
-			s->share_pct = loader_dbl(L, k);
+			s->share_pct = jread_get_double(&L->j, k);
 		} else if (!strcmp(k, "streams")) {
 			if (stream)
-				loader_bad(L, "a stream has no \"streams\" of its own");
+				jread_bad(&L->j, "a stream has no \"streams\" of its own");
 			else if (!jread_null(&L->j))
 				load_streams(L, s);
 		} else if (!strcmp(k, "workload")) {
 			loader_workload(L, &s->wl);
 		} else if (!strcmp(k, "rate_pct")) {
-			s->rate_pct = loader_dbl(L, k);
+			s->rate_pct = jread_get_double(&L->j, k);
 		} else if (!strcmp(k, "status")) {
-			s->status = (enum result_status)loader_enum(L, k, result_status_name,
-								    NSTATUS, RS_COMPLETE);
+			s->status = (enum result_status)jread_get_enum(&L->j, k, result_status_name,
+								       NSTATUS, RS_COMPLETE);
 		} else if (!strcmp(k, "error")) {
-			loader_str(L, k, s->error, sizeof(s->error));
+			jread_get_string(&L->j, k, s->error, sizeof(s->error));
 		} else if (!strcmp(k, "error_offset")) {
-			s->error_offset = loader_u64(L, k);
+			s->error_offset = jread_get_u64(&L->j, k);
 		} else if (!strcmp(k, "engine")) {
-			loader_str(L, k, s->engine, sizeof(s->engine));
+			jread_get_string(&L->j, k, s->engine, sizeof(s->engine));
 		} else if (!strcmp(k, "definition")) {
 			load_def(L, &s->def);
 		} else if (!strcmp(k, "cpu")) {
@@ -262,22 +262,22 @@ static void load_streams(struct loader *L, struct result_step *st)
 {
 	size_t base = strlen(L->where);
 
-	if (!loader_array(L, "streams"))
+	if (!jread_get_array(&L->j, "streams"))
 		return;
 	while (jread_element(&L->j)) {
 		snprintf(L->where + base, sizeof(L->where) - base, ".streams[%u]", st->nstreams);
 		if (jread_peek(&L->j) != JR_OBJECT) {
-			loader_bad(L, "should be an object");
+			jread_bad(&L->j, "should be an object");
 			break;
 		}
 		if (st->nstreams >= ENGINE_MAX_STREAMS) {
-			loader_bad(L, "more than %u streams in a step (the limit)",
-				   ENGINE_MAX_STREAMS);
+			jread_bad(&L->j, "more than %u streams in a step (the limit)",
+				  ENGINE_MAX_STREAMS);
 			break;
 		}
 		if (++L->nsteps > RESULT_MAX_STEPS) {
-			loader_bad(L, "more than %u steps (the limit), streams counted",
-				   RESULT_MAX_STEPS);
+			jread_bad(&L->j, "more than %u steps (the limit), streams counted",
+				  RESULT_MAX_STEPS);
 			break;
 		}
 		struct result_step *s = result_step_add_stream(st, "", NULL);
@@ -300,32 +300,32 @@ static void load_steady(struct loader *L, struct steady_info *st)
 {
 	char k[32];
 
-	if (jread_null(&L->j) || !loader_object(L, "steady"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "steady"))
 		return;
 	st->used = true;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "tracked"))
-			loader_str(L, k, st->tracked, sizeof(st->tracked));
+			jread_get_string(&L->j, k, st->tracked, sizeof(st->tracked));
 		else if (!strcmp(k, "window"))
-			st->window = loader_uint(L, k);
+			st->window = jread_get_uint(&L->j, k);
 		else if (!strcmp(k, "data_limit_pct"))
-			st->data_limit_pct = loader_dbl(L, k);
+			st->data_limit_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "slope_limit_pct"))
-			st->slope_limit_pct = loader_dbl(L, k);
+			st->slope_limit_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "max_rounds"))
-			st->max_rounds = loader_uint(L, k);
+			st->max_rounds = jread_get_uint(&L->j, k);
 		else if (!strcmp(k, "reached"))
-			st->reached = loader_bool(L, k);
+			st->reached = jread_get_bool(&L->j, k);
 		else if (!strcmp(k, "round"))
-			st->round = loader_uint(L, k);
+			st->round = jread_get_uint(&L->j, k);
 		else if (!strcmp(k, "data_excursion_pct"))
-			st->data_excursion_pct = loader_dbl(L, k);
+			st->data_excursion_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "slope_excursion_pct"))
-			st->slope_excursion_pct = loader_dbl(L, k);
+			st->slope_excursion_pct = jread_get_double(&L->j, k);
 		else if (!strcmp(k, "first_round"))
-			st->first_round = loader_uint(L, k);
+			st->first_round = jread_get_uint(&L->j, k);
 		else if (!strcmp(k, "mode"))
-			st->fixed = loader_enum(L, k, steady_mode_name, 2, 0) == 1;
+			st->fixed = jread_get_enum(&L->j, k, steady_mode_name, 2, 0) == 1;
 		else
 			jread_skip(&L->j);
 	}
@@ -338,32 +338,31 @@ static void load_phase(struct loader *L, struct result_phase *ph)
 
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "name")) {
-			loader_str(L, k, ph->name, sizeof(ph->name));
+			jread_get_string(&L->j, k, ph->name, sizeof(ph->name));
 		} else if (!strcmp(k, "kind")) {
-			ph->kind =
-				(enum phase_kind)loader_enum(L, k, phase_kind_name, NKIND, PH_RUN);
+			ph->kind = (enum phase_kind)jread_get_enum(&L->j, k, phase_kind_name, NKIND,
+								   PH_RUN);
 		} else if (!strcmp(k, "status")) {
-			ph->status = (enum result_status)loader_enum(L, k, result_status_name,
-								     NSTATUS, RS_COMPLETE);
+			ph->status = (enum result_status)jread_get_enum(
+				&L->j, k, result_status_name, NSTATUS, RS_COMPLETE);
 		} else if (!strcmp(k, "steady")) {
 			load_steady(L, &ph->steady);
 		} else if (!strcmp(k, "skipped")) {
-			loader_str(L, k, ph->skipped, sizeof(ph->skipped));
+			jread_get_string(&L->j, k, ph->skipped, sizeof(ph->skipped));
 		} else if (!strcmp(k, "steps")) {
-			if (jread_null(&L->j) || !loader_array(L, k))
+			if (jread_null(&L->j) || !jread_get_array(&L->j, k))
 				continue;
 			while (jread_element(&L->j)) {
 				snprintf(L->where + base, sizeof(L->where) - base, ".steps[%u]",
 					 ph->nsteps);
 				if (jread_peek(&L->j) != JR_OBJECT) {
-					loader_bad(L, "should be an object");
+					jread_bad(&L->j, "should be an object");
 					break;
 				}
 				if (++L->nsteps > RESULT_MAX_STEPS) {
-					loader_bad(
-						L,
-						"more than %u steps (the limit), streams counted",
-						RESULT_MAX_STEPS);
+					jread_bad(&L->j,
+						  "more than %u steps (the limit), streams counted",
+						  RESULT_MAX_STEPS);
 					break;
 				}
 				struct result_step *s = result_add_step(ph, "", NULL);
@@ -446,12 +445,12 @@ static void check_targets(struct loader *L, struct json_object *o)
 	size_t n = json_object_array_length(o);
 
 	if (n < 1 || n > ENGINE_MAX_STREAMS) {
-		loader_bad(L, "\"targets\" has %zu records (1 to %u)", n, ENGINE_MAX_STREAMS);
+		jread_bad(&L->j, "\"targets\" has %zu records (1 to %u)", n, ENGINE_MAX_STREAMS);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!json_object_is_type(json_object_array_get_idx(o, i), json_type_object)) {
-			loader_bad(L, "targets[%zu] should be an object", i);
+			jread_bad(&L->j, "targets[%zu] should be an object", i);
 			return;
 		}
 }
@@ -470,14 +469,14 @@ static struct json_object *load_record(struct loader *L, const char *key, bool a
 	if (jread_null(&L->j))
 		return NULL;
 	if (jread_peek(&L->j) != (array ? JR_ARRAY : JR_OBJECT)) {
-		loader_wrong_type(L, key, array ? "an array" : "an object");
+		jread_wrong_type(&L->j, key, array ? "an array" : "an object");
 		return NULL;
 	}
 	if (jread_raw(&L->j, &start, &len))
 		return NULL;
 	if (len > RESULT_MAX_RECORD_BYTES) {
-		loader_bad(L, "\"%s\" is %zu bytes, over the limit of %u", key, len,
-			   RESULT_MAX_RECORD_BYTES);
+		jread_bad(&L->j, "\"%s\" is %zu bytes, over the limit of %u", key, len,
+			  RESULT_MAX_RECORD_BYTES);
 		return NULL;
 	}
 	tok = json_tokener_new_ex(JREAD_MAX_DEPTH);
@@ -487,8 +486,8 @@ static struct json_object *load_record(struct loader *L, const char *key, bool a
 	}
 	o = json_tokener_parse_ex(tok, start, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success)
-		loader_bad(L, "\"%s\": %s", key,
-			   json_tokener_error_desc(json_tokener_get_error(tok)));
+		jread_bad(&L->j, "\"%s\": %s", key,
+			  json_tokener_error_desc(json_tokener_get_error(tok)));
 	else if (repair_tree(o, 0))
 		loader_nomem(L);
 	else if (array)
@@ -505,13 +504,13 @@ static void load_preset(struct loader *L, struct result *r)
 {
 	char k[16];
 
-	if (jread_null(&L->j) || !loader_object(L, "preset"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "preset"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "name")) {
-			loader_str(L, k, r->preset_name, sizeof(r->preset_name));
+			jread_get_string(&L->j, k, r->preset_name, sizeof(r->preset_name));
 		} else if (!strcmp(k, "source")) {
-			loader_str(L, k, r->preset_source, sizeof(r->preset_source));
+			jread_get_string(&L->j, k, r->preset_source, sizeof(r->preset_source));
 		} else if (!strcmp(k, "text")) {
 			free(r->preset_text);
 			r->preset_text = NULL;
@@ -520,9 +519,9 @@ static void load_preset(struct loader *L, struct result *r)
 			int ret = jread_string_dup(&L->j, RESULT_MAX_PRESET_BYTES, &r->preset_text,
 						   NULL);
 			if (ret == -EINVAL && !L->j.ret)
-				loader_wrong_type(L, "text", "a string");
+				jread_wrong_type(&L->j, "text", "a string");
 		} else if (!strcmp(k, "scale")) {
-			r->scale = jread_null(&L->j) ? 1.0 : loader_dbl(L, k);
+			r->scale = jread_null(&L->j) ? 1.0 : jread_get_double(&L->j, k);
 		} else {
 			jread_skip(&L->j);
 		}
@@ -535,22 +534,22 @@ static bool load_version(struct loader *L, struct result *r)
 	struct jread_num n;
 
 	if (jread_number(&L->j, &n) || !n.integer) {
-		loader_bad(L, "format %s without an integer \"version\"", RESULT_FORMAT);
+		jread_bad(&L->j, "format %s without an integer \"version\"", RESULT_FORMAT);
 		return false;
 	}
 	if (!n.negative && n.u > RESULT_VERSION) {
-		loader_bad(L,
-			   "format version %llu is newer than this drivebench " DB_VERSION
-			   " reads (versions %d to %d); use a newer drivebench",
-			   (unsigned long long)n.u, RESULT_OLDEST_VERSION, RESULT_VERSION);
+		jread_bad(&L->j,
+			  "format version %llu is newer than this drivebench " DB_VERSION
+			  " reads (versions %d to %d); use a newer drivebench",
+			  (unsigned long long)n.u, RESULT_OLDEST_VERSION, RESULT_VERSION);
 		return false;
 	}
 	if (n.negative || n.u < RESULT_OLDEST_VERSION) {
-		loader_bad(L,
-			   "format version %s%llu is older than this "
-			   "drivebench " DB_VERSION " reads (versions %d to %d)",
-			   n.negative ? "-" : "", (unsigned long long)n.u, RESULT_OLDEST_VERSION,
-			   RESULT_VERSION);
+		jread_bad(&L->j,
+			  "format version %s%llu is older than this "
+			  "drivebench " DB_VERSION " reads (versions %d to %d)",
+			  n.negative ? "-" : "", (unsigned long long)n.u, RESULT_OLDEST_VERSION,
+			  RESULT_VERSION);
 		return false;
 	}
 	r->version = L->version = (int)n.u;
@@ -559,12 +558,12 @@ static bool load_version(struct loader *L, struct result *r)
 
 static void load_phases(struct loader *L, struct result *r)
 {
-	if (jread_null(&L->j) || !loader_array(L, "phases"))
+	if (jread_null(&L->j) || !jread_get_array(&L->j, "phases"))
 		return;
 	while (jread_element(&L->j)) {
 		snprintf(L->where, sizeof(L->where), "phases[%u]", r->nphases);
 		if (jread_peek(&L->j) != JR_OBJECT) {
-			loader_bad(L, "should be an object");
+			jread_bad(&L->j, "should be an object");
 			return;
 		}
 		struct result_phase *ph = result_add_phase(r, "", PH_RUN);
@@ -585,11 +584,11 @@ static void load_tool(struct loader *L, struct result *r)
 {
 	char k[16];
 
-	if (jread_null(&L->j) || !loader_object(L, "tool"))
+	if (jread_null(&L->j) || !jread_get_object(&L->j, "tool"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k)))
 		if (!strcmp(k, "version"))
-			loader_str(L, k, r->tool_version, sizeof(r->tool_version));
+			jread_get_string(&L->j, k, r->tool_version, sizeof(r->tool_version));
 		else
 			jread_skip(&L->j);
 }
@@ -607,9 +606,10 @@ static void check_stream_targets(struct loader *L, const struct result *r)
 					continue;
 				snprintf(L->where, sizeof(L->where),
 					 "phases[%u].steps[%u].streams[%u]", p, i, k);
-				loader_bad(L, "\"target\" %u is not one of the run's %u target%s",
-					   st->streams[k].target_index, ntargets,
-					   ntargets == 1 ? "" : "s");
+				jread_bad(&L->j,
+					  "\"target\" %u is not one of the run's %u target%s",
+					  st->streams[k].target_index, ntargets,
+					  ntargets == 1 ? "" : "s");
 				return;
 			}
 		}
@@ -621,18 +621,18 @@ static void load_member(struct loader *L, struct result *r, const char *k)
 	if (!strcmp(k, "tool")) {
 		load_tool(L, r);
 	} else if (!strcmp(k, "status")) {
-		r->status = (enum result_status)loader_enum(L, k, result_status_name, NSTATUS,
-							    RS_INCOMPLETE);
+		r->status = (enum result_status)jread_get_enum(&L->j, k, result_status_name,
+							       NSTATUS, RS_INCOMPLETE);
 	} else if (!strcmp(k, "error")) {
-		loader_str(L, k, r->error, sizeof(r->error));
+		jread_get_string(&L->j, k, r->error, sizeof(r->error));
 	} else if (!strcmp(k, "started")) {
-		loader_str(L, k, r->started, sizeof(r->started));
+		jread_get_string(&L->j, k, r->started, sizeof(r->started));
 	} else if (!strcmp(k, "ended")) {
-		loader_str(L, k, r->ended, sizeof(r->ended));
+		jread_get_string(&L->j, k, r->ended, sizeof(r->ended));
 	} else if (!strcmp(k, "label")) {
-		loader_str(L, k, r->label, sizeof(r->label));
+		jread_get_string(&L->j, k, r->label, sizeof(r->label));
 	} else if (!strcmp(k, "note")) {
-		loader_str(L, k, r->note, sizeof(r->note));
+		jread_get_string(&L->j, k, r->note, sizeof(r->note));
 	} else if (!strcmp(k, "host")) {
 		if (r->host)
 			json_object_put(r->host);
@@ -663,12 +663,12 @@ static void load_root(struct loader *L, struct result *r)
 		if (!strcmp(k, "format")) {
 			char fmt[64];
 			if (jread_string(&L->j, fmt, sizeof(fmt))) {
-				loader_wrong_type(L, k, "a string");
+				jread_wrong_type(&L->j, k, "a string");
 				return;
 			}
 			if (strcmp(fmt, RESULT_FORMAT)) {
-				loader_bad(
-					L,
+				jread_bad(
+					&L->j,
 					"not a drivebench result (format \"%s\", expected \"%s\")",
 					fmt, RESULT_FORMAT);
 				return;
@@ -681,14 +681,14 @@ static void load_root(struct loader *L, struct result *r)
 		} else if (!strcmp(k, "phases")) {
 			/* what the phases hold depends on the version: it comes first */
 			if (!have_format) {
-				loader_bad(L, "not a drivebench result (no \"format\" field)");
+				jread_bad(&L->j, "not a drivebench result (no \"format\" field)");
 				return;
 			}
 			if (!have_version) {
-				loader_bad(L,
-					   "format %s without an integer \"version\" before "
-					   "\"phases\"",
-					   RESULT_FORMAT);
+				jread_bad(&L->j,
+					  "format %s without an integer \"version\" before "
+					  "\"phases\"",
+					  RESULT_FORMAT);
 				return;
 			}
 			load_phases(L, r);
@@ -701,11 +701,11 @@ static void load_root(struct loader *L, struct result *r)
 	if (L->j.ret)
 		return;
 	if (!have_format)
-		loader_bad(L, "not a drivebench result (no \"format\" field)");
+		jread_bad(&L->j, "not a drivebench result (no \"format\" field)");
 	else if (!have_version)
-		loader_bad(L, "format %s without an integer \"version\"", RESULT_FORMAT);
+		jread_bad(&L->j, "format %s without an integer \"version\"", RESULT_FORMAT);
 	else if (jread_peek(&L->j) != JR_END)
-		loader_bad(L, "not valid JSON: more after the end of the document");
+		jread_bad(&L->j, "not valid JSON: more after the end of the document");
 	else
 		check_stream_targets(L, r);
 }
@@ -724,6 +724,7 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 	if (ret)
 		return ret;
 	jread_init(&L.j, text, len, path, err, errlen);
+	L.j.style = &loader_style;
 	switch (jread_peek(&L.j)) {
 	case JR_OBJECT:
 		load_root(&L, r);
@@ -744,6 +745,7 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 			r->host = json_object_new_object();
 		if (!r->target)
 			r->target = json_object_new_object();
+		result_host_summarize(r);
 		text_copy(r->path, sizeof(r->path), path);
 	}
 	free(text);

@@ -23,7 +23,7 @@ static void add_sample(struct loader *L, struct result_step *st, const struct sa
 	int ret = result_step_add_sample(st, s);
 
 	if (ret == -E2BIG)
-		loader_bad(L, "more than %u samples in a step (the limit)", RESULT_MAX_SAMPLES);
+		jread_bad(&L->j, "more than %u samples in a step (the limit)", RESULT_MAX_SAMPLES);
 	else if (ret)
 		loader_nomem(L);
 }
@@ -33,13 +33,13 @@ void loader_samples_v1(struct loader *L, struct result_step *st)
 {
 	size_t base = strlen(L->where);
 
-	if (!loader_array(L, "samples"))
+	if (!jread_get_array(&L->j, "samples"))
 		return;
 	while (jread_element(&L->j)) {
 		struct sample s;
 		snprintf(L->where + base, sizeof(L->where) - base, ": samples[%u]", st->nsamples);
 		if (jread_peek(&L->j) != JR_OBJECT) {
-			loader_bad(L, "should be an object");
+			jread_bad(&L->j, "should be an object");
 			break;
 		}
 		loader_sample(L, "sample", &s);
@@ -65,22 +65,22 @@ static void load_v2_fields(struct loader *L, struct v2_table *t)
 {
 	char field[40];
 
-	if (!loader_array(L, "samples.fields"))
+	if (!jread_get_array(&L->j, "samples.fields"))
 		return;
 	t->fields_seen = true;
 	while (jread_element(&L->j)) {
 		unsigned c;
 		if (t->nfields == NCOLS) {
-			loader_bad(L, "samples.fields: more than %u fields", NCOLS);
+			jread_bad(&L->j, "samples.fields: more than %u fields", NCOLS);
 			return;
 		}
 		if (jread_string(&L->j, field, sizeof(field))) {
-			loader_wrong_type(L, "samples.fields", "an array of strings");
+			jread_wrong_type(&L->j, "samples.fields", "an array of strings");
 			return;
 		}
 		c = result_col_find(field);
 		if (c < NCOLS && t->have[c]) {
-			loader_bad(L, "samples.fields: \"%s\" twice", field);
+			jread_bad(&L->j, "samples.fields: \"%s\" twice", field);
 			return;
 		}
 		if (c < NCOLS)
@@ -108,22 +108,22 @@ static void load_v2_value(struct loader *L, int c, const struct jread_num *num, 
 	const char *name = result_col_name((unsigned)c);
 	if (c == COL_INDEX) {
 		uint64_t v;
-		if (loader_num_u64(L, name, num, &v) && v > UINT32_MAX)
-			loader_bad(L, "\"index\" is out of range");
+		if (jread_check_u64(&L->j, name, num, &v) && v > UINT32_MAX)
+			jread_bad(&L->j, "\"index\" is out of range");
 		s->index = (uint32_t)v;
 	} else if (c == COL_START) {
-		loader_num_u64(L, name, num, &s->start_ns);
+		jread_check_u64(&L->j, name, num, &s->start_ns);
 	} else if (c == COL_DUR) {
-		loader_num_u64(L, name, num, &s->dur_ns);
+		jread_check_u64(&L->j, name, num, &s->dur_ns);
 	} else if (c == COL_STALL) {
-		loader_num_u64(L, name, num, &s->host_stall_ns);
+		jread_check_u64(&L->j, name, num, &s->host_stall_ns);
 	} else {
 		struct dir_stats *d = &s->d[(c - COL_DIRS) / NDF];
 		enum dfield f = (enum dfield)((c - COL_DIRS) % NDF);
 		if (result_dfield[f].is_double)
-			loader_num_dbl(L, name, num, df_dbl(d, f));
+			jread_check_double(&L->j, name, num, df_dbl(d, f));
 		else
-			loader_num_u64(L, name, num, df_u64(d, f));
+			jread_check_u64(&L->j, name, num, df_u64(d, f));
 	}
 }
 
@@ -138,11 +138,11 @@ static bool load_v2_row(struct loader *L, const struct v2_table *t, uint64_t nex
 	memset(s, 0, sizeof(*s));
 	int rc = jread_numbers(&L->j, num, null, t->nfields + 1, &n);
 	if (rc == -EINVAL && !L->j.ret)
-		loader_wrong_type(L, "row", "an array");
+		jread_wrong_type(&L->j, "row", "an array");
 	if (L->j.ret)
 		return false;
 	if (n > t->nfields) {
-		loader_bad(L, "more values than the %u fields", t->nfields);
+		jread_bad(&L->j, "more values than the %u fields", t->nfields);
 		return false;
 	}
 	for (unsigned i = 0; i < n && !L->j.ret; i++)
@@ -151,7 +151,7 @@ static bool load_v2_row(struct loader *L, const struct v2_table *t, uint64_t nex
 	if (L->j.ret)
 		return false;
 	if (n != t->nfields) {
-		loader_bad(L, "%u values for %u fields", n, t->nfields);
+		jread_bad(&L->j, "%u values for %u fields", n, t->nfields);
 		return false;
 	}
 	if (!t->have[COL_INDEX])
@@ -174,7 +174,7 @@ static void load_v2_rows(struct loader *L, const struct v2_table *t, struct resu
 	uint64_t next_start = 0;
 	struct sample s;
 
-	if (!loader_array(L, "samples.rows"))
+	if (!jread_get_array(&L->j, "samples.rows"))
 		return;
 	/* a row's place in messages, formatted only when there is one */
 	L->row = &st->nsamples;
@@ -196,24 +196,24 @@ void loader_samples_v2(struct loader *L, struct result_step *st)
 	size_t base = strlen(L->where);
 	char k[16];
 
-	if (!loader_object(L, "samples"))
+	if (!jread_get_object(&L->j, "samples"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		if (!strcmp(k, "all")) {
 			char from[16];
-			loader_str(L, k, from, sizeof(from));
+			jread_get_string(&L->j, k, from, sizeof(from));
 			if (!strcmp(from, "read"))
 				t.all_from = DIR_READ;
 			else if (!strcmp(from, "write"))
 				t.all_from = DIR_WRITE;
 			else
-				loader_bad(L, "samples.all: \"%s\" is not \"read\" or \"write\"",
-					   from);
+				jread_bad(&L->j, "samples.all: \"%s\" is not \"read\" or \"write\"",
+					  from);
 		} else if (!strcmp(k, "fields")) {
 			load_v2_fields(L, &t);
 		} else if (!strcmp(k, "rows")) {
 			if (!t.fields_seen)
-				loader_bad(L, "samples: \"rows\" before \"fields\"");
+				jread_bad(&L->j, "samples: \"rows\" before \"fields\"");
 			else if (!(L->what & RESULT_LOAD_SAMPLES))
 				jread_skip(&L->j);
 			else
@@ -239,7 +239,7 @@ void loader_hist(struct loader *L, struct result_step *st)
 	}
 	result_hist_free(st->hist);
 	st->hist = h;
-	if (!loader_object(L, "hist"))
+	if (!jread_get_object(&L->j, "hist"))
 		return;
 	while (jread_member(&L->j, k, sizeof(k))) {
 		unsigned d = !strcmp(k, "read") ? 0 : !strcmp(k, "write") ? 1 : 2;
@@ -250,37 +250,37 @@ void loader_hist(struct loader *L, struct result_step *st)
 			continue;
 		}
 		if (d == 0 && h->n[1]) {
-			loader_bad(L, "hist: \"read\" after \"write\"");
+			jread_bad(&L->j, "hist: \"read\" after \"write\"");
 			return;
 		}
-		if (!loader_array(L, k))
+		if (!jread_get_array(&L->j, k))
 			return;
 		while (jread_element(&L->j)) {
 			struct jread_num b, c;
 			unsigned i = h->n[d];
-			if (!loader_array(L, "pair") || !jread_element(&L->j) ||
+			if (!jread_get_array(&L->j, "pair") || !jread_element(&L->j) ||
 			    jread_number(&L->j, &b) || !jread_element(&L->j) ||
 			    jread_number(&L->j, &c) || jread_element(&L->j)) {
 				if (!L->j.ret)
-					loader_bad(L,
-						   "hist.%s[%u] should be a [bucket, count] pair",
-						   k, i);
+					jread_bad(&L->j,
+						  "hist.%s[%u] should be a [bucket, count] pair", k,
+						  i);
 				return;
 			}
 			if (!b.integer || (b.negative && b.u) || b.u >= HIST_NBUCKETS) {
-				loader_bad(L, "hist.%s[%u]: bucket %s%llu is outside 0..%u", k, i,
-					   b.negative ? "-" : "", (unsigned long long)b.u,
-					   HIST_NBUCKETS - 1);
+				jread_bad(&L->j, "hist.%s[%u]: bucket %s%llu is outside 0..%u", k,
+					  i, b.negative ? "-" : "", (unsigned long long)b.u,
+					  HIST_NBUCKETS - 1);
 				return;
 			}
 			if (seen[b.u / 64] & (1ull << (b.u % 64))) {
-				loader_bad(L, "hist.%s[%u]: bucket %llu appears twice", k, i,
-					   (unsigned long long)b.u);
+				jread_bad(&L->j, "hist.%s[%u]: bucket %llu appears twice", k, i,
+					  (unsigned long long)b.u);
 				return;
 			}
 			seen[b.u / 64] |= 1ull << (b.u % 64);
 			uint64_t count;
-			if (!loader_num_u64(L, "count", &c, &count))
+			if (!jread_check_u64(&L->j, "count", &c, &count))
 				return;
 			if (GROW(h->pair, total, cap, 64)) {
 				loader_nomem(L);
