@@ -568,7 +568,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 	struct curve_point *pts = NULL;
 	unsigned *slot = NULL; /* title hash -> title index + 1 */
 	bool *named = NULL;    /* by title: a preset's named curve */
-	size_t mask = 15;
+	size_t mask = 15, h;   /* h: a title's slot */
 	int ret = 0;
 
 	for (unsigned i = 0; i < rep->nruns; i++)
@@ -591,7 +591,6 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 			     s++) {
 				const struct result_step *st = &r->phases[p].steps[s];
 				char t[128];
-				size_t h;
 				if (!st->wl.rate_iops)
 					continue;
 				bool nm = report_curve_title(t, sizeof(t), &r->phases[p], st);
