@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "safety.h"
+#include "settings.h"
 #include "siteconf.h"
 #include "text.h"
 
@@ -89,30 +90,42 @@ int cli_out_stdout(const struct cli_parser *p, const char *path)
 }
 
 /*
+ * What main() read from the environment, once, with the site's defaults under it: every
+ * command hands it down to the core, which reads no environment itself (settings.h).
+ */
+static struct settings settings;
+
+const struct settings *cli_settings(void)
+{
+	return &settings;
+}
+
+/*
  * The site configuration applied under what the user says: DRIVEBENCH_RESULTS and
- * DRIVEBENCH_BUSY_POLL (and the options) override it. Its results directory reaches
- * result_dir() as DRIVEBENCH_RESULTS, so that child processes see the same. 0 or EXIT_USAGE.
+ * DRIVEBENCH_BUSY_POLL (and the options) override it. Where they are unset, the settings
+ * take the site's results directory and busy-poll; the results directory becomes
+ * DRIVEBENCH_RESULTS too, so that child processes see the same. 0 or EXIT_USAGE.
  */
 static int site_apply(struct siteconf *site)
 {
 	char err[4352];
-	enum engine_poll mode;
 
 	if (siteconf_load(site, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (site->results[0] && setenv("DRIVEBENCH_RESULTS", site->results, 0))
-		return EXIT_USAGE;
-	if (site->busy_poll[0] && !getenv("DRIVEBENCH_BUSY_POLL") &&
-	    !engine_poll_parse(site->busy_poll, &mode))
-		engine_set_poll(mode);
+	if (site->results[0] && !settings.results) {
+		if (setenv("DRIVEBENCH_RESULTS", site->results, 0))
+			return EXIT_USAGE;
+		settings.results = site->results;
+	}
+	if (site->busy_poll[0] && !settings.busy_poll)
+		settings.busy_poll = site->busy_poll;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *poll = getenv("DRIVEBENCH_BUSY_POLL");
 	static struct siteconf site;
 	enum engine_poll mode;
 	FILE *err;
@@ -125,9 +138,11 @@ int main(int argc, char **argv)
 	if ((err = text_filter_stream(STDERR_FILENO)))
 		stderr = err;
 
-	if (poll && engine_poll_parse(poll, &mode)) {
+	/* the environment, read here once (settings.h) */
+	settings_from_env(&settings);
+	if (settings.busy_poll && engine_poll_parse(settings.busy_poll, &mode)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_BUSY_POLL: '%s' is not auto, yes or no\n",
-			poll);
+			settings.busy_poll);
 		return EXIT_USAGE;
 	}
 	if (site_apply(&site))
@@ -148,7 +163,7 @@ int main(int argc, char **argv)
 		printf("drivebench %s\n", DB_VERSION);
 		return stdout_close(NULL, EXIT_OK);
 	}
-	return stdout_close(NULL, ui_main(argc, argv, &site));
+	return stdout_close(NULL, ui_main(argc, argv, &site, &settings));
 }
 
 void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage_line,
@@ -185,13 +200,10 @@ void cli_help(const struct cli_parser *p, FILE *out)
 	fprintf(out, "  %-24s %s\n", "-h, --help", "this text");
 }
 
-int cli_busy_poll(const struct cli_parser *p)
+int cli_busy_poll(const struct cli_parser *p, struct engine_opts *o)
 {
-	enum engine_poll mode;
-
-	if (engine_poll_parse(p->arg, &mode))
+	if (engine_poll_parse(p->arg, &o->poll))
 		return cli_usage_error(p, "--busy-poll: '%s' is not auto, yes or no", p->arg);
-	engine_set_poll(mode);
 	return 0;
 }
 

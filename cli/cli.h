@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "engine.h"
 #include "version.h"
 
 /* Exit status, the contract scripts rely on (drivebench(1), EXIT STATUS). */
@@ -55,8 +56,14 @@ void cli_parser_init(struct cli_parser *p, const char *cmd, const char *usage,
  */
 int cli_next(struct cli_parser *p);
 void cli_help(const struct cli_parser *p, FILE *out);
-/* --busy-poll MODE: sets the engine's mode; nonzero (message printed) for a bad MODE. */
-int cli_busy_poll(const struct cli_parser *p);
+/* --busy-poll MODE: sets o's mode; nonzero (message printed) for a bad MODE. */
+int cli_busy_poll(const struct cli_parser *p, struct engine_opts *o);
+/*
+ * What main() read from the environment at its start (settings.h), the site's results
+ * directory and busy-poll under it: what the commands hand down to the core.
+ */
+struct settings;
+const struct settings *cli_settings(void);
 /*
  * --out FILE of a command that prints its output: standard output goes to path from now
  * on (opened as exports are, safety_open_output()); main() checks the writes to it as it
@@ -96,7 +103,12 @@ struct run_options {
 	bool quiet;
 	uint64_t autosave_ns;         /* 0: every 30 s */
 	const struct result *seeds_from; /* replay: reuse its seeds; NULL: new ones */
+	/* the engine's options: the settings' (cli_run_options_init), then --busy-poll */
+	struct engine_opts engine;
 };
+
+/* ro zeroed, with the uring engine and the engine options of the settings. */
+void cli_run_options_init(struct run_options *ro);
 
 /*
  * The options every command that runs a plan takes (run, replay), declared once: their
@@ -150,6 +162,6 @@ struct replay_stats;
 void cli_print_replay(const struct replay_stats *r);
 /* The TUI (ui/), with the site's defaults (siteconf.h). */
 struct siteconf;
-int ui_main(int argc, char **argv, const struct siteconf *site);
+int ui_main(int argc, char **argv, const struct siteconf *site, const struct settings *settings);
 
 #endif

@@ -42,7 +42,7 @@ static int replay_args(struct cli_parser *p, struct run_options *ro, bool *new_s
 int cli_replay(int argc, char **argv)
 {
 	struct cli_parser parser, *p = &parser;
-	struct run_options ro = {.ops = &engine_uring};
+	struct run_options ro;
 	struct cli_opt *opts = cli_run_opts_with(replay_own_opts, 1);
 	bool new_seeds = false;
 	struct result res;
@@ -54,6 +54,7 @@ int cli_replay(int argc, char **argv)
 		fprintf(stderr, "drivebench replay: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
+	cli_run_options_init(&ro);
 	cli_parser_init(p, "replay",
 			"RESULT --target PATH [--yes-destroy=PATH] [--out FILE] [--new-seeds]", opts,
 			argc, argv);

@@ -163,7 +163,8 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 	else
 		memset(w->buf_mem, 0, bs * qd);
 	ret = run->ops->open(io, w->s->t->fd, qd, w->bufs,
-			     run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0);
+			     (run->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0) |
+				     ENGINE_OPEN_SETUP(run->ctl->opts.ring_setup));
 	if (ret == 0) {
 		snprintf(w->desc, sizeof(w->desc), "%s", run->ops->describe(*io));
 		w->busy_poll = run->busy_poll &&
