@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "exit_status.h"
+#include "settings.h"
 #include "siteconf.h"
 #include "text.h"
 #include "tui.h"
@@ -49,30 +50,37 @@ static void usage(FILE *out)
 }
 
 /*
+ * What main() reads from the environment, once (settings.h), with the site's defaults
+ * under it: handed to the commands (cli_settings()) and the TUI.
+ */
+static struct settings settings;
+
+/*
  * The site configuration applied under what the user says: DRIVEBENCH_RESULTS and
- * DRIVEBENCH_BUSY_POLL (and the options) override it. Its results directory reaches
- * result_dir() as DRIVEBENCH_RESULTS, so that child processes see the same. 0 or EXIT_USAGE.
+ * DRIVEBENCH_BUSY_POLL (and the options) override it. Where they are unset, the settings
+ * take the site's results directory and busy-poll; the results directory becomes
+ * DRIVEBENCH_RESULTS too, so that child processes see the same. 0 or EXIT_USAGE.
  */
 static int site_apply(struct siteconf *site)
 {
 	char err[4352];
-	enum engine_poll mode;
 
 	if (siteconf_load(site, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (site->results[0] && setenv("DRIVEBENCH_RESULTS", site->results, 0))
-		return EXIT_USAGE;
-	if (site->busy_poll[0] && !getenv("DRIVEBENCH_BUSY_POLL") &&
-	    !engine_poll_parse(site->busy_poll, &mode))
-		engine_set_poll(mode);
+	if (site->results[0] && !settings.results) {
+		if (setenv("DRIVEBENCH_RESULTS", site->results, 0))
+			return EXIT_USAGE;
+		settings.results = site->results;
+	}
+	if (site->busy_poll[0] && !settings.busy_poll)
+		settings.busy_poll = site->busy_poll;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *poll = getenv("DRIVEBENCH_BUSY_POLL");
 	static struct siteconf site;
 	enum engine_poll mode;
 	FILE *err;
@@ -85,13 +93,16 @@ int main(int argc, char **argv)
 	if ((err = text_filter_stream(STDERR_FILENO)))
 		stderr = err;
 
-	if (poll && engine_poll_parse(poll, &mode)) {
+	/* the environment, read here once (settings.h) */
+	settings_from_env(&settings);
+	if (settings.busy_poll && engine_poll_parse(settings.busy_poll, &mode)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_BUSY_POLL: '%s' is not auto, yes or no\n",
-			poll);
+			settings.busy_poll);
 		return EXIT_USAGE;
 	}
 	if (site_apply(&site))
 		return EXIT_USAGE;
+	cli_use_settings(&settings);
 	if (argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name)) {
@@ -110,5 +121,5 @@ int main(int argc, char **argv)
 		printf("drivebench %s\n", DB_VERSION);
 		return exit_status_close_stdout(NULL, EXIT_OK);
 	}
-	return exit_status_close_stdout(NULL, ui_main(argc, argv, &site));
+	return exit_status_close_stdout(NULL, ui_main(argc, argv, &site, &settings));
 }

@@ -11,6 +11,7 @@
 
 #include "errbuf.h"
 #include "safety.h"
+#include "settings.h"
 
 int cli_out_stdout(const struct opt_parser *p, const char *path)
 {
@@ -31,13 +32,27 @@ int cli_out_stdout(const struct opt_parser *p, const char *path)
 	return 0;
 }
 
-int cli_busy_poll(const struct opt_parser *p)
-{
-	enum engine_poll mode;
+/*
+ * What main() read from the environment, once, with the site's defaults under it
+ * (main.c): every command hands it down to the core, which reads no environment itself
+ * (settings.h).
+ */
+static const struct settings *settings;
 
-	if (engine_poll_parse(p->arg, &mode))
+void cli_use_settings(const struct settings *s)
+{
+	settings = s;
+}
+
+const struct settings *cli_settings(void)
+{
+	return settings;
+}
+
+int cli_busy_poll(const struct opt_parser *p, struct engine_opts *o)
+{
+	if (engine_poll_parse(p->arg, &o->poll))
 		return opt_usage_error(p, "--busy-poll: '%s' is not auto, yes or no", p->arg);
-	engine_set_poll(mode);
 	return 0;
 }
 

@@ -13,13 +13,22 @@
 
 #include "exit_status.h"
 #include "opt.h"
+#include "engine.h"
 #include "version.h"
 
 /* The row of --out FILE (-o) for a command that prints its output (cli_out_stdout()). */
 #define CLI_OPT_OUT(k) {"out", (k), "FILE", "write to FILE instead of standard output", 'o'}
 
-/* --busy-poll MODE: sets the engine's mode; nonzero (message printed) for a bad MODE. */
-int cli_busy_poll(const struct opt_parser *p);
+/* --busy-poll MODE: sets o's mode; nonzero (message printed) for a bad MODE. */
+int cli_busy_poll(const struct opt_parser *p, struct engine_opts *o);
+/*
+ * What main() read from the environment at its start (settings.h), the site's results
+ * directory and busy-poll under it: what the commands hand down to the core. main()
+ * gives it once, before any command runs.
+ */
+struct settings;
+void cli_use_settings(const struct settings *s);
+const struct settings *cli_settings(void);
 /*
  * --out FILE of a command that prints its output: standard output goes to path from now
  * on (opened as exports are, safety_open_output()); main() checks the writes to it as it
@@ -56,7 +65,12 @@ struct run_options {
 	bool quiet;
 	uint64_t autosave_ns;         /* 0: every 30 s */
 	const struct result *seeds_from; /* replay: reuse its seeds; NULL: new ones */
+	/* the engine's options: the settings' (cli_run_options_init), then --busy-poll */
+	struct engine_opts engine;
 };
+
+/* ro zeroed, with the uring engine and the engine options of the settings. */
+void cli_run_options_init(struct run_options *ro);
 
 /*
  * The options every command that runs a plan takes (run, replay), declared once: their

@@ -123,7 +123,7 @@ static int render(struct report *rep, enum report_format fmt, const char *charts
 int cli_compare(int argc, char **argv)
 {
 	struct opt_parser p;
-	struct report_opts ro = {0};
+	struct report_opts ro = {.settings = cli_settings()};
 	enum report_format fmt = RF_TEXT;
 	const char *output = NULL, *charts_dir = NULL;
 	struct result *res = NULL;

@@ -51,7 +51,7 @@ int cli_export_fio(int argc, char **argv)
 		return EXIT_USAGE;
 	if (p->npos != 1)
 		return opt_usage_error(p, p->npos ? "one preset at a time" : "which preset?");
-	plan = preset_load(p->pos[0], scale, err, sizeof(err));
+	plan = preset_load(cli_settings(), p->pos[0], scale, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench export-fio: %s\n", err);
 		return EXIT_USAGE;

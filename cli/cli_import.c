@@ -117,7 +117,7 @@ int cli_import(int argc, char **argv)
 	if (out && is_dir(out)) {
 		snprintf(dir, sizeof(dir), "%s", out);
 		out = NULL;
-	} else if (!out && result_dir(dir, sizeof(dir))) {
+	} else if (!out && result_dir(cli_settings(), dir, sizeof(dir))) {
 		fprintf(stderr, "drivebench import: %s: %s\n", dir, strerror(errno));
 		return EXIT_RUN_FAILED;
 	}

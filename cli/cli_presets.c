@@ -202,7 +202,7 @@ int cli_presets(int argc, char **argv)
 		return opt_usage_error(p, "unexpected argument '%s'", p->pos[0]);
 	if (json)
 		arr = json_object_new_array();
-	nd = preset_dirs(dirs, 2);
+	nd = preset_dirs(cli_settings(), dirs, 2);
 	for (unsigned d = 0; d < nd; d++) {
 		char **names;
 		unsigned n = list_dir(dirs[d], &names);

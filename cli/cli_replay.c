@@ -43,7 +43,7 @@ static int replay_args(struct opt_parser *p, struct run_options *ro, bool *new_s
 int cli_replay(int argc, char **argv)
 {
 	struct opt_parser parser, *p = &parser;
-	struct run_options ro = {.ops = &engine_uring};
+	struct run_options ro;
 	struct opt *opts = cli_run_opts_with(replay_own_opts, 1);
 	bool new_seeds = false;
 	struct result res;
@@ -55,6 +55,7 @@ int cli_replay(int argc, char **argv)
 		fprintf(stderr, "drivebench replay: out of memory\n");
 		return EXIT_RUN_FAILED;
 	}
+	cli_run_options_init(&ro);
 	opt_parser_init(p, "replay",
 			"RESULT --target PATH [--yes-destroy=PATH] [--out FILE] [--new-seeds]", opts,
 			argc, argv);

@@ -15,6 +15,7 @@
 #include "result.h"
 #include "runner.h"
 #include "run.h"
+#include "settings.h"
 #include "text.h"
 #include "units.h"
 #include "workload.h"
@@ -228,6 +229,13 @@ struct opt *cli_run_opts_with(const struct opt *own, size_t nown)
 	return o;
 }
 
+void cli_run_options_init(struct run_options *ro)
+{
+	*ro = (struct run_options){.ops = &engine_uring};
+	/* main() has refused a DRIVEBENCH_BUSY_POLL that does not parse */
+	(void)engine_opts_from_settings(&ro->engine, cli_settings());
+}
+
 int cli_run_opt(const struct opt_parser *p, int key, struct run_options *ro)
 {
 	switch (key) {
@@ -256,7 +264,7 @@ int cli_run_opt(const struct opt_parser *p, int key, struct run_options *ro)
 			return opt_usage_error(p, "--engine: no engine '%s' (uring, null)", p->arg);
 		return 0;
 	case CLI_O_BUSY_POLL:
-		return cli_busy_poll(p) ? EXIT_USAGE : 0;
+		return cli_busy_poll(p, &ro->engine) ? EXIT_USAGE : 0;
 	case CLI_O_LABEL:
 	case CLI_O_NOTE:
 		if (strlen(p->arg) >= (key == CLI_O_LABEL ? RESULT_LABEL_BYTES : RESULT_NOTE_BYTES))
@@ -285,6 +293,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.label = ro->label,
 		.note = ro->note,
 		.seeds_from = ro->seeds_from,
+		.settings = cli_settings(),
 	};
 	struct run *run;
 	char err[DB_ERR_LEN];
@@ -292,7 +301,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 
 	/* a drivebench killed during an [app] phase left its server and mount: cleaned first,
 	   or they would hold the device this run may want */
-	app_leftovers_clean(tell_leftover, (void *)cmd);
+	app_leftovers_clean(cli_settings()->app_dir, tell_leftover, (void *)cmd);
 	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
@@ -319,6 +328,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 			plan_fmt_eta(d, sizeof(d), e.expected_ns, e.max_ns, e.early, e.fill_x > 0),
 			run_result_path(run));
 	}
+	run_ctl.opts = ro->engine;
 	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));
 	status = ret == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 	/* why the exit status is 1: said under --quiet too, as an error is */
@@ -334,7 +344,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 }
 
 /* The workload options given, as settings of the preset keys: the last of each wins. */
-struct settings {
+struct key_settings {
 	const char **value;	     /* [preset_nkeys], by preset key index */
 	char (*origin)[160];	     /* [preset_nkeys]: "--bs 1000" */
 	const char *rw;		     /* --rw MODE */
@@ -342,7 +352,7 @@ struct settings {
 	unsigned n;
 };
 
-static void settings_free(struct settings *st)
+static void settings_free(struct key_settings *st)
 {
 	if (!st)
 		return;
@@ -353,9 +363,9 @@ static void settings_free(struct settings *st)
 }
 
 /* Room for a setting of every preset key, however many there are; NULL without memory. */
-static struct settings *settings_new(void)
+static struct key_settings *settings_new(void)
 {
-	struct settings *st = calloc(1, sizeof(*st));
+	struct key_settings *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return NULL;
@@ -368,14 +378,14 @@ static struct settings *settings_new(void)
 	return NULL;
 }
 
-static void setting_put(struct settings *st, unsigned key, const char *value, const char *opt)
+static void setting_put(struct key_settings *st, unsigned key, const char *value, const char *opt)
 {
 	st->value[key] = value;
 	snprintf(st->origin[key], sizeof(st->origin[key]), "--%s %s", opt, value);
 }
 
 /* --rw MODE is the pattern and the read share that fio's rw= means. */
-static int settings_rw(struct settings *st, char *rd, size_t rdlen)
+static int settings_rw(struct key_settings *st, char *rd, size_t rdlen)
 {
 	struct workload wl;
 	char origin[160];
@@ -400,7 +410,7 @@ static int settings_rw(struct settings *st, char *rd, size_t rdlen)
 	return 0;
 }
 
-static struct plan *settings_plan(struct settings *st, char *err, size_t errlen)
+static struct plan *settings_plan(struct key_settings *st, char *err, size_t errlen)
 {
 	st->n = 0;
 	for (unsigned i = 0; i < preset_nkeys; i++)
@@ -432,10 +442,10 @@ static int run_args_check(const struct opt_parser *p, const struct run_options *
 int cli_run(int argc, char **argv)
 {
 	struct opt_parser p;
-	struct run_options ro = {.ops = &engine_uring};
+	struct run_options ro;
 	const char *preset = NULL, *workload_opt_name = NULL;
 	struct opt *opts = run_opts();
-	struct settings *st = settings_new();
+	struct key_settings *st = settings_new();
 	double scale = 1.0;
 	struct plan *plan = NULL;
 	char err[DB_ERR_LEN], rd[16];
@@ -448,6 +458,7 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "drivebench run: out of memory\n");
 		goto out;
 	}
+	cli_run_options_init(&ro);
 	opt_parser_init(&p, "run", run_usage, opts, argc, argv);
 	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
@@ -500,7 +511,7 @@ int cli_run(int argc, char **argv)
 					  "read write rw)", st->rw);
 		goto out;
 	}
-	plan = preset ? preset_load(preset, scale, err, sizeof(err))
+	plan = preset ? preset_load(cli_settings(), preset, scale, err, sizeof(err))
 		      : settings_plan(st, err, sizeof(err));
 	if (!plan) {
 		fprintf(stderr, "drivebench run: %s\n", err);

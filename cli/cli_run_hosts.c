@@ -81,7 +81,7 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 	}
 	if (ro->out) {
 		text_copy(path, sizeof(path), ro->out);
-	} else if (result_dir(dir, sizeof(dir)) ||
+	} else if (result_dir(cli_settings(), dir, sizeof(dir)) ||
 		   result_default_path(path, sizeof(path), dir, ro->target, plan->name)) {
 		fprintf(stderr, "drivebench %s: %s: cannot make a result file there\n", cmd, dir);
 		return EXIT_USAGE;

@@ -8,6 +8,9 @@
  * (DRIVEBENCH_TOOL_PATH or the system's directories then), a path as given. A child
  * started as a guest (guest.h): the given environment, the guest's directory and, as
  * root, nobody's identity; one that cannot be made the guest never runs, and is reaped.
+ * The runner under them all (child_run_job()): stdout kept byte for byte, lines of both
+ * streams to the callback (a long one in pieces), the environment and directory given,
+ * the stop flag (the stop signal, SIGKILL after the grace, the group ended).
  */
 #include "testlib.h"
 
@@ -152,6 +155,155 @@ START_TEST(test_child_quick)
 	ck_assert_str_eq(o.out, "hi\n");
 	ck_assert_int_eq(o.status, 7);
 	child_output_free(&o);
+}
+END_TEST
+
+/* stdout as it was written: no newline added at its end, a NUL and a long line kept. */
+START_TEST(test_child_exact)
+{
+	char *argv[] = {"sh", "-c", "printf 'a\\000b\\n\\n'; head -c 10000 /dev/zero | tr '\\0' x; "
+			"printf 'end'", NULL};
+	struct child_output o;
+	char err[256];
+
+	ck_assert_int_eq(child_run(argv, 5000, 20000, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.out_len, 5 + 10000 + 3);
+	ck_assert_int_eq(memcmp(o.out, "a\0b\n\n", 5), 0);
+	ck_assert_uint_eq(strspn(o.out + 5, "x"), 10000);
+	ck_assert_str_eq(o.out + 10005, "end");
+	ck_assert(!o.truncated);
+	child_output_free(&o);
+}
+END_TEST
+
+/* What child_run_job() hands its callbacks: every line, in order, of each stream. */
+struct job_log {
+	char lines[16][64];
+	enum child_stream stream[16];
+	bool ended[16];
+	size_t len[16];
+	unsigned n;
+	unsigned ticks;
+	atomic_int stop;
+	const char *stop_after; /* set stop once this line has come */
+};
+
+static void log_line(void *arg, enum child_stream s, const char *line, size_t len, bool ended)
+{
+	struct job_log *l = arg;
+
+	if (l->stop_after && !strcmp(line, l->stop_after))
+		atomic_store(&l->stop, 1);
+	if (l->n == 16)
+		return;
+	snprintf(l->lines[l->n], sizeof(l->lines[0]), "%s", line);
+	l->stream[l->n] = s;
+	l->ended[l->n] = ended;
+	l->len[l->n++] = len;
+}
+
+static void log_tick(void *arg, pid_t pid)
+{
+	(void)pid;
+	((struct job_log *)arg)->ticks++;
+}
+
+/* Lines of stdout and stderr, a long one in pieces, an unended last one; env and cwd. */
+START_TEST(test_job_lines)
+{
+	char *argv[] = {"/bin/sh", "-c", "echo \"$DRIVEBENCH_X\"; pwd; echo oops >&2; sleep 0.1; "
+			"head -c 5000 /dev/zero | tr '\\0' y; echo; printf last", NULL};
+	char *envp[] = {"DRIVEBENCH_X=given", "PATH=/usr/bin:/bin", NULL};
+	const struct child_spawn_opts so = {.envp = envp, .cwd = "/"};
+	static struct job_log l;
+	const struct child_job j = {.spawn = &so, .on_line = log_line, .on_tick = log_tick,
+				    .arg = &l};
+	char err[256];
+	int wstatus;
+
+	memset(&l, 0, sizeof(l));
+	ck_assert_msg(child_run_job(argv, &j, &wstatus, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	ck_assert_uint_eq(l.n, 6);
+	ck_assert_str_eq(l.lines[0], "given");
+	ck_assert_str_eq(l.lines[1], "/");
+	ck_assert_int_eq(l.stream[2], CHILD_STDERR);
+	ck_assert_str_eq(l.lines[2], "oops");
+	/* 5000 bytes: a piece of CHILD_LINE_MAX, not ended, then the rest, ended */
+	ck_assert_uint_eq(l.len[3], CHILD_LINE_MAX);
+	ck_assert(!l.ended[3]);
+	ck_assert_uint_eq(l.len[4], 5000 - CHILD_LINE_MAX);
+	ck_assert(l.ended[4]);
+	ck_assert_str_eq(l.lines[5], "last");
+	ck_assert(!l.ended[5]);
+	ck_assert_int_eq(l.stream[5], CHILD_STDOUT);
+	ck_assert_uint_gt(l.ticks, 0);
+}
+END_TEST
+
+/*
+ * The stop flag: the stop signal, which a child may answer (it ends as it likes), or
+ * not, when SIGKILL follows after the grace; with end_group, what it leaves in its group
+ * is killed once it has exited; without a stop signal, SIGKILL at once.
+ */
+static const struct {
+	const char *script;
+	int stop_signal;
+	bool end_group;
+	int status;	  /* its exit status, or -SIGNAL */
+	int64_t min_ms;	  /* it took at least this long: the grace */
+} stops[] = {
+	{"trap 'echo int; exit 5' INT; echo ready; while :; do sleep 0.05; done", SIGINT, false,
+	 5, 0},
+	{"trap '' INT; echo ready; while :; do sleep 0.05; done", SIGINT, false, -SIGKILL, 300},
+	{"echo ready; while :; do sleep 0.05; done", 0, false, -SIGKILL, 0},
+	{"echo $$ >\"$PIDFILE\"; trap 'exit 0' INT; sleep 60 >/dev/null 2>&1 & echo ready; "
+	 "while :; do sleep 0.05; done", SIGINT, true, 0, 0},
+};
+
+START_TEST(test_job_stop)
+{
+	char pidfile[] = "/tmp/drivebench-child-XXXXXX";
+	char *argv[] = {"sh", "-c", (char *)stops[_i].script, NULL};
+	static struct job_log l;
+	const struct child_job j = {.on_line = log_line, .arg = &l, .stop = &l.stop,
+				    .stop_signal = stops[_i].stop_signal, .stop_grace_ms = 300,
+				    .end_group = stops[_i].end_group, .timeout_ms = 20000};
+	int fd = mkstemp(pidfile), wstatus;
+	char err[256];
+	long pgid = 0;
+	int64_t took;
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	setenv("PIDFILE", pidfile, 1);
+	memset(&l, 0, sizeof(l));
+	l.stop_after = "ready";
+	int64_t t0 = now_ms();
+	ck_assert_msg(child_run_job(argv, &j, &wstatus, err, sizeof(err)) == 0, "%s", err);
+	took = now_ms() - t0;
+	if (stops[_i].status >= 0)
+		ck_assert(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == stops[_i].status);
+	else
+		ck_assert(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == -stops[_i].status);
+	ck_assert_int_ge(took, stops[_i].min_ms);
+	ck_assert_int_lt(took, 10000);
+	if (stops[_i].status == 5)
+		ck_assert_str_eq(l.lines[l.n - 1], "int");
+	f = fopen(pidfile, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &pgid) != 1)
+			pgid = 0;
+		fclose(f);
+	}
+	unlink(pidfile);
+	if (stops[_i].end_group) {
+		ck_assert_int_gt(pgid, 0);
+		for (int tries = 0; group_running((pid_t)pgid) && tries < 100; tries++)
+			usleep(10000);
+		ck_assert_uint_eq(group_running((pid_t)pgid), 0);
+	}
 }
 END_TEST
 
@@ -360,6 +512,9 @@ static Suite *child_suite(void)
 
 	tcase_add_test(tc, test_child_bounded);
 	tcase_add_test(tc, test_child_quick);
+	tcase_add_test(tc, test_child_exact);
+	tcase_add_test(tc, test_job_lines);
+	tcase_add_loop_test(tc, test_job_stop, 0, (int)(sizeof(stops) / sizeof(stops[0])));
 	tcase_add_loop_test(tc, test_tool_find, 0, (int)(sizeof(lookups) / sizeof(lookups[0])));
 	tcase_add_test(tc, test_tool_system);
 	tcase_add_test(tc, test_spawn_guest);

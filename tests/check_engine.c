@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "settings.h"
 #include "enginetest.h"
 
 #define MS 1000000ull
@@ -63,6 +64,7 @@ START_TEST(test_rate_limit)
 		{"uring", 1, 8, 1500, ENGINE_POLL_NO}, {"uring", 3, 4, 3000, ENGINE_POLL_NO},
 		{"uring", 1, 8, 1500, ENGINE_POLL_YES}, {"uring", 2, 4, 3000, ENGINE_POLL_YES},
 	};
+	struct engine_ctl ctl = {0};
 	struct target t;
 	char *path, err[256];
 	struct workload wl;
@@ -75,10 +77,9 @@ START_TEST(test_rate_limit)
 	wl.rate_iops = cases[_i].rate;
 	wl.time_ns = 1000 * MS;
 	wl.interval_ns = 250 * MS;
-	engine_set_poll(cases[_i].poll);
-	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, NULL, NULL, NULL, &r, err,
+	ctl.opts.poll = cases[_i].poll;
+	ck_assert_msg(engine_run(engine_find(cases[_i].engine), &t, &wl, &ctl, NULL, NULL, &r, err,
 				 sizeof(err)) == 0, "%s", err);
-	engine_clear_poll();
 	assert_sums(&r);
 	if (cases[_i].poll == ENGINE_POLL_NO)
 		ck_assert_ptr_null(strstr(r.engine_desc, "busy-poll"));
@@ -168,25 +169,30 @@ START_TEST(test_poll_parse)
 		if (!cases[i].ret)
 			ck_assert_int_eq(m, cases[i].mode);
 	}
-	/* the environment is the default; an explicit setting wins over it */
-	setenv("DRIVEBENCH_BUSY_POLL", "no", 1);
-	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_NO);
-	ck_assert(!engine_busy_poll(1));
-	engine_set_poll(ENGINE_POLL_YES);
-	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_YES);
-	ck_assert(engine_busy_poll(64));
-	engine_set_poll(ENGINE_POLL_AUTO);
-	unsetenv("DRIVEBENCH_BUSY_POLL");
+	/* the default (zero, or no options at all) is NO */
+	struct engine_opts o = {0};
+	ck_assert_int_eq(o.poll, ENGINE_POLL_NO);
+	ck_assert(!engine_busy_poll(&o, 1));
+	ck_assert(!engine_busy_poll(NULL, 1));
+	o.poll = ENGINE_POLL_YES;
+	ck_assert(engine_busy_poll(&o, 64));
 	/* auto: only while every worker thread can have a CPU, with one left over */
+	o.poll = ENGINE_POLL_AUTO;
 	long ncpu = usable_cpus();
-	ck_assert(!engine_busy_poll((unsigned)ncpu));
-	ck_assert_int_eq(engine_busy_poll((unsigned)ncpu - 1), ncpu > 1);
-	/* forgotten, the setting is the environment's again */
-	engine_clear_poll();
-	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_NO);
-	setenv("DRIVEBENCH_BUSY_POLL", "yes", 1);
-	ck_assert_int_eq(engine_get_poll(), ENGINE_POLL_YES);
-	unsetenv("DRIVEBENCH_BUSY_POLL");
+	ck_assert(!engine_busy_poll(&o, (unsigned)ncpu));
+	ck_assert_int_eq(engine_busy_poll(&o, (unsigned)ncpu - 1), ncpu > 1);
+	/* from the settings: busy_poll (else NO) and uring_setup (else 0) */
+	struct settings s = {0};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert_int_eq(o.poll, ENGINE_POLL_NO);
+	ck_assert_uint_eq(o.ring_setup, 0);
+	s = (struct settings){.busy_poll = "on", .uring_setup = "2"};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert_int_eq(o.poll, ENGINE_POLL_YES);
+	ck_assert_uint_eq(o.ring_setup, 2);
+	s.busy_poll = "sometimes";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
+	ck_assert_int_eq(o.poll, ENGINE_POLL_NO);
 }
 END_TEST
 
@@ -200,6 +206,7 @@ START_TEST(test_busy_poll)
 	static const enum engine_poll modes[] = {ENGINE_POLL_YES, ENGINE_POLL_NO,
 						  ENGINE_POLL_AUTO, ENGINE_POLL_AUTO};
 	long ncpu = usable_cpus();
+	struct engine_ctl ctl = {0};
 	struct target t;
 	char *path, err[256];
 	struct workload wl;
@@ -212,10 +219,9 @@ START_TEST(test_busy_poll)
 	wl.qdepth = 4;
 	wl.time_ns = 400 * MS;
 	wl.interval_ns = 100 * MS;
-	engine_set_poll(modes[_i]);
-	ck_assert_msg(engine_run(&engine_uring, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+	ctl.opts.poll = modes[_i];
+	ck_assert_msg(engine_run(&engine_uring, &t, &wl, &ctl, NULL, NULL, &r, err, sizeof(err)) ==
 			      0, "%s", err);
-	engine_clear_poll();
 	assert_sums(&r);
 	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 100);
 	want = modes[_i] == ENGINE_POLL_YES || (modes[_i] == ENGINE_POLL_AUTO && _i == 2 && ncpu > 1);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "preset.h"
+#include "settings.h"
 
 #define FIXTURES DB_SRCDIR "/tests/fixtures/presets"
 #define MAXFILES 128
@@ -149,10 +150,13 @@ START_TEST(test_good)
 }
 END_TEST
 
+/* the built-in presets of this tree, wherever the test binary was built */
+static const struct settings tree = {.preset_dir = DB_SRCDIR "/presets"};
+
 static struct plan *builtin(const char *name, double scale)
 {
 	char err[1024] = "";
-	struct plan *p = preset_load(name, scale, err, sizeof(err));
+	struct plan *p = preset_load(&tree, name, scale, err, sizeof(err));
 
 	ck_assert_msg(p != NULL, "%s: %s", name, err);
 	return p;
@@ -799,23 +803,25 @@ static void user_dir_remove(void)
 START_TEST(test_lookup)
 {
 	char path[4096], err[512];
+	struct settings user = tree;
 	struct plan *p;
 
-	ck_assert_int_eq(preset_find("quick", path, sizeof(path)), 0);
+	user.config_home = user_dir;
+	ck_assert_int_eq(preset_find(&tree, "quick", path, sizeof(path)), 0);
 	ck_assert_str_eq(path, DB_SRCDIR "/presets/quick.preset");
-	ck_assert_int_eq(preset_find("no-such-preset", path, sizeof(path)), -ENOENT);
-	ck_assert_ptr_null(preset_load("no-such-preset", 1, err, sizeof(err)));
+	ck_assert_int_eq(preset_find(&tree, "no-such-preset", path, sizeof(path)), -ENOENT);
+	ck_assert_ptr_null(preset_load(&tree, "no-such-preset", 1, err, sizeof(err)));
 	ck_assert_str_eq(err, "no-such-preset: no such preset (drivebench presets lists them; "
 			      "a file needs a '/' or .preset)");
-	/* a user preset in $XDG_CONFIG_HOME is found by name */
-	setenv("XDG_CONFIG_HOME", user_dir, 1);
-	p = preset_load("mine", 1, err, sizeof(err));
+	/* a user preset in $XDG_CONFIG_HOME is found by name; not without it */
+	ck_assert_ptr_null(preset_load(&tree, "mine", 1, err, sizeof(err)));
+	p = preset_load(&user, "mine", 1, err, sizeof(err));
 	ck_assert_msg(p != NULL, "%s", err);
 	ck_assert_str_eq(p->name, "Mine");
 	ck_assert_str_eq(p->file, user_preset);
 	plan_free(p);
 	/* a path is taken as given */
-	p = preset_load(user_preset, 1, err, sizeof(err));
+	p = preset_load(&tree, user_preset, 1, err, sizeof(err));
 	ck_assert_msg(p != NULL, "%s", err);
 	plan_free(p);
 }
@@ -907,8 +913,6 @@ int main(void)
 	Suite *s = suite_create("preset");
 	TCase *tc = tcase_create("core");
 
-	/* the built-in presets of this tree, wherever the test binary was built */
-	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
 	nbad = list_dir(FIXTURES "/bad", bad_files, 0);
 	ngood = list_dir(FIXTURES "/good", good_files, 0);
 	ngood = list_dir(DB_SRCDIR "/presets", good_files, ngood);

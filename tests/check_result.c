@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "settings.h"
 #include "result.h"
 #include "result_io.h"
 #include "units.h"
@@ -604,29 +605,29 @@ END_TEST
 
 START_TEST(dir_from_environment)
 {
-	char buf[512], want[512];
+	char buf[512], want[512], results[512], xdg[512], home[512];
+	struct settings s = {.results = results, .data_home = xdg};
 	struct stat st;
 
 	/* DRIVEBENCH_RESULTS first, made as the others are */
-	snprintf(want, sizeof(want), "%s/site/results", tmpdir);
-	setenv("DRIVEBENCH_RESULTS", want, 1);
-	snprintf(buf, sizeof(buf), "%s/xdg", tmpdir);
-	setenv("XDG_DATA_HOME", buf, 1);
-	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, want);
+	snprintf(results, sizeof(results), "%s/site/results", tmpdir);
+	snprintf(xdg, sizeof(xdg), "%s/xdg", tmpdir);
+	ck_assert_int_eq(result_dir(&s, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, results);
 	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
-	unsetenv("DRIVEBENCH_RESULTS");
+	/* an empty one is as none */
+	s.results = "";
 
 	snprintf(want, sizeof(want), "%s/xdg/drivebench/results", tmpdir);
-	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
+	ck_assert_int_eq(result_dir(&s, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, want);
 	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
 
-	unsetenv("XDG_DATA_HOME");
-	snprintf(buf, sizeof(buf), "%s/home", tmpdir);
-	setenv("HOME", buf, 1);
+	s.data_home = NULL;
+	snprintf(home, sizeof(home), "%s/home", tmpdir);
+	s.home = home;
 	snprintf(want, sizeof(want), "%s/home/.local/share/drivebench/results", tmpdir);
-	ck_assert_int_eq(result_dir(buf, sizeof(buf)), 0);
+	ck_assert_int_eq(result_dir(&s, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, want);
 	ck_assert(stat(buf, &st) == 0 && S_ISDIR(st.st_mode));
 }

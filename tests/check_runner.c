@@ -19,12 +19,16 @@
 #include <unistd.h>
 
 #include "preset.h"
+#include "settings.h"
 #include "purge.h"
 #include "runner.h"
 
 #include "enginetest.h"
 
 #define TARGET_BYTES (64u << 20)
+
+/* the built-in presets of this tree, wherever the test binary was built */
+static const struct settings tree = {.preset_dir = DB_SRCDIR "/presets"};
 
 static char target_path[64];
 
@@ -182,7 +186,7 @@ START_TEST(test_ladder)
 		"8T2Q", "8T4Q", "8T8Q", "8T16Q", "16T2Q", "16T4Q", "16T8Q", "16T16Q",
 	};
 	char err[512];
-	struct plan *p = preset_load("8k-7030", 0.0002, err, sizeof(err));
+	struct plan *p = preset_load(&tree, "8k-7030", 0.0002, err, sizeof(err));
 	struct result res;
 	struct log l;
 
@@ -385,7 +389,8 @@ START_TEST(test_eta_fixed)
 	char err[512];
 
 	for (unsigned i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-		struct plan *p = preset_load(presets[i].name, presets[i].scale, err, sizeof(err));
+		struct plan *p = preset_load(&tree, presets[i].name, presets[i].scale, err,
+						sizeof(err));
 		struct result res;
 		struct log l;
 
@@ -1027,8 +1032,6 @@ int main(void)
 	Suite *s = suite_create("runner");
 	TCase *tc = tcase_create("core");
 
-	/* the built-in presets of this tree, wherever the test binary was built */
-	setenv("DRIVEBENCH_PRESET_DIR", DB_SRCDIR "/presets", 1);
 	tcase_set_timeout(tc, 60);
 	tcase_add_unchecked_fixture(tc, make_target, drop_target);
 	tcase_add_test(tc, test_ladder);

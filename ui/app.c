@@ -580,7 +580,7 @@ static void main_loop(struct app *a)
 
 /* The application before the screen starts: theme, target, run model. NULL: said why. */
 static struct app *app_new(const char *theme, const char *target, const struct siteconf *site,
-			   int *ret)
+			   const struct settings *settings, int *ret)
 {
 	struct app *a = calloc(1, sizeof(*a));
 	char err[1024];
@@ -595,6 +595,7 @@ static struct app *app_new(const char *theme, const char *target, const struct s
 	theme_builtin(&a->theme);
 	a->ntheme = theme_list(a->theme_names, 16);
 	a->site = site;
+	a->settings = settings;
 	if (theme && load_theme(a, theme, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: --theme: %s\n", err);
 		*ret = EXIT_USAGE;
@@ -619,7 +620,7 @@ static struct app *app_new(const char *theme, const char *target, const struct s
 		}
 		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", target);
 	}
-	a->run = run_model_new();
+	a->run = run_model_new(settings);
 	a->series = calloc(RMM_COUNT, sizeof(*a->series));
 	a->whole = calloc(1, sizeof(*a->whole));
 	if (!a->run || !a->series || !a->whole) {
@@ -650,7 +651,7 @@ static void app_free(struct app *a)
 	free(a);
 }
 
-int ui_main(int argc, char **argv, const struct siteconf *site)
+int ui_main(int argc, char **argv, const struct siteconf *site, const struct settings *settings)
 {
 	struct opt_parser p;
 	struct app *a;
@@ -681,7 +682,7 @@ int ui_main(int argc, char **argv, const struct siteconf *site)
 	if (p.npos)
 		return opt_usage_error(&p, "unexpected argument '%s'", p.pos[0]);
 
-	if (!(a = app_new(theme, target, site, &ret)))
+	if (!(a = app_new(theme, target, site, settings, &ret)))
 		return ret;
 	if (terminal_check(why, sizeof(why))) {
 		fprintf(stderr, "drivebench: cannot start the terminal interface: %s (the commands "

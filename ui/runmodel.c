@@ -16,6 +16,7 @@
 #include "result_io.h"
 #include "run.h"
 #include "runner.h"
+#include "settings.h"
 #include "steady.h"
 
 struct run_model {
@@ -23,7 +24,8 @@ struct run_model {
 	pthread_t thread;
 	bool thread_live; /* joined in run_model_free or the next start */
 	bool abort_queue; /* no further presets after the running one */
-	struct engine_ctl ctl;
+	struct engine_ctl ctl; /* its opts: the settings' */
+	const struct settings *settings;
 	struct run_job job;
 	struct run_snapshot s;
 	double series[RMM_COUNT][RML_COUNT][RM_HISTORY];
@@ -34,12 +36,15 @@ struct run_model {
 
 _Static_assert(RMM_COUNT * RML_COUNT == PLOT_HIST_SERIES, "one history series per line");
 
-struct run_model *run_model_new(void)
+struct run_model *run_model_new(const struct settings *settings)
 {
 	struct run_model *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
+	m->settings = settings;
+	/* main() has refused a DRIVEBENCH_BUSY_POLL that does not parse */
+	(void)engine_opts_from_settings(&m->ctl.opts, settings);
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
 }
@@ -372,7 +377,7 @@ static int run_one(struct run_model *m, unsigned qi)
 	m->s.version++;
 	pthread_mutex_unlock(&m->lock);
 
-	plan = preset_load(job->presets[qi], job->scale, err, sizeof(err));
+	plan = preset_load(m->settings, job->presets[qi], job->scale, err, sizeof(err));
 	if (!plan) {
 		set_error(m, "%s", err);
 		return -EINVAL;
@@ -396,8 +401,9 @@ static int run_one(struct run_model *m, unsigned qi)
 		.target_name = job->ntargets > 1 ? several : job->targets[0].name,
 		.plan_label = name,
 		.ops = job->engine,
+		.settings = m->settings,
 	};
-	app_leftovers_clean(tell_leftover, m);
+	app_leftovers_clean(m->settings->app_dir, tell_leftover, m);
 	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		set_error(m, "%s", err);

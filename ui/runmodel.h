@@ -109,7 +109,9 @@ struct run_job {
 
 struct run_model;
 
-struct run_model *run_model_new(void);
+/* Runs with the settings main() read (settings.h): directories, the engine's options. */
+struct settings;
+struct run_model *run_model_new(const struct settings *settings);
 /* Stop any run, wait for the worker, free. */
 void run_model_free(struct run_model *m);
 /*

@@ -64,7 +64,7 @@ static void load_one(struct ui_preset *p, const char *path, const char *name)
 void presets_load(struct app *a)
 {
 	char dirs[4][4096], path[4400], name[64];
-	unsigned ndirs = preset_dirs(dirs, 4), n = 0;
+	unsigned ndirs = preset_dirs(a->settings, dirs, 4), n = 0;
 	size_t cap = 0;
 
 	free(a->presets);
@@ -265,7 +265,7 @@ void presets_draw(struct app *a, int top, int bottom)
 	}
 	if (a->npresets == 0) {
 		char dirs[4][4096];
-		unsigned nd = preset_dirs(dirs, 4);
+		unsigned nd = preset_dirs(a->settings, dirs, 4);
 		ui_textf(a, y++, xname, a->cols - xname, ROLE_WARNING, "no presets found in %s",
 			 nd ? dirs[0] : "any preset directory");
 	}
@@ -318,7 +318,7 @@ static void presets_start(struct app *a)
 			 a->presets[a->queue[q]].path);
 	job->scale = presets_scale(a);
 	job->engine = &engine_uring;
-	int rd = result_dir(job->results_dir, sizeof(job->results_dir));
+	int rd = result_dir(a->settings, job->results_dir, sizeof(job->results_dir));
 	if (rd < 0) {
 		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
 			  job->results_dir, strerror(-rd));

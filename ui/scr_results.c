@@ -166,7 +166,7 @@ void results_load(struct app *a)
 	if (nwas)
 		qsort(was_marked, nwas, sizeof(*was_marked), path_cmp);
 	memset(&a->results, 0, sizeof(a->results));
-	int rd = result_dir(a->results_dir, sizeof(a->results_dir));
+	int rd = result_dir(a->settings, a->results_dir, sizeof(a->results_dir));
 	if (rd < 0) {
 		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
 			  a->results_dir, strerror(-rd));
@@ -261,7 +261,7 @@ static void compare_build(struct app *a)
 	const struct result *runs[32];
 	for (unsigned i = 0; i < n; i++)
 		runs[i] = &c->res[i];
-	struct report_opts opts = {0};
+	struct report_opts opts = {.settings = a->settings};
 	if (report_build(&c->rep, runs, n, &opts, err, sizeof(err)) < 0) {
 		snprintf(c->error, sizeof(c->error), "%s", err);
 		return;

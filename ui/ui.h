@@ -78,6 +78,7 @@ struct app {
 	bool colours;	 /* the terminal has colours, and NO_COLOR is not set */
 	struct screen *term; /* newterm()'s screen */
 	const struct siteconf *site; /* the site's defaults (theme, library) */
+	const struct settings *settings; /* main()'s: the environment's directories */
 	bool utf8;	 /* braille and box drawing */
 	const struct glyphs *g;
 	char warning[512]; /* theme warnings, shown on the status line */

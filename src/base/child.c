@@ -21,6 +21,8 @@ extern char **environ;
 
 /* after SIGKILL, how long a child has to die before it is left unreaped (stuck in the kernel) */
 #define KILL_GRACE_MS 5000
+/* how often a child with a stop flag or a watch is looked at, at least (ms) */
+#define WATCH_MS 200
 
 static int64_t now_ms(void)
 {
@@ -35,31 +37,6 @@ void child_output_free(struct child_output *o)
 	free(o->out);
 	o->out = NULL;
 	o->out_len = 0;
-}
-
-/*
- * Keep the first non-empty line of what the tool said on stderr. acc holds only the line
- * not yet ended: blank lines are dropped once they end, so a line that arrives in a later
- * read is still found after them.
- */
-static void keep_err_line(struct child_output *o, char *acc, size_t *acc_len, const char *buf,
-			  size_t n, size_t cap)
-{
-	char *line = acc, *nl;
-
-	if (o->err_line[0])
-		return;
-	for (size_t i = 0; i < n && *acc_len + 1 < cap; i++)
-		acc[(*acc_len)++] = buf[i];
-	acc[*acc_len] = '\0';
-	for (; (nl = strchr(line, '\n')); line = nl + 1) {
-		if (line[strspn(line, " \t\r")] != '\n') {
-			snprintf(o->err_line, sizeof(o->err_line), "%.*s", (int)(nl - line), line);
-			return;
-		}
-	}
-	*acc_len -= (size_t)(line - acc);
-	memmove(acc, line, *acc_len + 1);
 }
 
 /* What a child that could not exec tells its parent: the step that failed, its errno. */
@@ -185,63 +162,6 @@ int child_spawn(char *const argv[], const struct child_spawn_opts *o, int out_fd
 }
 
 /*
- * The child's output until both pipes close: stdout into o->out (max_out bytes, the rest
- * dropped), stderr through erracc (erracc_cap bytes) for its first line. True when the
- * deadline (ms, 0: none) passed first.
- */
-static bool collect(int out_fd, int err_fd, int64_t deadline, size_t max_out,
-		    struct child_output *o, char *erracc, size_t *erracc_len, size_t erracc_cap)
-{
-	struct pollfd pfd[2] = {{.fd = out_fd, .events = POLLIN}, {.fd = err_fd, .events = POLLIN}};
-	bool timed_out = false;
-
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
-		int wait_ms = -1;
-		char buf[4096];
-
-		if (deadline) {
-			int64_t left = deadline - now_ms();
-			if (left <= 0) {
-				timed_out = true;
-				break;
-			}
-			wait_ms = (int)left;
-		}
-		if (poll(pfd, 2, wait_ms) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			ssize_t n;
-
-			if (pfd[i].fd < 0 || !pfd[i].revents)
-				continue;
-			n = read(pfd[i].fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				pfd[i].fd = -1;
-				continue;
-			}
-			if (i == 1) {
-				keep_err_line(o, erracc, erracc_len, buf, (size_t)n, erracc_cap);
-				continue;
-			}
-			size_t keep = (size_t)n;
-			if (o->out_len + keep > max_out) {
-				keep = max_out - o->out_len;
-				o->truncated = 1;
-			}
-			memcpy(o->out + o->out_len, buf, keep);
-			o->out_len += keep;
-			o->out[o->out_len] = '\0';
-		}
-	}
-	return timed_out;
-}
-
-/*
  * Reap pid, waiting no later than deadline (ms, 0: no limit). 0 with its wait status, or
  * -ETIMEDOUT when it is still running then (it is not reaped).
  */
@@ -292,55 +212,227 @@ static int kill_reap(pid_t pid, int *wstatus)
 	return reap_by(pid, now_ms() + KILL_GRACE_MS, wstatus);
 }
 
-int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
-	      char *err, size_t errlen)
-{
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, ret, wstatus;
-	char erracc[1024];
-	size_t erracc_len = 0, cap = max_out + 1;
-	int64_t deadline = timeout_ms ? now_ms() + timeout_ms : 0;
-	bool timed_out = false, left = false;
-	pid_t pid;
+/* A pipe of the child's output, cut into lines for child_job.on_line. */
+struct out_pipe {
+	int fd; /* -1: closed */
+	char line[CHILD_LINE_MAX + 1];
+	size_t len;
+};
 
-	memset(o, 0, sizeof(*o));
-	o->out = malloc(cap);
-	if (!o->out)
-		return -ENOMEM;
-	o->out[0] = '\0';
+/* The runner's state: the child, its limit, how far its stop has gone. */
+struct watch {
+	const struct child_job *j;
+	pid_t pid;
+	int64_t deadline; /* ms, 0: none */
+	int64_t int_at;	  /* ms: when stop_signal was sent; 0: not, or its grace is over */
+	bool signalled;	  /* the stop flag was acted on */
+};
+
+static void deliver(const struct child_job *j, enum child_stream s, struct out_pipe *p,
+		    bool ended)
+{
+	p->line[p->len] = '\0';
+	if (j->on_line)
+		j->on_line(j->arg, s, p->line, p->len, ended);
+	p->len = 0;
+}
+
+static void got_bytes(const struct child_job *j, enum child_stream s, struct out_pipe *p,
+		      const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' || p->len == CHILD_LINE_MAX) {
+			deliver(j, s, p, buf[i] == '\n');
+			if (buf[i] == '\n')
+				continue;
+		}
+		p->line[p->len++] = buf[i];
+	}
+}
+
+/* The caller's watch, then its stop flag: stop_signal once, SIGKILL after the grace. */
+static void watch_stop(struct watch *w)
+{
+	const struct child_job *j = w->j;
+	int64_t now = now_ms();
+
+	if (j->on_tick)
+		j->on_tick(j->arg, w->pid);
+	if (j->stop && atomic_load(j->stop) && !w->signalled) {
+		w->signalled = true;
+		if (j->stop_signal) {
+			kill(w->pid, j->stop_signal);
+			w->int_at = now;
+		} else {
+			kill(-w->pid, SIGKILL);
+		}
+	}
+	if (w->int_at && now - w->int_at > (int64_t)j->stop_grace_ms) {
+		kill(-w->pid, SIGKILL);
+		w->int_at = 0;
+	}
+}
+
+/*
+ * The child's output, line by line, until both pipes close (each is closed here at its
+ * end) or the deadline passes (*timed_out). 0, or -errno when poll failed (its group is
+ * killed).
+ */
+static int collect(struct watch *w, struct out_pipe p[2], bool *timed_out, char *err,
+		   size_t errlen)
+{
+	const struct child_job *j = w->j;
+	char buf[16384];
+
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		struct pollfd pfd[2] = {{.fd = p[0].fd, .events = POLLIN},
+					{.fd = p[1].fd, .events = POLLIN}};
+		int wait_ms = j->stop || j->on_tick ? WATCH_MS : -1, n;
+
+		if (w->deadline) {
+			int64_t left = w->deadline - now_ms();
+			if (left <= 0) {
+				*timed_out = true;
+				return 0;
+			}
+			if (wait_ms < 0 || left < wait_ms)
+				wait_ms = (int)left;
+		}
+		watch_stop(w);
+		n = poll(pfd, 2, wait_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int ret = -errno;
+			snprintf(err, errlen, "poll: %s", strerror(-ret));
+			kill(-w->pid, SIGKILL);
+			return ret;
+		}
+		for (int i = 0; n > 0 && i < 2; i++) {
+			ssize_t got;
+
+			if (p[i].fd < 0 || !pfd[i].revents)
+				continue;
+			got = read(p[i].fd, buf, sizeof(buf));
+			if (got > 0) {
+				got_bytes(j, (enum child_stream)i, &p[i], buf, (size_t)got);
+			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+				if (p[i].len)
+					deliver(j, (enum child_stream)i, &p[i], false);
+				close(p[i].fd);
+				p[i].fd = -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int child_run_job(char *const argv[], const struct child_job *j, int *wstatus, char *err,
+		  size_t errlen)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, ret;
+	struct watch w = {.j = j, .deadline = j->timeout_ms ? now_ms() + j->timeout_ms : 0};
+	struct out_pipe p[2] = {{.fd = -1}, {.fd = -1}};
+	bool timed_out = false, left = false;
+
+	*wstatus = 0;
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: pipe: %s", argv[0], strerror(-ret));
-		goto fail;
+		goto out;
 	}
-	ret = child_spawn(argv, NULL, outp[1], errp[1], &pid, err, errlen);
+	ret = child_spawn(argv, j->spawn, outp[1], errp[1], &w.pid, err, errlen);
 	close(outp[1]);
 	close(errp[1]);
 	outp[1] = errp[1] = -1;
-	if (ret < 0) {
-		if (ret == -ENOENT)
-			snprintf(err, errlen, "%s not installed", argv[0]);
-		goto fail;
-	}
-
+	if (ret < 0)
+		goto out;
+	p[0].fd = outp[0];
+	p[1].fd = errp[0];
+	outp[0] = errp[0] = -1;
 	/* the limit covers the output, then the exit: a tool that closes its pipes and
 	 * lingers is killed too */
-	timed_out = collect(outp[0], errp[0], deadline, max_out, o, erracc, &erracc_len,
-			    sizeof(erracc));
+	ret = collect(&w, p, &timed_out, err, errlen);
 	if (!timed_out)
-		timed_out = reap_by(pid, deadline, &wstatus) == -ETIMEDOUT;
+		timed_out = reap_by(w.pid, w.deadline, wstatus) == -ETIMEDOUT;
 	if (timed_out)
-		left = kill_reap(pid, &wstatus) < 0;
-	close(outp[0]);
-	close(errp[0]);
-	if (!o->err_line[0] && erracc_len)
-		snprintf(o->err_line, sizeof(o->err_line), "%.*s", (int)strcspn(erracc, "\n"),
-			 erracc);
+		left = kill_reap(w.pid, wstatus) < 0;
+	else if (j->end_group)
+		kill(-w.pid, SIGKILL);
 	if (timed_out) {
 		snprintf(err, errlen, "%s did not finish within %u s; it was %s", argv[0],
-			 (timeout_ms + 999) / 1000,
+			 (j->timeout_ms + 999) / 1000,
 			 left ? "killed but is stuck in the kernel" : "stopped");
+		ret = -ETIMEDOUT;
+	}
+out:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	}
+	return ret;
+}
+
+/* child_run()'s output: stdout as it came, up to max_out; stderr's first line. */
+struct capture {
+	struct child_output *o;
+	size_t max_out;
+};
+
+static void keep_out(struct capture *c, const char *s, size_t n)
+{
+	struct child_output *o = c->o;
+
+	if (o->out_len + n > c->max_out) {
+		n = c->max_out - o->out_len;
+		o->truncated = 1;
+	}
+	memcpy(o->out + o->out_len, s, n);
+	o->out_len += n;
+	o->out[o->out_len] = '\0';
+}
+
+/*
+ * stdout kept whole, its newlines put back; of stderr the first line that is not blank,
+ * or the unended one it ends with.
+ */
+static void capture_line(void *arg, enum child_stream s, const char *line, size_t len,
+			 bool ended)
+{
+	struct capture *c = arg;
+
+	if (s == CHILD_STDOUT) {
+		keep_out(c, line, len);
+		if (ended)
+			keep_out(c, "\n", 1);
+		return;
+	}
+	if (!c->o->err_line[0] && (!ended || line[strspn(line, " \t\r")]))
+		snprintf(c->o->err_line, sizeof(c->o->err_line), "%s", line);
+}
+
+int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct child_output *o,
+	      char *err, size_t errlen)
+{
+	struct capture c = {.o = o, .max_out = max_out};
+	const struct child_job j = {.on_line = capture_line, .arg = &c, .timeout_ms = timeout_ms};
+	int ret, wstatus;
+
+	memset(o, 0, sizeof(*o));
+	o->out = malloc(max_out + 1);
+	if (!o->out)
+		return -ENOMEM;
+	o->out[0] = '\0';
+	ret = child_run_job(argv, &j, &wstatus, err, errlen);
+	if (ret == -ENOENT)
+		snprintf(err, errlen, "%s not installed", argv[0]);
+	if (ret < 0) {
 		child_output_free(o);
-		return -ETIMEDOUT;
+		return ret;
 	}
 	if (WIFEXITED(wstatus)) {
 		o->status = WEXITSTATUS(wstatus);
@@ -349,13 +441,4 @@ int child_run(char *const argv[], unsigned timeout_ms, size_t max_out, struct ch
 		o->signal = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
 	}
 	return 0;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
-	child_output_free(o);
-	return ret;
 }

@@ -4,7 +4,7 @@
  * queue of depth Q on its stream's target, and the collector (engine_collect.c) on the
  * calling thread, which turns the workers' interval records into samples. This file sets
  * the step up, starts, releases and joins the workers, and reports what went wrong; it
- * also holds the process-wide busy-poll setting and the table of backends.
+ * also holds the busy-poll choice (engine_opts) and the table of backends.
  *
  * A step of n streams is one struct step_run: stream i's workers are w[first, first + threads)
  * and do its workload on its target, with its own offsets table and seed. All of them
@@ -12,6 +12,8 @@
  * interval), so their samples line up interval by interval.
  */
 #include "engine_int.h"
+
+#include "settings.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,13 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const engine_poll_name[] = {"auto", "yes", "no"};
-
-static atomic_int poll_mode = -1; /* -1: not yet read from the environment */
+const char *const engine_poll_name[] = {"no", "yes", "auto"};
 
 int engine_poll_parse(const char *s, enum engine_poll *out)
 {
-	for (int i = ENGINE_POLL_AUTO; i <= ENGINE_POLL_NO; i++)
+	for (int i = ENGINE_POLL_NO; i <= ENGINE_POLL_AUTO; i++)
 		if (!strcmp(s, engine_poll_name[i])) {
 			*out = (enum engine_poll)i;
 			return 0;
@@ -43,29 +43,15 @@ int engine_poll_parse(const char *s, enum engine_poll *out)
 	return 0;
 }
 
-void engine_set_poll(enum engine_poll mode)
+int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 {
-	atomic_store(&poll_mode, (int)mode);
-}
-
-void engine_clear_poll(void)
-{
-	atomic_store(&poll_mode, -1);
-}
-
-enum engine_poll engine_get_poll(void)
-{
-	int m = atomic_load(&poll_mode);
-	enum engine_poll env = ENGINE_POLL_NO; /* fio's wait: a figure not the machine's */
-	const char *s;
-
-	if (m >= 0)
-		return (enum engine_poll)m;
-	/* main() has refused a bad value already; a library user gets the default */
-	s = getenv("DRIVEBENCH_BUSY_POLL");
-	if (s && engine_poll_parse(s, &env))
-		env = ENGINE_POLL_NO;
-	return env;
+	*o = (struct engine_opts){.poll = ENGINE_POLL_NO};
+	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
+	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
+		o->poll = ENGINE_POLL_NO;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static unsigned usable_cpus(void)
@@ -79,9 +65,9 @@ static unsigned usable_cpus(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-bool engine_busy_poll(unsigned threads)
+bool engine_busy_poll(const struct engine_opts *o, unsigned threads)
 {
-	switch (engine_get_poll()) {
+	switch (o ? o->poll : ENGINE_POLL_NO) {
 	case ENGINE_POLL_YES:
 		return true;
 	case ENGINE_POLL_NO:
@@ -237,7 +223,7 @@ static int step_setup(struct step_run *step, const struct engine_stream *streams
 		if (ret < 0)
 			return ret;
 	}
-	step->busy_poll = engine_busy_poll(step->nworkers);
+	step->busy_poll = engine_busy_poll(&step->ctl->opts, step->nworkers);
 	step->w = calloc(step->nworkers, sizeof(*step->w));
 	if (!step->w)
 		goto nomem;

@@ -51,6 +51,10 @@ struct engine_cqe {
 
 /* Spin for completions before sleeping for them (see enum engine_poll). */
 #define ENGINE_OPEN_BUSY_POLL 1u
+/* The first of the uring engine's ring setups to try (engine_opts.ring_setup), in the
+   flags from bit 8 up; the other engines have one setup. */
+#define ENGINE_OPEN_SETUP(n)        ((unsigned)(n) << 8)
+#define ENGINE_OPEN_SETUP_OF(flags) ((flags) >> 8)
 
 struct engine_ops {
 	const char *name;
@@ -108,22 +112,41 @@ const struct engine_ops *engine_find(const char *name);
  * with one left over (threads < CPUs this process may use): then a thread whose I/O
  * completes within the spin never sleeps, nothing has to wake it, and the latency measured
  * is the device's and the kernel's, not the time an idle CPU takes to wake up. YES always
- * does, NO never (the CPU stays idle while I/O is in flight, as with fio). Process-wide;
- * it starts from $DRIVEBENCH_BUSY_POLL, else NO: fio's wait is the default, so that a
- * figure does not depend on how many CPUs the bench has; spinning is a choice each step
- * records (its measurement definition) and compare flags.
+ * does, NO never (the CPU stays idle while I/O is in flight, as with fio). NO is the
+ * default (and 0, so that a zeroed engine_opts has it): fio's wait, so that a figure does
+ * not depend on how many CPUs the bench has; spinning is a choice each step records (its
+ * measurement definition) and compare flags.
  */
-enum engine_poll { ENGINE_POLL_AUTO, ENGINE_POLL_YES, ENGINE_POLL_NO };
+enum engine_poll { ENGINE_POLL_NO, ENGINE_POLL_YES, ENGINE_POLL_AUTO };
 
-extern const char *const engine_poll_name[]; /* "auto", "yes", "no" */
+extern const char *const engine_poll_name[]; /* "no", "yes", "auto" */
 /* "auto", "yes"/"on", "no"/"off"; -EINVAL for anything else. */
 int engine_poll_parse(const char *s, enum engine_poll *out);
-void engine_set_poll(enum engine_poll mode);
-/* Forget engine_set_poll(): $DRIVEBENCH_BUSY_POLL, else NO, again. */
-void engine_clear_poll(void);
-enum engine_poll engine_get_poll(void);
-/* Does a step with this many threads busy-poll under the current setting? */
-bool engine_busy_poll(unsigned threads);
+
+/*
+ * How the engine runs a step, as the user chose it; all zero is the default. main() makes
+ * it from the settings (engine_opts_from_settings) and the options, and hands it down in
+ * the step's struct engine_ctl. The engine keeps no setting of its own.
+ */
+struct engine_opts {
+	enum engine_poll poll; /* --busy-poll, $DRIVEBENCH_BUSY_POLL, the site's busy-poll */
+	/*
+	 * $DRIVEBENCH_URING_SETUP: the uring engine starts its list of ring setups, best
+	 * first, at this entry (for comparisons); past the end is 0.
+	 */
+	unsigned ring_setup;
+};
+
+struct settings;
+/*
+ * The engine's options from the settings (settings.h): busy_poll
+ * ($DRIVEBENCH_BUSY_POLL, or the site's) else NO, uring_setup ($DRIVEBENCH_URING_SETUP)
+ * else 0. 0, or -EINVAL for a busy_poll that is not auto, yes or no (o is then the
+ * default NO for it).
+ */
+int engine_opts_from_settings(struct engine_opts *o, const struct settings *s);
+/* Does a step with this many threads busy-poll under o (NULL: the defaults)? */
+bool engine_busy_poll(const struct engine_opts *o, unsigned threads);
 
 /* ---- running a step ------------------------------------------------------------- */
 
@@ -149,6 +172,7 @@ struct engine_ctl {
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
 	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
 	const struct engine_host *host; /* NULL: the real one. Tests script it */
+	struct engine_opts opts; /* the user's choices; zero: the defaults */
 };
 
 /*

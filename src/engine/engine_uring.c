@@ -55,11 +55,11 @@ static const struct ring_setup setups[] = {
 	{0, "default"},
 };
 
-/* DRIVEBENCH_URING_SETUP=N starts the fallback list at entry N (for comparisons). */
-static unsigned first_setup(void)
+/* ENGINE_OPEN_SETUP(N) (engine_opts.ring_setup, DRIVEBENCH_URING_SETUP) starts the
+   fallback list at entry N (for comparisons). */
+static unsigned first_setup(unsigned flags)
 {
-	const char *s = getenv("DRIVEBENCH_URING_SETUP");
-	unsigned n = s ? (unsigned)atoi(s) : 0;
+	unsigned n = ENGINE_OPEN_SETUP_OF(flags);
 
 	return n < sizeof(setups) / sizeof(setups[0]) ? n : 0;
 }
@@ -100,7 +100,7 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 
 	if (!io)
 		return -ENOMEM;
-	for (i = first_setup(); i < sizeof(setups) / sizeof(setups[0]); i++) {
+	for (i = first_setup(flags); i < sizeof(setups) / sizeof(setups[0]); i++) {
 		ret = ring_init(&io->ring, depth, setups[i].flags, &taskrun_flag);
 		if (ret == 0)
 			break;

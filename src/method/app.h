@@ -18,7 +18,8 @@
  *   6. tears down: server stopped, file system unmounted, keeper ended, RUNDIR removed,
  *      whether the phase completed, failed or was stopped.
  *
- * RUNDIR is APP_BASE_DIR/PID-START (or $DRIVEBENCH_APP_DIR/PID-START) and holds a state
+ * RUNDIR is BASE/PID-START, BASE being APP_BASE_DIR or the app_dir given (the settings',
+ * $DRIVEBENCH_APP_DIR, when it is an absolute path), and holds a state
  * file naming the owner, keeper and server by pid and start time, so a drivebench that
  * was killed leaves enough behind for the next one to clean up (app_leftovers_clean()).
  */
@@ -62,20 +63,25 @@ typedef void (*app_event_fn)(void *arg, const struct runner_event *ev);
 /*
  * Run an [app] phase on t (a block device, released by the door: closed, its claims let
  * go), filling rp's steps and calling fn with RUN_EV_STEP_START, _SAMPLE (the tool's
- * per-second reports as they come), _STEP_DONE and _LOG (runner.h). 0, -ECANCELED when *stop became non-zero (the running step aborted), or
- * -errno with the reason in err. Teardown has run in every case.
+ * per-second reports as they come), _STEP_DONE and _LOG (runner.h), its run directory
+ * under app_dir (the settings' DRIVEBENCH_APP_DIR; NULL: APP_BASE_DIR). 0, -ECANCELED
+ * when *stop became non-zero (the running step aborted), or -errno with the reason in
+ * err. Teardown has run in every case.
  */
-int app_phase_run(const struct plan_phase *ph, const struct target *t, atomic_int *stop,
-		  struct result_phase *rp, app_event_fn fn, void *arg, char *err, size_t errlen);
+int app_phase_run(const struct plan_phase *ph, const struct target *t, const char *app_dir,
+		  atomic_int *stop, struct result_phase *rp, app_event_fn fn, void *arg, char *err,
+		  size_t errlen);
 
 /* true when the plan has an [app] phase (and so no other kind: preset.c sees to it). */
 bool app_plan(const struct plan *p);
 
 /*
- * Leftovers of runs whose drivebench ended without tearing down (killed): their servers
- * killed, file systems unmounted, keepers ended, directories removed; each told through
- * log. Runs whose owner is alive are left alone. Returns how many were cleaned.
+ * Leftovers of runs whose drivebench ended without tearing down (killed), under app_dir
+ * (as for app_phase_run()): their servers killed, file systems unmounted, keepers ended,
+ * directories removed; each told through log. Runs whose owner is alive are left alone.
+ * Returns how many were cleaned.
  */
-unsigned app_leftovers_clean(void (*log)(void *arg, const char *msg), void *arg);
+unsigned app_leftovers_clean(const char *app_dir, void (*log)(void *arg, const char *msg),
+			     void *arg);
 
 #endif

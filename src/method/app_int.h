@@ -27,8 +27,12 @@ struct app_rundir {
 unsigned long long app_pid_start(pid_t pid);
 /* Is p the process it was (same pid, same start)? */
 bool app_pid_alive(const struct app_pid *p);
-/* Make RUNDIR (mode 0711) under the base, with mnt/ and sock/ (sock owned by uid). */
-int app_rundir_make(struct app_rundir *rd, uid_t uid, gid_t gid, char *err, size_t errlen);
+/*
+ * Make RUNDIR (mode 0711) under the base (app_dir when it is an absolute path, else
+ * APP_BASE_DIR), with mnt/ and sock/ (sock owned by uid).
+ */
+int app_rundir_make(struct app_rundir *rd, const char *app_dir, uid_t uid, gid_t gid, char *err,
+		    size_t errlen);
 /* Write RUNDIR/state atomically from rd. */
 int app_rundir_save(const struct app_rundir *rd);
 /* Remove RUNDIR and everything in it (no link followed). */

@@ -59,11 +59,10 @@ bool app_pid_alive(const struct app_pid *p)
 	return p->pid > 0 && p->start && app_pid_start(p->pid) == p->start;
 }
 
-static const char *base_dir(void)
+/* app_dir: the settings' ($DRIVEBENCH_APP_DIR), or NULL */
+static const char *base_dir(const char *app_dir)
 {
-	const char *env = getenv("DRIVEBENCH_APP_DIR");
-
-	return env && env[0] == '/' ? env : APP_BASE_DIR;
+	return app_dir && app_dir[0] == '/' ? app_dir : APP_BASE_DIR;
 }
 
 static int mkdirs(const char *path, mode_t mode)
@@ -83,9 +82,10 @@ static int mkdirs(const char *path, mode_t mode)
 	return chmod(buf, mode) ? -errno : 0;
 }
 
-int app_rundir_make(struct app_rundir *rd, uid_t uid, gid_t gid, char *err, size_t errlen)
+int app_rundir_make(struct app_rundir *rd, const char *app_dir, uid_t uid, gid_t gid, char *err,
+		    size_t errlen)
 {
-	const char *base = base_dir();
+	const char *base = base_dir(app_dir);
 	int ret;
 
 	rd->owner.pid = getpid();
@@ -327,9 +327,10 @@ static void clean_one(const struct app_rundir *rd, void (*log)(void *, const cha
 		log(arg, msg);
 }
 
-unsigned app_leftovers_clean(void (*log)(void *arg, const char *msg), void *arg)
+unsigned app_leftovers_clean(const char *app_dir, void (*log)(void *arg, const char *msg),
+			     void *arg)
 {
-	const char *base = base_dir();
+	const char *base = base_dir(app_dir);
 	char dir[APP_PATH_MAX];
 	struct app_rundir rd;
 	struct dirent *e;

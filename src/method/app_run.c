@@ -749,8 +749,9 @@ static void teardown(struct app_run *r)
 		app_rundir_remove(r->rd.dir);
 }
 
-int app_phase_run(const struct plan_phase *ph, const struct target *t, atomic_int *stop,
-		  struct result_phase *rp, app_event_fn fn, void *arg, char *err, size_t errlen)
+int app_phase_run(const struct plan_phase *ph, const struct target *t, const char *app_dir,
+		  atomic_int *stop, struct result_phase *rp, app_event_fn fn, void *arg, char *err,
+		  size_t errlen)
 {
 	struct app_run r = {.ph = ph, .a = &ph->app, .t = t, .stop = stop, .rp = rp,
 			    .fn = fn, .arg = arg, .err = err, .errlen = errlen};
@@ -768,8 +769,8 @@ int app_phase_run(const struct plan_phase *ph, const struct target *t, atomic_in
 	if (!(r.h = malloc(sizeof(*r.h))))
 		return -ENOMEM;
 	if (!(ret = r.a->tool == APP_PGBENCH ? find_pgbin(&r) : 0) && !(ret = make_fs(&r)) &&
-	    !(ret = app_rundir_make(&r.rd, r.uid, r.gid, err, errlen)) && !(ret = mount_fs(&r)) &&
-	    !(ret = server_init(&r)) && !(ret = server_start(&r))) {
+	    !(ret = app_rundir_make(&r.rd, app_dir, r.uid, r.gid, err, errlen)) &&
+	    !(ret = mount_fs(&r)) && !(ret = server_init(&r)) && !(ret = server_start(&r))) {
 		char msg[APP_PATH_MAX + 128];
 		snprintf(msg, sizeof(msg), "%s: %s made on %s, server %d ready (socket in %s)",
 			 app_tool_name[r.a->tool], app_fs_name[r.a->fs], t->path, (int)r.server,

@@ -5,10 +5,8 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +28,7 @@
 #include "text.h"
 #include "units.h"
 
-#define LINE_MAX_BYTES 4096	 /* a longer line of fio's is handed over in pieces */
-#define STOP_GRACE_MS  15000 /* after SIGINT, fio has this long to stop its servers */
+#define STOP_GRACE_MS 15000 /* after SIGINT, fio has this long to stop its servers */
 
 extern char **environ;
 
@@ -43,11 +40,12 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* What fio printed: lines for the callback, and the JSON document from its first "{". */
+/*
+ * What fio printed, line by line (child.h; a line longer than CHILD_LINE_MAX in pieces):
+ * lines for the callback, and the JSON document from its first "{".
+ */
 struct reader {
 	const struct fio_lab *lab;
-	char line[2][LINE_MAX_BYTES + 1]; /* stdout, stderr */
-	size_t len[2];
 	bool in_json;
 	char *json;
 	size_t json_len, json_cap;
@@ -103,35 +101,19 @@ static void client_gave_up(struct reader *rd, const char *line)
 		text_fmt(rd->gone, sizeof(rd->gone), "fio's server at %s hung up", host);
 }
 
-static void got_line(struct reader *rd, int which, const char *s, size_t n)
+/* A line (NUL-terminated, n bytes) or a piece of one, from fio's stdout or stderr. */
+static void got_line(struct reader *rd, enum child_stream which, const char *s, size_t n)
 {
-	if (which == 0 && (rd->in_json || (n && s[0] == '{'))) {
+	if (which == CHILD_STDOUT && (rd->in_json || (n && s[0] == '{'))) {
 		rd->in_json = true;
 		json_append(rd, s, n);
 		return;
 	}
-	char buf[LINE_MAX_BYTES + 1];
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	client_gave_up(rd, buf);
-	if (which == 1 && n)
-		text_copy(rd->last_err, sizeof(rd->last_err), buf);
+	client_gave_up(rd, s);
+	if (which == CHILD_STDERR && n)
+		text_copy(rd->last_err, sizeof(rd->last_err), s);
 	if (rd->lab->on_line)
-		rd->lab->on_line(rd->lab->arg, buf);
-}
-
-/* Bytes from one of fio's pipes, cut into lines. */
-static void got_bytes(struct reader *rd, int which, const char *buf, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '\n' || rd->len[which] == LINE_MAX_BYTES) {
-			got_line(rd, which, rd->line[which], rd->len[which]);
-			rd->len[which] = 0;
-			if (buf[i] == '\n')
-				continue;
-		}
-		rd->line[which][rd->len[which]++] = buf[i];
-	}
+		rd->lab->on_line(rd->lab->arg, s);
 }
 
 /* drivebench's environment with DRIVEBENCH_TARGET=target: built before fio is started. */
@@ -212,135 +194,90 @@ static int64_t servers_quiet_ms(pid_t pid, int pidfd, char *who, size_t wholen)
 	return quiet;
 }
 
-/* fio being run: its pid, a pidfd on it, its pipes, how it is being stopped. */
+/* fio being run: what it printed, a pidfd on it, how it is being stopped. */
 struct fio_proc {
-	pid_t pid;
-	int pidfd;		/* -1: its servers are not watched */
-	struct pollfd pfd[2];	/* stdout, stderr */
-	int64_t int_at;		/* ms: when it was interrupted, 0: not */
-	int64_t looked_at;	/* ms: when its servers were last looked at */
-	bool killed;
+	const struct fio_lab *lab;
+	struct reader *rd;
+	int pidfd;	   /* -1: its servers are not watched */
+	bool pidfd_tried;  /* pidfd opened, or tried */
+	int64_t looked_at; /* ms: when its servers were last looked at */
+	atomic_int stop;   /* set: fio is interrupted (child_job.stop) */
+	bool stopped;	   /* by the user (lab->stop), not for a silent server */
 };
 
-/* Interrupt fio when asked to stop or a server is silent; kill it after the grace. */
-static void fio_watch(const struct fio_lab *lab, struct fio_proc *fp, struct reader *rd,
-		      bool *stopped)
+static void fio_line(void *arg, enum child_stream s, const char *line, size_t len, bool ended)
 {
+	struct fio_proc *fp = arg;
+
+	(void)ended;
+	got_line(fp->rd, s, line, len);
+}
+
+/* Interrupt fio when asked to stop or a server is silent (child_job.on_tick). */
+static void fio_watch(void *arg, pid_t pid)
+{
+	struct fio_proc *fp = arg;
+	const struct fio_lab *lab = fp->lab;
 	unsigned limit = lab->silence_ms ? lab->silence_ms : FIO_LAB_SILENCE_MS;
 	int64_t now = now_ms();
 	char who[80] = "";
 
-	if (lab->stop && atomic_load(lab->stop) && !*stopped && !rd->silent[0]) {
-		/* fio's client passes an interrupt on to its servers, which stop their jobs */
-		kill(fp->pid, SIGINT);
-		*stopped = true;
-		fp->int_at = now;
+	if (!fp->pidfd_tried) {
+		fp->pidfd = pidfd_open(pid, 0);
+		fp->pidfd_tried = true;
 	}
-	if (fp->pidfd >= 0 && !fp->int_at && !fp->killed && now - fp->looked_at >= 250) {
-		int64_t quiet = servers_quiet_ms(fp->pid, fp->pidfd, who, sizeof(who));
+	if (lab->stop && atomic_load(lab->stop) && !fp->stopped && !fp->rd->silent[0]) {
+		/* fio's client passes an interrupt on to its servers, which stop their jobs */
+		fp->stopped = true;
+		atomic_store(&fp->stop, 1);
+	}
+	if (fp->pidfd >= 0 && !atomic_load(&fp->stop) && now - fp->looked_at >= 250) {
+		int64_t quiet = servers_quiet_ms(pid, fp->pidfd, who, sizeof(who));
 		fp->looked_at = now;
 		if (quiet >= limit) {
-			text_fmt(rd->silent, sizeof(rd->silent),
+			text_fmt(fp->rd->silent, sizeof(fp->rd->silent),
 				 "fio's server at %s sent nothing for %u s; the run was given up",
 				 who, (limit + 999) / 1000);
-			kill(fp->pid, SIGINT);
-			fp->int_at = now;
+			atomic_store(&fp->stop, 1);
 		}
 	}
-	if (fp->int_at && now - fp->int_at > STOP_GRACE_MS) {
-		kill(-fp->pid, SIGKILL);
-		fp->int_at = 0;
-		fp->killed = true;
-	}
-}
-
-/* fio's output read as it comes, until it closes both pipes. 0 or -errno. */
-static int fio_read(const struct fio_lab *lab, struct fio_proc *fp, struct reader *rd,
-		    bool *stopped, char *err, size_t errlen)
-{
-	unsigned open_fds = 2;
-	char buf[65536];
-
-	while (open_fds) {
-		fio_watch(lab, fp, rd, stopped);
-		int n = poll(fp->pfd, 2, 200);
-		if (n < 0 && errno != EINTR) {
-			int e = errno;
-			text_fmt(err, errlen, "poll: %s", strerror(e));
-			kill(-fp->pid, SIGKILL);
-			return -e;
-		}
-		for (int i = 0; n > 0 && i < 2; i++) {
-			struct pollfd *p = &fp->pfd[i];
-			if (p->fd < 0 || !(p->revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t got = read(p->fd, buf, sizeof(buf));
-			if (got > 0) {
-				got_bytes(rd, i, buf, (size_t)got);
-			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-				if (rd->len[i])
-					got_line(rd, i, rd->line[i], rd->len[i]);
-				rd->len[i] = 0;
-				close(p->fd);
-				p->fd = -1;
-				open_fds--;
-			}
-		}
-	}
-	return 0;
 }
 
 /*
  * fio with argv, DRIVEBENCH_TARGET=target, as the guest g (guest.h), its output read as
- * it comes and its servers watched. Returns 0 (with its wait status) or -errno.
+ * it comes and its servers watched; interrupted (SIGINT) when stopped, killed with
+ * whatever it started STOP_GRACE_MS later, and whatever it leaves in its process group
+ * killed once it has exited. Returns 0 (with its wait status) or -errno.
  */
 static int spawn_fio(const struct fio_lab *lab, const char *target, const struct guest *g,
 		     char **argv, struct reader *rd, int *wstatus, bool *stopped, char *err,
 		     size_t errlen)
 {
-	int out[2] = {-1, -1}, errp[2] = {-1, -1};
 	char **env = fio_env(target);
-	struct fio_proc fp = {.pidfd = -1};
-	int ret = 0;
+	struct fio_proc fp = {.lab = lab, .rd = rd, .pidfd = -1};
+	/* fio's client writes the servers' logs into its working directory: the guest's,
+	   which is all it may write to; it runs without privileges */
+	const struct child_spawn_opts so = {.envp = env, .guest = g};
+	const struct child_job j = {.spawn = &so,
+				    .on_line = fio_line,
+				    .on_tick = fio_watch,
+				    .arg = &fp,
+				    .stop = &fp.stop,
+				    .stop_signal = SIGINT,
+				    .stop_grace_ms = STOP_GRACE_MS,
+				    .end_group = true};
+	int ret;
 
 	if (!env) {
 		text_fmt(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		ret = -errno;
-		text_fmt(err, errlen, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	/* fio's client writes the servers' logs into its working directory: the guest's,
-	   which is all it may write to; it runs without privileges */
-	struct child_spawn_opts so = {.envp = env, .guest = g};
-	ret = child_spawn(argv, &so, out[1], errp[1], &fp.pid, err, errlen);
-	close(out[1]);
-	close(errp[1]);
-	out[1] = errp[1] = -1;
+	ret = child_run_job(argv, &j, wstatus, err, errlen);
 	if (ret == -ENOENT)
 		text_fmt(err, errlen, "%s: not installed (Debian package fio)", argv[0]);
-	if (ret)
-		goto out;
-	fp.pidfd = pidfd_open(fp.pid, 0);
-	fp.pfd[0] = (struct pollfd){.fd = out[0], .events = POLLIN};
-	fp.pfd[1] = (struct pollfd){.fd = errp[0], .events = POLLIN};
-	ret = fio_read(lab, &fp, rd, stopped, err, errlen);
-	out[0] = fp.pfd[0].fd;
-	errp[0] = fp.pfd[1].fd;
-	while (waitpid(fp.pid, wstatus, 0) < 0 && errno == EINTR)
-		;
-	kill(-fp.pid, SIGKILL); /* whatever fio left running in its group */
-out:
+	*stopped = fp.stopped;
 	if (fp.pidfd >= 0)
 		close(fp.pidfd);
-	for (int i = 0; i < 2; i++) {
-		if (out[i] >= 0)
-			close(out[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
 	free(env[0]);
 	free(env);
 	return ret;

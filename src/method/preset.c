@@ -22,6 +22,7 @@
 #include "datadir.h"
 #include "fileio.h"
 #include "lines.h"
+#include "settings.h"
 #include "strbuf.h"
 #include "text.h"
 #include "preset_int.h"
@@ -374,11 +375,11 @@ fail:
 
 /* ---- where presets live ---------------------------------------------------------- */
 
-unsigned preset_dirs(char dirs[][4096], unsigned max)
+unsigned preset_dirs(const struct settings *s, char dirs[][4096], unsigned max)
 {
-	const char *env = getenv("DRIVEBENCH_PRESET_DIR");
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
+	const char *env = s ? s->preset_dir : NULL;
+	const char *xdg = s ? s->config_home : NULL;
+	const char *home = s ? s->home : NULL;
 	unsigned n = 0;
 
 	if (n < max) {
@@ -399,7 +400,7 @@ bool preset_dir_is_builtin(unsigned index)
 	return index == 0;
 }
 
-int preset_find(const char *name, char *path, size_t len)
+int preset_find(const struct settings *s, const char *name, char *path, size_t len)
 {
 	char dirs[2][4096];
 	unsigned n;
@@ -410,7 +411,7 @@ int preset_find(const char *name, char *path, size_t len)
 		return access(path, R_OK) ? -ENOENT : 0;
 	}
 	/* built-ins first: a name always means the published methodology */
-	n = preset_dirs(dirs, 2);
+	n = preset_dirs(s, dirs, 2);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(path, len, "%s/%s.preset", dirs[i], name);
 		if (!access(path, R_OK))
@@ -419,11 +420,12 @@ int preset_find(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
-struct plan *preset_load(const char *name, double scale, char *err, size_t errlen)
+struct plan *preset_load(const struct settings *s, const char *name, double scale, char *err,
+			 size_t errlen)
 {
 	char path[4096];
 
-	if (preset_find(name, path, sizeof(path))) {
+	if (preset_find(s, name, path, sizeof(path))) {
 		snprintf(err, errlen,
 			 "%s: no such preset (drivebench presets lists them; a file needs a "
 			 "'/' or .preset)",

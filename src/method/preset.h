@@ -152,20 +152,24 @@ struct plan *preset_parse(const char *text, const char *file, double scale, char
 /* Read and parse a file: a regular file of at most PRESET_MAX_BYTES. */
 struct plan *preset_parse_file(const char *path, double scale, char *err, size_t errlen);
 /*
- * A preset by name ("8k-7030", looked up in the preset directories) or by path (anything
- * with a '/' or ending in ".preset"). The plan's file is the path it was read from.
+ * A preset by name ("8k-7030", looked up in the preset directories of s) or by path
+ * (anything with a '/' or ending in ".preset"). The plan's file is the path it was read
+ * from.
  */
-struct plan *preset_load(const char *name_or_path, double scale, char *err, size_t errlen);
+struct settings;
+struct plan *preset_load(const struct settings *s, const char *name_or_path, double scale,
+			 char *err, size_t errlen);
 /* Resolve a name to a path; 0 or -ENOENT. */
-int preset_find(const char *name_or_path, char *path, size_t len);
+int preset_find(const struct settings *s, const char *name_or_path, char *path, size_t len);
 
 /*
  * The directories searched, in order: the data directory's presets/ (db_datadir(): the
  * install's, or $DRIVEBENCH_DATADIR); then $XDG_CONFIG_HOME/drivebench/presets (or
- * ~/.config/...). $DRIVEBENCH_PRESET_DIR, when set, replaces the built-in directory.
- * Returns how many were written to dirs (each of len bytes).
+ * $HOME/.config/...). The settings' preset_dir ($DRIVEBENCH_PRESET_DIR), when set,
+ * replaces the built-in directory; XDG_CONFIG_HOME and HOME are the settings' too (s
+ * NULL: none of them). Returns how many were written to dirs (each of len bytes).
  */
-unsigned preset_dirs(char dirs[][4096], unsigned max);
+unsigned preset_dirs(const struct settings *s, char dirs[][4096], unsigned max);
 /* true when dir is the built-in directory (not the user's). */
 bool preset_dir_is_builtin(unsigned index);
 

@@ -17,6 +17,7 @@
 #include "preset.h"
 #include "purge.h"
 #include "safety.h"
+#include "settings.h"
 #include "step_streams.h"
 #include "text.h"
 
@@ -33,6 +34,7 @@ struct run {
 	int claim[RUN_MAX_CLAIMS]; /* what the targets' writes go through, held O_EXCL */
 	enum purge_scope erase_scope; /* what the confirmations let a secure erase reach */
 	const struct result *seeds_from; /* the request's: replay's seeds */
+	const char *app_dir;             /* the request's settings': [app] phases' */
 	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
@@ -110,7 +112,7 @@ static int output_path(struct run *r, const struct run_request *rq, char *err, s
 	if (rq->results_dir) {
 		snprintf(dir, sizeof(dir), "%s", rq->results_dir);
 	} else {
-		ret = result_dir(dir, sizeof(dir));
+		ret = result_dir(rq->settings, dir, sizeof(dir));
 		if (ret < 0) {
 			snprintf(err, errlen, "cannot make the results directory (%s): %s", dir,
 				 strerror(-ret));
@@ -388,6 +390,7 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	r->plan = rq->plan;
 	r->ops = rq->ops;
 	r->seeds_from = rq->seeds_from;
+	r->app_dir = rq->settings ? rq->settings->app_dir : NULL;
 	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
 		r->t[i].fd = -1;
 	result_init(&r->res);
@@ -561,6 +564,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		.ctl = ctl,
 		.erase_scope = r->erase_scope,
 		.seeds_from = r->seeds_from,
+		.app_dir = r->app_dir,
 	};
 	struct watched x = {.r = r,
 			    .fn = fn,

@@ -33,6 +33,7 @@
 #include "target.h"
 
 struct plan;
+struct settings;
 
 struct run_request {
 	struct plan *plan; /* fitted to the targets by run_open() (plan_fit_target) */
@@ -49,7 +50,13 @@ struct run_request {
 	const char *const *confirms;
 	unsigned nconfirms;
 	const char *out_path;     /* NULL: a new file in results_dir */
-	const char *results_dir;  /* NULL: result_dir() */
+	const char *results_dir;  /* NULL: result_dir() of settings */
+	/*
+	 * What main() read from the environment (settings.h): the results directory when
+	 * results_dir is NULL, and where [app] phases make their run directories. NULL: as
+	 * with none of those variables set.
+	 */
+	const struct settings *settings;
 	const char *target_name;  /* names the default file; NULL: the target's base name */
 	const char *plan_label;   /* names it too; NULL: the plan's name */
 	const char *label;        /* the result's label (result.h); NULL: none */

@@ -39,6 +39,7 @@ struct plan_run {
 	bool no_hist;
 	enum purge_scope erase_scope;
 	const struct result *seeds_from;
+	const char *app_dir;
 	struct result *res;
 	runner_event_fn fn;
 	void *arg;
@@ -448,7 +449,7 @@ static void step_warnings(struct plan_run *r, struct result_step *st, const stru
 		     sr->idle_workers, threads, sr->first_idle + 1, none);
 	}
 	if (ret == 0 && !sr->stopped &&
-	    cpu_bound(&st->cpu, threads, engine_busy_poll(threads), why, sizeof(why)))
+	    cpu_bound(&st->cpu, threads, engine_busy_poll(&r->ctl->opts, threads), why, sizeof(why)))
 		warn(r, st, SW_CPU_BOUND, "%s", why);
 	if (ret == 0 && !sr->stopped && cpu_host_busy(&st->cpu, why, sizeof(why)))
 		warn(r, st, SW_HOST_BUSY, "%s", why);
@@ -806,7 +807,8 @@ static int run_phase(struct plan_run *r, unsigned i)
 	if (ph->kind == PH_PURGE)
 		ret = run_purge(r, ph);
 	else if (ph->kind == PH_APP)
-		ret = app_phase_run(ph, r->t, &r->ctl->stop, r->rp, app_event, r, err, sizeof(err));
+		ret = app_phase_run(ph, r->t, r->app_dir, &r->ctl->stop, r->rp, app_event, r, err,
+				    sizeof(err));
 	else if (ph->until != UNTIL_TIME)
 		ret = run_steady(r, ph);
 	else
@@ -850,6 +852,7 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.no_hist = o->no_hist;
 	r.erase_scope = o->erase_scope;
 	r.seeds_from = o->seeds_from;
+	r.app_dir = o->app_dir;
 	r.res = res;
 	r.fn = fn;
 	r.arg = arg;

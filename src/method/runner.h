@@ -82,6 +82,9 @@ struct runner_opts {
 	 * without it. NULL: every step draws a new seed.
 	 */
 	const struct result *seeds_from;
+	/* Where [app] phases make their run directories (app.h): the settings' app_dir
+	   ($DRIVEBENCH_APP_DIR); NULL: APP_BASE_DIR */
+	const char *app_dir;
 	/*
 	 * The clock of the run's elapsed time and of each step's cost past its ramp and time
 	 * (what the ETA learns); NULL: CLOCK_MONOTONIC. Tests script it (the steps still run

@@ -444,7 +444,7 @@ static int load_specs(struct report *rep, const struct report_opts *o, char *err
 	if (o->no_specs)
 		return 0;
 	ret = o->spec_dir ? spec_load_dir(&rep->specs, o->spec_dir, err, errlen)
-			  : spec_load_default(&rep->specs, err, errlen);
+			  : spec_load_default(o->settings, &rep->specs, err, errlen);
 	if (ret)
 		return ret;
 	for (unsigned i = 0; i < rep->nruns && !ret; i++) {

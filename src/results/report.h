@@ -153,7 +153,8 @@ void report_charts_free(struct report_charts *ch);
 
 struct report_opts {
 	unsigned metric_mask; /* 0: every metric */
-	const char *spec_dir; /* NULL: the default search path */
+	const char *spec_dir; /* NULL: the default search path (spec_load_default) */
+	const struct settings *settings; /* main()'s, for that path; NULL: no user specs */
 	bool no_specs;	      /* do not look for spec sheets */
 	bool strict;	      /* refuse (-EDOM, the groups named in err) when a group's
 				 steps are not comparable */

@@ -467,10 +467,14 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 /* result_load_opts(..., RESULT_LOAD_ALL, ...) */
 int result_load(struct result *r, const char *path, char *err, size_t errlen);
 /*
- * $DRIVEBENCH_RESULTS, else $XDG_DATA_HOME/drivebench/results (created), into buf. 0 or -errno; on an error buf
- * holds the directory that could not be made (for the message).
+ * The results directory (created), into buf: the settings' results ($DRIVEBENCH_RESULTS,
+ * or the site's), else $XDG_DATA_HOME/drivebench/results, else
+ * $HOME/.local/share/drivebench/results, HOME being the password file's when the settings
+ * have none. s NULL: as with none of them set. 0 or -errno; on an error buf holds the
+ * directory that could not be made (for the message).
  */
-int result_dir(char *buf, size_t len);
+struct settings;
+int result_dir(const struct settings *s, char *buf, size_t len);
 /*
  * The name of a new result in dir: "2026-11-30T13-05-21_bench3_nvme0n1_8k-7030.json" (UTC
  * time, the host's short name, the target, the preset). It may be

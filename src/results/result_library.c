@@ -30,6 +30,7 @@
 #include "json_write.h"
 #include "result_int.h"
 #include "result_io.h"
+#include "settings.h"
 #include "text.h"
 #include "units.h"
 #include "version.h"
@@ -55,11 +56,11 @@ static int mkdir_p(char *path)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-int result_dir(char *buf, size_t len)
+int result_dir(const struct settings *s, char *buf, size_t len)
 {
-	const char *env = getenv("DRIVEBENCH_RESULTS");
-	const char *xdg = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
+	const char *env = s ? s->results : NULL;
+	const char *xdg = s ? s->data_home : NULL;
+	const char *home = s ? s->home : NULL;
 	int n;
 
 	if (env && *env) {

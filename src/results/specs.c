@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "grow.h"
 #include "lines.h"
+#include "settings.h"
 #include "text.h"
 #include "units.h"
 
@@ -182,9 +183,9 @@ out:
 	return ret;
 }
 
-int spec_load_default(struct spec_list *l, char *err, size_t errlen)
+int spec_load_default(const struct settings *s, struct spec_list *l, char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *xdg = s ? s->data_home : NULL, *home = s ? s->home : NULL;
 	char user[4096] = "", shipped[4096];
 	const char *dirs[2];
 	unsigned nd = 0;

@@ -85,10 +85,12 @@ int spec_parse_file(const char *path, struct spec_sheet *out, char *err, size_t 
 int spec_load_dir(struct spec_list *l, const char *dir, char *err, size_t errlen);
 /*
  * The default search path, first match wins: $XDG_DATA_HOME/drivebench/specs (or
- * ~/.local/share/...), then the data directory's specs/ (db_datadir(): the install's, or
+ * $HOME/.local/share/...), XDG_DATA_HOME and HOME being the settings' (settings.h; s NULL:
+ * neither), then the data directory's specs/ (db_datadir(): the install's, or
  * $DRIVEBENCH_DATADIR).
  */
-int spec_load_default(struct spec_list *l, char *err, size_t errlen);
+struct settings;
+int spec_load_default(const struct settings *s, struct spec_list *l, char *err, size_t errlen);
 void spec_list_free(struct spec_list *l);
 /* The first sheet one of whose model globs matches model; NULL when none does. */
 const struct spec_sheet *spec_find(const struct spec_list *l, const char *model);

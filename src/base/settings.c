@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "settings.h"
+
+#include <stdlib.h>
+
+void settings_from_env(struct settings *s)
+{
+	*s = (struct settings){
+		.results = getenv("DRIVEBENCH_RESULTS"),
+		.preset_dir = getenv("DRIVEBENCH_PRESET_DIR"),
+		.app_dir = getenv("DRIVEBENCH_APP_DIR"),
+		.config_home = getenv("XDG_CONFIG_HOME"),
+		.data_home = getenv("XDG_DATA_HOME"),
+		.home = getenv("HOME"),
+		.busy_poll = getenv("DRIVEBENCH_BUSY_POLL"),
+		.uring_setup = getenv("DRIVEBENCH_URING_SETUP"),
+	};
+}
