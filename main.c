@@ -65,7 +65,7 @@ static int site_apply(struct siteconf *site)
 {
 	char err[4352];
 
-	if (siteconf_load(site, err, sizeof(err))) {
+	if (siteconf_load(site, &settings, err, sizeof(err))) {
 		fprintf(stderr, "drivebench: %s\n", err);
 		return EXIT_USAGE;
 	}

@@ -7,6 +7,16 @@
 #include "testlib.h"
 
 #include "library.h"
+#include "settings.h"
+
+/* The settings as main() would read them from the environment the test has set up. */
+static const struct settings *env(void)
+{
+	static struct settings s;
+
+	settings_from_env(&s);
+	return &s;
+}
 
 static char dir[64];
 
@@ -33,7 +43,7 @@ static void write_file(const char *text)
 
 	snprintf(path, sizeof(path), "%s/drivebench", dir);
 	ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
-	ck_assert_int_eq(library_path(path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
 	ck_assert_ptr_nonnull(f = fopen(path, "w"));
 	fputs(text, f);
 	fclose(f);
@@ -47,21 +57,21 @@ START_TEST(test_path)
 	if (home)
 		snprintf(saved, sizeof(saved), "%s", home);
 
-	ck_assert_int_eq(library_path(path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
 	snprintf(want, sizeof(want), "%s/drivebench/library", dir);
 	ck_assert_str_eq(path, want);
 	unsetenv("XDG_CONFIG_HOME");
 	setenv("HOME", "/home/someone", 1);
-	ck_assert_int_eq(library_path(path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
 	ck_assert_str_eq(path, "/home/someone/.config/drivebench/library");
 	unsetenv("HOME");
-	ck_assert_int_eq(library_path(path, sizeof(path)), -ENOENT);
+	ck_assert_int_eq(library_path(env(), path, sizeof(path)), -ENOENT);
 	if (saved[0])
 		setenv("HOME", saved, 1);
 }
 END_TEST
 
-/* What a list reads as: written as text, or made by library_add() (NULL: neither). */
+/* What a list reads as: written as text, or made by library_add(env(), ) (NULL: neither). */
 static const struct {
 	const char *text;
 	const char *adds[4];
@@ -81,8 +91,8 @@ START_TEST(test_read)
 	if (reads[_i].text)
 		write_file(reads[_i].text);
 	for (const char *const *a = reads[_i].adds; *a; a++)
-		ck_assert_int_eq(library_add(*a, err, sizeof(err)), 0);
-	ck_assert_int_eq(library_read(paths, LIBRARY_MAX, &n, err, sizeof(err)), 0);
+		ck_assert_int_eq(library_add(env(), *a, err, sizeof(err)), 0);
+	ck_assert_int_eq(library_read(env(), paths, LIBRARY_MAX, &n, err, sizeof(err)), 0);
 	while (reads[_i].want[want])
 		want++;
 	ck_assert_uint_eq(n, want);
@@ -98,14 +108,14 @@ START_TEST(test_bad_lines)
 	unsigned n;
 
 	write_file("/a\nrelative/b\n");
-	ck_assert_int_eq(library_read(paths, LIBRARY_MAX, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(library_read(env(), paths, LIBRARY_MAX, &n, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s/drivebench/library:2: not an absolute path", dir);
 	ck_assert_str_eq(err, want);
 	/* a list that does not read is not rewritten */
-	ck_assert_int_eq(library_add("/x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(library_add(env(), "/x", err, sizeof(err)), -EINVAL);
 	/* the limit: max entries read, the next one refused */
 	write_file("/a\n/b\n");
-	ck_assert_int_eq(library_read(paths, 1, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(library_read(env(), paths, 1, &n, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s/drivebench/library:2: more entries than the limit", dir);
 	ck_assert_str_eq(err, want);
 }

@@ -118,7 +118,7 @@ void drives_load(struct app *a)
 	if (a->chosen_path[0]) {
 		for (unsigned i = 0; i < a->ntargets; i++)
 			listed |= same_file(a->targets[i].path, a->chosen_path);
-		if (!listed && scratch_path(spath, sizeof(spath)) == 0 &&
+		if (!listed && scratch_path(a->settings, spath, sizeof(spath)) == 0 &&
 		    !same_file(spath, a->chosen_path)) {
 			struct stat st;
 			t = add_target(a, &cap);
@@ -142,7 +142,8 @@ void drives_load(struct app *a)
 		uint64_t unwritten = 0;
 		t->is_scratch = true;
 		snprintf(t->name, sizeof(t->name), "scratch");
-		if (scratch_ensure(spath, sizeof(spath), &ssize, &unwritten, err, sizeof(err)) ==
+		if (scratch_ensure(a->settings, spath, sizeof(spath), &ssize, &unwritten, err,
+				   sizeof(err)) ==
 		    0) {
 			snprintf(t->path, sizeof(t->path), "%s", spath);
 			t->size_bytes = ssize;
@@ -152,7 +153,7 @@ void drives_load(struct app *a)
 			a->scratch_pct = 0;
 		} else {
 			snprintf(a->scan_error, sizeof(a->scan_error), "%s", err);
-			scratch_path(t->path, sizeof(t->path));
+			scratch_path(a->settings, t->path, sizeof(t->path));
 		}
 	}
 

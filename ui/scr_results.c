@@ -179,7 +179,7 @@ void results_load(struct app *a)
 	/* and the places the library names (results saved elsewhere) */
 	static char lib[LIBRARY_MAX][4096];
 	unsigned nlib = 0;
-	if (library_read(lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
+	if (library_read(a->settings, lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
 		ui_status(a, ROLE_ERROR, "%s", err);
 	/* the user's list, then the site's (siteconf.h) */
 	unsigned nsite = a->site ? a->site->nlibrary : 0;
@@ -665,7 +665,7 @@ void results_open(struct app *a, const char *path)
 		ui_status(a, ROLE_ERROR, "%s: not a file or a directory", abs);
 		return;
 	}
-	if (library_add(abs, err, sizeof(err)) < 0) {
+	if (library_add(a->settings, abs, err, sizeof(err)) < 0) {
 		ui_status(a, ROLE_ERROR, "%s", err);
 		return;
 	}

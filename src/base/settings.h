@@ -20,7 +20,10 @@ struct settings {
 				    sets the variable to the site's results when it is unset */
 	const char *preset_dir;  /* DRIVEBENCH_PRESET_DIR: the built-in presets (preset.h) */
 	const char *app_dir;     /* DRIVEBENCH_APP_DIR: [app] phases' run directories (app.h) */
-	const char *config_home; /* XDG_CONFIG_HOME: user presets */
+	const char *config_home; /* XDG_CONFIG_HOME: user presets, the results library */
+	const char *config_dirs; /* XDG_CONFIG_DIRS: the site's drivebench.conf (siteconf.h) */
+	const char *cache_home;  /* XDG_CACHE_HOME: the scratch file (scratch.h) */
+	const char *scratch_size; /* DRIVEBENCH_SCRATCH_SIZE: the scratch file's size */
 	const char *data_home;   /* XDG_DATA_HOME: results, user specs */
 	const char *home;        /* HOME: the base of the two above */
 	const char *busy_poll;   /* DRIVEBENCH_BUSY_POLL: auto, yes or no (engine.h); main()

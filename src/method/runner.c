@@ -610,13 +610,6 @@ static int run_fixed(struct plan_run *r, const struct plan_phase *ph)
 	return 0;
 }
 
-/* Bytes a step wrote: in its measured time, its ramp and its drain. */
-static uint64_t step_written(const struct result_step *st)
-{
-	return st->summary.d[DIR_WRITE].bytes + st->ramp.d[DIR_WRITE].bytes +
-	       st->drain.d[DIR_WRITE].bytes;
-}
-
 /*
  * One round of a phase in rounds: each of its steps, labelled "round N[ again][ STEP]".
  * The tracked step's index in the phase into *tracked, the bytes written added to
@@ -635,7 +628,7 @@ static int run_round(struct plan_run *r, const struct plan_phase *ph, unsigned r
 		int ret = run_step(r, &ph->steps[s], label, &st);
 		if (ret)
 			return ret;
-		*written += step_written(st);
+		*written += result_step_written(st);
 		*empty |= r->step_empty;
 		if ((int)s == ph->track_step)
 			*tracked = r->step_index;

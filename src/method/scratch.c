@@ -14,11 +14,12 @@
 #include <unistd.h>
 
 #include "holes.h"
+#include "settings.h"
 #include "units.h"
 
-int scratch_path(char *buf, size_t len)
+int scratch_path(const struct settings *s, char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *xdg = s->cache_home, *home = s->home;
 	int n;
 
 	if (xdg && *xdg)
@@ -49,10 +50,10 @@ static int make_parents(char *path)
  * but at most half of the free space beyond SCRATCH_KEEP_FREE_BYTES (held_bytes, what the
  * file itself holds already, counts as free), in whole MiB.
  */
-static int fit_size(const char *path, uint64_t held_bytes, uint64_t *size, char *err,
-		    size_t errlen)
+static int fit_size(const struct settings *s, const char *path, uint64_t held_bytes,
+		    uint64_t *size, char *err, size_t errlen)
 {
-	const char *env = getenv("DRIVEBENCH_SCRATCH_SIZE");
+	const char *env = s->scratch_size;
 	char dir[4096], a[32], b[32];
 	uint64_t want = SCRATCH_SIZE_BYTES, avail, room;
 	struct statvfs vfs;
@@ -96,14 +97,14 @@ int scratch_unwritten(const char *path, uint64_t *bytes)
 	return ret;
 }
 
-int scratch_ensure(char *buf, size_t len, uint64_t *size_bytes, uint64_t *unwritten_bytes,
-		   char *err, size_t errlen)
+int scratch_ensure(const struct settings *s, char *buf, size_t len, uint64_t *size_bytes,
+		   uint64_t *unwritten_bytes, char *err, size_t errlen)
 {
 	uint64_t size;
 	struct stat st;
 	int ret, fd;
 
-	ret = scratch_path(buf, len);
+	ret = scratch_path(s, buf, len);
 	if (ret) {
 		snprintf(err, errlen, "no place for the scratch file: set XDG_CACHE_HOME or HOME");
 		return ret;
@@ -122,7 +123,7 @@ int scratch_ensure(char *buf, size_t len, uint64_t *size_bytes, uint64_t *unwrit
 		if (!*unwritten_bytes)
 			return 0;
 		/* not written out yet: it may shrink to what fits now, never grow */
-		ret = fit_size(buf, (uint64_t)st.st_blocks * 512, &size, err, errlen);
+		ret = fit_size(s, buf, (uint64_t)st.st_blocks * 512, &size, err, errlen);
 		if (ret)
 			return ret;
 		if (size < *size_bytes) {
@@ -142,7 +143,7 @@ int scratch_ensure(char *buf, size_t len, uint64_t *size_bytes, uint64_t *unwrit
 		snprintf(err, errlen, "%s: cannot create its directory: %s", buf, strerror(-ret));
 		return ret;
 	}
-	ret = fit_size(buf, 0, &size, err, errlen);
+	ret = fit_size(s, buf, 0, &size, err, errlen);
 	if (ret)
 		return ret;
 	/* O_EXCL: two drivebench instances starting at once must not both size it */

@@ -26,15 +26,21 @@
 #define SCRATCH_CHUNK_BYTES	(1u << 20)     /* written per call */
 #define SCRATCH_SYNC_BYTES	(64ull << 20)  /* progress made durable this often */
 
-/* The scratch file's path into buf (directories are not created). 0 or -errno. */
-int scratch_path(char *buf, size_t len);
+struct settings;
+
+/*
+ * The scratch file's path into buf (directories are not created): under s's
+ * XDG_CACHE_HOME, or HOME's .cache. 0 or -errno.
+ */
+int scratch_path(const struct settings *s, char *buf, size_t len);
 /*
  * Make sure the scratch file exists (creating its directory, and the file at the size
  * that fits), its path into buf, its size into *size_bytes, and how much of it is still
- * holes into *unwritten_bytes. 0 or -errno with a message in err.
+ * holes into *unwritten_bytes; its size is s's DRIVEBENCH_SCRATCH_SIZE when set. 0 or
+ * -errno with a message in err.
  */
-int scratch_ensure(char *buf, size_t len, uint64_t *size_bytes, uint64_t *unwritten_bytes,
-		   char *err, size_t errlen);
+int scratch_ensure(const struct settings *s, char *buf, size_t len, uint64_t *size_bytes,
+		   uint64_t *unwritten_bytes, char *err, size_t errlen);
 
 /* The holes of the file at path, in bytes (0: written out). 0 or -errno. */
 int scratch_unwritten(const char *path, uint64_t *bytes);

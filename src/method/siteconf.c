@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "fileio.h"
+#include "settings.h"
 
 #define SITECONF_MAX_BYTES (64u << 10)
 
@@ -112,9 +113,9 @@ static const char *parse_line(struct siteconf *c, char *l, unsigned line, char *
 }
 
 /* The first drivebench.conf of $XDG_CONFIG_DIRS/drivebench, then /etc/drivebench. */
-static int find_file(char *buf, size_t len)
+static int find_file(const struct settings *s, char *buf, size_t len)
 {
-	const char *dirs = getenv("XDG_CONFIG_DIRS");
+	const char *dirs = s->config_dirs;
 	char list[4096];
 	char *save = NULL;
 
@@ -130,7 +131,7 @@ static int find_file(char *buf, size_t len)
 	return access(buf, F_OK) ? -ENOENT : 0;
 }
 
-int siteconf_load(struct siteconf *c, char *err, size_t errlen)
+int siteconf_load(struct siteconf *c, const struct settings *s, char *err, size_t errlen)
 {
 	char *text = NULL, why[256];
 	size_t len = 0;
@@ -138,7 +139,7 @@ int siteconf_load(struct siteconf *c, char *err, size_t errlen)
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	if (find_file(c->path, sizeof(c->path))) {
+	if (find_file(s, c->path, sizeof(c->path))) {
 		c->path[0] = '\0';
 		return 0;
 	}

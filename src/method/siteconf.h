@@ -25,8 +25,13 @@ struct siteconf {
 	unsigned nlibrary;
 };
 
-/* Find and read the file into c (zeroed first; no file is no error). 0, or -errno/-EINVAL
- * with "file:line: message" in err. */
-int siteconf_load(struct siteconf *c, char *err, size_t errlen);
+struct settings;
+
+/*
+ * Find and read the file into c (zeroed first; no file is no error): the first of s's
+ * XDG_CONFIG_DIRS (or /etc/xdg) holding drivebench/drivebench.conf, then
+ * /etc/drivebench. 0, or -errno/-EINVAL with "file:line: message" in err.
+ */
+int siteconf_load(struct siteconf *c, const struct settings *s, char *err, size_t errlen);
 
 #endif

@@ -15,10 +15,11 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "settings.h"
 
-int library_path(char *buf, size_t len)
+int library_path(const struct settings *s, char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *xdg = s->config_home, *home = s->home;
 
 	if (xdg && *xdg)
 		snprintf(buf, len, "%s/drivebench/library", xdg);
@@ -29,7 +30,8 @@ int library_path(char *buf, size_t len)
 	return 0;
 }
 
-int library_read(char (*paths)[4096], unsigned max, unsigned *n, char *err, size_t errlen)
+int library_read(const struct settings *s, char (*paths)[4096], unsigned max, unsigned *n,
+		 char *err, size_t errlen)
 {
 	char file[4096], *text = NULL, *save = NULL;
 	size_t len = 0;
@@ -37,7 +39,7 @@ int library_read(char (*paths)[4096], unsigned max, unsigned *n, char *err, size
 	int ret;
 
 	*n = 0;
-	if (library_path(file, sizeof(file)) < 0)
+	if (library_path(s, file, sizeof(file)) < 0)
 		return 0;
 	ret = fileio_read(file, "the library list", LIBRARY_MAX_BYTES, &text, &len, err, errlen);
 	if (ret == -ENOENT)
@@ -67,12 +69,12 @@ int library_read(char (*paths)[4096], unsigned max, unsigned *n, char *err, size
 	return ret;
 }
 
-int library_add(const char *path, char *err, size_t errlen)
+int library_add(const struct settings *s, const char *path, char *err, size_t errlen)
 {
 	static char paths[LIBRARY_MAX][4096];
 	char file[4096], tmp[4200], dir[4096];
 	unsigned n;
-	int ret = library_read(paths, LIBRARY_MAX, &n, err, errlen);
+	int ret = library_read(s, paths, LIBRARY_MAX, &n, err, errlen);
 
 	if (ret)
 		return ret;
@@ -83,7 +85,7 @@ int library_add(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "the library lists %u places already, its limit", n);
 		return -E2BIG;
 	}
-	if (library_path(file, sizeof(file)) < 0) {
+	if (library_path(s, file, sizeof(file)) < 0) {
 		snprintf(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set");
 		return -ENOENT;
 	}

@@ -631,3 +631,9 @@ struct json_object *result_host_json(void)
 	json_object_object_add(h, "cpus", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
 	return h;
 }
+
+uint64_t result_step_written(const struct result_step *st)
+{
+	return st->summary.d[DIR_WRITE].bytes + st->ramp.d[DIR_WRITE].bytes +
+	       st->drain.d[DIR_WRITE].bytes;
+}

@@ -373,6 +373,8 @@ struct result_step *result_step_add_stream(struct result_step *st, const char *n
 					   const struct workload *wl);
 /* Append an interval sample to a step (packed). 0 or -ENOMEM (the step is unchanged). */
 int result_step_add_sample(struct result_step *st, const struct sample *s);
+/* Bytes a step wrote: in its measured time, its ramp and its drain. */
+uint64_t result_step_written(const struct result_step *st);
 /* Drop a step's samples. */
 void result_step_clear_samples(struct result_step *st);
 /* Reading a step's samples back, oldest first. */
