@@ -17,7 +17,7 @@
 
 const struct ui_target *drives_chosen(const struct app *a)
 {
-	if (a->chosen < 0 || (unsigned)a->chosen >= a->ntargets)
+	if (a->chosen < 0 || (unsigned)a->chosen >= a->drive_rows.n)
 		return NULL;
 	return &a->targets[a->chosen];
 }
@@ -27,7 +27,7 @@ unsigned drives_targets(const struct app *a, const struct ui_target **out)
 	unsigned n = 0;
 
 	for (unsigned k = 0; k < a->marks.n; k++)
-		for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned i = 0; i < a->drive_rows.n; i++)
 			if (!strcmp(a->targets[i].path, a->marks.path[k])) {
 				out[n++] = &a->targets[i];
 				break;
@@ -65,20 +65,20 @@ static bool same_file(const char *x, const char *y)
 
 static struct ui_target *add_target(struct app *a, size_t *cap)
 {
-	if (GROW(a->targets, a->ntargets, *cap, 16))
+	if (GROW(a->targets, a->drive_rows.n, *cap, 16))
 		return NULL;
-	struct ui_target *t = &a->targets[a->ntargets++];
+	struct ui_target *t = &a->targets[a->drive_rows.n++];
 	memset(t, 0, sizeof(*t));
 	return t;
 }
 
 void drives_free(struct app *a)
 {
-	for (unsigned i = 0; i < a->ntargets; i++)
+	for (unsigned i = 0; i < a->drive_rows.n; i++)
 		free(a->targets[i].health);
 	free(a->targets);
 	a->targets = NULL;
-	a->ntargets = 0;
+	a->drive_rows.n = 0;
 }
 
 /*
@@ -93,11 +93,11 @@ void drives_load(struct app *a)
 	uint64_t ssize = 0;
 	struct ui_target *t;
 
-	if (a->drive_sel < a->ntargets)
-		snprintf(cursor, sizeof(cursor), "%s", a->targets[a->drive_sel].path);
+	if (a->drive_rows.sel < a->drive_rows.n)
+		snprintf(cursor, sizeof(cursor), "%s", a->targets[a->drive_rows.sel].path);
 	drives_free(a);
 	a->targets = NULL;
-	a->ntargets = 0;
+	a->drive_rows.n = 0;
 	a->scan_error[0] = '\0';
 	if (drive_scan(&dl, NULL, err, sizeof(err)) < 0)
 		snprintf(a->scan_error, sizeof(a->scan_error), "discovery: %s", err);
@@ -116,7 +116,7 @@ void drives_load(struct app *a)
 	/* --target naming a file (or a device discovery did not list) */
 	bool listed = false;
 	if (a->chosen_path[0]) {
-		for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned i = 0; i < a->drive_rows.n; i++)
 			listed |= same_file(a->targets[i].path, a->chosen_path);
 		if (!listed && scratch_path(spath, sizeof(spath)) == 0 &&
 		    !same_file(spath, a->chosen_path)) {
@@ -156,21 +156,20 @@ void drives_load(struct app *a)
 		}
 	}
 
-	a->chosen = a->ntargets ? (int)a->ntargets - 1 : -1;
-	for (unsigned i = 0; a->chosen_path[0] && i < a->ntargets; i++)
+	a->chosen = a->drive_rows.n ? (int)a->drive_rows.n - 1 : -1;
+	for (unsigned i = 0; a->chosen_path[0] && i < a->drive_rows.n; i++)
 		if (same_file(a->targets[i].path, a->chosen_path)) {
 			a->chosen = (int)i;
 			break;
 		}
 	if (a->chosen >= 0) {
 		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", a->targets[a->chosen].path);
-		a->drive_sel = (unsigned)a->chosen;
+		a->drive_rows.sel = (unsigned)a->chosen;
 	}
-	for (unsigned i = 0; cursor[0] && i < a->ntargets; i++)
+	for (unsigned i = 0; cursor[0] && i < a->drive_rows.n; i++)
 		if (!strcmp(a->targets[i].path, cursor))
-			a->drive_sel = i;
-	if (a->drive_sel >= a->ntargets)
-		a->drive_sel = a->ntargets ? a->ntargets - 1 : 0;
+			a->drive_rows.sel = i;
+	ui_list_count(&a->drive_rows, a->drive_rows.n); /* the cursor on a row still there */
 
 	if (!a->monitor && drive_monitor_open(&a->monitor, err, sizeof(err)) < 0)
 		a->monitor = NULL; /* no hotplug; r rescans by hand */
@@ -465,12 +464,13 @@ void drives_draw(struct app *a, int top, int bottom)
 	/* the list gets what the detail pane (8 rows) leaves */
 	int room = bottom - y - 9;
 	list_rows = room < 3 ? 3 : (unsigned)room;
-	if (list_rows > a->ntargets)
-		list_rows = a->ntargets;
-	ui_list_scroll(a->drive_sel, &a->drive_top, list_rows);
-	for (unsigned i = a->drive_top; i < a->ntargets && i < a->drive_top + list_rows; i++, y++) {
+	if (list_rows > a->drive_rows.n)
+		list_rows = a->drive_rows.n;
+	ui_list_show(&a->drive_rows, list_rows);
+	for (unsigned i = a->drive_rows.top;
+	     i < a->drive_rows.n && i < a->drive_rows.top + list_rows; i++, y++) {
 		const struct ui_target *t = &a->targets[i];
-		bool sel = i == a->drive_sel;
+		bool sel = i == a->drive_rows.sel;
 		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL, srole;
 		bool degraded;
 
@@ -503,20 +503,20 @@ void drives_draw(struct app *a, int top, int bottom)
 		const char *st = state_text(a, t, &srole, stbuf, sizeof(stbuf));
 		ui_text(a, y, xstate, a->cols - xstate - 1, sel ? base : srole, st);
 	}
-	if (a->ntargets == 0)
+	if (a->drive_rows.n == 0)
 		ui_text(a, y++, xdev, a->cols - xdev, ROLE_DIM, "no drives found");
 	if (a->scan_error[0] && y < bottom - 1)
 		ui_text(a, y++, xdev, a->cols - xdev, ROLE_WARNING, a->scan_error);
 
-	if (a->drive_sel < a->ntargets) {
-		struct ui_target *t = &a->targets[a->drive_sel];
+	if (a->drive_rows.sel < a->drive_rows.n) {
+		struct ui_target *t = &a->targets[a->drive_rows.sel];
 		int k = marks_find(&a->marks, t->path);
 		if (k >= 0)
 			snprintf(buf, sizeof(buf), "%s (marked, target %d of %u)", t->name, k + 1,
 				 a->marks.n);
 		else
 			snprintf(buf, sizeof(buf), "%s%s", t->name,
-				 (int)a->drive_sel == a->chosen && !a->marks.n ? " (chosen)" : "");
+				 (int)a->drive_rows.sel == a->chosen && !a->marks.n ? " (chosen)" : "");
 		ui_rule(a, y++, buf);
 		detail(a, y, bottom - 1, t);
 	}
@@ -547,12 +547,12 @@ void drives_key(struct app *a, enum key_action act)
 {
 	switch (act) {
 	case ACT_MARK:
-		if (a->drive_sel < a->ntargets)
-			mark(a, &a->targets[a->drive_sel]);
+		if (a->drive_rows.sel < a->drive_rows.n)
+			mark(a, &a->targets[a->drive_rows.sel]);
 		break;
 	case ACT_CHOOSE:
-		if (a->drive_sel < a->ntargets) {
-			a->chosen = (int)a->drive_sel;
+		if (a->drive_rows.sel < a->drive_rows.n) {
+			a->chosen = (int)a->drive_rows.sel;
 			snprintf(a->chosen_path, sizeof(a->chosen_path), "%s",
 				 a->targets[a->chosen].path);
 			a->screen = SCR_PRESETS;
@@ -560,10 +560,10 @@ void drives_key(struct app *a, enum key_action act)
 		break;
 	case ACT_RESCAN:
 		drives_load(a);
-		ui_status(a, ROLE_OK, "%u targets", a->ntargets);
+		ui_status(a, ROLE_OK, "%u targets", a->drive_rows.n);
 		break;
 	default:
-		ui_list_move(act, &a->drive_sel, a->ntargets, 10);
+		ui_list_key(&a->drive_rows, act);
 		break;
 	}
 }
