@@ -117,8 +117,11 @@ void run_model_free(struct run_model *m);
  * "loop0 + loop1" for several targets.
  */
 char *run_model_target_line(const struct run_job *job, char *buf, size_t len);
-/* Start the job on a worker thread. 0, -EBUSY when one is running, or -errno. */
-int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen);
+/*
+ * Start the job on a worker thread: 0, -EBUSY when one is running, or -errno. The job is
+ * malloc'd and the model's from now on, whatever the outcome (no copy of its ~140 KB).
+ */
+int run_model_start(struct run_model *m, struct run_job *job, char *err, size_t errlen);
 bool run_model_active(struct run_model *m);
 /* Pause or resume the running step. */
 void run_model_pause(struct run_model *m, bool pause);

@@ -326,12 +326,10 @@ static void presets_start(struct app *a)
 		free(job);
 		return;
 	}
-	if (run_model_start(a->run, job, err, sizeof(err)) < 0) {
+	if (run_model_start(a->run, job, err, sizeof(err)) < 0) { /* the model frees job */
 		ui_status(a, ROLE_ERROR, "%s", err);
-		free(job);
 		return;
 	}
-	free(job);
 	a->nqueue = 0;
 	a->screen = SCR_RUN;
 }
