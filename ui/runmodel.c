@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "errbuf.h"
 #include "marks.h"
 #include "preset.h"
 #include "result_io.h"
@@ -359,7 +360,7 @@ static void preset_short_name(const char *path, char *buf, size_t len)
 static int run_one(struct run_model *m, unsigned qi)
 {
 	const struct run_job *job = m->job;
-	char err[1024], name[64];
+	char err[DB_ERR_LEN], name[64];
 	struct plan *plan;
 	struct run *run;
 	int ret, run_ret;

@@ -15,6 +15,7 @@
 
 #include "drive.h"
 #include "engine.h"
+#include "errbuf.h"
 #include "plot.h"
 #include "result.h"
 #include "run.h"
@@ -83,7 +84,7 @@ struct run_snapshot {
 	unsigned window_from;	 /* steady phases: the whole-phase sample the steady window
 				    starts at; UINT_MAX when there is none yet */
 	char log[256]; /* the newest message from the runner */
-	char error[512];
+	char error[DB_ERR_LEN];
 	char saved[4096]; /* the newest result file written */
 	unsigned nsaved;  /* results written by this queue */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "grow.h"
 #include "scratch.h"
 #include "health.h"
@@ -89,7 +90,7 @@ void drives_load(struct app *a)
 {
 	struct drive_list dl = {0};
 	size_t cap = 0;
-	char err[512], spath[4096], cursor[4096] = "";
+	char err[DB_ERR_LEN], spath[4096], cursor[4096] = "";
 	uint64_t ssize = 0;
 	struct ui_target *t;
 
@@ -210,7 +211,7 @@ bool drives_scratch_busy(const struct app *a, const struct ui_target *t)
 void drives_poll_scratch(struct app *a)
 {
 	uint64_t done, total;
-	char err[512], cap[32];
+	char err[DB_ERR_LEN], cap[32];
 	int state;
 
 	if (!a->scratch_filler)
@@ -293,7 +294,7 @@ static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_tar
 
 	if (!t->health) {
 		struct health_opts o = {.timeout_ms = 5000};
-		char err[256];
+		char err[DB_ERR_LEN];
 		t->health = malloc(sizeof(*t->health));
 		if (!t->health)
 			return;

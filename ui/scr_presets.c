@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "grow.h"
 #include "preset.h"
 #include "units.h"
@@ -34,7 +35,7 @@ static int cmp_preset(const void *x, const void *y)
 
 static void load_one(struct ui_preset *p, const char *path, const char *name)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	struct plan *plan;
 
 	memset(p, 0, sizeof(*p));
@@ -293,7 +294,7 @@ static void presets_start(struct app *a)
 	const struct ui_target *t[RUN_MAX_TARGETS];
 	unsigned n = drives_targets(a, t);
 	struct run_job *job;
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	if (!n || a->nqueue == 0)
 		return;

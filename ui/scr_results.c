@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "library.h"
 #include "report.h"
 #include "safety.h"
@@ -29,7 +30,7 @@ struct compare_view {
 	unsigned n;
 	struct report rep;
 	bool built;
-	char error[512];
+	char error[DB_ERR_LEN];
 };
 
 static void compare_free(struct compare_view *c)
@@ -57,7 +58,7 @@ static void details_open(struct app *a)
 {
 	const struct result_entry *e;
 	struct result r;
-	char err[600], *text = NULL;
+	char err[DB_ERR_LEN], *text = NULL;
 	size_t len = 0;
 	unsigned n = 0;
 
@@ -147,7 +148,7 @@ static int path_cmp(const void *x, const void *y)
  */
 void results_load(struct app *a)
 {
-	char err[512], keep[4096] = "";
+	char err[DB_ERR_LEN], keep[4096] = "";
 	bool *marks_by_path = NULL;
 	struct result_list old = a->results;
 	const char **was_marked = NULL;
@@ -228,7 +229,7 @@ static void compare_build(struct app *a)
 	const char *paths[32];
 	unsigned n = compare_paths(a, paths, 32);
 	struct compare_view *c;
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	compare_free(a->cmp);
 	a->cmp = NULL;
@@ -545,7 +546,7 @@ void results_export(struct app *a, int format)
 						  [RF_JSON] = "json",
 						  [RF_HTML] = "html"};
 	char dir[4096], path[4300], stamp[32];
-	char *text = NULL, err[600];
+	char *text = NULL, err[DB_ERR_LEN];
 	size_t len = 0;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -627,7 +628,7 @@ static int annotate_edit(struct result *r, void *arg)
 void results_annotate(struct app *a, enum key_action what, const char *text)
 {
 	struct annotation an = {.what = what, .text = text};
-	char err[600];
+	char err[DB_ERR_LEN];
 
 	const char *path = result_list_path(&a->results, a->result_rows.sel);
 
@@ -648,7 +649,7 @@ void results_annotate(struct app *a, enum key_action what, const char *text)
  */
 void results_open(struct app *a, const char *path)
 {
-	char abs[PATH_MAX], err[600];
+	char abs[PATH_MAX], err[DB_ERR_LEN];
 	struct stat st;
 
 	if (!path[0])
@@ -673,7 +674,7 @@ void results_open(struct app *a, const char *path)
 static void annotate_open(struct app *a, enum key_action what)
 {
 	struct result r;
-	char err[600];
+	char err[DB_ERR_LEN];
 
 	const struct result_entry *e = result_list_entry(&a->results, a->result_rows.sel);
 

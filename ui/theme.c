@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "errbuf.h"
 #include "fileio.h"
 #include "lines.h"
 #include "text.h"
@@ -184,7 +185,7 @@ char *theme_fmt_style(const struct ui_style *st, char *buf, size_t len)
 
 void theme_builtin(struct theme *t)
 {
-	char err[128];
+	char err[DB_ERR_LEN];
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "built-in");
@@ -206,7 +207,7 @@ int theme_parse(struct theme *t, const char *text, const char *fname, theme_warn
 {
 	struct theme out;
 	struct lines lines;
-	char *copy, *s, msg[512], serr[256];
+	char *copy, *s, msg[DB_ERR_LEN], serr[DB_ERR_LEN];
 	bool seen[ROLE_COUNT] = {false};
 	int ret = 0;
 

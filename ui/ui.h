@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "health.h"
 #include "keys.h"
 #include "list.h"
@@ -53,7 +54,7 @@ struct ui_preset {
 	bool bounded;	      /* steady phases, fills: the time is a limit, not a plan */
 	char eta[96];	      /* "about 6h 40m", "at least 10m, at most 6h 05m" (plan_eta_words) */
 	bool writes;
-	char error[512]; /* it failed to parse: shown instead of running it */
+	char error[DB_ERR_LEN]; /* it failed to parse: shown instead of running it */
 };
 
 #define UI_QUEUE_MAX 16
@@ -81,7 +82,7 @@ struct app {
 	const struct siteconf *site; /* the site's defaults (theme, library) */
 	bool utf8;	 /* braille and box drawing */
 	const struct glyphs *g;
-	char warning[512]; /* theme warnings, shown on the status line */
+	char warning[DB_ERR_LEN]; /* theme warnings, shown on the status line */
 
 	enum ui_screen screen, back; /* back: where help returns to */
 	int rows, cols;
@@ -98,7 +99,7 @@ struct app {
 	char chosen_path[4096]; /* kept across rescans */
 	struct marks marks;	/* the targets marked for a run on several at once */
 	struct drive_monitor *monitor;
-	char scan_error[256];
+	char scan_error[DB_ERR_LEN];
 	struct scratch_filler *scratch_filler; /* writing the scratch file out, or NULL */
 	unsigned scratch_pct;		       /* how far it is */
 
