@@ -13,6 +13,7 @@
 #include "errbuf.h"
 #include "grow.h"
 #include "scratch.h"
+#include "strbuf.h"
 #include "health.h"
 #include "units.h"
 
@@ -288,8 +289,8 @@ static void link_text(const struct app *a, const struct ui_target *t, char *buf,
 static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_target *t)
 {
 	const struct health *h;
-	char buf[512], cap[32];
-	size_t n = 0;
+	char cap[32], *line;
+	struct strbuf b = {0};
 	enum ui_role role = ROLE_NORMAL;
 
 	if (!t->health) {
@@ -306,48 +307,55 @@ static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_tar
 		ui_text(a, y, x + lw, w, ROLE_DIM, h->note[0] ? h->note : "no health data");
 		return;
 	}
-#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
 	if (health_has(h, HF_CRITICAL_WARNING) && h->v[HF_CRITICAL_WARNING]) {
-		ADD("CRITICAL WARNING 0x%02llx%s", (long long)h->v[HF_CRITICAL_WARNING], a->g->dot);
+		strbuf_add(&b, "CRITICAL WARNING 0x%02llx%s", (long long)h->v[HF_CRITICAL_WARNING],
+			   a->g->dot);
 		role = ROLE_ERROR;
 	}
 	if (h->smart_passed_known && !h->smart_passed) {
-		ADD("SMART FAILED%s", a->g->dot);
+		strbuf_add(&b, "SMART FAILED%s", a->g->dot);
 		role = ROLE_ERROR;
 	}
 	if (health_has(h, HF_TEMP_C))
-		ADD("%lld C", (long long)h->v[HF_TEMP_C]);
+		strbuf_add(&b, "%lld C", (long long)h->v[HF_TEMP_C]);
 	if (health_has(h, HF_PCT_USED))
-		ADD("%s%lld %% used", n ? a->g->dot : "", (long long)h->v[HF_PCT_USED]);
+		strbuf_add(&b, "%s%lld %% used", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_PCT_USED]);
 	if (health_has(h, HF_DATA_WRITTEN_BYTES)) {
 		units_fmt_capacity(cap, sizeof(cap), (uint64_t)h->v[HF_DATA_WRITTEN_BYTES]);
-		ADD("%s%s written", n ? a->g->dot : "", cap);
+		strbuf_add(&b, "%s%s written", b.len ? a->g->dot : "", cap);
 	}
 	if (health_has(h, HF_POWER_ON_HOURS))
-		ADD("%s%lld h on", n ? a->g->dot : "", (long long)h->v[HF_POWER_ON_HOURS]);
+		strbuf_add(&b, "%s%lld h on", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_POWER_ON_HOURS]);
 	if (health_has(h, HF_TMT1_COUNT) && health_has(h, HF_TMT2_COUNT) &&
 	    h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT] > 0)
-		ADD("%sthrottled %lld times", n ? a->g->dot : "",
-		    (long long)(h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT]));
+		strbuf_add(&b, "%sthrottled %lld times", b.len ? a->g->dot : "",
+			   (long long)(h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT]));
 	if (health_has(h, HF_REALLOCATED) && h->v[HF_REALLOCATED] > 0) {
-		ADD("%s%lld reallocated", n ? a->g->dot : "", (long long)h->v[HF_REALLOCATED]);
+		strbuf_add(&b, "%s%lld reallocated", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_REALLOCATED]);
 		if (role == ROLE_NORMAL)
 			role = ROLE_WARNING;
 	}
 	if (health_has(h, HF_MEDIA_ERRORS) && h->v[HF_MEDIA_ERRORS] > 0) {
-		ADD("%s%lld media errors", n ? a->g->dot : "", (long long)h->v[HF_MEDIA_ERRORS]);
+		strbuf_add(&b, "%s%lld media errors", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_MEDIA_ERRORS]);
 		if (role == ROLE_NORMAL)
 			role = ROLE_WARNING;
 	}
 	if (h->source == HEALTH_SRC_NVME)
-		ADD("%serase: %s%s%s%s", n ? a->g->dot : "",
-		    h->nvme.sanitize_block || h->nvme.sanitize_crypto || h->nvme.sanitize_overwrite
-			    ? "sanitize "
-			    : "",
-		    h->nvme.format_supported ? "format" : "", h->nvme.format_crypto ? "+crypto" : "",
-		    !h->nvme.format_supported && !(h->nvme.sanicap & 7) ? "none" : "");
-#undef ADD
-	ui_text(a, y, x + lw, w, role, buf);
+		strbuf_add(&b, "%serase: %s%s%s%s", b.len ? a->g->dot : "",
+			   h->nvme.sanitize_block || h->nvme.sanitize_crypto ||
+					   h->nvme.sanitize_overwrite
+				   ? "sanitize "
+				   : "",
+			   h->nvme.format_supported ? "format" : "",
+			   h->nvme.format_crypto ? "+crypto" : "",
+			   !h->nvme.format_supported && !(h->nvme.sanicap & 7) ? "none" : "");
+	line = strbuf_take(&b);
+	ui_text(a, y, x + lw, w, role, line ? line : "out of memory");
+	free(line);
 }
 
 static void detail(struct app *a, int y, int bottom, struct ui_target *t)

@@ -15,6 +15,7 @@
 #include "errbuf.h"
 #include "fileio.h"
 #include "lines.h"
+#include "strbuf.h"
 #include "text.h"
 
 
@@ -157,17 +158,16 @@ static void fmt_colour(short c, char *buf, size_t len)
 
 char *theme_fmt_style(const struct ui_style *st, char *buf, size_t len)
 {
-	size_t n = 0;
-	char c[32];
+	struct strbuf b = {0};
+	char c[32], *s;
 
-	buf[0] = '\0';
 	if (st->fg != UI_COLOUR_DEFAULT) {
 		fmt_colour(st->fg, c, sizeof(c));
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "fg=%s", c);
+		strbuf_add(&b, "fg=%s", c);
 	}
 	if (st->bg != UI_COLOUR_DEFAULT) {
 		fmt_colour(st->bg, c, sizeof(c));
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%sbg=%s", n ? "," : "", c);
+		strbuf_add(&b, "%sbg=%s", b.len ? "," : "", c);
 	}
 	/* the first spelling of each attribute in attr_names is the canonical one */
 	unsigned seen = 0;
@@ -175,11 +175,11 @@ char *theme_fmt_style(const struct ui_style *st, char *buf, size_t len)
 		if (!(st->attrs & attr_names[i].attr) || (seen & attr_names[i].attr))
 			continue;
 		seen |= attr_names[i].attr;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
-				      attr_names[i].name);
+		strbuf_add(&b, "%s%s", b.len ? "," : "", attr_names[i].name);
 	}
-	if (n == 0)
-		snprintf(buf, len, "default");
+	s = strbuf_take(&b);
+	snprintf(buf, len, "%s", !s ? "" : *s ? s : "default");
+	free(s);
 	return buf;
 }
 
