@@ -334,7 +334,8 @@ unsigned theme_dirs(char dirs[][4096], unsigned max)
 int theme_load(struct theme *t, const char *name, theme_warn_fn warn, void *warn_arg, char *err,
 	       size_t errlen)
 {
-	char dirs[4][4096], path[4200], searched[1024] = "";
+	char dirs[4][4096], path[4200], *searched;
+	struct strbuf b = {0};
 	unsigned n;
 
 	if (strchr(name, '/'))
@@ -342,12 +343,15 @@ int theme_load(struct theme *t, const char *name, theme_warn_fn warn, void *warn
 	n = theme_dirs(dirs, 4);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name);
-		if (access(path, F_OK) == 0)
+		if (access(path, F_OK) == 0) {
+			free(strbuf_take(&b)); /* the places searched before */
 			return theme_load_file(t, path, warn, warn_arg, err, errlen);
-		size_t sl = strlen(searched);
-		snprintf(searched + sl, sizeof(searched) - sl, "%s%s", i ? ", " : "", dirs[i]);
+		}
+		strbuf_add(&b, "%s%s", i ? ", " : "", dirs[i]);
 	}
-	snprintf(err, errlen, "no theme '%s' (searched %s)", name, searched);
+	searched = strbuf_take(&b);
+	snprintf(err, errlen, "no theme '%s' (searched %s)", name, searched ? searched : "");
+	free(searched);
 	return -ENOENT;
 }
 
