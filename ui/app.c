@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "exit_status.h"
 #include "opt.h"
 #include "scratch.h"
@@ -113,7 +114,7 @@ static int load_theme(struct app *a, const char *name, char *err, size_t errlen)
 
 static void cycle_theme(struct app *a)
 {
-	char err[1024];
+	char err[DB_ERR_LEN];
 
 	if (!a->colours) {
 		ui_status(a, ROLE_WARNING, "this terminal has no colours: monochrome only");
@@ -512,7 +513,7 @@ static bool no_color(void)
 
 static int screen_start(struct app *a)
 {
-	char err[1024];
+	char err[DB_ERR_LEN];
 
 	setlocale(LC_ALL, "");
 	/* the locale's character set for the screen; numbers in files and reports stay C */
@@ -583,7 +584,7 @@ static struct app *app_new(const char *theme, const char *target, const struct s
 			   const struct settings *settings, int *ret)
 {
 	struct app *a = calloc(1, sizeof(*a));
-	char err[1024];
+	char err[DB_ERR_LEN];
 
 	*ret = EXIT_RUN_FAILED;
 	if (!a) {

@@ -494,13 +494,14 @@ void charts_quad(struct app *a, const struct report *rep)
 
 	/* the same test stays in view: the preconditioning's pages are one in the 2x2 view */
 	if (pre && !a->chart_quad)
-		a->chart_page = a->chart_page < NPRE ? 0 : a->chart_page - NPRE + 1;
+		a->chart_pages.sel = a->chart_pages.sel < NPRE ? 0 : a->chart_pages.sel - NPRE + 1;
 	else if (pre)
-		a->chart_page = a->chart_page ? a->chart_page + NPRE - 1 : 0;
+		a->chart_pages.sel = a->chart_pages.sel ? a->chart_pages.sel + NPRE - 1 : 0;
 	a->chart_quad = !a->chart_quad;
 }
 
-void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom)
+void charts_draw(struct app *a, const struct report *rep, struct ui_list *pages, int top,
+		 int bottom)
 {
 	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
 	unsigned total = charts_count(rep, a->chart_quad), ncurves;
@@ -516,9 +517,8 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 			"nothing to chart: no preconditioning, ladder or rate curve in these runs");
 		return;
 	}
-	if (*page >= total)
-		*page = total - 1;
-	page_at(rep, *page, a->chart_quad, &pg);
+	ui_list_count(pages, total);
+	page_at(rep, pages->sel, a->chart_quad, &pg);
 	const struct report_group *grp = &rep->groups[pg.index];
 	if (a->chart_quad) {
 		snprintf(title, sizeof(title), "%s: four metrics",
@@ -534,7 +534,7 @@ void charts_draw(struct app *a, const struct report *rep, unsigned *page, int to
 		snprintf(title, sizeof(title), "Rate curve: %s, average latency (ms) against IOPS",
 			 grp->title);
 	}
-	snprintf(rule, sizeof(rule), "chart %u of %u%s%s", *page + 1, total, a->g->dot, title);
+	snprintf(rule, sizeof(rule), "chart %u of %u%s%s", pages->sel + 1, total, a->g->dot, title);
 	ui_rule(a, y++, rule);
 	ncurves = page_curves(rep, &pg, curves, NROLES);
 	legend(a, y++, rep, curves, ncurves);

@@ -245,52 +245,6 @@ void ui_hints(const struct app *a, int y, enum key_scope scope, const enum key_a
 	}
 }
 
-void ui_list_move(enum key_action act, unsigned *sel, unsigned n, unsigned page)
-{
-	if (n == 0) {
-		*sel = 0;
-		return;
-	}
-	if (page == 0)
-		page = 1;
-	switch (act) {
-	case ACT_UP:
-		if (*sel > 0)
-			(*sel)--;
-		break;
-	case ACT_DOWN:
-		if (*sel + 1 < n)
-			(*sel)++;
-		break;
-	case ACT_PAGE_UP:
-		*sel = *sel > page ? *sel - page : 0;
-		break;
-	case ACT_PAGE_DOWN:
-		*sel = *sel + page < n ? *sel + page : n - 1;
-		break;
-	case ACT_HOME:
-		*sel = 0;
-		break;
-	case ACT_END:
-		*sel = n - 1;
-		break;
-	default:
-		break;
-	}
-	if (*sel >= n)
-		*sel = n - 1;
-}
-
-void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows)
-{
-	if (rows == 0)
-		return;
-	if (sel < *top)
-		*top = sel;
-	else if (sel >= *top + rows)
-		*top = sel - rows + 1;
-}
-
 bool ui_axis_label(const struct app *a, int y, int x, int w, int at, enum ui_role role,
 		   const char *s, bool *busy)
 {

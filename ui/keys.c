@@ -3,7 +3,11 @@
 #include "keys.h"
 
 #include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "strbuf.h"
 
 #define KEY_ESC	    27
 #define KEY_TAB	    '\t'
@@ -128,10 +132,9 @@ const char *key_label(int code, char *buf, size_t len)
 
 char *key_labels(const struct key_binding *b, char *buf, size_t len)
 {
-	char name[32];
-	size_t n = 0;
+	char name[32], *s;
+	struct strbuf names = {0};
 
-	buf[0] = '\0';
 	for (int k = 0; k < KEY_MAX_CODES && b->codes[k]; k++) {
 		key_label(b->codes[k], name, sizeof(name));
 		/* several codes share one name (Enter is KEY_ENTER, \n and \r) */
@@ -143,8 +146,11 @@ char *key_labels(const struct key_binding *b, char *buf, size_t len)
 		}
 		if (dup)
 			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", name);
+		strbuf_add(&names, "%s%s", names.len ? ", " : "", name);
 	}
+	s = strbuf_take(&names);
+	snprintf(buf, len, "%s", s ? s : "");
+	free(s);
 	return buf;
 }
 

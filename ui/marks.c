@@ -4,7 +4,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "strbuf.h"
 
 int marks_find(const struct marks *m, const char *path)
 {
@@ -32,12 +35,14 @@ int marks_toggle(struct marks *m, const char *path)
 
 char *marks_join(char *buf, size_t len, const char *const *names, unsigned n, const char *sep)
 {
-	size_t used = 0;
+	struct strbuf b = {0};
+	char *s;
 
-	if (len)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", names[i]);
+	for (unsigned i = 0; i < n; i++)
+		strbuf_add(&b, "%s%s", i ? sep : "", names[i]);
+	s = strbuf_take(&b);
+	snprintf(buf, len, "%s", s ? s : "");
+	free(s);
 	return buf;
 }
 

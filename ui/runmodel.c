@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "errbuf.h"
 #include "marks.h"
 #include "preset.h"
 #include "result_io.h"
@@ -26,7 +27,7 @@ struct run_model {
 	bool abort_queue; /* no further presets after the running one */
 	struct engine_ctl ctl; /* its opts: the settings' */
 	const struct settings *settings;
-	struct run_job job;
+	struct run_job *job; /* the running queue's (run_model_start), or NULL */
 	struct run_snapshot s;
 	double series[RMM_COUNT][RML_COUNT][RM_HISTORY];
 	unsigned nseries;
@@ -63,6 +64,7 @@ void run_model_free(struct run_model *m)
 		return;
 	run_model_abort(m);
 	join_worker(m);
+	free(m->job);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -362,8 +364,8 @@ static void preset_short_name(const char *path, char *buf, size_t len)
  */
 static int run_one(struct run_model *m, unsigned qi)
 {
-	const struct run_job *job = &m->job;
-	char err[1024], name[64];
+	const struct run_job *job = m->job;
+	char err[DB_ERR_LEN], name[64];
 	struct plan *plan;
 	struct run *run;
 	int ret, run_ret;
@@ -436,7 +438,7 @@ static void *worker(void *arg)
 {
 	struct run_model *m = arg;
 
-	for (unsigned qi = 0; qi < m->job.npresets; qi++) {
+	for (unsigned qi = 0; qi < m->job->npresets; qi++) {
 		pthread_mutex_lock(&m->lock);
 		bool stop = m->abort_queue;
 		pthread_mutex_unlock(&m->lock);
@@ -469,21 +471,24 @@ char *run_model_target_line(const struct run_job *job, char *buf, size_t len)
 	return marks_join(buf, len, names, job->ntargets, " + ");
 }
 
-int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen)
+int run_model_start(struct run_model *m, struct run_job *job, char *err, size_t errlen)
 {
 	int ret;
 
 	if (run_model_active(m)) {
 		snprintf(err, errlen, "a run is already active");
+		free(job);
 		return -EBUSY;
 	}
 	if (job->ntargets == 0 || job->ntargets > RUN_MAX_TARGETS) {
 		snprintf(err, errlen, "a run goes on 1 to %d targets, not %u", RUN_MAX_TARGETS,
 			 job->ntargets);
+		free(job);
 		return -EINVAL;
 	}
 	join_worker(m);
-	m->job = *job;
+	free(m->job); /* the last queue's, its worker done */
+	m->job = job;
 	m->abort_queue = false;
 	atomic_store(&m->ctl.stop, 0);
 	atomic_store(&m->ctl.pause, 0);

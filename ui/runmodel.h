@@ -15,6 +15,7 @@
 
 #include "drive.h"
 #include "engine.h"
+#include "errbuf.h"
 #include "plot.h"
 #include "result.h"
 #include "run.h"
@@ -83,7 +84,7 @@ struct run_snapshot {
 	unsigned window_from;	 /* steady phases: the whole-phase sample the steady window
 				    starts at; UINT_MAX when there is none yet */
 	char log[256]; /* the newest message from the runner */
-	char error[512];
+	char error[DB_ERR_LEN];
 	char saved[4096]; /* the newest result file written */
 	unsigned nsaved;  /* results written by this queue */
 };
@@ -119,8 +120,11 @@ void run_model_free(struct run_model *m);
  * "loop0 + loop1" for several targets.
  */
 char *run_model_target_line(const struct run_job *job, char *buf, size_t len);
-/* Start the job on a worker thread. 0, -EBUSY when one is running, or -errno. */
-int run_model_start(struct run_model *m, const struct run_job *job, char *err, size_t errlen);
+/*
+ * Start the job on a worker thread: 0, -EBUSY when one is running, or -errno. The job is
+ * malloc'd and the model's from now on, whatever the outcome (no copy of its ~140 KB).
+ */
+int run_model_start(struct run_model *m, struct run_job *job, char *err, size_t errlen);
 bool run_model_active(struct run_model *m);
 /* Pause or resume the running step. */
 void run_model_pause(struct run_model *m, bool pause);

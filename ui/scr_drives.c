@@ -10,14 +10,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "grow.h"
 #include "scratch.h"
+#include "strbuf.h"
 #include "health.h"
 #include "units.h"
 
 const struct ui_target *drives_chosen(const struct app *a)
 {
-	if (a->chosen < 0 || (unsigned)a->chosen >= a->ntargets)
+	if (a->chosen < 0 || (unsigned)a->chosen >= a->drive_rows.n)
 		return NULL;
 	return &a->targets[a->chosen];
 }
@@ -27,7 +29,7 @@ unsigned drives_targets(const struct app *a, const struct ui_target **out)
 	unsigned n = 0;
 
 	for (unsigned k = 0; k < a->marks.n; k++)
-		for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned i = 0; i < a->drive_rows.n; i++)
 			if (!strcmp(a->targets[i].path, a->marks.path[k])) {
 				out[n++] = &a->targets[i];
 				break;
@@ -65,20 +67,20 @@ static bool same_file(const char *x, const char *y)
 
 static struct ui_target *add_target(struct app *a, size_t *cap)
 {
-	if (GROW(a->targets, a->ntargets, *cap, 16))
+	if (GROW(a->targets, a->drive_rows.n, *cap, 16))
 		return NULL;
-	struct ui_target *t = &a->targets[a->ntargets++];
+	struct ui_target *t = &a->targets[a->drive_rows.n++];
 	memset(t, 0, sizeof(*t));
 	return t;
 }
 
 void drives_free(struct app *a)
 {
-	for (unsigned i = 0; i < a->ntargets; i++)
+	for (unsigned i = 0; i < a->drive_rows.n; i++)
 		free(a->targets[i].health);
 	free(a->targets);
 	a->targets = NULL;
-	a->ntargets = 0;
+	a->drive_rows.n = 0;
 }
 
 /*
@@ -89,15 +91,15 @@ void drives_load(struct app *a)
 {
 	struct drive_list dl = {0};
 	size_t cap = 0;
-	char err[512], spath[4096], cursor[4096] = "";
+	char err[DB_ERR_LEN], spath[4096], cursor[4096] = "";
 	uint64_t ssize = 0;
 	struct ui_target *t;
 
-	if (a->drive_sel < a->ntargets)
-		snprintf(cursor, sizeof(cursor), "%s", a->targets[a->drive_sel].path);
+	if (a->drive_rows.sel < a->drive_rows.n)
+		snprintf(cursor, sizeof(cursor), "%s", a->targets[a->drive_rows.sel].path);
 	drives_free(a);
 	a->targets = NULL;
-	a->ntargets = 0;
+	a->drive_rows.n = 0;
 	a->scan_error[0] = '\0';
 	if (drive_scan(&dl, NULL, err, sizeof(err)) < 0)
 		snprintf(a->scan_error, sizeof(a->scan_error), "discovery: %s", err);
@@ -116,7 +118,7 @@ void drives_load(struct app *a)
 	/* --target naming a file (or a device discovery did not list) */
 	bool listed = false;
 	if (a->chosen_path[0]) {
-		for (unsigned i = 0; i < a->ntargets; i++)
+		for (unsigned i = 0; i < a->drive_rows.n; i++)
 			listed |= same_file(a->targets[i].path, a->chosen_path);
 		if (!listed && scratch_path(a->settings, spath, sizeof(spath)) == 0 &&
 		    !same_file(spath, a->chosen_path)) {
@@ -157,21 +159,20 @@ void drives_load(struct app *a)
 		}
 	}
 
-	a->chosen = a->ntargets ? (int)a->ntargets - 1 : -1;
-	for (unsigned i = 0; a->chosen_path[0] && i < a->ntargets; i++)
+	a->chosen = a->drive_rows.n ? (int)a->drive_rows.n - 1 : -1;
+	for (unsigned i = 0; a->chosen_path[0] && i < a->drive_rows.n; i++)
 		if (same_file(a->targets[i].path, a->chosen_path)) {
 			a->chosen = (int)i;
 			break;
 		}
 	if (a->chosen >= 0) {
 		snprintf(a->chosen_path, sizeof(a->chosen_path), "%s", a->targets[a->chosen].path);
-		a->drive_sel = (unsigned)a->chosen;
+		a->drive_rows.sel = (unsigned)a->chosen;
 	}
-	for (unsigned i = 0; cursor[0] && i < a->ntargets; i++)
+	for (unsigned i = 0; cursor[0] && i < a->drive_rows.n; i++)
 		if (!strcmp(a->targets[i].path, cursor))
-			a->drive_sel = i;
-	if (a->drive_sel >= a->ntargets)
-		a->drive_sel = a->ntargets ? a->ntargets - 1 : 0;
+			a->drive_rows.sel = i;
+	ui_list_count(&a->drive_rows, a->drive_rows.n); /* the cursor on a row still there */
 
 	if (!a->monitor && drive_monitor_open(&a->monitor, err, sizeof(err)) < 0)
 		a->monitor = NULL; /* no hotplug; r rescans by hand */
@@ -212,7 +213,7 @@ bool drives_scratch_busy(const struct app *a, const struct ui_target *t)
 void drives_poll_scratch(struct app *a)
 {
 	uint64_t done, total;
-	char err[512], cap[32];
+	char err[DB_ERR_LEN], cap[32];
 	int state;
 
 	if (!a->scratch_filler)
@@ -289,13 +290,13 @@ static void link_text(const struct app *a, const struct ui_target *t, char *buf,
 static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_target *t)
 {
 	const struct health *h;
-	char buf[512], cap[32];
-	size_t n = 0;
+	char cap[32], *line;
+	struct strbuf b = {0};
 	enum ui_role role = ROLE_NORMAL;
 
 	if (!t->health) {
 		struct health_opts o = {.timeout_ms = 5000};
-		char err[256];
+		char err[DB_ERR_LEN];
 		t->health = malloc(sizeof(*t->health));
 		if (!t->health)
 			return;
@@ -307,48 +308,55 @@ static void health_row(struct app *a, int y, int x, int lw, int w, struct ui_tar
 		ui_text(a, y, x + lw, w, ROLE_DIM, h->note[0] ? h->note : "no health data");
 		return;
 	}
-#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__)
 	if (health_has(h, HF_CRITICAL_WARNING) && h->v[HF_CRITICAL_WARNING]) {
-		ADD("CRITICAL WARNING 0x%02llx%s", (long long)h->v[HF_CRITICAL_WARNING], a->g->dot);
+		strbuf_add(&b, "CRITICAL WARNING 0x%02llx%s", (long long)h->v[HF_CRITICAL_WARNING],
+			   a->g->dot);
 		role = ROLE_ERROR;
 	}
 	if (h->smart_passed_known && !h->smart_passed) {
-		ADD("SMART FAILED%s", a->g->dot);
+		strbuf_add(&b, "SMART FAILED%s", a->g->dot);
 		role = ROLE_ERROR;
 	}
 	if (health_has(h, HF_TEMP_C))
-		ADD("%lld C", (long long)h->v[HF_TEMP_C]);
+		strbuf_add(&b, "%lld C", (long long)h->v[HF_TEMP_C]);
 	if (health_has(h, HF_PCT_USED))
-		ADD("%s%lld %% used", n ? a->g->dot : "", (long long)h->v[HF_PCT_USED]);
+		strbuf_add(&b, "%s%lld %% used", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_PCT_USED]);
 	if (health_has(h, HF_DATA_WRITTEN_BYTES)) {
 		units_fmt_capacity(cap, sizeof(cap), (uint64_t)h->v[HF_DATA_WRITTEN_BYTES]);
-		ADD("%s%s written", n ? a->g->dot : "", cap);
+		strbuf_add(&b, "%s%s written", b.len ? a->g->dot : "", cap);
 	}
 	if (health_has(h, HF_POWER_ON_HOURS))
-		ADD("%s%lld h on", n ? a->g->dot : "", (long long)h->v[HF_POWER_ON_HOURS]);
+		strbuf_add(&b, "%s%lld h on", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_POWER_ON_HOURS]);
 	if (health_has(h, HF_TMT1_COUNT) && health_has(h, HF_TMT2_COUNT) &&
 	    h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT] > 0)
-		ADD("%sthrottled %lld times", n ? a->g->dot : "",
-		    (long long)(h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT]));
+		strbuf_add(&b, "%sthrottled %lld times", b.len ? a->g->dot : "",
+			   (long long)(h->v[HF_TMT1_COUNT] + h->v[HF_TMT2_COUNT]));
 	if (health_has(h, HF_REALLOCATED) && h->v[HF_REALLOCATED] > 0) {
-		ADD("%s%lld reallocated", n ? a->g->dot : "", (long long)h->v[HF_REALLOCATED]);
+		strbuf_add(&b, "%s%lld reallocated", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_REALLOCATED]);
 		if (role == ROLE_NORMAL)
 			role = ROLE_WARNING;
 	}
 	if (health_has(h, HF_MEDIA_ERRORS) && h->v[HF_MEDIA_ERRORS] > 0) {
-		ADD("%s%lld media errors", n ? a->g->dot : "", (long long)h->v[HF_MEDIA_ERRORS]);
+		strbuf_add(&b, "%s%lld media errors", b.len ? a->g->dot : "",
+			   (long long)h->v[HF_MEDIA_ERRORS]);
 		if (role == ROLE_NORMAL)
 			role = ROLE_WARNING;
 	}
 	if (h->source == HEALTH_SRC_NVME)
-		ADD("%serase: %s%s%s%s", n ? a->g->dot : "",
-		    h->nvme.sanitize_block || h->nvme.sanitize_crypto || h->nvme.sanitize_overwrite
-			    ? "sanitize "
-			    : "",
-		    h->nvme.format_supported ? "format" : "", h->nvme.format_crypto ? "+crypto" : "",
-		    !h->nvme.format_supported && !(h->nvme.sanicap & 7) ? "none" : "");
-#undef ADD
-	ui_text(a, y, x + lw, w, role, buf);
+		strbuf_add(&b, "%serase: %s%s%s%s", b.len ? a->g->dot : "",
+			   h->nvme.sanitize_block || h->nvme.sanitize_crypto ||
+					   h->nvme.sanitize_overwrite
+				   ? "sanitize "
+				   : "",
+			   h->nvme.format_supported ? "format" : "",
+			   h->nvme.format_crypto ? "+crypto" : "",
+			   !h->nvme.format_supported && !(h->nvme.sanicap & 7) ? "none" : "");
+	line = strbuf_take(&b);
+	ui_text(a, y, x + lw, w, role, line ? line : "out of memory");
+	free(line);
 }
 
 static void detail(struct app *a, int y, int bottom, struct ui_target *t)
@@ -466,12 +474,13 @@ void drives_draw(struct app *a, int top, int bottom)
 	/* the list gets what the detail pane (8 rows) leaves */
 	int room = bottom - y - 9;
 	list_rows = room < 3 ? 3 : (unsigned)room;
-	if (list_rows > a->ntargets)
-		list_rows = a->ntargets;
-	ui_list_scroll(a->drive_sel, &a->drive_top, list_rows);
-	for (unsigned i = a->drive_top; i < a->ntargets && i < a->drive_top + list_rows; i++, y++) {
+	if (list_rows > a->drive_rows.n)
+		list_rows = a->drive_rows.n;
+	ui_list_show(&a->drive_rows, list_rows);
+	for (unsigned i = a->drive_rows.top;
+	     i < a->drive_rows.n && i < a->drive_rows.top + list_rows; i++, y++) {
 		const struct ui_target *t = &a->targets[i];
-		bool sel = i == a->drive_sel;
+		bool sel = i == a->drive_rows.sel;
 		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL, srole;
 		bool degraded;
 
@@ -504,20 +513,20 @@ void drives_draw(struct app *a, int top, int bottom)
 		const char *st = state_text(a, t, &srole, stbuf, sizeof(stbuf));
 		ui_text(a, y, xstate, a->cols - xstate - 1, sel ? base : srole, st);
 	}
-	if (a->ntargets == 0)
+	if (a->drive_rows.n == 0)
 		ui_text(a, y++, xdev, a->cols - xdev, ROLE_DIM, "no drives found");
 	if (a->scan_error[0] && y < bottom - 1)
 		ui_text(a, y++, xdev, a->cols - xdev, ROLE_WARNING, a->scan_error);
 
-	if (a->drive_sel < a->ntargets) {
-		struct ui_target *t = &a->targets[a->drive_sel];
+	if (a->drive_rows.sel < a->drive_rows.n) {
+		struct ui_target *t = &a->targets[a->drive_rows.sel];
 		int k = marks_find(&a->marks, t->path);
 		if (k >= 0)
 			snprintf(buf, sizeof(buf), "%s (marked, target %d of %u)", t->name, k + 1,
 				 a->marks.n);
 		else
 			snprintf(buf, sizeof(buf), "%s%s", t->name,
-				 (int)a->drive_sel == a->chosen && !a->marks.n ? " (chosen)" : "");
+				 (int)a->drive_rows.sel == a->chosen && !a->marks.n ? " (chosen)" : "");
 		ui_rule(a, y++, buf);
 		detail(a, y, bottom - 1, t);
 	}
@@ -548,12 +557,12 @@ void drives_key(struct app *a, enum key_action act)
 {
 	switch (act) {
 	case ACT_MARK:
-		if (a->drive_sel < a->ntargets)
-			mark(a, &a->targets[a->drive_sel]);
+		if (a->drive_rows.sel < a->drive_rows.n)
+			mark(a, &a->targets[a->drive_rows.sel]);
 		break;
 	case ACT_CHOOSE:
-		if (a->drive_sel < a->ntargets) {
-			a->chosen = (int)a->drive_sel;
+		if (a->drive_rows.sel < a->drive_rows.n) {
+			a->chosen = (int)a->drive_rows.sel;
 			snprintf(a->chosen_path, sizeof(a->chosen_path), "%s",
 				 a->targets[a->chosen].path);
 			a->screen = SCR_PRESETS;
@@ -561,10 +570,10 @@ void drives_key(struct app *a, enum key_action act)
 		break;
 	case ACT_RESCAN:
 		drives_load(a);
-		ui_status(a, ROLE_OK, "%u targets", a->ntargets);
+		ui_status(a, ROLE_OK, "%u targets", a->drive_rows.n);
 		break;
 	default:
-		ui_list_move(act, &a->drive_sel, a->ntargets, 10);
+		ui_list_key(&a->drive_rows, act);
 		break;
 	}
 }

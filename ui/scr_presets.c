@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "errbuf.h"
 #include "grow.h"
 #include "preset.h"
 #include "units.h"
@@ -34,7 +35,7 @@ static int cmp_preset(const void *x, const void *y)
 
 static void load_one(struct ui_preset *p, const char *path, const char *name)
 {
-	char err[512];
+	char err[DB_ERR_LEN];
 	struct plan *plan;
 
 	memset(p, 0, sizeof(*p));
@@ -69,7 +70,7 @@ void presets_load(struct app *a)
 
 	free(a->presets);
 	a->presets = NULL;
-	a->npresets = 0;
+	a->preset_rows.n = 0;
 	a->nqueue = 0;
 	for (unsigned d = 0; d < ndirs; d++) {
 		DIR *dir = opendir(dirs[d]);
@@ -93,11 +94,11 @@ void presets_load(struct app *a)
 		}
 		closedir(dir);
 	}
-	a->npresets = n;
+	if (a->preset_rows.sel >= n)
+		a->preset_rows.sel = 0; /* its row is gone: back to the first, not the last */
+	ui_list_count(&a->preset_rows, n);
 	if (n)
 		qsort(a->presets, n, sizeof(a->presets[0]), cmp_preset);
-	if (a->preset_sel >= n)
-		a->preset_sel = 0;
 }
 
 static char *fmt_time(const struct app *a, char *buf, size_t len, uint64_t ns, bool bounded)
@@ -125,9 +126,9 @@ static int draw_detail(struct app *a, int y, int bottom)
 	int w = a->cols - 6, lines = 0, maxl = bottom - 4 - y - 2;
 	char buf[512];
 
-	if (a->preset_sel >= a->npresets || y + 2 >= bottom - 4)
+	if (a->preset_rows.sel >= a->preset_rows.n || y + 2 >= bottom - 4)
 		return y;
-	p = &a->presets[a->preset_sel];
+	p = &a->presets[a->preset_rows.sel];
 	d = p->description;
 	y++;
 	if (p->title[0])
@@ -236,10 +237,11 @@ void presets_draw(struct app *a, int top, int bottom)
 	y++;
 	int room = bottom - y - 5;
 	unsigned rows = room < 3 ? 3 : (unsigned)room;
-	ui_list_scroll(a->preset_sel, &a->preset_top, rows);
-	for (unsigned i = a->preset_top; i < a->npresets && i < a->preset_top + rows; i++, y++) {
+	ui_list_show(&a->preset_rows, rows);
+	for (unsigned i = a->preset_rows.top; i < a->preset_rows.n && i < a->preset_rows.top + rows;
+	     i++, y++) {
 		const struct ui_preset *p = &a->presets[i];
-		bool sel = i == a->preset_sel;
+		bool sel = i == a->preset_rows.sel;
 		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
 		unsigned queued = 0;
 
@@ -263,7 +265,7 @@ void presets_draw(struct app *a, int top, int bottom)
 			      fmt_time(a, tb, sizeof(tb), p->duration_ns, p->bounded));
 		ui_text(a, y, xdesc, a->cols - xdesc - 1, sel ? base : ROLE_DIM, p->description);
 	}
-	if (a->npresets == 0) {
+	if (a->preset_rows.n == 0) {
 		char dirs[4][4096];
 		unsigned nd = preset_dirs(a->settings, dirs, 4);
 		ui_textf(a, y++, xname, a->cols - xname, ROLE_WARNING, "no presets found in %s",
@@ -292,7 +294,7 @@ static void presets_start(struct app *a)
 	const struct ui_target *t[RUN_MAX_TARGETS];
 	unsigned n = drives_targets(a, t);
 	struct run_job *job;
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	if (!n || a->nqueue == 0)
 		return;
@@ -325,12 +327,10 @@ static void presets_start(struct app *a)
 		free(job);
 		return;
 	}
-	if (run_model_start(a->run, job, err, sizeof(err)) < 0) {
+	if (run_model_start(a->run, job, err, sizeof(err)) < 0) { /* the model frees job */
 		ui_status(a, ROLE_ERROR, "%s", err);
-		free(job);
 		return;
 	}
-	free(job);
 	a->nqueue = 0;
 	a->screen = SCR_RUN;
 }
@@ -411,17 +411,17 @@ void presets_key(struct app *a, enum key_action act)
 {
 	switch (act) {
 	case ACT_QUEUE_ADD:
-		if (a->preset_sel >= a->npresets)
+		if (a->preset_rows.sel >= a->preset_rows.n)
 			break;
-		if (a->presets[a->preset_sel].error[0]) {
-			ui_status(a, ROLE_ERROR, "%s", a->presets[a->preset_sel].error);
+		if (a->presets[a->preset_rows.sel].error[0]) {
+			ui_status(a, ROLE_ERROR, "%s", a->presets[a->preset_rows.sel].error);
 			break;
 		}
 		if (a->nqueue >= UI_QUEUE_MAX) {
 			ui_status(a, ROLE_WARNING, "the queue is full");
 			break;
 		}
-		a->queue[a->nqueue++] = a->preset_sel;
+		a->queue[a->nqueue++] = a->preset_rows.sel;
 		break;
 	case ACT_QUEUE_REMOVE:
 		if (a->nqueue)
@@ -439,7 +439,7 @@ void presets_key(struct app *a, enum key_action act)
 		start_asked(a);
 		break;
 	default:
-		ui_list_move(act, &a->preset_sel, a->npresets, 10);
+		ui_list_key(&a->preset_rows, act);
 		break;
 	}
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "library.h"
 #include "report.h"
 #include "safety.h"
@@ -29,7 +30,7 @@ struct compare_view {
 	unsigned n;
 	struct report rep;
 	bool built;
-	char error[512];
+	char error[DB_ERR_LEN];
 };
 
 static void compare_free(struct compare_view *c)
@@ -50,18 +51,18 @@ static void details_close(struct app *a)
 	free(a->details_lines);
 	a->details = NULL;
 	a->details_lines = NULL;
-	a->details_n = a->details_top = a->details_left = a->details_width = 0;
+	a->detail_rows = a->detail_cols = (struct ui_list){0};
 }
 
 static void details_open(struct app *a)
 {
 	const struct result_entry *e;
 	struct result r;
-	char err[600], *text = NULL;
+	char err[DB_ERR_LEN], *text = NULL;
 	size_t len = 0;
 	unsigned n = 0;
 
-	if (!(e = result_list_entry(&a->results, a->result_sel)))
+	if (!(e = result_list_entry(&a->results, a->result_rows.sel)))
 		return;
 	result_init(&r);
 	/* the details are the step summaries, as show prints them */
@@ -88,9 +89,9 @@ static void details_open(struct app *a)
 	/* split in place: every line ends at its newline */
 	for (char *p = text, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
-		a->details_lines[a->details_n++] = p;
-		if (nl - p > (long)a->details_width)
-			a->details_width = (unsigned)(nl - p);
+		a->details_lines[a->detail_rows.n++] = p;
+		if (nl - p > (long)a->detail_cols.n)
+			a->detail_cols.n = (unsigned)(nl - p);
 	}
 	const char *slash = strrchr(e->path, '/');
 	snprintf(a->details_name, sizeof(a->details_name), "%s", slash ? slash + 1 : e->path);
@@ -117,13 +118,10 @@ static void details_draw(struct app *a, int top, int bottom)
 	snprintf(buf, sizeof(buf), "details%s%s", a->g->dot, a->details_name);
 	ui_rule(a, y++, buf);
 	/* the last screenful stops at the last line */
-	if (a->details_n > rows && a->details_top > a->details_n - rows)
-		a->details_top = a->details_n - rows;
-	if (a->details_n <= rows)
-		a->details_top = 0;
-	for (unsigned i = a->details_top; i < a->details_n && y < bottom; i++, y++)
+	ui_list_page(&a->detail_rows, rows);
+	for (unsigned i = a->detail_rows.top; i < a->detail_rows.n && y < bottom; i++, y++)
 		ui_text(a, y, 1, a->cols - 2, ROLE_NORMAL,
-			skip_chars(a->details_lines[i], a->details_left));
+			skip_chars(a->details_lines[i], a->detail_cols.sel));
 	static const enum key_action acts[] = {ACT_DOWN, ACT_METRIC_NEXT, ACT_DETAILS};
 	static const char *const words[] = {"scroll", "sideways", "back to the list"};
 	ui_hints(a, bottom, KS_RESULTS, acts, words, 3);
@@ -150,14 +148,14 @@ static int path_cmp(const void *x, const void *y)
  */
 void results_load(struct app *a)
 {
-	char err[512], keep[4096] = "";
+	char err[DB_ERR_LEN], keep[4096] = "";
 	bool *marks_by_path = NULL;
 	struct result_list old = a->results;
 	const char **was_marked = NULL;
 	size_t nwas = 0;
 
-	if (a->result_sel < old.n)
-		snprintf(keep, sizeof(keep), "%s", result_list_path(&old, a->result_sel));
+	if (a->result_rows.sel < old.n)
+		snprintf(keep, sizeof(keep), "%s", result_list_path(&old, a->result_rows.sel));
 	/* the marked paths, sorted: found again in a folder of any size */
 	if (a->marked && (was_marked = calloc(old.n + 1, sizeof(*was_marked))))
 		for (size_t j = 0; j < old.n; j++)
@@ -196,17 +194,16 @@ void results_load(struct app *a)
 		if (nwas && bsearch(&path, was_marked, nwas, sizeof(*was_marked), path_cmp))
 			marks_by_path[i] = true;
 		if (keep[0] && !strcmp(keep, path))
-			a->result_sel = (unsigned)i;
+			a->result_rows.sel = (unsigned)i;
 	}
 	/* a run that just finished is what the reviewer comes here to see */
 	if (a->results.n > old.n && a->results.n)
-		a->result_sel = 0;
+		a->result_rows.sel = 0;
 	free(a->marked);
 	a->marked = marks_by_path;
 	free(was_marked);
 	result_list_free(&old);
-	if (a->result_sel >= a->results.n)
-		a->result_sel = a->results.n ? (unsigned)a->results.n - 1 : 0;
+	ui_list_count(&a->result_rows, (unsigned)a->results.n);
 	a->cmp_dirty = true;
 	details_close(a);
 }
@@ -222,8 +219,8 @@ static unsigned compare_paths(struct app *a, const char **paths, unsigned max)
 		if (a->marked && a->marked[i] && (e = result_list_entry(&a->results, i)) &&
 		    !e->error[0])
 			paths[n++] = result_list_path(&a->results, i);
-	if (n == 0 && (e = result_list_entry(&a->results, a->result_sel)) && !e->error[0])
-		paths[n++] = result_list_path(&a->results, a->result_sel);
+	if (n == 0 && (e = result_list_entry(&a->results, a->result_rows.sel)) && !e->error[0])
+		paths[n++] = result_list_path(&a->results, a->result_rows.sel);
 	return n;
 }
 
@@ -232,7 +229,7 @@ static void compare_build(struct app *a)
 	const char *paths[32];
 	unsigned n = compare_paths(a, paths, 32);
 	struct compare_view *c;
-	char err[512];
+	char err[DB_ERR_LEN];
 
 	compare_free(a->cmp);
 	a->cmp = NULL;
@@ -305,13 +302,13 @@ static void column_label(const struct report *rep, unsigned c, char *buf, size_t
 
 /*
  * One table of the comparison from row `skip` on, its title and header drawn whatever
- * the scroll (they stay), the step column fixed and the run columns from a->cmp_left.
+ * the scroll (they stay), the step column fixed and the run columns from a->cmp_cols.sel.
  */
 static int draw_table(struct app *a, int y, int bottom, const struct report *rep,
 		      const struct report_table *t, unsigned skip)
 {
 	int namew = 18, colw = t->ncols ? (a->cols - 3 - namew) / (int)t->ncols : 16;
-	unsigned left = a->cmp_left < t->ncols ? a->cmp_left : 0;
+	unsigned left = a->cmp_cols.sel < t->ncols ? a->cmp_cols.sel : 0;
 	char buf[200];
 
 	if (colw > 26)
@@ -373,7 +370,7 @@ static void compare_extent(const struct report *rep, enum report_metric m, unsig
 	}
 }
 
-/* The comparison, scrolled: tables whose rows are all above cmp_top are left out. */
+/* The comparison, scrolled: tables whose rows are all above the first shown are left out. */
 static int draw_compare(struct app *a, int y, int bottom, enum report_metric m)
 {
 	const struct report *rep = &a->cmp->rep;
@@ -382,11 +379,10 @@ static int draw_compare(struct app *a, int y, int bottom, enum report_metric m)
 	compare_extent(rep, m, &rows, &cols);
 	/* no further than a full last page: the rows below the title and the header */
 	unsigned page = bottom - y > 4 ? (unsigned)(bottom - y - 4) : 1;
-	if (a->cmp_top + page > rows)
-		a->cmp_top = rows > page ? rows - page : 0;
-	if (a->cmp_left >= cols)
-		a->cmp_left = cols ? cols - 1 : 0;
-	skip = a->cmp_top;
+	ui_list_count(&a->cmp_rows, rows);
+	ui_list_page(&a->cmp_rows, page);
+	ui_list_count(&a->cmp_cols, cols);
+	skip = a->cmp_rows.top;
 	for (unsigned g = 0; g < rep->ngroups && y < bottom - 2; g++) {
 		struct report_table t;
 		if (report_table(rep, m, g, &t) < 0)
@@ -449,7 +445,7 @@ void results_draw(struct app *a, int top, int bottom)
 			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHART_QUAD,
 								ACT_CHARTS};
 			static const char *const cwords[] = {"chart", "2x2", "close"};
-			charts_draw(a, &a->cmp->rep, &a->chart_page, top, bottom - 1);
+			charts_draw(a, &a->cmp->rep, &a->chart_pages, top, bottom - 1);
 			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 3);
 			return;
 		}
@@ -469,10 +465,11 @@ void results_draw(struct app *a, int top, int bottom)
 	rows = room < 3 ? 3 : (unsigned)room;
 	if (rows > a->results.n)
 		rows = (unsigned)a->results.n;
-	ui_list_scroll(a->result_sel, &a->result_top, rows);
-	for (unsigned i = a->result_top; i < a->results.n && i < a->result_top + rows; i++, y++) {
+	ui_list_show(&a->result_rows, rows);
+	for (unsigned i = a->result_rows.top; i < a->results.n && i < a->result_rows.top + rows;
+	     i++, y++) {
 		const struct result_entry *e = result_list_entry(&a->results, i);
-		bool sel = i == a->result_sel;
+		bool sel = i == a->result_rows.sel;
 		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
 		if (!e) {
 			ui_text(a, y, xdate, a->cols - xdate - 1, ROLE_ERROR, "out of memory");
@@ -549,7 +546,7 @@ void results_export(struct app *a, int format)
 						  [RF_JSON] = "json",
 						  [RF_HTML] = "html"};
 	char dir[4096], path[4300], stamp[32];
-	char *text = NULL, err[600];
+	char *text = NULL, err[DB_ERR_LEN];
 	size_t len = 0;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -594,7 +591,7 @@ void results_export(struct app *a, int format)
 
 void results_delete(struct app *a)
 {
-	const char *path = result_list_path(&a->results, a->result_sel);
+	const char *path = result_list_path(&a->results, a->result_rows.sel);
 
 	if (!path)
 		return;
@@ -631,9 +628,9 @@ static int annotate_edit(struct result *r, void *arg)
 void results_annotate(struct app *a, enum key_action what, const char *text)
 {
 	struct annotation an = {.what = what, .text = text};
-	char err[600];
+	char err[DB_ERR_LEN];
 
-	const char *path = result_list_path(&a->results, a->result_sel);
+	const char *path = result_list_path(&a->results, a->result_rows.sel);
 
 	if (!path)
 		return;
@@ -652,7 +649,7 @@ void results_annotate(struct app *a, enum key_action what, const char *text)
  */
 void results_open(struct app *a, const char *path)
 {
-	char abs[PATH_MAX], err[600];
+	char abs[PATH_MAX], err[DB_ERR_LEN];
 	struct stat st;
 
 	if (!path[0])
@@ -677,9 +674,9 @@ void results_open(struct app *a, const char *path)
 static void annotate_open(struct app *a, enum key_action what)
 {
 	struct result r;
-	char err[600];
+	char err[DB_ERR_LEN];
 
-	const struct result_entry *e = result_list_entry(&a->results, a->result_sel);
+	const struct result_entry *e = result_list_entry(&a->results, a->result_rows.sel);
 
 	if (!e || e->error[0])
 		return;
@@ -707,23 +704,17 @@ static bool details_key(struct app *a, enum key_action act)
 	case ACT_BACK:
 		details_close(a);
 		return true;
-	case ACT_UP:
-	case ACT_DOWN:
-	case ACT_PAGE_UP:
-	case ACT_PAGE_DOWN:
-	case ACT_HOME:
-	case ACT_END:
-		ui_list_move(act, &a->details_top, a->details_n, 10);
-		return true;
 	case ACT_METRIC_PREV:
-		a->details_left = a->details_left > 10 ? a->details_left - 10 : 0;
+		ui_list_scroll_by(&a->detail_cols, -10);
 		return true;
 	case ACT_METRIC_NEXT:
 		/* the step tables are the widest lines: no further than their end */
-		if (a->details_left + 10 < a->details_width)
-			a->details_left += 10;
+		if (a->detail_cols.sel + 10 < a->detail_cols.n)
+			a->detail_cols.sel += 10;
 		return true;
 	default:
+		if (ui_list_key(&a->detail_rows, act))
+			return true;
 		/* anything else acts on the list, which comes back */
 		details_close(a);
 		return false;
@@ -745,11 +736,11 @@ static bool charts_key(struct app *a, enum key_action act)
 		return true;
 	case ACT_METRIC_NEXT:
 	case ACT_DOWN:
-		a->chart_page++; /* clamped when drawn */
+		ui_list_scroll_by(&a->chart_pages, 1); /* clamped when drawn */
 		return true;
 	case ACT_METRIC_PREV:
 	case ACT_UP:
-		a->chart_page = a->chart_page ? a->chart_page - 1 : 0;
+		ui_list_scroll_by(&a->chart_pages, -1);
 		return true;
 	default:
 		/* anything else acts on the list, which comes back */
@@ -771,7 +762,7 @@ void results_key(struct app *a, enum key_action act)
 	case ACT_CHART_QUAD:
 		/* c opens one metric a chart, v the four of each test 2x2 */
 		a->charts = true;
-		a->chart_page = 0;
+		a->chart_pages.sel = 0;
 		a->chart_quad = act == ACT_CHART_QUAD;
 		break;
 	case ACT_DETAILS:
@@ -780,11 +771,10 @@ void results_key(struct app *a, enum key_action act)
 	case ACT_BACK:
 		break;
 	case ACT_MARK:
-		if (a->result_sel < a->results.n && a->marked) {
-			a->marked[a->result_sel] = !a->marked[a->result_sel];
+		if (a->result_rows.sel < a->results.n && a->marked) {
+			a->marked[a->result_rows.sel] = !a->marked[a->result_rows.sel];
 			a->cmp_dirty = true;
-			if (a->result_sel + 1 < a->results.n)
-				a->result_sel++;
+			ui_list_key(&a->result_rows, ACT_DOWN);
 		}
 		break;
 	case ACT_METRIC_NEXT:
@@ -802,9 +792,9 @@ void results_key(struct app *a, enum key_action act)
 			 "results.");
 		break;
 	case ACT_DELETE:
-		if (a->result_sel < a->results.n) {
+		if (a->result_rows.sel < a->results.n) {
 			snprintf(text, sizeof(text), "Delete %s? The measurements in it are lost.",
-				 result_list_path(&a->results, a->result_sel));
+				 result_list_path(&a->results, a->result_rows.sel));
 			ui_confirm(a, ACT_DELETE, "Delete this result?", text);
 		}
 		break;
@@ -820,22 +810,22 @@ void results_key(struct app *a, enum key_action act)
 			"");
 		break;
 	case ACT_CMP_DOWN:
-		a->cmp_top += 4; /* clamped to the last row when drawn */
+		ui_list_scroll_by(&a->cmp_rows, 4); /* clamped to the last row when drawn */
 		break;
 	case ACT_CMP_UP:
-		a->cmp_top = a->cmp_top > 4 ? a->cmp_top - 4 : 0;
+		ui_list_scroll_by(&a->cmp_rows, -4);
 		break;
 	case ACT_CMP_RIGHT:
-		a->cmp_left++;
+		ui_list_scroll_by(&a->cmp_cols, 1);
 		break;
 	case ACT_CMP_LEFT:
-		a->cmp_left = a->cmp_left ? a->cmp_left - 1 : 0;
+		ui_list_scroll_by(&a->cmp_cols, -1);
 		break;
 	default: {
-		unsigned before = a->result_sel;
-		ui_list_move(act, &a->result_sel, (unsigned)a->results.n, 10);
+		unsigned before = a->result_rows.sel;
+		ui_list_key(&a->result_rows, act);
 		/* with nothing marked the table follows the selection */
-		if (before != a->result_sel && nmarked(a) == 0)
+		if (before != a->result_rows.sel && nmarked(a) == 0)
 			a->cmp_dirty = true;
 		break;
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "units.h"
 
 struct plot_def {
@@ -252,8 +253,8 @@ static void draw_now(struct app *a, int y)
 {
 	const struct sample *s = &a->snap.last;
 	const struct dir_stats *d = &s->d[DIR_ALL];
-	char iops[32], r[32], w[32], avg[32], max[32], std[32], buf[512];
-	size_t n = 0;
+	char iops[32], r[32], w[32], avg[32], max[32], std[32], buf[512], *pct;
+	struct strbuf b = {0};
 	bool wide = a->cols >= 110;
 
 	ui_text(a, y, 1, 6, ROLE_LABEL, "now");
@@ -291,13 +292,14 @@ static void draw_now(struct app *a, int y)
 	}
 	ui_text(a, y, 7, a->cols - 8, ROLE_VALUE, buf);
 
-	for (int i = 0; i < NPCT && n < sizeof(buf); i++) {
+	for (int i = 0; i < NPCT; i++) {
 		char v[32];
 		units_fmt_latency(v, sizeof(v), (double)d->pct_ns[i]);
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? a->g->dot : "",
-				      stats_pct_name[i], v);
+		strbuf_add(&b, "%s%s %s", i ? a->g->dot : "", stats_pct_name[i], v);
 	}
-	ui_text(a, y + 1, 7, a->cols - 8, ROLE_NORMAL, buf);
+	pct = strbuf_take(&b);
+	ui_text(a, y + 1, 7, a->cols - 8, ROLE_NORMAL, pct ? pct : "out of memory");
+	free(pct);
 }
 
 static void draw_steady(struct app *a, int y)
@@ -412,19 +414,20 @@ static void draw_ladder(struct app *a, int y)
 /* "streams 4K read: loop0 21.2K IOPS 90 µs · loop1 ...", the last finished step's. */
 static void draw_streams(struct app *a, int y)
 {
-	char buf[1024], iops[32], lat[32];
-	size_t n = 0;
+	char iops[32], lat[32], *line;
+	struct strbuf b = {0};
 
 	ui_text(a, y, 1, 8, ROLE_LABEL, "streams");
-	n += (size_t)snprintf(buf, sizeof(buf), "%s: ", a->snap.streams_step);
-	for (unsigned i = 0; i < a->snap.nstreams && n < sizeof(buf); i++) {
+	strbuf_add(&b, "%s: ", a->snap.streams_step);
+	for (unsigned i = 0; i < a->snap.nstreams; i++) {
 		const struct rm_stream *st = &a->snap.streams[i];
 		units_fmt_count(iops, sizeof(iops), st->iops);
 		units_fmt_latency(lat, sizeof(lat), st->mean_ns);
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s IOPS %s",
-				      i ? a->g->dot : "", st->label, iops, lat);
+		strbuf_add(&b, "%s%s %s IOPS %s", i ? a->g->dot : "", st->label, iops, lat);
 	}
-	ui_text(a, y, 9, a->cols - 10, ROLE_VALUE, buf);
+	line = strbuf_take(&b);
+	ui_text(a, y, 9, a->cols - 10, ROLE_VALUE, line ? line : "out of memory");
+	free(line);
 }
 
 void run_draw(struct app *a, int top, int bottom)

@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "errbuf.h"
 #include "fileio.h"
 #include "lines.h"
+#include "strbuf.h"
 #include "text.h"
 
 
@@ -156,17 +158,16 @@ static void fmt_colour(short c, char *buf, size_t len)
 
 char *theme_fmt_style(const struct ui_style *st, char *buf, size_t len)
 {
-	size_t n = 0;
-	char c[32];
+	struct strbuf b = {0};
+	char c[32], *s;
 
-	buf[0] = '\0';
 	if (st->fg != UI_COLOUR_DEFAULT) {
 		fmt_colour(st->fg, c, sizeof(c));
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "fg=%s", c);
+		strbuf_add(&b, "fg=%s", c);
 	}
 	if (st->bg != UI_COLOUR_DEFAULT) {
 		fmt_colour(st->bg, c, sizeof(c));
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%sbg=%s", n ? "," : "", c);
+		strbuf_add(&b, "%sbg=%s", b.len ? "," : "", c);
 	}
 	/* the first spelling of each attribute in attr_names is the canonical one */
 	unsigned seen = 0;
@@ -174,17 +175,17 @@ char *theme_fmt_style(const struct ui_style *st, char *buf, size_t len)
 		if (!(st->attrs & attr_names[i].attr) || (seen & attr_names[i].attr))
 			continue;
 		seen |= attr_names[i].attr;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
-				      attr_names[i].name);
+		strbuf_add(&b, "%s%s", b.len ? "," : "", attr_names[i].name);
 	}
-	if (n == 0)
-		snprintf(buf, len, "default");
+	s = strbuf_take(&b);
+	snprintf(buf, len, "%s", !s ? "" : *s ? s : "default");
+	free(s);
 	return buf;
 }
 
 void theme_builtin(struct theme *t)
 {
-	char err[128];
+	char err[DB_ERR_LEN];
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "built-in");
@@ -206,7 +207,7 @@ int theme_parse(struct theme *t, const char *text, const char *fname, theme_warn
 {
 	struct theme out;
 	struct lines lines;
-	char *copy, *s, msg[512], serr[256];
+	char *copy, *s, msg[DB_ERR_LEN], serr[DB_ERR_LEN];
 	bool seen[ROLE_COUNT] = {false};
 	int ret = 0;
 
@@ -333,7 +334,8 @@ unsigned theme_dirs(char dirs[][4096], unsigned max)
 int theme_load(struct theme *t, const char *name, theme_warn_fn warn, void *warn_arg, char *err,
 	       size_t errlen)
 {
-	char dirs[4][4096], path[4200], searched[1024] = "";
+	char dirs[4][4096], path[4200], *searched;
+	struct strbuf b = {0};
 	unsigned n;
 
 	if (strchr(name, '/'))
@@ -341,12 +343,15 @@ int theme_load(struct theme *t, const char *name, theme_warn_fn warn, void *warn
 	n = theme_dirs(dirs, 4);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name);
-		if (access(path, F_OK) == 0)
+		if (access(path, F_OK) == 0) {
+			free(strbuf_take(&b)); /* the places searched before */
 			return theme_load_file(t, path, warn, warn_arg, err, errlen);
-		size_t sl = strlen(searched);
-		snprintf(searched + sl, sizeof(searched) - sl, "%s%s", i ? ", " : "", dirs[i]);
+		}
+		strbuf_add(&b, "%s%s", i ? ", " : "", dirs[i]);
 	}
-	snprintf(err, errlen, "no theme '%s' (searched %s)", name, searched);
+	searched = strbuf_take(&b);
+	snprintf(err, errlen, "no theme '%s' (searched %s)", name, searched ? searched : "");
+	free(searched);
 	return -ENOENT;
 }
 

@@ -10,8 +10,10 @@
 #include <stdint.h>
 
 #include "drive.h"
+#include "errbuf.h"
 #include "health.h"
 #include "keys.h"
+#include "list.h"
 #include "marks.h"
 #include "plot.h"
 #include "result_io.h"
@@ -52,7 +54,7 @@ struct ui_preset {
 	bool bounded;	      /* steady phases, fills: the time is a limit, not a plan */
 	char eta[96];	      /* "about 6h 40m", "at least 10m, at most 6h 05m" (plan_eta_words) */
 	bool writes;
-	char error[512]; /* it failed to parse: shown instead of running it */
+	char error[DB_ERR_LEN]; /* it failed to parse: shown instead of running it */
 };
 
 #define UI_QUEUE_MAX 16
@@ -81,7 +83,7 @@ struct app {
 	const struct settings *settings; /* main()'s: the environment's directories */
 	bool utf8;	 /* braille and box drawing */
 	const struct glyphs *g;
-	char warning[512]; /* theme warnings, shown on the status line */
+	char warning[DB_ERR_LEN]; /* theme warnings, shown on the status line */
 
 	enum ui_screen screen, back; /* back: where help returns to */
 	int rows, cols;
@@ -93,20 +95,18 @@ struct app {
 
 	/* Drives */
 	struct ui_target *targets;
-	unsigned ntargets;
-	unsigned drive_sel, drive_top;
+	struct ui_list drive_rows; /* over targets: drive_rows.n of them */
 	int chosen;		/* index into targets */
 	char chosen_path[4096]; /* kept across rescans */
 	struct marks marks;	/* the targets marked for a run on several at once */
 	struct drive_monitor *monitor;
-	char scan_error[256];
+	char scan_error[DB_ERR_LEN];
 	struct scratch_filler *scratch_filler; /* writing the scratch file out, or NULL */
 	unsigned scratch_pct;		       /* how far it is */
 
 	/* Presets */
 	struct ui_preset *presets;
-	unsigned npresets;
-	unsigned preset_sel, preset_top;
+	struct ui_list preset_rows; /* over presets: preset_rows.n of them */
 	unsigned queue[UI_QUEUE_MAX];
 	unsigned nqueue;
 	unsigned scale_index;
@@ -123,22 +123,24 @@ struct app {
 	/* Results */
 	struct result_list results;
 	bool *marked;
-	unsigned result_sel, result_top;
+	struct ui_list result_rows; /* over results */
 	unsigned metric;
 	char results_dir[4096];
 	struct compare_view *cmp; /* the comparison of the marked results, cached */
 	bool cmp_dirty;
-	unsigned cmp_top, cmp_left; /* the comparison's first row (over all tables), column */
+	struct ui_list cmp_rows;  /* the comparison's rows (over all tables), a pager */
+	struct ui_list cmp_cols;  /* its run columns; sel is the first one shown */
 	char *details;            /* the selected result in full (report_show), or NULL */
-	char **details_lines;     /* into details, one per line */
-	unsigned details_n, details_top, details_left, details_width; /* lines, columns */
+	char **details_lines;     /* into details, one per line: detail_rows.n of them */
+	struct ui_list detail_rows; /* a pager */
+	struct ui_list detail_cols; /* n: the widest line; sel: the columns scrolled past */
 	char details_name[256];   /* the file's name, for the title */
 	bool charts;              /* the chart view is open (chart_view.c) */
-	unsigned chart_page;      /* which chart it shows */
+	struct ui_list chart_pages; /* sel: the chart it shows; clamped when drawn */
 	bool chart_quad;          /* the four metrics of a test at once, 2x2 */
 
-	/* Help */
-	unsigned help_top;
+	/* Help: a pager whose cursor is the first line shown */
+	struct ui_list help_rows;
 };
 
 /* ---- draw.c ------------------------------------------------------------------- */
@@ -231,19 +233,15 @@ struct report;
 unsigned charts_count(const struct report *rep, bool quad);
 /* Between one metric a chart and the 2x2 view of four, the same test kept in view. */
 void charts_quad(struct app *a, const struct report *rep);
-/* Chart *page (clamped) of rep between top and bottom. */
-void charts_draw(struct app *a, const struct report *rep, unsigned *page, int top, int bottom);
+/* The chart pages->sel (clamped to the charts rep has) between top and bottom. */
+void charts_draw(struct app *a, const struct report *rep, struct ui_list *pages, int top,
+		 int bottom);
 
 void help_draw(struct app *a, int top, int bottom);
 void help_key(struct app *a, enum key_action act);
 
 /* "21,204": a count with thousands separators. */
 char *ui_fmt_int(char *buf, size_t len, double v);
-
-/* List navigation shared by the screens: moves *sel within n rows, page of `page`. */
-void ui_list_move(enum key_action act, unsigned *sel, unsigned n, unsigned page);
-/* Keeps sel visible in a window of `rows` starting at *top. */
-void ui_list_scroll(unsigned sel, unsigned *top, unsigned rows);
 
 /* Open a dialog. */
 void ui_confirm(struct app *a, enum key_action then, const char *title, const char *text);
