@@ -33,6 +33,7 @@ static void one_step(struct result *r, const char *model, double scale, enum ste
 		 model);
 	r->target = json_tokener_parse(target);
 	r->host = json_object_new_object();
+	ck_assert_int_eq(result_summarize(r), 0);
 	workload_defaults(&wl);
 	wl.threads = wl.qdepth = 16;
 	struct result_phase *ph = result_add_phase(r, "measure", PH_MEASURE);

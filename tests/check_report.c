@@ -65,6 +65,7 @@ static void new_run(struct result *r, const char *model, const char *fw, const c
 		snprintf(target, sizeof(target), "{\"path\": \"/tmp/scratch.img\", \"size\": 1}");
 	r->target = json_tokener_parse(target);
 	r->host = json_object_new_object();
+	ck_assert_int_eq(result_summarize(r), 0);
 }
 
 /* The 8K 70/30 ladder, skipping step `skip` (-1: none), with a 3-round precondition. */

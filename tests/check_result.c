@@ -67,11 +67,11 @@ static void build(struct result *r, unsigned nsteps)
 	snprintf(r->started, sizeof(r->started), "2026-11-30T13:05:21Z");
 	snprintf(r->ended, sizeof(r->ended), "2026-11-30T14:05:21Z");
 	r->host = result_host_json();
-	result_host_summarize(r);
 	r->target = json_tokener_parse("{\"path\": \"/dev/nvme0n1\", \"kind\": \"block\", "
 				       "\"size\": 200049647616, \"lbs\": 512, \"pbs\": 4096, "
 				       "\"drive\": {\"model\": \"Micron P400m\", "
 				       "\"firmware\": \"0200\"}}");
+	ck_assert_int_eq(result_summarize(r), 0);
 	snprintf(r->preset_name, sizeof(r->preset_name), "8K 70/30");
 	snprintf(r->preset_source, sizeof(r->preset_source), "builtin");
 	r->preset_text = strdup("[preset]\nname = 8K 70/30\n");
@@ -789,6 +789,7 @@ START_TEST(label)
 
 	result_init(&r);
 	r.target = json_tokener_parse(labels[_i].target);
+	ck_assert_int_eq(result_summarize(&r), 0);
 	ck_assert_ptr_nonnull(r.target);
 	if (labels[_i].label)
 		snprintf(r.label, sizeof(r.label), "%s", labels[_i].label);

@@ -95,6 +95,7 @@ static void build(struct result *r, unsigned ntargets, double iops_scale, bool s
 				      json_tokener_parse("{\"path\": \"/tmp/b.img\", \"kind\": "
 							 "\"file\", \"size\": 2147483648}"));
 	}
+	ck_assert_int_eq(result_summarize(r), 0);
 	workload_defaults(&wl);
 	wl.bs = 4096;
 	wl.read_pct = 70;
@@ -198,7 +199,7 @@ START_TEST(round_trip)
 		ck_assert_ptr_nonnull(b.targets);
 		ck_assert(json_object_equal(a.targets, b.targets));
 		ck_assert_uint_eq(result_ntargets(&b), 2);
-		ck_assert_str_eq(result_nth_target_path(&b, 1), "/tmp/b.img");
+		ck_assert_str_eq(result_nth_target(&b, 1)->path, "/tmp/b.img");
 	} else {
 		ck_assert_ptr_null(b.targets);
 	}

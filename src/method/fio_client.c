@@ -468,7 +468,10 @@ static int fio_output_check(const struct reader *rd, int wstatus, const char *fi
 	return 0;
 }
 
-/* The run's facts: the plan, the target's path and the hosts, into out->target. */
+/*
+ * The run's facts: the plan, the target's path and the hosts, into out->target; out's
+ * summaries of its host and target made. 0 or -ENOMEM.
+ */
 static int lab_record(const struct fio_lab *lab, struct result *out)
 {
 	struct json_object *hosts = json_object_new_array();
@@ -485,7 +488,7 @@ static int lab_record(const struct fio_lab *lab, struct result *out)
 	text_copy(out->preset_name, sizeof(out->preset_name), lab->plan->name);
 	text_copy(out->preset_source, sizeof(out->preset_source), lab->plan->file);
 	out->scale = lab->plan->scale;
-	return 0;
+	return result_summarize(out);
 }
 
 /*
@@ -495,7 +498,6 @@ static int lab_record(const struct fio_lab *lab, struct result *out)
 static int lab_facts(const struct fio_lab *lab, struct result *imp, struct result *out)
 {
 	out->host = imp->host;
-	out->host_summary = imp->host_summary;
 	imp->host = NULL;
 	/* stopped before fio said anything: no record of the target from it */
 	out->target = imp->target ? imp->target : json_object_new_object();

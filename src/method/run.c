@@ -449,6 +449,8 @@ static void attach_health(struct run *r, struct health_watch *w)
 
 	if (h && r->res.target)
 		json_object_object_add(r->res.target, "health", h);
+	/* out of memory the summary stays as it was: only reports miss the news */
+	result_summarize(&r->res);
 }
 
 /*

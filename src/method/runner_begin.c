@@ -24,12 +24,11 @@ int runner_begin_result(const struct plan *plan, struct result *res)
 	res->scale = plan->scale;
 	if (!res->host)
 		res->host = result_host_json();
-	result_host_summarize(res);
 	if (!res->started[0])
 		units_fmt_utc(res->started, sizeof(res->started), -1);
 	res->ended[0] = '\0';
 	res->status = RS_INCOMPLETE;
-	return res->preset_text && res->host ? 0 : -ENOMEM;
+	return res->preset_text && res->host && !result_summarize(res) ? 0 : -ENOMEM;
 }
 
 int runner_check(const struct plan *plan, const struct target *t, char *err, size_t errlen)

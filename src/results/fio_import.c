@@ -774,7 +774,10 @@ static int import_buf(struct result *r, const char *buf, size_t len, const char 
 	im.jobs_rec = NULL;
 	json_object_object_add(r->host, "fio", fio);
 	fio = NULL;
-	result_host_summarize(r);
+	if (result_summarize(r)) {
+		fio_import_nomem(&im);
+		goto out;
+	}
 	/* fio's timestamp is when it wrote its output */
 	iso_time(r->started, sizeof(r->started), im.timestamp);
 	iso_time(r->ended, sizeof(r->ended), im.timestamp);

@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "report_html.h"
 #include "report_svg.h"
 #include "result_io.h"
@@ -121,7 +119,7 @@ static const char *run_targets(const struct result *r, char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned i = 0; i < result_ntargets(r) && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-					 result_nth_target_path(r, i));
+					 result_nth_target(r, i)->path);
 	return buf;
 }
 

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "result.h"
 #include "result_io.h"
 #include "text.h"
@@ -69,14 +67,6 @@ static void cpu_value(char *buf, size_t len, unsigned c, const struct step_cpu *
 			 cpu->host_iowait_pct);
 }
 
-static const char *jstr(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-	if (o && json_object_object_get_ex(o, key, &v) && !json_object_is_type(v, json_type_null))
-		return json_object_get_string(v);
-	return "";
-}
-
 /*
  * Every string from the result file goes out through V(): control characters made
  * visible, so a hostile model or error string cannot drive the terminal.
@@ -90,13 +80,12 @@ static void show_targets(FILE *out, const struct result *r)
 
 	fprintf(out, "Targets  %u: ", n);
 	for (unsigned i = 0; i < n; i++) {
-		const char *path = result_nth_target_path(r, i);
-		const char *kind = jstr(result_nth_target(r, i), "kind");
+		const struct result_target *t = result_nth_target(r, i);
 		fputs(i ? ", " : "", out);
-		V(path[0] ? path : "?");
-		if (kind[0]) {
+		V(t->path[0] ? t->path : "?");
+		if (t->kind[0]) {
 			fputs(" (", out);
-			V(kind);
+			V(t->kind);
 			fputs(")", out);
 		}
 	}
@@ -107,7 +96,7 @@ static void show_header(FILE *out, const struct result *r)
 {
 	char label[256], cap[32] = "";
 	const char *serial = result_drive_serial(r), *fw = result_drive_firmware(r);
-	const char *kind = jstr(r->target, "kind");
+	const char *kind = result_nth_target(r, 0)->kind;
 
 	fputs("Result   ", out);
 	V(r->path);
@@ -192,38 +181,30 @@ static void show_header(FILE *out, const struct result *r)
 /* The drive's own view around the run (target.health, health_watch.h), and its warnings. */
 static void show_health(FILE *out, const struct result *r)
 {
-	struct json_object *h, *v, *t, *arr;
+	const struct result_health *h = &result_nth_target(r, 0)->health;
 	char cap[32];
 
-	if (!r->target || !json_object_object_get_ex(r->target, "health", &h))
+	if (!h->recorded)
 		return;
-	if (json_object_object_get_ex(h, "before", &v) && jstr(v, "note")[0] &&
-	    !json_object_object_get_ex(h, "after", &t)) {
-		fprintf(out, "Health   %s\n", jstr(v, "note"));
+	if (h->note[0]) {
+		fprintf(out, "Health   %s\n", h->note);
 		return;
 	}
 	fprintf(out, "Health  ");
-	if (json_object_object_get_ex(h, "temperature", &t) && jstr(t, "max_c")[0])
-		fprintf(out, " %s..%s C during the run;", jstr(t, "min_c"), jstr(t, "max_c"));
-	if (json_object_object_get_ex(h, "delta", &v) && v) {
-		if (jstr(v, "data_written_bytes")[0]) {
-			units_fmt_capacity(
-				cap, sizeof(cap),
-				(uint64_t)strtoull(jstr(v, "data_written_bytes"), NULL, 10));
+	if (h->temp_max_c[0])
+		fprintf(out, " %s..%s C during the run;", h->temp_min_c, h->temp_max_c);
+	if (h->has_delta) {
+		if (h->has_written) {
+			units_fmt_capacity(cap, sizeof(cap), h->written_bytes);
 			fprintf(out, " %s written by the host;", cap);
 		}
-		if (jstr(v, "percentage_used")[0])
-			fprintf(out, " wear +%s %%;", jstr(v, "percentage_used"));
-		fprintf(out, " %s",
-			!strcmp(jstr(v, "throttled"), "true") ? "THROTTLED" : "no throttling");
+		if (h->wear_pct[0])
+			fprintf(out, " wear +%s %%;", h->wear_pct);
+		fprintf(out, " %s", h->throttled ? "THROTTLED" : "no throttling");
 	}
 	fprintf(out, "\n");
-	if (json_object_object_get_ex(h, "warnings", &arr) &&
-	    json_object_is_type(arr, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(arr); i++) {
-			struct json_object *w = json_object_array_get_idx(arr, i);
-			fprintf(out, "Warning  %s (%s)\n", jstr(w, "text"), jstr(w, "phase"));
-		}
+	for (unsigned i = 0; i < h->nwarnings; i++)
+		fprintf(out, "Warning  %s (%s)\n", h->warnings[i].text, h->warnings[i].phase);
 }
 
 /* A step's or a stream's warnings ("2T2Q / reader: code: text" for a stream of step). */

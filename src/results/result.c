@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Results: the in-memory model of a run (this file: steps, phases, packed samples,
- * sparse histograms, the host record), its "drivebench-result" JSON form written by
- * result_write.c and read by result_load.c, and the library of saved results
+ * sparse histograms, the host record), the typed summaries of its host and target
+ * records that reports read (result_summary.c), its "drivebench-result" JSON form written
+ * by result_write.c and read by result_load.c, and the library of saved results
  * (result_io.h, result_library.c); result_int.h is what they share.
  *
  * Writing streams the document in the order documented in result.h ("format" and
@@ -231,6 +232,7 @@ void result_free(struct result *r)
 		json_object_put(r->target);
 	if (r->targets)
 		json_object_put(r->targets);
+	result_summary_free(r);
 	result_init(r);
 }
 
@@ -588,26 +590,6 @@ static void cpu_model(char *buf, size_t len)
 		}
 	}
 	fclose(f);
-}
-
-/* A member of a record as text: a string as it is, another value as JSON; "" absent or null. */
-static void record_text(char *buf, size_t len, struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	buf[0] = '\0';
-	if (o && json_object_object_get_ex(o, key, &v) && !json_object_is_type(v, json_type_null))
-		text_copy(buf, len, json_object_get_string(v));
-}
-
-void result_host_summarize(struct result *r)
-{
-	struct result_host *h = &r->host_summary;
-
-	record_text(h->hostname, sizeof(h->hostname), r->host, "hostname");
-	record_text(h->kernel, sizeof(h->kernel), r->host, "kernel");
-	record_text(h->cpu, sizeof(h->cpu), r->host, "cpu");
-	record_text(h->cpus, sizeof(h->cpus), r->host, "cpus");
 }
 
 struct json_object *result_host_json(void)

@@ -322,13 +322,55 @@ struct result_phase {
 /*
  * What reports say of the host a run was on: the "host" record's values as text (a
  * number as the record writes it), "" when absent or null, cut to fit. Filled from the
- * record by result_host_summarize() when a result is loaded, started or imported.
+ * record by result_summarize() when a result is loaded, started or imported.
  */
 struct result_host {
 	char hostname[1024]; /* fio imports: the fio servers' "HOST:PORT", comma separated */
 	char kernel[256];    /* uname's release */
 	char cpu[256];	     /* the CPU model */
 	char cpus[32];	     /* CPUs online */
+};
+
+/*
+ * What reports say of the drive's health around a run: a target record's "health"
+ * (health_watch.h; the first target's drive), summarized by result_summarize(). Numbers
+ * shown as the record writes them are kept as text, "" when absent or null, cut to fit.
+ */
+struct result_health_warning {
+	const char *phase, *text; /* in the block of warnings */
+};
+
+struct result_health {
+	bool recorded;	   /* the record has "health" (null included) */
+	char note[512];	   /* the drive was not watched ("before" alone): why; "" it was */
+	char temp_min_c[32]; /* over the run */
+	char temp_max_c[32]; /* "" none */
+	bool has_delta;	   /* "delta": the drive's counters from before the run to after */
+	bool has_written;
+	uint64_t written_bytes; /* data the host wrote, by the drive's count */
+	char wear_pct[32];	/* "percentage_used" over the run: points of rated wear */
+	bool throttled;		/* the drive throttled itself */
+	/* malloc'd, with their strings: what the watch warned of ("warnings") */
+	struct result_health_warning *warnings;
+	unsigned nwarnings;
+};
+
+/*
+ * What reports say of one of the run's targets: its record ("target", or one of
+ * "targets") and the drive's discovery record in it (drive.h), summarized by
+ * result_summarize(). Strings "" and numbers 0 when absent or of another type; strings
+ * cut to fit.
+ */
+struct result_target {
+	char path[4096];
+	char kind[32];		 /* "block", "file": the record's value as text */
+	uint64_t size;		 /* bytes */
+	uint32_t lbs, pbs;	 /* logical, physical block size, bytes */
+	char model[256];	 /* the drive's, or its NVMe controller's ("nvme") */
+	char serial[128];
+	char firmware[128];
+	uint64_t capacity_bytes; /* the drive's */
+	struct result_health health;
 };
 
 struct result {
@@ -345,6 +387,9 @@ struct result {
 	struct json_object *target;  /* owned: path, kind, size, lbs, pbs, drive */
 	struct json_object *targets; /* owned: a run on several targets, the array of them
 					(target is the first); NULL for one target */
+	/* of target, then of targets[1..]: for reports. malloc'd; result_summarize() */
+	struct result_target *target_summary;
+	unsigned ntarget_summary;
 	char preset_name[128];       /* "" for an ad-hoc run */
 	char preset_source[4096];
 	char *preset_text;           /* malloc'd; NULL for an ad-hoc run */
@@ -405,8 +450,22 @@ int result_step_warn(struct result_step *s, enum step_warning w, const char *fmt
 const struct result_warning *result_step_warning(const struct result_step *s, const char *code);
 /* Host facts for the "host" section (uname, CPU model, CPU count). */
 struct json_object *result_host_json(void);
-/* Fill r->host_summary from r->host (NULL: all ""): after r->host is set or changed. */
-void result_host_summarize(struct result *r);
+/*
+ * Fill r->host_summary and r->target_summary from the records r->host, r->target and
+ * r->targets (NULL: all "" and 0): after any of them is set or changed. 0 or -ENOMEM.
+ */
+int result_summarize(struct result *r);
+/* The run's targets: 1, or how many "targets" holds (a run on several at once). */
+unsigned result_ntargets(const struct result *r);
+/* Target i's summary (all "" before result_summarize()), or NULL past the last. */
+const struct result_target *result_nth_target(const struct result *r, unsigned i);
+/* Facts of the first target and its drive; "" or 0 when absent. */
+const char *result_drive_model(const struct result *r);
+const char *result_drive_firmware(const struct result *r);
+const char *result_drive_serial(const struct result *r);
+const char *result_target_path(const struct result *r);
+/* The drive's capacity, else the target's size. */
+uint64_t result_capacity_bytes(const struct result *r);
 
 /*
  * The result as a "drivebench-result" document of the current version, to out (a

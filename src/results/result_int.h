@@ -2,8 +2,9 @@
 #ifndef DB_RESULT_INT_H
 #define DB_RESULT_INT_H
 /*
- * Internal to src/results/result*.c: what the model (result.c), the writer
- * (result_write.c), the loader (result_load.c) and the library (result_library.c) share.
+ * Internal to src/results/result*.c: what the model (result.c), its summaries
+ * (result_summary.c), the writer (result_write.c), the loader (result_load.c) and the
+ * library (result_library.c) share.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,5 +81,7 @@ void result_step_free(struct result_step *s);
 void result_pack_shrink(struct sample_pack *pk);
 /* Whether two doubles are the same bits (the packing's test for "unchanged"). */
 bool result_same_bits(double a, double b);
+/* Free the target summaries (result_summary.c); r->target_summary NULL after. */
+void result_summary_free(struct result *r);
 
 #endif

@@ -3,8 +3,8 @@
 #define DB_RESULT_IO_H
 /*
  * Results as people look for them: the library of saved results in a directory (what the
- * TUI's Results screen lists), and the facts that name a run (drive model, capacity,
- * firmware, target) read out of its target record. Implemented in result_library.c.
+ * TUI's Results screen lists), and how a run is named (from its target's summary,
+ * result.h). Implemented in result_library.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,18 +88,6 @@ const struct result_entry *result_list_entry(struct result_list *l, size_t i);
 int result_load_many(struct result *rs, const char *const *paths, unsigned n, unsigned what,
 		     char *err, size_t errlen);
 
-/* Facts from r->target (and its "drive" record); "" or 0 when absent. */
-const char *result_drive_model(const struct result *r);
-const char *result_drive_firmware(const struct result *r);
-const char *result_drive_serial(const struct result *r);
-const char *result_target_path(const struct result *r);
-uint64_t result_capacity_bytes(const struct result *r);
-/* The run's targets: 1, or how many "targets" holds (a run on several at once). */
-unsigned result_ntargets(const struct result *r);
-/* Target i's record (r->target when the run had one), or NULL past the last. */
-struct json_object *result_nth_target(const struct result *r, unsigned i);
-/* Target i's path; "" when absent. */
-const char *result_nth_target_path(const struct result *r, unsigned i);
 struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
 void result_write_steady(struct jwrite *w, const struct steady_info *st);

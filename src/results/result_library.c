@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
 #include "fileio.h"
 #include "grow.h"
 #include "json_read.h"
@@ -125,89 +123,6 @@ int result_default_path(char *buf, size_t len, const char *dir, const char *targ
 }
 
 /* ---- naming a run ---------------------------------------------------------------- */
-
-static const char *obj_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	return "";
-}
-
-static uint64_t obj_u64(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_object_get_ex(o, key, &v) &&
-	    (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return json_object_get_uint64(v);
-	return 0;
-}
-
-static struct json_object *drive_rec(const struct result *r)
-{
-	struct json_object *v;
-
-	if (r->target && json_object_object_get_ex(r->target, "drive", &v) &&
-	    json_object_is_type(v, json_type_object))
-		return v;
-	return NULL;
-}
-
-/* A drive field, falling back to the NVMe controller's copy (drive.h: "nvme"). */
-static const char *drive_str(const struct result *r, const char *key)
-{
-	struct json_object *d = drive_rec(r), *nvme;
-	const char *s = obj_str(d, key);
-
-	if (!s[0] && d && json_object_object_get_ex(d, "nvme", &nvme))
-		s = obj_str(nvme, key);
-	return s;
-}
-
-const char *result_drive_model(const struct result *r)
-{
-	return drive_str(r, "model");
-}
-
-const char *result_drive_firmware(const struct result *r)
-{
-	return drive_str(r, "firmware");
-}
-
-const char *result_drive_serial(const struct result *r)
-{
-	return drive_str(r, "serial");
-}
-
-const char *result_target_path(const struct result *r)
-{
-	return obj_str(r->target, "path");
-}
-
-unsigned result_ntargets(const struct result *r)
-{
-	return r->targets ? (unsigned)json_object_array_length(r->targets) : 1;
-}
-
-struct json_object *result_nth_target(const struct result *r, unsigned i)
-{
-	if (!r->targets)
-		return i ? NULL : r->target;
-	return i < result_ntargets(r) ? json_object_array_get_idx(r->targets, i) : NULL;
-}
-
-const char *result_nth_target_path(const struct result *r, unsigned i)
-{
-	return obj_str(result_nth_target(r, i), "path");
-}
-
-uint64_t result_capacity_bytes(const struct result *r)
-{
-	uint64_t b = obj_u64(drive_rec(r), "capacity_bytes");
-	return b ? b : obj_u64(r->target, "size");
-}
 
 char *result_label(const struct result *r, bool with_firmware, char *buf, size_t len)
 {

@@ -738,16 +738,19 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 		jread_fail(&L.j, "not a drivebench result (not a JSON object)");
 	}
 	ret = L.j.ret;
-	if (ret) {
-		result_free(r);
-	} else {
+	if (!ret) {
 		if (!r->host)
 			r->host = json_object_new_object();
 		if (!r->target)
 			r->target = json_object_new_object();
-		result_host_summarize(r);
+		if (!r->host || !r->target || result_summarize(r)) {
+			text_fmt(err, errlen, "%s: out of memory", path);
+			ret = -ENOMEM;
+		}
 		text_copy(r->path, sizeof(r->path), path);
 	}
+	if (ret)
+		result_free(r);
 	free(text);
 	return ret;
 }

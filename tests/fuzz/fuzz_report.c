@@ -60,6 +60,7 @@ static void fixed_run(struct result *r)
 	r->target =
 		json_tokener_parse("{\"path\": \"/dev/sdx\", \"drive\": {\"model\": \"Fixed\"}}");
 	r->host = json_object_new_object();
+	result_summarize(r);
 	workload_defaults(&wl);
 	wl.threads = wl.qdepth = 16;
 	struct result_phase *ph = result_add_phase(r, "measure", PH_MEASURE);
