@@ -184,27 +184,43 @@ static void show_health(FILE *out, const struct result *r)
 	const struct result_health *h = &result_nth_target(r, 0)->health;
 	char cap[32];
 
+	/* the note, values and warnings come from the file: escaped like every outside string */
 	if (!h->recorded)
 		return;
 	if (h->note[0]) {
-		fprintf(out, "Health   %s\n", h->note);
+		fputs("Health   ", out);
+		V(h->note);
+		fputs("\n", out);
 		return;
 	}
 	fprintf(out, "Health  ");
-	if (h->temp_max_c[0])
-		fprintf(out, " %s..%s C during the run;", h->temp_min_c, h->temp_max_c);
+	if (h->temp_max_c[0]) {
+		fputs(" ", out);
+		V(h->temp_min_c);
+		fputs("..", out);
+		V(h->temp_max_c);
+		fputs(" C during the run;", out);
+	}
 	if (h->has_delta) {
 		if (h->has_written) {
 			units_fmt_capacity(cap, sizeof(cap), h->written_bytes);
 			fprintf(out, " %s written by the host;", cap);
 		}
-		if (h->wear_pct[0])
-			fprintf(out, " wear +%s %%;", h->wear_pct);
+		if (h->wear_pct[0]) {
+			fputs(" wear +", out);
+			V(h->wear_pct);
+			fputs(" %;", out);
+		}
 		fprintf(out, " %s", h->throttled ? "THROTTLED" : "no throttling");
 	}
 	fprintf(out, "\n");
-	for (unsigned i = 0; i < h->nwarnings; i++)
-		fprintf(out, "Warning  %s (%s)\n", h->warnings[i].text, h->warnings[i].phase);
+	for (unsigned i = 0; i < h->nwarnings; i++) {
+		fputs("Warning  ", out);
+		V(h->warnings[i].text);
+		fputs(" (", out);
+		V(h->warnings[i].phase);
+		fputs(")\n", out);
+	}
 }
 
 /* A step's or a stream's warnings ("2T2Q / reader: code: text" for a stream of step). */
