@@ -12,21 +12,33 @@ passed=0 failed=0 skipped=0 failures=""
 
 want() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }
 
-# Suites run JOBS at a time (default 2), each into its own file, reported in order as they
-# finish. Those that change or read the machine's block devices as a whole (device-mapper,
-# md, partitions, the drive list) run alone. JOBS=1 runs them one after another.
+# Suites run JOBS at a time (default 2), each into its own file, reported in the order they
+# start. Those that change or read the machine's block devices as a whole (device-mapper,
+# md, partitions, the drive list) run first, alone; then the longest (about a minute or
+# more each), so that no long one is left running by itself at the end. JOBS=1 runs them
+# one after another.
 JOBS=${JOBS:-2}
 ALONE=" t_stacks t_safety t_list t_erase "
+LONG=" t_tui t_fio t_article t_app t_defs t_presets t_run t_signals t_hostile "
 out_dir=$(mktemp -d /tmp/drivebench-run-tests.XXXXXX)
 trap 'rm -rf "$out_dir"' EXIT
 trap 'exit 130' INT TERM
 
-suites=()
+all=()
 for bin in "$BUILD"/tests/check_*; do
-	[ -x "$bin" ] && want "$(basename "$bin")" && suites+=("$bin")
+	[ -x "$bin" ] && want "$(basename "$bin")" && all+=("$bin")
 done
 for t in tests/t_*.sh; do
-	[ -f "$t" ] && want "$(basename "$t" .sh)" && suites+=("$t")
+	[ -f "$t" ] && want "$(basename "$t" .sh)" && all+=("$t")
+done
+suites=()
+for pass in alone long rest; do
+	for path in "${all[@]}"; do
+		name=$(basename "$path" .sh) kind=rest
+		[[ $LONG == *" $name "* ]] && kind=long
+		[[ $ALONE == *" $name "* ]] && kind=alone
+		[ "$kind" = "$pass" ] && suites+=("$path")
+	done
 done
 
 # run_suite PATH: its output to $out_dir/NAME.out, then "rc seconds" to NAME.rc
