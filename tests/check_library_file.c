@@ -7,16 +7,6 @@
 #include "testlib.h"
 
 #include "library.h"
-#include "settings.h"
-
-/* The settings as main() would read them from the environment the test has set up. */
-static const struct settings *env(void)
-{
-	static struct settings s;
-
-	settings_from_env(&s);
-	return &s;
-}
 
 static char dir[64];
 
@@ -43,7 +33,7 @@ static void write_file(const char *text)
 
 	snprintf(path, sizeof(path), "%s/drivebench", dir);
 	ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
-	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(test_settings_env(), path, sizeof(path)), 0);
 	ck_assert_ptr_nonnull(f = fopen(path, "w"));
 	fputs(text, f);
 	fclose(f);
@@ -57,28 +47,31 @@ START_TEST(test_path)
 	if (home)
 		snprintf(saved, sizeof(saved), "%s", home);
 
-	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(test_settings_env(), path, sizeof(path)), 0);
 	snprintf(want, sizeof(want), "%s/drivebench/library", dir);
 	ck_assert_str_eq(path, want);
 	unsetenv("XDG_CONFIG_HOME");
 	setenv("HOME", "/home/someone", 1);
-	ck_assert_int_eq(library_path(env(), path, sizeof(path)), 0);
+	ck_assert_int_eq(library_path(test_settings_env(), path, sizeof(path)), 0);
 	ck_assert_str_eq(path, "/home/someone/.config/drivebench/library");
 	unsetenv("HOME");
-	ck_assert_int_eq(library_path(env(), path, sizeof(path)), -ENOENT);
+	ck_assert_int_eq(library_path(test_settings_env(), path, sizeof(path)), -ENOENT);
 	if (saved[0])
 		setenv("HOME", saved, 1);
 }
 END_TEST
 
-/* What a list reads as: written as text, or made by library_add(env(), ) (NULL: neither). */
+/* What a list reads as: written as text, or made by library_add(test_settings_env(), ) (NULL:
+ * neither). */
 static const struct {
 	const char *text;
 	const char *adds[4];
 	const char *want[4];
 } reads[] = {
 	{NULL, {NULL}, {NULL}}, /* missing: empty */
-	{NULL, {"/srv/results", "/srv/one.json", "/srv/results"}, {"/srv/results", "/srv/one.json"}},
+	{NULL,
+	 {"/srv/results", "/srv/one.json", "/srv/results"},
+	 {"/srv/results", "/srv/one.json"}},
 	{"# a comment\n\n  /a/b.json \t\r\n\t# another\n/c\n", {NULL}, {"/a/b.json", "/c"}},
 };
 
@@ -91,8 +84,9 @@ START_TEST(test_read)
 	if (reads[_i].text)
 		write_file(reads[_i].text);
 	for (const char *const *a = reads[_i].adds; *a; a++)
-		ck_assert_int_eq(library_add(env(), *a, err, sizeof(err)), 0);
-	ck_assert_int_eq(library_read(env(), paths, LIBRARY_MAX, &n, err, sizeof(err)), 0);
+		ck_assert_int_eq(library_add(test_settings_env(), *a, err, sizeof(err)), 0);
+	ck_assert_int_eq(
+		library_read(test_settings_env(), paths, LIBRARY_MAX, &n, err, sizeof(err)), 0);
 	while (reads[_i].want[want])
 		want++;
 	ck_assert_uint_eq(n, want);
@@ -108,14 +102,17 @@ START_TEST(test_bad_lines)
 	unsigned n;
 
 	write_file("/a\nrelative/b\n");
-	ck_assert_int_eq(library_read(env(), paths, LIBRARY_MAX, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(
+		library_read(test_settings_env(), paths, LIBRARY_MAX, &n, err, sizeof(err)),
+		-EINVAL);
 	snprintf(want, sizeof(want), "%s/drivebench/library:2: not an absolute path", dir);
 	ck_assert_str_eq(err, want);
 	/* a list that does not read is not rewritten */
-	ck_assert_int_eq(library_add(env(), "/x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(library_add(test_settings_env(), "/x", err, sizeof(err)), -EINVAL);
 	/* the limit: max entries read, the next one refused */
 	write_file("/a\n/b\n");
-	ck_assert_int_eq(library_read(env(), paths, 1, &n, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(library_read(test_settings_env(), paths, 1, &n, err, sizeof(err)),
+			 -EINVAL);
 	snprintf(want, sizeof(want), "%s/drivebench/library:2: more entries than the limit", dir);
 	ck_assert_str_eq(err, want);
 }

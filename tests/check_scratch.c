@@ -9,16 +9,6 @@
 #include <time.h>
 
 #include "scratch.h"
-#include "settings.h"
-
-/* The settings as main() would read them from the environment the test has set up. */
-static const struct settings *env(void)
-{
-	static struct settings s;
-
-	settings_from_env(&s);
-	return &s;
-}
 
 static char dir[64];
 
@@ -64,7 +54,8 @@ START_TEST(test_made_sparse_then_written_out)
 	atomic_int stop = 0;
 	struct stat st;
 
-	ck_assert_msg(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)) == 0,
+	ck_assert_msg(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+				     err, sizeof(err)) == 0,
 		      "%s", err);
 	ck_assert_uint_eq(size, 24u << 20);
 	ck_assert_uint_eq(unwritten, size);
@@ -78,7 +69,9 @@ START_TEST(test_made_sparse_then_written_out)
 	ck_assert_uint_ge((uint64_t)st.st_blocks * 512, size);
 	assert_random(path, size);
 	/* a second start finds it written out, and leaves it alone */
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)), 0);
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(unwritten, 0);
 }
 END_TEST
@@ -107,7 +100,9 @@ START_TEST(test_resumes)
 	struct stopper s = {&done, &stop};
 	pthread_t th;
 
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)), 0);
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
+			 0);
 	pthread_create(&th, NULL, stop_at_8m, &s);
 	ck_assert_int_eq(scratch_fill(path, &stop, &done, &total, err, sizeof(err)), -ECANCELED);
 	pthread_join(th, NULL);
@@ -134,13 +129,17 @@ START_TEST(test_refills_punched_holes)
 	atomic_int stop = 0;
 	int fd;
 
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)), 0);
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
+			 0);
 	ck_assert_int_eq(scratch_fill(path, &stop, &done, &total, err, sizeof(err)), 0);
 	fd = open(path, O_WRONLY);
-	ck_assert_int_eq(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4 << 20, 3 << 20),
-			 0);
+	ck_assert_int_eq(
+		fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4 << 20, 3 << 20), 0);
 	close(fd);
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)), 0);
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(unwritten, 3u << 20);
 	ck_assert_int_eq(scratch_fill(path, &stop, &done, &total, err, sizeof(err)), 0);
 	ck_assert_uint_eq(atomic_load(&done), 3u << 20);
@@ -164,7 +163,8 @@ START_TEST(test_sizes)
 	uint64_t size = 0, unwritten;
 
 	setenv("DRIVEBENCH_SCRATCH_SIZE", sizes[_i].env, 1);
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)),
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
 			 sizes[_i].ret);
 	if (sizes[_i].ret)
 		ck_assert_msg(strstr(err, "DRIVEBENCH_SCRATCH_SIZE"), "%s", err);
@@ -181,7 +181,9 @@ START_TEST(test_filler_thread)
 	struct scratch_filler *f;
 	int state;
 
-	ck_assert_int_eq(scratch_ensure(env(), path, sizeof(path), &size, &unwritten, err, sizeof(err)), 0);
+	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
+					err, sizeof(err)),
+			 0);
 	ck_assert_int_eq(scratch_filler_start(&f, path, err, sizeof(err)), 0);
 	for (int i = 0; i < 3000; i++) {
 		state = scratch_filler_poll(f, &done, &total, err, sizeof(err));

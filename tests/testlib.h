@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "settings.h"
+
 /* Run a suite in Check's default (fork) mode; the exit status of the test program. */
 static inline int test_run_suite(Suite *s)
 {
@@ -48,6 +50,15 @@ static inline char *test_tmpfile(const char *dir, uint64_t size)
 	}
 	close(fd);
 	return path;
+}
+
+/* The settings as main() would read them from the environment the test has set up. */
+static inline const struct settings *test_settings_env(void)
+{
+	static struct settings s;
+
+	settings_from_env(&s);
+	return &s;
 }
 
 static inline bool test_is_root(void)
