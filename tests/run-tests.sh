@@ -25,8 +25,10 @@ trap 'rm -rf "$out_dir"' EXIT
 trap 'exit 130' INT TERM
 
 all=()
+# (a test program whose source is gone, left in the build directory by a rename, is not run)
 for bin in "$BUILD"/tests/check_*; do
-	[ -x "$bin" ] && want "$(basename "$bin")" && all+=("$bin")
+	[ -x "$bin" ] && [ -f "tests/$(basename "$bin").c" ] && want "$(basename "$bin")" &&
+		all+=("$bin")
 done
 for t in tests/t_*.sh; do
 	[ -f "$t" ] && want "$(basename "$t" .sh)" && all+=("$t")
