@@ -100,6 +100,12 @@ int main(int argc, char **argv)
 			settings.busy_poll);
 		return EXIT_USAGE;
 	}
+	if (settings.uring_async && strcmp(settings.uring_async, "no") != 0 &&
+	    strcmp(settings.uring_async, "auto") != 0) {
+		fprintf(stderr, "drivebench: DRIVEBENCH_URING_ASYNC: '%s' is not no or auto\n",
+			settings.uring_async);
+		return EXIT_USAGE;
+	}
 	if (site_apply(&site))
 		return EXIT_USAGE;
 	cli_use_settings(&settings);

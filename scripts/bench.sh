@@ -7,8 +7,10 @@
 # files) ROUNDS times each; prints the median IOPS of each, the CPUs each process kept
 # busy (user + system time over wall time, io_uring worker threads included), the peak
 # resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default
-# (waiting for completions as fio does) and, on the line before, busy-polling
-# (--busy-poll=yes). 4K random write at QD32 with random data and the corners of the 8K
+# (waiting for completions as fio does) and, on the lines before, busy-polling
+# (--busy-poll=yes) and with every read marked async up front (DRIVEBENCH_URING_ASYNC=auto:
+# zram cannot take non-blocking I/O; docs/DESIGN.md, "Async issue"). 4K random write at
+# QD32 with random data and the corners of the 8K
 # 70/30 ladder (2..16 threads x 2..16 deep) are measured too. Before
 # those, what the drive health sampler costs a run (tests/bench_health.c: 4K QD32 reads
 # without the watch, with it sampling every 10 s as on an NVMe drive, and every 10 ms,
@@ -68,7 +70,7 @@ db_iops() { # rw qd threads read bs [drivebench options]: prints "IOPS CPUs MiB"
 	local extra=("${@:6}")
 	[ "$1" != randread ] && extra+=(--yes-destroy=$DEV)
 	[ "$1" = randrw ] && extra+=(--read "$4")
-	timed "$tmp/usage" "$DB" run --target $DEV --rw "$1" --bs "$5" --threads "$3" \
+	timed "$tmp/usage" env ${DB_ENV:-} "$DB" run --target $DEV --rw "$1" --bs "$5" --threads "$3" \
 		--qdepth "$2" --time "${TIME}s" --quiet --out "$tmp/db.json" "${extra[@]}"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["phases"][0]["steps"][0]["summary"]["all"]["iops"], open(sys.argv[2]).read().strip())' "$tmp/db.json" "$tmp/usage"
 }
@@ -94,16 +96,20 @@ line() { # label db-results fio-results: one output line from "IOPS CPUs RSS" li
 		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
 }
 
-# compare "WORKLOAD" LABEL [poll]: alternate runs, print the medians and ratios. drivebench
-# runs in its default wait (fio's); with poll, busy-polling too, on a line of its own.
+# compare "WORKLOAD" LABEL [extra]: alternate runs, print the medians and ratios.
+# drivebench runs as it does by default (fio's wait); with extra "poll" and "async", also
+# busy-polling, and also with its reads marked async up front (IOSQE_ASYNC on zram,
+# docs/DESIGN.md "Async issue"), each on a line of its own.
 compare() {
-	local d='' p='' f='' i
+	local d='' p='' n='' f='' i
 	for ((i = 0; i < ROUNDS; i++)); do
 		d+="$(db_iops $1)"$'\n'
-		[ "${3:-}" = poll ] && p+="$(db_iops $1 --busy-poll=yes)"$'\n'
+		[[ "${3:-}" == *poll* ]] && p+="$(db_iops $1 --busy-poll=yes)"$'\n'
+		[[ "${3:-}" == *async* ]] && n+="$(DB_ENV=DRIVEBENCH_URING_ASYNC=auto db_iops $1)"$'\n'
 		f+="$(fio_iops $1)"$'\n'
 	done
-	[ "${3:-}" = poll ] && line "$2, --busy-poll=yes" "${p%$'\n'}" "${f%$'\n'}"
+	[[ "${3:-}" == *poll* ]] && line "$2, --busy-poll=yes" "${p%$'\n'}" "${f%$'\n'}"
+	[[ "${3:-}" == *async* ]] && line "$2, URING_ASYNC=auto" "${n%$'\n'}" "${f%$'\n'}"
 	line "$2" "${d%$'\n'}" "${f%$'\n'}"
 }
 
@@ -115,12 +121,12 @@ fi
 
 echo "zram, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
 echo "(CPUs: user+system time over wall time; MiB: peak resident set; drivebench/fio)"
-compare "randread 1 1 100 4k" "4K randread QD1" poll
-compare "randread 128 1 100 4k" "4K randread QD128" poll
+compare "randread 1 1 100 4k" "4K randread QD1" "poll async"
+compare "randread 128 1 100 4k" "4K randread QD128" "poll async"
 compare "randwrite 32 1 0 4k" "4K randwrite QD32 (random data)"
 # the 8K 70/30 ladder's corners (2T2Q, 2T16Q, 16T2Q, 16T16Q)
 for tq in "2 2" "16 2" "2 16" "16 16"; do
 	set -- $tq
 	compare "randrw $2 $1 70 8k" "8K 70/30 ${1}T${2}Q"
 done
-compare "randread 32 1 100 4k" "4K randread QD32" poll
+compare "randread 32 1 100 4k" "4K randread QD32" "poll async"

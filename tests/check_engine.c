@@ -193,6 +193,23 @@ START_TEST(test_poll_parse)
 	s.busy_poll = "sometimes";
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	ck_assert_int_eq(o.poll, ENGINE_POLL_NO);
+	/* uring_async: no (the default) or auto; auto only with fewer threads than CPUs */
+	s = (struct settings){0};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(!o.async);
+	ck_assert(!engine_async(&o, 1));
+	ck_assert(!engine_async(NULL, 1));
+	s.uring_async = "no";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(!o.async);
+	s.uring_async = "auto";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(o.async);
+	ck_assert(!engine_async(&o, (unsigned)ncpu));
+	ck_assert_int_eq(engine_async(&o, (unsigned)ncpu - 1), ncpu > 1);
+	s.uring_async = "yes";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
+	ck_assert(!o.async);
 }
 END_TEST
 

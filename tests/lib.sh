@@ -38,5 +38,15 @@ mkloop() {
 	cleanup_add "losetup -d $_dev"
 	printf -v "$1" '%s' "$_dev"
 }
+# mkzram VAR SIZE: a new zram device of SIZE (root; hot_add, never zram0 or another in
+# use), its path in VAR; removed on exit. Same shape as mkloop.
+mkzram() {
+	local _n
+	is_root && [ -w /sys/class/zram-control/hot_add ] || return 1
+	_n=$(cat /sys/class/zram-control/hot_add) || return 1
+	cleanup_add "echo $_n >/sys/class/zram-control/hot_remove"
+	echo "$2" >"/sys/block/zram$_n/disksize" || return 1
+	printf -v "$1" '/dev/zram%s' "$_n"
+}
 # json FILE EXPR: evaluate a python expression over the parsed JSON as `d`
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

@@ -84,6 +84,50 @@ else
 	skip "sector sizes" "needs root and loop devices"
 fi
 
+# async issue (DRIVEBENCH_URING_ASYNC=auto): the uring engine marks reads and writes
+# IOSQE_ASYNC on a target that cannot take non-blocking I/O (zram), in steps of fewer
+# threads than CPUs; not on a target that can (a loop device, a file), not with as many
+# threads as CPUs, and not by default. The step's flags say which.
+cpus=$(nproc)
+uring() { # uring NAME TARGET THREADS [env...]: a 1 s io_uring read run into $T/NAME.json
+	local name=$1 target=$2 threads=$3; shift 3
+	env "$@" "$DRIVEBENCH" run --target "$target" --rw randread --bs 4k --qdepth 4 --time 1s \
+		--threads "$threads" --quiet --out "$T/$name.json" >"$T/$name.log" 2>&1 ||
+		fail "uring run $name" "$(head -c 300 "$T/$name.log")"
+}
+async() { # async NAME TARGET THREADS WANT [env...]: does NAME's step say IOSQE_ASYNC?
+	local name=$1 target=$2 threads=$3 want=$4 got; shift 4
+	uring "$name" "$target" "$threads" "$@"
+	got=$(json "$T/$name.json" "'yes' if 'IOSQE_ASYNC' in d['phases'][0]['steps'][0]['definition']['flags'] else 'no'")
+	[ "$got" = "$want" ] && pass "async issue on $name: $want" ||
+		fail "async issue on $name: $want" "$got: $(def "$T/$name.json" flags)"
+}
+async file "$img" 1 no DRIVEBENCH_URING_ASYNC=auto
+if [ "$cpus" -lt 2 ]; then
+	skip "async issue on zram" "needs 2 CPUs"
+elif mkzram zr 64M; then
+	async zram-auto "$zr" 1 yes DRIVEBENCH_URING_ASYNC=auto
+	async zram-default "$zr" 1 no
+	async zram-no "$zr" 1 no DRIVEBENCH_URING_ASYNC=no
+	async zram-cpus-threads "$zr" "$cpus" no DRIVEBENCH_URING_ASYNC=auto
+	"$DRIVEBENCH" show "$T/zram-auto.json" | grep -q "IOSQE_ASYNC.*issue async" &&
+		pass "show prints IOSQE_ASYNC and issue async" ||
+		fail "show prints IOSQE_ASYNC and issue async" ""
+	[ "$(def "$T/zram-auto.json" issue)|$(def "$T/zram-default.json" issue)" = \
+		"async|nowait-first" ] && pass "the definition records the issue" ||
+		fail "the definition records the issue" "$(def "$T/zram-auto.json" issue)"
+	flagged issue not-comparable:issue "$T/zram-default.json" "$T/zram-auto.json"
+else
+	skip "async issue on zram" "needs root and zram-control"
+fi
+if is_root && [ -n "${l512:-}" ]; then
+	async loop "$l512" 1 no DRIVEBENCH_URING_ASYNC=auto
+fi
+DRIVEBENCH_URING_ASYNC=sometimes "$DRIVEBENCH" list >/dev/null 2>"$T/ua.err"
+[ $? = 2 ] && grep -q "DRIVEBENCH_URING_ASYNC: 'sometimes' is not no or auto" "$T/ua.err" &&
+	pass "a bad DRIVEBENCH_URING_ASYNC: exit 2" ||
+	fail "a bad DRIVEBENCH_URING_ASYNC: exit 2" "$(cat "$T/ua.err")"
+
 # fio: an import with clat only is completion-only, and marked against a drivebench run
 if "$DRIVEBENCH" import "$FIO/clat-only.json" --label "fio clat" --note "QD16 read" \
 	--out "$T/fioimp.json" --quiet 2>"$T/import.err"; then

@@ -17,5 +17,6 @@ void settings_from_env(struct settings *s)
 		.home = getenv("HOME"),
 		.busy_poll = getenv("DRIVEBENCH_BUSY_POLL"),
 		.uring_setup = getenv("DRIVEBENCH_URING_SETUP"),
+		.uring_async = getenv("DRIVEBENCH_URING_ASYNC"),
 	};
 }

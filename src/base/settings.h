@@ -29,6 +29,7 @@ struct settings {
 	const char *busy_poll;   /* DRIVEBENCH_BUSY_POLL: auto, yes or no (engine.h); main()
 				    puts the site's busy-poll here when it is unset */
 	const char *uring_setup; /* DRIVEBENCH_URING_SETUP: the first ring setup tried */
+	const char *uring_async; /* DRIVEBENCH_URING_ASYNC: no or auto (engine.h) */
 };
 
 /* Fill s from the environment. */

@@ -47,6 +47,11 @@ int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 {
 	*o = (struct engine_opts){.poll = ENGINE_POLL_NO};
 	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
+	if (s->uring_async && strcmp(s->uring_async, "no") != 0) {
+		if (strcmp(s->uring_async, "auto") != 0)
+			return -EINVAL;
+		o->async = true;
+	}
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
 		return -EINVAL;
@@ -75,6 +80,11 @@ bool engine_busy_poll(const struct engine_opts *o, unsigned threads)
 	default:
 		return threads < usable_cpus();
 	}
+}
+
+bool engine_async(const struct engine_opts *o, unsigned threads)
+{
+	return o && o->async && threads < usable_cpus();
 }
 
 const struct engine_ops *engine_find(const char *name)
@@ -224,6 +234,7 @@ static int step_setup(struct step_run *step, const struct engine_stream *streams
 			return ret;
 	}
 	step->busy_poll = engine_busy_poll(&step->ctl->opts, step->nworkers);
+	step->async = engine_async(&step->ctl->opts, step->nworkers);
 	step->w = calloc(step->nworkers, sizeof(*step->w));
 	if (!step->w)
 		goto nomem;

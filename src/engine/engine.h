@@ -51,6 +51,9 @@ struct engine_cqe {
 
 /* Spin for completions before sleeping for them (see enum engine_poll). */
 #define ENGINE_OPEN_BUSY_POLL 1u
+/* Mark reads and writes async up front if the target cannot take non-blocking I/O (the
+   uring engine's "async issue", see engine_uring.c; engine_async()). */
+#define ENGINE_OPEN_ASYNC 2u
 /* The first of the uring engine's ring setups to try (engine_opts.ring_setup), in the
    flags from bit 8 up; the other engines have one setup. */
 #define ENGINE_OPEN_SETUP(n)        ((unsigned)(n) << 8)
@@ -135,18 +138,34 @@ struct engine_opts {
 	 * first, at this entry (for comparisons); past the end is 0.
 	 */
 	unsigned ring_setup;
+	/*
+	 * $DRIVEBENCH_URING_ASYNC=auto: on a target that cannot take non-blocking I/O, the
+	 * uring engine marks every read and write async up front (IOSQE_ASYNC) in steps of
+	 * fewer threads than CPUs (engine_async()). Not the default (no: every I/O is tried
+	 * non-blocking first, as fio does): docs/DESIGN.md, "Async issue", says why.
+	 */
+	bool async;
 };
 
 struct settings;
 /*
  * The engine's options from the settings (settings.h): busy_poll
  * ($DRIVEBENCH_BUSY_POLL, or the site's) else NO, uring_setup ($DRIVEBENCH_URING_SETUP)
- * else 0. 0, or -EINVAL for a busy_poll that is not auto, yes or no (o is then the
- * default NO for it).
+ * else 0, uring_async ($DRIVEBENCH_URING_ASYNC: no or auto) else no. 0, or -EINVAL for
+ * a busy_poll that is not auto, yes or no, or a uring_async that is not no or auto (that
+ * field is then the default).
  */
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s);
 /* Does a step with this many threads busy-poll under o (NULL: the defaults)? */
 bool engine_busy_poll(const struct engine_opts *o, unsigned threads);
+/*
+ * May a step with this many threads mark its I/O async (ENGINE_OPEN_ASYNC) under o? Only
+ * with o->async, and only with fewer threads than the CPUs this process may use: async
+ * lets one thread's I/O run on several CPUs, and with a CPU per thread or fewer the
+ * threads' own io_uring workers already fill them (8K 70/30 at 2T2Q on zram, 2 CPUs:
+ * 108K IOPS async against 146K for fio).
+ */
+bool engine_async(const struct engine_opts *o, unsigned threads);
 
 /* ---- running a step ------------------------------------------------------------- */
 
@@ -248,7 +267,7 @@ struct step_result {
 	int error;                /* 0 or -errno of the first failed I/O */
 	uint64_t error_offset;    /* byte offset of that I/O */
 	bool error_write;
-	char engine_desc[128];    /* what the backend set up */
+	char engine_desc[160];    /* what the backend set up */
 	bool busy_poll;           /* its workers spun for completions (engine_busy_poll) */
 	uint64_t seed;            /* the seed actually used */
 	struct replay_stats replay; /* a replay (wl->trace); zero otherwise */
@@ -283,7 +302,7 @@ struct stream_result {
 	struct io_acc *ramp_acc;  /* [DIR_READ], [DIR_WRITE] */
 	struct sample ramp;
 	unsigned idle_workers, first_idle, silent_workers; /* first_idle: in the stream, from 0 */
-	char engine_desc[128];
+	char engine_desc[160];
 	bool busy_poll;
 };
 

@@ -69,7 +69,7 @@ struct worker {
 	int error;               /* its setup's or its first failed I/O's -errno */
 	uint64_t error_offset;
 	bool error_write;
-	char desc[128];
+	char desc[160];
 	bool busy_poll;          /* its queue spins for completions */
 	struct replay_stats replay; /* a replay's worker: its lag sum in lag_mean_ns */
 	void *buf_mem;
@@ -118,6 +118,7 @@ struct step_run {
 	uint64_t seed;
 	unsigned nworkers;       /* of every stream */
 	bool busy_poll;          /* workers spin for completions (engine_busy_poll) */
+	bool async;              /* workers' queues may mark I/O async (engine_async) */
 	struct stream_run *s;
 	unsigned nstreams;
 	struct worker *w;

@@ -13,6 +13,23 @@
  * and adds the time an idle CPU takes to wake to every latency. With TASKRUN_FLAG the
  * kernel says in the SQ ring flags when completions are waiting as task work, so the
  * spin needs a system call only when there is something to collect.
+ *
+ * Async issue: io_uring issues a read or write without blocking first and hands what
+ * cannot be issued so to its worker threads (io-wq). A target that cannot take
+ * non-blocking I/O at all (its file has no FMODE_NOWAIT: bio-based block devices such as
+ * zram without nowait support) sends every I/O there, and a request that got there that
+ * way is bounded work, which io-wq runs on one worker thread while that worker is not
+ * blocked: a device that completes in the CPU (zram) then completes all its I/O on one
+ * CPU, one request at a time. Marked IOSQE_ASYNC up front, the same request is
+ * concurrent work: io-wq starts a worker for it when none is free, so the device's I/O
+ * runs in parallel across the CPUs, and the worker that picks up a QD1 thread's I/O can
+ * be one on the thread's own CPU. With ENGINE_OPEN_ASYNC, uring_open() asks the file
+ * (takes_nowait()) and marks every read and write of such a target async, and its waits
+ * never sleep longer than ASYNC_WAIT_MAX_NS. A target that takes non-blocking I/O (NVMe,
+ * SCSI, virtio, loop, files on most file systems) is left as it is: async there would
+ * move I/O the kernel issues in place to worker threads. fio does the same with
+ * force_async=1; its default is 0, and so is drivebench's (docs/DESIGN.md, "Async
+ * issue", says why).
  */
 #include "engine.h"
 
@@ -23,9 +40,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 /* How long a busy-polling worker spins for its completions before it sleeps. */
 #define BUSY_POLL_NS 100000ull
+/*
+ * The longest a worker sleeps for completions on a ring whose I/O is marked async: on
+ * kernel 6.18.44, with SINGLE_ISSUER|DEFER_TASKRUN, 3 of about 190 runs of 4K reads at
+ * QD32 on zram waited for ever with every request submitted and no completion posted.
+ */
+#define ASYNC_WAIT_MAX_NS 100000000ull
 /* Spins to let each further wanted completion arrive before collecting (see below). */
 #define BUSY_POLL_GATHER 16u
 
@@ -38,7 +62,8 @@ struct engine_io {
 	bool blockdev;           /* fd is a block device: a discard is the block layer's */
 	bool ring_fd_registered;
 	bool busy_poll;
-	char desc[128];
+	bool async;              /* reads and writes go IOSQE_ASYNC (see the top) */
+	char desc[160];
 };
 
 struct ring_setup {
@@ -90,6 +115,19 @@ static int ring_init(struct io_uring *ring, unsigned depth, unsigned flags, bool
 	return ret;
 }
 
+/*
+ * Does fd take non-blocking I/O? A read of its first block with RWF_NOWAIT fails with
+ * EOPNOTSUPP, before any I/O, exactly when the file has no FMODE_NOWAIT, which is what
+ * io_uring asks before it tries a request without blocking. Any other answer (the read
+ * done, EAGAIN, an error of the read itself) is a yes: the kernel will try.
+ */
+static bool takes_nowait(int fd, const struct iovec *buf)
+{
+	struct iovec v = *buf;
+
+	return !(preadv2(fd, &v, 1, 0, RWF_NOWAIT) < 0 && errno == EOPNOTSUPP);
+}
+
 static int uring_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs,
 		      unsigned flags)
 {
@@ -126,11 +164,13 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	 * half the rate of the same ring sleeping (123K against 281K IOPS at QD32).
 	 */
 	io->busy_poll = (flags & ENGINE_OPEN_BUSY_POLL) && taskrun_flag;
-	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s%s%s", setups[i].name,
+	io->async = (flags & ENGINE_OPEN_ASYNC) && !takes_nowait(fd, &bufs[0]);
+	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s%s%s%s", setups[i].name,
 		 taskrun_flag ? "|TASKRUN_FLAG" : "",
 		 io->fixed_file ? ", registered file" : "",
 		 io->fixed_bufs ? ", registered buffers" : "",
 		 io->ring_fd_registered ? ", registered ring" : "",
+		 io->async ? ", IOSQE_ASYNC" : "",
 		 io->busy_poll ? ", busy-poll" : "");
 	*iop = io;
 	return 0;
@@ -176,8 +216,7 @@ static void uring_queue(struct engine_io *io, unsigned slot, bool write, uint64_
 		else
 			io_uring_prep_read(sqe, fd, buf, len, off);
 	}
-	if (io->fixed_file)
-		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->flags |= (io->fixed_file ? IOSQE_FIXED_FILE : 0) | (io->async ? IOSQE_ASYNC : 0);
 	io_uring_sqe_set_data64(sqe, slot);
 }
 
@@ -267,11 +306,13 @@ static bool transient(int ret)
 static int uring_submit_wait(struct engine_io *io, unsigned min_complete, uint64_t timeout_ns)
 {
 	struct io_uring_cqe *cqe;
-	struct __kernel_timespec ts = {
-		.tv_sec = (long long)(timeout_ns / 1000000000ull),
-		.tv_nsec = (long long)(timeout_ns % 1000000000ull),
-	};
+	struct __kernel_timespec ts;
 	int ret;
+
+	if (io->async && (!timeout_ns || timeout_ns > ASYNC_WAIT_MAX_NS))
+		timeout_ns = ASYNC_WAIT_MAX_NS;
+	ts.tv_sec = (long long)(timeout_ns / 1000000000ull);
+	ts.tv_nsec = (long long)(timeout_ns % 1000000000ull);
 
 	if (io->busy_poll) {
 		ret = io_uring_submit(&io->ring);

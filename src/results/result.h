@@ -281,7 +281,7 @@ struct result_step {
 	enum result_status status;
 	char error[256];
 	uint64_t error_offset;
-	char engine[128];
+	char engine[160];
 	struct step_def def;	 /* what its numbers mean (step_def.h); unknown in old files */
 	struct sample summary;
 	struct sample drain;	 /* completions after the measured time; dur_ns = its length */

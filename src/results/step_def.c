@@ -32,6 +32,12 @@ const char *const step_wait_name[SWT_COUNT] = {
 	[SWT_POLLED] = "polled",
 };
 
+const char *const step_issue_name[SI_COUNT] = {
+	[SI_UNKNOWN] = "",
+	[SI_NOWAIT_FIRST] = "nowait-first",
+	[SI_ASYNC] = "async",
+};
+
 const struct step_def_info step_def_info[SD_COUNT] = {
 #define X(id, key_, code_, incomparable_, number_, about_)                                         \
 	[id] = {.key = key_,                                                                       \
@@ -52,6 +58,9 @@ char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, 
 		break;
 	case SD_WAIT:
 		text_copy(buf, len, step_wait_name[d->wait < SWT_COUNT ? d->wait : SWT_UNKNOWN]);
+		break;
+	case SD_ISSUE:
+		text_copy(buf, len, step_issue_name[d->issue < SI_COUNT ? d->issue : SI_UNKNOWN]);
 		break;
 	case SD_ENGINE:
 		text_copy(buf, len, d->engine);
@@ -122,6 +131,10 @@ int step_def_parse(struct step_def *d, enum step_def_field f, const char *s)
 	case SD_WAIT:
 		ret = parse_name(step_wait_name, SWT_COUNT, s, &e);
 		d->wait = ret ? SWT_UNKNOWN : (enum step_wait)e;
+		return ret;
+	case SD_ISSUE:
+		ret = parse_name(step_issue_name, SI_COUNT, s, &e);
+		d->issue = ret ? SI_UNKNOWN : (enum step_issue)e;
 		return ret;
 	case SD_ENGINE:
 		text_copy(d->engine, sizeof(d->engine), s);
@@ -231,6 +244,8 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 		ADD("%sengine %s", used ? ", " : "", d->engine);
 	if (d->flags[0])
 		ADD(" (%s)", d->flags);
+	if (d->issue)
+		ADD("%sissue %s", used ? ", " : "", step_issue_name[d->issue]);
 	if (step_def_text(d, SD_SCALE, v, sizeof(v))[0])
 		ADD("%sscale x%s", used ? ", " : "", v);
 	if (d->lbs || d->pbs)
@@ -271,6 +286,9 @@ void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, dou
 	snprintf(d->engine, sizeof(d->engine), "%.*s", (int)(sp ? sp - desc : (long)strlen(desc)),
 		 desc);
 	text_copy(d->flags, sizeof(d->flags), sp ? sp + 1 : "");
+	/* the uring engine says IOSQE_ASYNC in its flags when it marked its I/O async */
+	if (!strcmp(d->engine, "io_uring"))
+		d->issue = strstr(d->flags, "IOSQE_ASYNC") ? SI_ASYNC : SI_NOWAIT_FIRST;
 	d->scale = scale > 0 ? scale : 1;
 	d->lbs = lbs;
 	d->pbs = pbs;

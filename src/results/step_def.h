@@ -36,6 +36,15 @@ enum step_wait {
 };
 extern const char *const step_wait_name[SWT_COUNT]; /* "", "interrupt", "busy-poll", "polled" */
 
+/* How the uring engine issued reads and writes (docs/DESIGN.md, "Async issue"). */
+enum step_issue {
+	SI_UNKNOWN,
+	SI_NOWAIT_FIRST, /* non-blocking first, io_uring's workers for what cannot be (fio's) */
+	SI_ASYNC,        /* IOSQE_ASYNC up front (DRIVEBENCH_URING_ASYNC=auto; fio's force_async) */
+	SI_COUNT
+};
+extern const char *const step_issue_name[SI_COUNT]; /* "", "nowait-first", "async" */
+
 /*
  * The definition's fields, declared once: id, key in the file, the code compare marks
  * tables with ("not-comparable:<code>", two fields may share one), whether a difference
@@ -49,6 +58,10 @@ extern const char *const step_wait_name[SWT_COUNT]; /* "", "interrupt", "busy-po
 	X(SD_WAIT, "wait", "wait", true, false,                                                    \
 	  "how completions were waited for: interrupt (sleeping), busy-poll (spinning on the "   \
 	  "completion queue first) or polled (the kernel polling the device)")                   \
+	X(SD_ISSUE, "issue", "issue", true, false,                                                 \
+	  "how the uring engine issued reads and writes: nowait-first (non-blocking first, "     \
+	  "io_uring's worker threads for what cannot be: fio's default) or async (marked "       \
+	  "IOSQE_ASYNC up front, on a target that cannot take non-blocking I/O)")               \
 	X(SD_ENGINE, "engine", "engine", false, false,                                             \
 	  "what issued the I/O: drivebench's uring or null engine, or fio and its ioengine")     \
 	X(SD_FLAGS, "flags", "flags", false, false,                                                \
@@ -89,6 +102,7 @@ extern const struct step_def_info step_def_info[SD_COUNT];
 struct step_def {
 	enum step_lat lat;
 	enum step_wait wait;
+	enum step_issue issue;
 	char engine[48];       /* "uring", "null", "fio-3.33 io_uring" */
 	char flags[128];       /* "SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG, registered file" */
 	double scale;	       /* 0: unknown */

@@ -296,6 +296,23 @@ faults() {
 	save
 }
 
+# async issue (DRIVEBENCH_URING_ASYNC=auto) marks I/O async only on a target that cannot
+# take non-blocking I/O: the real NVMe and SATA drivers can, so their steps never are
+async_issue() {
+	for d in nvme0n1 sda; do
+		r=$res/async-$d.json
+		DRIVEBENCH_URING_ASYNC=auto drivebench run --target /dev/$d --rw randread --time 1s \
+			--quiet --out $r >/tmp/stdout 2>/tmp/stderr
+		f=$(jq -r '.phases[0].steps[0].definition.flags // "none"' $r 2>/dev/null)
+		case $f in
+		*IOSQE_ASYNC*) fail async/$d-not-marked "flags '$f'" ;;
+		none | "") fail async/$d-not-marked "no result: $(head -c 200 /tmp/stderr)" ;;
+		*) pass async/$d-not-marked "flags '$f'" ;;
+		esac
+	done
+	save
+}
+
 w1s() { # w1s NAME WANT DEV: a one-second write run on DEV, confirmed
 	rc "$1" "$2" drivebench run --target "$3" --rw randwrite --time 1s --quiet \
 		--yes-destroy="$3" --out $res/stack.json
@@ -369,7 +386,7 @@ removal() {
 	save
 }
 
-for s in discovery health preset_run guard purge thermal faults stacks removal; do
+for s in discovery health preset_run guard purge thermal faults async_issue stacks removal; do
 	echo "lab: scenario $s"
 	# a subshell: a scenario that dies on an error does not take the rest with it
 	($s) || fail $s "the scenario stopped with exit status $?"
