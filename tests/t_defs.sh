@@ -91,7 +91,7 @@ fi
 cpus=$(nproc)
 uring() { # uring NAME TARGET THREADS [env...]: a 1 s io_uring read run into $T/NAME.json
 	local name=$1 target=$2 threads=$3; shift 3
-	env "$@" "$DRIVEBENCH" run --target "$target" --rw randread --bs 4k --qdepth 4 --time 1s \
+	env "$@" "$DRIVEBENCH" run --target "$target" --rw randread --bs 4k --qdepth 16 --time 1s \
 		--threads "$threads" --quiet --out "$T/$name.json" >"$T/$name.log" 2>&1 ||
 		fail "uring run $name" "$(head -c 300 "$T/$name.log")"
 }
@@ -137,6 +137,12 @@ if "$DRIVEBENCH" import "$FIO/clat-only.json" --label "fio clat" --note "QD16 re
 	[ "$(json "$T/fioimp.json" "d['label'] + '|' + d['note']")" = "fio clat|QD16 read" ] &&
 		pass "import --label --note" || fail "import --label --note" ""
 	flagged fio not-comparable:latency-kind "$T/plain.json" "$T/fioimp.json"
+	# fio's io_uring without force_async issues non-blocking first
+	[ "$(def "$T/fioimp.json" issue)" = nowait-first ] &&
+		pass "import: io_uring without force_async is nowait-first" ||
+		fail "import: io_uring without force_async is nowait-first" "$(def "$T/fioimp.json" issue)"
+	[ -f "$T/zram-auto.json" ] &&
+		flagged fio-issue not-comparable:issue "$T/fioimp.json" "$T/zram-auto.json"
 else
 	fail "import clat-only" "$(head -c 300 "$T/import.err")"
 fi

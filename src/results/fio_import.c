@@ -270,6 +270,15 @@ static int entry_def(const struct importer *im, struct result_step *st, const st
 	d->lat = sk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
 	d->wait = opt_bool(im, e, "hipri") ? SWT_POLLED : SWT_INTERRUPT;
 	text_fmt(d->engine, sizeof(d->engine), "fio %s", eng ? eng : "psync");
+	/* io_uring's issue: non-blocking first, or every request async (force_async=1); a
+	   force_async of N > 1 makes every Nth async, a mix that stays unknown */
+	if (eng && !strcmp(eng, "io_uring")) {
+		const char *fa = opt(im, e, "force_async");
+		if (!fa || !strcmp(fa, "0"))
+			d->issue = SI_NOWAIT_FIRST;
+		else if (!strcmp(fa, "1"))
+			d->issue = SI_ASYNC;
+	}
 	for (size_t i = 0; i < sizeof(issue_opts) / sizeof(issue_opts[0]); i++)
 		if (opt_bool(im, e, issue_opts[i]) && used < sizeof(d->flags))
 			used += (size_t)snprintf(d->flags + used, sizeof(d->flags) - used, "%s%s",
