@@ -232,7 +232,8 @@ struct opt *cli_run_opts_with(const struct opt *own, size_t nown)
 void cli_run_options_init(struct run_options *ro)
 {
 	*ro = (struct run_options){.ops = &engine_uring};
-	/* main() has refused a DRIVEBENCH_BUSY_POLL that does not parse */
+	/* main() has refused a DRIVEBENCH_BUSY_POLL or DRIVEBENCH_URING_ASYNC that does not
+	   parse */
 	(void)engine_opts_from_settings(&ro->engine, cli_settings());
 }
 

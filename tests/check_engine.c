@@ -207,9 +207,10 @@ START_TEST(test_poll_parse)
 	ck_assert(o.async);
 	ck_assert(!engine_async(&o, (unsigned)ncpu));
 	ck_assert_int_eq(engine_async(&o, (unsigned)ncpu - 1), ncpu > 1);
-	s.uring_async = "yes";
+	s = (struct settings){.uring_async = "yes", .busy_poll = "yes"};
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	ck_assert(!o.async);
+	ck_assert_int_eq(o.poll, ENGINE_POLL_YES); /* the other fields still parsed */
 }
 END_TEST
 

@@ -45,18 +45,21 @@ int engine_poll_parse(const char *s, enum engine_poll *out)
 
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 {
+	int ret = 0;
+
 	*o = (struct engine_opts){.poll = ENGINE_POLL_NO};
 	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
 	if (s->uring_async && strcmp(s->uring_async, "no") != 0) {
 		if (strcmp(s->uring_async, "auto") != 0)
-			return -EINVAL;
-		o->async = true;
+			ret = -EINVAL;
+		else
+			o->async = true;
 	}
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
-		return -EINVAL;
+		ret = -EINVAL;
 	}
-	return 0;
+	return ret;
 }
 
 static unsigned usable_cpus(void)
