@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 {
 	static struct siteconf site;
 	enum engine_poll mode;
+	bool async;
 	FILE *err;
 
 	/*
@@ -100,8 +101,7 @@ int main(int argc, char **argv)
 			settings.busy_poll);
 		return EXIT_USAGE;
 	}
-	if (settings.uring_async && strcmp(settings.uring_async, "no") != 0 &&
-	    strcmp(settings.uring_async, "auto") != 0) {
+	if (settings.uring_async && engine_async_parse(settings.uring_async, &async)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_URING_ASYNC: '%s' is not no or auto\n",
 			settings.uring_async);
 		return EXIT_USAGE;

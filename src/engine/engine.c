@@ -43,18 +43,22 @@ int engine_poll_parse(const char *s, enum engine_poll *out)
 	return 0;
 }
 
+int engine_async_parse(const char *s, bool *on)
+{
+	if (strcmp(s, "no") != 0 && strcmp(s, "auto") != 0)
+		return -EINVAL;
+	*on = !strcmp(s, "auto");
+	return 0;
+}
+
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 {
 	int ret = 0;
 
 	*o = (struct engine_opts){.poll = ENGINE_POLL_NO};
 	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
-	if (s->uring_async && strcmp(s->uring_async, "no") != 0) {
-		if (strcmp(s->uring_async, "auto") != 0)
-			ret = -EINVAL;
-		else
-			o->async = true;
-	}
+	if (s->uring_async && engine_async_parse(s->uring_async, &o->async))
+		ret = -EINVAL;
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
 		ret = -EINVAL;

@@ -125,6 +125,9 @@ enum engine_poll { ENGINE_POLL_NO, ENGINE_POLL_YES, ENGINE_POLL_AUTO };
 extern const char *const engine_poll_name[]; /* "no", "yes", "auto" */
 /* "auto", "yes"/"on", "no"/"off"; -EINVAL for anything else. */
 int engine_poll_parse(const char *s, enum engine_poll *out);
+/* $DRIVEBENCH_URING_ASYNC: "no" or "auto" (engine_opts.async); -EINVAL for anything else,
+   *on unchanged. */
+int engine_async_parse(const char *s, bool *on);
 
 /*
  * How the engine runs a step, as the user chose it; all zero is the default. main() makes
