@@ -101,9 +101,14 @@ int main(int argc, char **argv)
 			settings.busy_poll);
 		return EXIT_USAGE;
 	}
-	if (settings.uring_async && engine_async_parse(settings.uring_async, &async)) {
+	if (settings.uring_async && engine_auto_parse(settings.uring_async, &async)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_URING_ASYNC: '%s' is not no or auto\n",
 			settings.uring_async);
+		return EXIT_USAGE;
+	}
+	if (settings.uring_min_wait && engine_auto_parse(settings.uring_min_wait, &async)) {
+		fprintf(stderr, "drivebench: DRIVEBENCH_URING_MIN_WAIT: '%s' is not auto or no\n",
+			settings.uring_min_wait);
 		return EXIT_USAGE;
 	}
 	if (site_apply(&site))

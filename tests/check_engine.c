@@ -211,6 +211,27 @@ START_TEST(test_poll_parse)
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	ck_assert(!o.async);
 	ck_assert_int_eq(o.poll, ENGINE_POLL_YES); /* the other fields still parsed */
+	/* uring_min_wait: auto (the default) or no; only with two CPUs or more per thread */
+	s = (struct settings){0};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(!o.min_wait_off);
+	ck_assert_int_eq(engine_min_wait(&o, 1), ncpu >= 2);
+	ck_assert_int_eq(engine_min_wait(NULL, 1), ncpu >= 2);
+	if (ncpu >= 2)
+		ck_assert(engine_min_wait(&o, (unsigned)ncpu / 2));
+	ck_assert(!engine_min_wait(&o, (unsigned)ncpu / 2 + 1));
+	ck_assert(!engine_min_wait(&o, (unsigned)ncpu));
+	s.uring_min_wait = "no";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(o.min_wait_off);
+	ck_assert(!engine_min_wait(&o, 1));
+	s.uring_min_wait = "auto";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert(!o.min_wait_off);
+	s = (struct settings){.uring_min_wait = "off", .uring_async = "auto"};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
+	ck_assert(!o.min_wait_off); /* the default */
+	ck_assert(o.async);
 }
 END_TEST
 

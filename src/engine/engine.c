@@ -43,7 +43,7 @@ int engine_poll_parse(const char *s, enum engine_poll *out)
 	return 0;
 }
 
-int engine_async_parse(const char *s, bool *on)
+int engine_auto_parse(const char *s, bool *on)
 {
 	if (strcmp(s, "no") != 0 && strcmp(s, "auto") != 0)
 		return -EINVAL;
@@ -57,8 +57,12 @@ int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 
 	*o = (struct engine_opts){.poll = ENGINE_POLL_NO};
 	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
-	if (s->uring_async && engine_async_parse(s->uring_async, &o->async))
+	if (s->uring_async && engine_auto_parse(s->uring_async, &o->async))
 		ret = -EINVAL;
+	bool min_wait = true;
+	if (s->uring_min_wait && engine_auto_parse(s->uring_min_wait, &min_wait))
+		ret = -EINVAL;
+	o->min_wait_off = !min_wait;
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
 		ret = -EINVAL;
@@ -92,6 +96,11 @@ bool engine_busy_poll(const struct engine_opts *o, unsigned threads)
 bool engine_async(const struct engine_opts *o, unsigned threads)
 {
 	return o && o->async && threads < usable_cpus();
+}
+
+bool engine_min_wait(const struct engine_opts *o, unsigned threads)
+{
+	return !(o && o->min_wait_off) && 2ull * threads <= usable_cpus();
 }
 
 const struct engine_ops *engine_find(const char *name)
@@ -242,6 +251,7 @@ static int step_setup(struct step_run *step, const struct engine_stream *streams
 	}
 	step->busy_poll = engine_busy_poll(&step->ctl->opts, step->nworkers);
 	step->async = engine_async(&step->ctl->opts, step->nworkers);
+	step->min_wait = engine_min_wait(&step->ctl->opts, step->nworkers);
 	step->w = calloc(step->nworkers, sizeof(*step->w));
 	if (!step->w)
 		goto nomem;

@@ -29,7 +29,8 @@ extern const char *const step_lat_name[SL_COUNT]; /* "", "total", "completion-on
 /* How the submitting thread waited for its completions. */
 enum step_wait {
 	SWT_UNKNOWN,
-	SWT_INTERRUPT, /* slept in the kernel, woken by the completion (fio's default) */
+	SWT_INTERRUPT, /* slept in the kernel until completions came (fio's default; the
+			  uring engine's min-wait gathers them, see engine_uring.c) */
 	SWT_BUSY_POLL, /* spun on the completion queue before sleeping (--busy-poll) */
 	SWT_POLLED,    /* polled I/O: the kernel polls the device (IOPOLL, fio's hipri) */
 	SWT_COUNT
