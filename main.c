@@ -106,9 +106,9 @@ int main(int argc, char **argv)
 			settings.uring_async);
 		return EXIT_USAGE;
 	}
-	if (settings.uring_min_wait && engine_auto_parse(settings.uring_min_wait, &async)) {
-		fprintf(stderr, "drivebench: DRIVEBENCH_URING_MIN_WAIT: '%s' is not auto or no\n",
-			settings.uring_min_wait);
+	if (settings.uring_gather && engine_auto_parse(settings.uring_gather, &async)) {
+		fprintf(stderr, "drivebench: DRIVEBENCH_URING_GATHER: '%s' is not auto or no\n",
+			settings.uring_gather);
 		return EXIT_USAGE;
 	}
 	if (site_apply(&site))

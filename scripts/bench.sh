@@ -9,8 +9,8 @@
 # resident set of each, and the ratio drivebench/fio. drivebench runs as it does by default
 # (waiting for completions as fio does) and, on the lines before, busy-polling
 # (--busy-poll=yes), with every read marked async up front (DRIVEBENCH_URING_ASYNC=auto:
-# zram cannot take non-blocking I/O; docs/DESIGN.md, "Async issue") and, at QD128 and
-# QD32, without letting completions gather (DRIVEBENCH_URING_MIN_WAIT=no; "Min-wait").
+# zram cannot take non-blocking I/O; docs/DESIGN.md, "Async issue") and, at QD128, QD32,
+# for writes and the 8K corners, without gathered waits (DRIVEBENCH_URING_GATHER=no).
 # 4K random write at QD32 with random data and the corners of the 8K
 # 70/30 ladder (2..16 threads x 2..16 deep) are measured too. Before
 # those, what the drive health sampler costs a run (tests/bench_health.c: 4K QD32 reads
@@ -99,20 +99,20 @@ line() { # label db-results fio-results: one output line from "IOPS CPUs RSS" li
 
 # compare "WORKLOAD" LABEL [extra]: alternate runs, print the medians and ratios.
 # drivebench runs as it does by default (fio's wait); with extra "poll", "async" and
-# "nomw", also busy-polling, with its reads marked async up front (IOSQE_ASYNC on zram,
-# docs/DESIGN.md "Async issue") and without min-wait, each on a line of its own.
+# "nogather", also busy-polling, with its reads marked async up front (IOSQE_ASYNC on zram,
+# docs/DESIGN.md "Async issue") and without gathered waits, each on a line of its own.
 compare() {
 	local d='' p='' n='' m='' f='' i
 	for ((i = 0; i < ROUNDS; i++)); do
 		d+="$(db_iops $1)"$'\n'
 		[[ "${3:-}" == *poll* ]] && p+="$(db_iops $1 --busy-poll=yes)"$'\n'
 		[[ "${3:-}" == *async* ]] && n+="$(DB_ENV=DRIVEBENCH_URING_ASYNC=auto db_iops $1)"$'\n'
-		[[ "${3:-}" == *nomw* ]] && m+="$(DB_ENV=DRIVEBENCH_URING_MIN_WAIT=no db_iops $1)"$'\n'
+		[[ "${3:-}" == *nogather* ]] && m+="$(DB_ENV=DRIVEBENCH_URING_GATHER=no db_iops $1)"$'\n'
 		f+="$(fio_iops $1)"$'\n'
 	done
 	[[ "${3:-}" == *poll* ]] && line "$2, --busy-poll=yes" "${p%$'\n'}" "${f%$'\n'}"
 	[[ "${3:-}" == *async* ]] && line "$2, URING_ASYNC=auto" "${n%$'\n'}" "${f%$'\n'}"
-	[[ "${3:-}" == *nomw* ]] && line "$2, URING_MIN_WAIT=no" "${m%$'\n'}" "${f%$'\n'}"
+	[[ "${3:-}" == *nogather* ]] && line "$2, URING_GATHER=no" "${m%$'\n'}" "${f%$'\n'}"
 	line "$2" "${d%$'\n'}" "${f%$'\n'}"
 }
 
@@ -125,11 +125,11 @@ fi
 echo "zram, full latency timing, $(uname -r), $(nproc) CPUs; medians of $ROUNDS x ${TIME}s"
 echo "(CPUs: user+system time over wall time; MiB: peak resident set; drivebench/fio)"
 compare "randread 1 1 100 4k" "4K randread QD1" "poll async"
-compare "randread 128 1 100 4k" "4K randread QD128" "poll async nomw"
-compare "randwrite 32 1 0 4k" "4K randwrite QD32 (random data)" "nomw"
+compare "randread 128 1 100 4k" "4K randread QD128" "poll async nogather"
+compare "randwrite 32 1 0 4k" "4K randwrite QD32 (random data)" "nogather"
 # the 8K 70/30 ladder's corners (2T2Q, 2T16Q, 16T2Q, 16T16Q)
 for tq in "2 2" "16 2" "2 16" "16 16"; do
 	set -- $tq
-	compare "randrw $2 $1 70 8k" "8K 70/30 ${1}T${2}Q"
+	compare "randrw $2 $1 70 8k" "8K 70/30 ${1}T${2}Q" "nogather"
 done
-compare "randread 32 1 100 4k" "4K randread QD32" "poll async nomw"
+compare "randread 32 1 100 4k" "4K randread QD32" "poll async nogather"

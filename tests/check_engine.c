@@ -211,26 +211,30 @@ START_TEST(test_poll_parse)
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	ck_assert(!o.async);
 	ck_assert_int_eq(o.poll, ENGINE_POLL_YES); /* the other fields still parsed */
-	/* uring_min_wait: auto (the default) or no; only with two CPUs or more per thread */
+	/* uring_gather: auto (the default) or no; all of the I/O in flight with fewer than two
+	   CPUs per thread */
+	const unsigned timed = ENGINE_OPEN_GATHER;
+	const unsigned all = ENGINE_OPEN_GATHER | ENGINE_OPEN_GATHER_ALL;
 	s = (struct settings){0};
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
-	ck_assert(!o.min_wait_off);
-	ck_assert_int_eq(engine_min_wait(&o, 1), ncpu >= 2);
-	ck_assert_int_eq(engine_min_wait(NULL, 1), ncpu >= 2);
+	ck_assert(!o.gather_off);
+	ck_assert_uint_eq(engine_gather(&o, 1), ncpu >= 2 ? timed : all);
+	ck_assert_uint_eq(engine_gather(NULL, 1), ncpu >= 2 ? timed : all);
 	if (ncpu >= 2)
-		ck_assert(engine_min_wait(&o, (unsigned)ncpu / 2));
-	ck_assert(!engine_min_wait(&o, (unsigned)ncpu / 2 + 1));
-	ck_assert(!engine_min_wait(&o, (unsigned)ncpu));
-	s.uring_min_wait = "no";
+		ck_assert_uint_eq(engine_gather(&o, (unsigned)ncpu / 2), timed);
+	ck_assert_uint_eq(engine_gather(&o, (unsigned)ncpu / 2 + 1), all);
+	ck_assert_uint_eq(engine_gather(&o, (unsigned)ncpu), all);
+	s.uring_gather = "no";
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
-	ck_assert(o.min_wait_off);
-	ck_assert(!engine_min_wait(&o, 1));
-	s.uring_min_wait = "auto";
+	ck_assert(o.gather_off);
+	ck_assert_uint_eq(engine_gather(&o, 1), 0);
+	ck_assert_uint_eq(engine_gather(&o, (unsigned)ncpu), 0);
+	s.uring_gather = "auto";
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
-	ck_assert(!o.min_wait_off);
-	s = (struct settings){.uring_min_wait = "off", .uring_async = "auto"};
+	ck_assert(!o.gather_off);
+	s = (struct settings){.uring_gather = "off", .uring_async = "auto"};
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
-	ck_assert(!o.min_wait_off); /* the default */
+	ck_assert(!o.gather_off); /* the default */
 	ck_assert(o.async);
 }
 END_TEST

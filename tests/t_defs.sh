@@ -124,40 +124,45 @@ if is_root && [ -n "${l512:-}" ]; then
 	async loop "$l512" 1 no DRIVEBENCH_URING_ASYNC=auto
 fi
 
-# min-wait (the default; DRIVEBENCH_URING_MIN_WAIT=no turns it off): on a target whose I/O
-# io_uring's worker threads complete (zram), a thread with two CPUs or more to itself lets
-# completions gather in the kernel (kernel 6.12 on); not with busy polling or async issue,
-# not with fewer CPUs per thread, not on a target that takes non-blocking I/O. The
-# engine's flags say which, and show prints them.
-minwait() { # minwait NAME WANT: do NAME's flags say min-wait?
+# gathered waits (the default; DRIVEBENCH_URING_GATHER=no turns them off): on a target
+# whose I/O io_uring's worker threads complete (zram), a thread lets completions gather in
+# the kernel: for 10 us once one is there with two CPUs or more to itself (kernel 6.12 on),
+# until all are there with fewer (a block device only); not with busy polling or async
+# issue, not on a target that takes non-blocking I/O. The engine's flags say which, and
+# show prints them.
+gathers() { # gathers NAME WANT: what NAME's flags say of gathering: 10us, all or no
 	local got
-	got=$(json "$T/$1.json" "'yes' if 'min-wait' in d['phases'][0]['steps'][0]['definition']['flags'] else 'no'")
-	[ "$got" = "$2" ] && pass "min-wait on $1: $2" || fail "min-wait on $1: $2" "$(def "$T/$1.json" flags)"
+	got=$(json "$T/$1.json" "(lambda f: '10us' if 'gather 10us' in f else 'all' if 'gather all' in f else 'no')(d['phases'][0]['steps'][0]['definition']['flags'])")
+	[ "$got" = "$2" ] && pass "gather on $1: $2" || fail "gather on $1: $2" "$(def "$T/$1.json" flags)"
 }
 IFS=. read -r kmaj kmin _ <<<"$(uname -r)"
-minwait file no
+gathers file no
 if [ "$cpus" -ge 2 ] && [ -n "${zr:-}" ] &&
 	{ [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "$kmin" -ge 12 ]; }; }; then
-	minwait zram-default yes
-	minwait zram-no yes
-	minwait zram-auto no
-	minwait zram-cpus-threads no
-	uring zram-mw-no "$zr" 1 DRIVEBENCH_URING_MIN_WAIT=no
-	minwait zram-mw-no no
-	uring zram-mw-poll "$zr" 1 DRIVEBENCH_BUSY_POLL=yes
-	minwait zram-mw-poll no
-	"$DRIVEBENCH" show "$T/zram-default.json" | grep -q "engine io_uring (.*, min-wait 10us)" &&
-		pass "show prints min-wait" || fail "show prints min-wait" ""
+	gathers zram-default 10us
+	gathers zram-no 10us
+	gathers zram-auto no
+	uring zram-cpus "$zr" "$cpus"
+	gathers zram-cpus all
+	gathers zram-cpus-threads all
+	uring zram-gather-no "$zr" 1 DRIVEBENCH_URING_GATHER=no
+	gathers zram-gather-no no
+	uring zram-gather-no-cpus "$zr" "$cpus" DRIVEBENCH_URING_GATHER=no
+	gathers zram-gather-no-cpus no
+	uring zram-gather-poll "$zr" 1 DRIVEBENCH_BUSY_POLL=yes
+	gathers zram-gather-poll no
+	"$DRIVEBENCH" show "$T/zram-default.json" | grep -q "engine io_uring (.*, gather 10us)" &&
+		pass "show prints gather 10us" || fail "show prints gather 10us" ""
 else
-	skip "min-wait on zram" "needs 2 CPUs, zram and kernel 6.12"
+	skip "gathered waits on zram" "needs 2 CPUs, zram and kernel 6.12"
 fi
 if is_root && [ -n "${l512:-}" ]; then
-	minwait loop no
+	gathers loop no
 fi
-DRIVEBENCH_URING_MIN_WAIT=off "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
-[ $? = 2 ] && grep -q "DRIVEBENCH_URING_MIN_WAIT: 'off' is not auto or no" "$T/um.err" &&
-	pass "a bad DRIVEBENCH_URING_MIN_WAIT: exit 2" ||
-	fail "a bad DRIVEBENCH_URING_MIN_WAIT: exit 2" "$(cat "$T/um.err")"
+DRIVEBENCH_URING_GATHER=off "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
+[ $? = 2 ] && grep -q "DRIVEBENCH_URING_GATHER: 'off' is not auto or no" "$T/um.err" &&
+	pass "a bad DRIVEBENCH_URING_GATHER: exit 2" ||
+	fail "a bad DRIVEBENCH_URING_GATHER: exit 2" "$(cat "$T/um.err")"
 DRIVEBENCH_URING_ASYNC=sometimes "$DRIVEBENCH" list >/dev/null 2>"$T/ua.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_URING_ASYNC: 'sometimes' is not no or auto" "$T/ua.err" &&
 	pass "a bad DRIVEBENCH_URING_ASYNC: exit 2" ||

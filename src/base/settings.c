@@ -18,6 +18,6 @@ void settings_from_env(struct settings *s)
 		.busy_poll = getenv("DRIVEBENCH_BUSY_POLL"),
 		.uring_setup = getenv("DRIVEBENCH_URING_SETUP"),
 		.uring_async = getenv("DRIVEBENCH_URING_ASYNC"),
-		.uring_min_wait = getenv("DRIVEBENCH_URING_MIN_WAIT"),
+		.uring_gather = getenv("DRIVEBENCH_URING_GATHER"),
 	};
 }

@@ -30,7 +30,7 @@ struct settings {
 				    puts the site's busy-poll here when it is unset */
 	const char *uring_setup; /* DRIVEBENCH_URING_SETUP: the first ring setup tried */
 	const char *uring_async; /* DRIVEBENCH_URING_ASYNC: no or auto (engine.h) */
-	const char *uring_min_wait; /* DRIVEBENCH_URING_MIN_WAIT: auto or no (engine.h) */
+	const char *uring_gather; /* DRIVEBENCH_URING_GATHER: auto or no (engine.h) */
 };
 
 /* Fill s from the environment. */

@@ -59,10 +59,10 @@ int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 	o->ring_setup = s->uring_setup ? (unsigned)atoi(s->uring_setup) : 0;
 	if (s->uring_async && engine_auto_parse(s->uring_async, &o->async))
 		ret = -EINVAL;
-	bool min_wait = true;
-	if (s->uring_min_wait && engine_auto_parse(s->uring_min_wait, &min_wait))
+	bool gather = true;
+	if (s->uring_gather && engine_auto_parse(s->uring_gather, &gather))
 		ret = -EINVAL;
-	o->min_wait_off = !min_wait;
+	o->gather_off = !gather;
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
 		ret = -EINVAL;
@@ -98,9 +98,11 @@ bool engine_async(const struct engine_opts *o, unsigned threads)
 	return o && o->async && threads < usable_cpus();
 }
 
-bool engine_min_wait(const struct engine_opts *o, unsigned threads)
+unsigned engine_gather(const struct engine_opts *o, unsigned threads)
 {
-	return !(o && o->min_wait_off) && 2ull * threads <= usable_cpus();
+	if (o && o->gather_off)
+		return 0;
+	return ENGINE_OPEN_GATHER | (2ull * threads <= usable_cpus() ? 0 : ENGINE_OPEN_GATHER_ALL);
 }
 
 const struct engine_ops *engine_find(const char *name)
@@ -251,7 +253,7 @@ static int step_setup(struct step_run *step, const struct engine_stream *streams
 	}
 	step->busy_poll = engine_busy_poll(&step->ctl->opts, step->nworkers);
 	step->async = engine_async(&step->ctl->opts, step->nworkers);
-	step->min_wait = engine_min_wait(&step->ctl->opts, step->nworkers);
+	step->gather = engine_gather(&step->ctl->opts, step->nworkers);
 	step->w = calloc(step->nworkers, sizeof(*step->w));
 	if (!step->w)
 		goto nomem;

@@ -55,9 +55,11 @@ struct engine_cqe {
    uring engine's "async issue", see engine_uring.c; engine_async()). */
 #define ENGINE_OPEN_ASYNC 2u
 /* Let completions gather in the kernel before waking, if the target's completions come from
-   io_uring's worker threads (the uring engine's "min-wait", see engine_uring.c;
-   engine_min_wait()). */
-#define ENGINE_OPEN_MIN_WAIT 4u
+   io_uring's worker threads (the uring engine's "gathered waits", see engine_uring.c;
+   engine_gather()): for up to 10 us once one is there, or with ENGINE_OPEN_GATHER_ALL (the
+   thread shares its CPU with those workers) until all are there. */
+#define ENGINE_OPEN_GATHER     4u
+#define ENGINE_OPEN_GATHER_ALL 8u
 /* The first of the uring engine's ring setups to try (engine_opts.ring_setup), in the
    flags from bit 8 up; the other engines have one setup. */
 #define ENGINE_OPEN_SETUP(n)        ((unsigned)(n) << 8)
@@ -129,7 +131,7 @@ enum engine_poll { ENGINE_POLL_NO, ENGINE_POLL_YES, ENGINE_POLL_AUTO };
 extern const char *const engine_poll_name[]; /* "no", "yes", "auto" */
 /* "auto", "yes"/"on", "no"/"off"; -EINVAL for anything else. */
 int engine_poll_parse(const char *s, enum engine_poll *out);
-/* $DRIVEBENCH_URING_ASYNC and $DRIVEBENCH_URING_MIN_WAIT: "no" or "auto" (*on: auto);
+/* $DRIVEBENCH_URING_ASYNC and $DRIVEBENCH_URING_GATHER: "no" or "auto" (*on: auto);
    -EINVAL for anything else, *on unchanged. */
 int engine_auto_parse(const char *s, bool *on);
 
@@ -153,21 +155,20 @@ struct engine_opts {
 	 */
 	bool async;
 	/*
-	 * $DRIVEBENCH_URING_MIN_WAIT=no: the uring engine wakes for its wait target on every
-	 * target. The default (auto) lets completions gather in the kernel, for up to
-	 * MIN_WAIT_US once one is there, on a target whose I/O io_uring's worker threads
-	 * complete, in steps with at least two CPUs per thread (engine_min_wait()).
+	 * $DRIVEBENCH_URING_GATHER=no: the uring engine wakes for its wait target on every
+	 * target. The default (auto) lets completions gather in the kernel on a target whose
+	 * I/O io_uring's worker threads complete (engine_gather()).
 	 */
-	bool min_wait_off;
+	bool gather_off;
 };
 
 struct settings;
 /*
  * The engine's options from the settings (settings.h): busy_poll
  * ($DRIVEBENCH_BUSY_POLL, or the site's) else NO, uring_setup ($DRIVEBENCH_URING_SETUP)
- * else 0, uring_async ($DRIVEBENCH_URING_ASYNC: no or auto) else no, uring_min_wait
- * ($DRIVEBENCH_URING_MIN_WAIT: auto or no) else auto. 0, or -EINVAL for a busy_poll that is
- * not auto, yes or no, or a uring_async or uring_min_wait that is not no or auto (that
+ * else 0, uring_async ($DRIVEBENCH_URING_ASYNC: no or auto) else no, uring_gather
+ * ($DRIVEBENCH_URING_GATHER: auto or no) else auto. 0, or -EINVAL for a busy_poll that is
+ * not auto, yes or no, or a uring_async or uring_gather that is not no or auto (that
  * field is then the default).
  */
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s);
@@ -182,13 +183,14 @@ bool engine_busy_poll(const struct engine_opts *o, unsigned threads);
  */
 bool engine_async(const struct engine_opts *o, unsigned threads);
 /*
- * May a step with this many threads let its completions gather (ENGINE_OPEN_MIN_WAIT)
- * under o (NULL: the defaults)? Unless o->min_wait_off, and only with at least two CPUs
- * per thread: the thread, woken by a timer, then has a CPU of its own beside the worker
- * thread that completes its I/O. With fewer, its wake-ups take the worker's CPU (8K 70/30
- * at 2T16Q on zram, 2 CPUs: 0.55x of fio with it, 1.11x without).
+ * How a step with this many threads lets its completions gather under o (NULL: the
+ * defaults): 0 with o->gather_off, else ENGINE_OPEN_GATHER, and ENGINE_OPEN_GATHER_ALL
+ * too with fewer than two CPUs per thread. With two or more, a thread woken by a timer
+ * has a CPU of its own beside the worker thread that completes its I/O; with fewer, such
+ * wake-ups take the worker's CPU (8K 70/30 at 2T16Q on zram, 2 CPUs: 0.55x of fio with a
+ * 10 us timer, 0.92x with 50 us, 1.54x with 200 us, 1.78x waiting for all).
  */
-bool engine_min_wait(const struct engine_opts *o, unsigned threads);
+unsigned engine_gather(const struct engine_opts *o, unsigned threads);
 
 /* ---- running a step ------------------------------------------------------------- */
 

@@ -119,7 +119,7 @@ struct step_run {
 	unsigned nworkers;       /* of every stream */
 	bool busy_poll;          /* workers spin for completions (engine_busy_poll) */
 	bool async;              /* workers' queues may mark I/O async (engine_async) */
-	bool min_wait;           /* workers' queues may let completions gather (engine_min_wait) */
+	unsigned gather;         /* ENGINE_OPEN_GATHER* for workers' queues (engine_gather) */
 	struct stream_run *s;
 	unsigned nstreams;
 	struct worker *w;

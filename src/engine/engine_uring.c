@@ -31,18 +31,25 @@
  * force_async=1; its default is 0, and so is drivebench's (docs/DESIGN.md, "Async
  * issue", says why).
  *
- * Min-wait (ENGINE_OPEN_MIN_WAIT): on such a target the worker thread that completes a
- * request also wakes the submitter sleeping for it, and on zram that worker is what limits
- * the rate: waking a thread on another, halted, CPU cost it a fifth of its time at QD32.
- * With min-wait, a submitter with two or more I/Os in flight waits for all of them, but
- * only until MIN_WAIT_US after it began waiting if one has completed by then
- * (IORING_FEAT_MIN_TIMEOUT, kernel 6.12: the kernel's own timer on the submitter's CPU
- * ends that wait), and for the first completion as usual if none has. The worker then
- * wakes nobody while I/O remains in flight, and no completion waits longer than
- * MIN_WAIT_US to be reaped. It is a wait that gathers completions, as the wait target does
- * (engine_worker.c), not a spin: the thread sleeps in the kernel throughout. Only on a
- * DEFER_TASKRUN ring (the default), where the kernel wakes a waiter only when enough
- * completions are there, and never with busy polling or async issue.
+ * Gathered waits (ENGINE_OPEN_GATHER): on such a target the worker thread that completes
+ * a request also wakes the submitter sleeping for it, and on zram that worker is what
+ * limits the rate: waking a thread on another, halted, CPU cost it a fifth of its time at
+ * QD32. So a submitter with two or more I/Os in flight waits for all of them:
+ *  - with a CPU of its own (2 CPUs a thread), only until GATHER_US after it began waiting
+ *    if one has completed by then, and for the first completion as usual if none has
+ *    (IORING_FEAT_MIN_TIMEOUT, kernel 6.12: a kernel timer on the submitter's CPU ends
+ *    the wait), so the worker wakes nobody while I/O remains in flight, is refilled within
+ *    GATHER_US and no completion waits longer than that to be reaped;
+ *  - sharing CPUs with the workers (ENGINE_OPEN_GATHER_ALL), until all have completed, on
+ *    a block device only: each of the submitter's wake-ups there takes CPU from a worker,
+ *    and a device that does not block completes one thread's I/O one request at a time
+ *    however deep its queue. A file that cannot take non-blocking I/O (on a network file
+ *    system, say) may block in the workers, which then run its I/O side by side: waiting
+ *    for all of it would lower the depth it sees.
+ * Either way the thread sleeps in the kernel throughout: a wait that gathers completions,
+ * as the wait target does (engine_worker.c), not a spin. Only on a DEFER_TASKRUN ring (the
+ * default), where the kernel wakes a waiter only when enough completions are there, and
+ * never with busy polling or async issue.
  */
 #include "engine.h"
 
@@ -67,14 +74,14 @@
  */
 #define ASYNC_WAIT_MAX_NS 100000000ull
 /*
- * How long a min-wait ring lets completions gather once one is there (see the top). On
- * zram at QD32 (1 thread, 2 CPUs, 2 s runs alternating with fio), 5 and 10 µs gave
- * 1.15x of fio against 0.92x without; 20 µs gave as much at QD128 and no more.
+ * How long a thread with a CPU of its own lets completions gather once one is there (see
+ * the top). On zram at QD32 (1 thread, 2 CPUs, 2 s runs alternating with fio), 5 and 10 µs
+ * gave 1.15x of fio against 0.92x without; 20 µs gave as much at QD128 and no more.
  */
-#define MIN_WAIT_US 10u
-/* A min-wait ring's longest sleep when nothing else bounds it (past MIN_WAIT_US with
-   nothing completed, it sleeps until the first completion, as any ring does). */
-#define MIN_WAIT_IDLE_NS 1000000000ull
+#define GATHER_US 10u
+/* Such a thread's longest sleep when nothing else bounds it (past GATHER_US with nothing
+   completed, it sleeps until the first completion, as any ring does). */
+#define GATHER_IDLE_NS 1000000000ull
 /* IORING_FEAT_MIN_TIMEOUT (kernel 6.12): io_uring_enter takes a min_wait_usec */
 #define DB_FEAT_MIN_TIMEOUT (1u << 15)
 /* Spins to let each further wanted completion arrive before collecting (see below). */
@@ -90,7 +97,8 @@ struct engine_io {
 	bool ring_fd_registered;
 	bool busy_poll;
 	bool async;              /* reads and writes go IOSQE_ASYNC (see the top) */
-	bool min_wait;           /* waits let completions gather (see the top) */
+	unsigned gather_us;      /* waits gather completions for this long (see the top) */
+	bool gather_all;         /* waits are for all I/O in flight (see the top) */
 	unsigned inflight;       /* queued and not yet reaped */
 	char desc[160];
 };
@@ -195,21 +203,25 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	 * half the rate of the same ring sleeping (123K against 281K IOPS at QD32).
 	 */
 	io->busy_poll = (flags & ENGINE_OPEN_BUSY_POLL) && taskrun_flag;
-	bool nowait = !(flags & (ENGINE_OPEN_ASYNC | ENGINE_OPEN_MIN_WAIT)) || takes_nowait(fd);
+	bool nowait = !(flags & (ENGINE_OPEN_ASYNC | ENGINE_OPEN_GATHER)) || takes_nowait(fd);
 	io->async = (flags & ENGINE_OPEN_ASYNC) && !nowait;
-	io->min_wait = (flags & ENGINE_OPEN_MIN_WAIT) && !nowait && !io->async && !io->busy_poll &&
-		       (setups[i].flags & IORING_SETUP_DEFER_TASKRUN) &&
-		       (io->ring.features & DB_FEAT_MIN_TIMEOUT);
-	char min_wait[32] = "";
-	if (io->min_wait)
-		snprintf(min_wait, sizeof(min_wait), ", min-wait %uus", MIN_WAIT_US);
+	bool gather = (flags & ENGINE_OPEN_GATHER) && !nowait && !io->async && !io->busy_poll &&
+		      (setups[i].flags & IORING_SETUP_DEFER_TASKRUN);
+	io->gather_all = gather && (flags & ENGINE_OPEN_GATHER_ALL) && io->blockdev;
+	io->gather_us = gather && !(flags & ENGINE_OPEN_GATHER_ALL) &&
+				(io->ring.features & DB_FEAT_MIN_TIMEOUT) ? GATHER_US : 0;
+	char gathers[32] = "";
+	if (io->gather_us)
+		snprintf(gathers, sizeof(gathers), ", gather %uus", io->gather_us);
+	else if (io->gather_all)
+		snprintf(gathers, sizeof(gathers), ", gather all");
 	snprintf(io->desc, sizeof(io->desc), "io_uring %s%s%s%s%s%s%s%s", setups[i].name,
 		 taskrun_flag ? "|TASKRUN_FLAG" : "",
 		 io->fixed_file ? ", registered file" : "",
 		 io->fixed_bufs ? ", registered buffers" : "",
 		 io->ring_fd_registered ? ", registered ring" : "",
 		 io->async ? ", IOSQE_ASYNC" : "",
-		 min_wait,
+		 gathers,
 		 io->busy_poll ? ", busy-poll" : "");
 	*iop = io;
 	return 0;
@@ -354,18 +366,18 @@ struct getevents_arg {
 };
 
 /*
- * Submit what is queued and wait for everything in flight, until MIN_WAIT_US after the
+ * Submit what is queued and wait for everything in flight, until GATHER_US after the
  * wait began if something has completed by then, or else until the first completion or
  * timeout_ns (see the top). liburing 2.3 has no call that passes min_wait_usec, so this
  * publishes the queued entries (what io_uring_submit does first) and enters itself.
  */
-static int min_wait_enter(struct engine_io *io, uint64_t timeout_ns)
+static int gather_enter(struct engine_io *io, uint64_t timeout_ns)
 {
 	struct io_uring_sq *sq = &io->ring.sq;
 	struct __kernel_timespec ts = {.tv_sec = (long long)(timeout_ns / 1000000000ull),
 				       .tv_nsec = (long long)(timeout_ns % 1000000000ull)};
 	struct getevents_arg arg = {.sigmask_sz = _NSIG / 8,
-				    .min_wait_usec = MIN_WAIT_US,
+				    .min_wait_usec = io->gather_us,
 				    .ts = (uint64_t)(uintptr_t)&ts};
 	unsigned enter = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	int fd = io->ring.ring_fd;
@@ -391,9 +403,11 @@ static int uring_submit_wait(struct engine_io *io, unsigned min_complete, uint64
 	struct __kernel_timespec ts;
 	int ret;
 
-	if (io->min_wait && io->inflight >= 2 &&
-	    (!timeout_ns || timeout_ns > MIN_WAIT_US * 1000ull))
-		return min_wait_enter(io, timeout_ns ? timeout_ns : MIN_WAIT_IDLE_NS);
+	if (io->gather_us && io->inflight >= 2 &&
+	    (!timeout_ns || timeout_ns > io->gather_us * 1000ull))
+		return gather_enter(io, timeout_ns ? timeout_ns : GATHER_IDLE_NS);
+	if (io->gather_all && io->inflight > min_complete)
+		min_complete = io->inflight;
 	if (io->async && (!timeout_ns || timeout_ns > ASYNC_WAIT_MAX_NS))
 		timeout_ns = ASYNC_WAIT_MAX_NS;
 	ts.tv_sec = (long long)(timeout_ns / 1000000000ull);

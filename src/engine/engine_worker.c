@@ -165,7 +165,7 @@ static int worker_setup(struct worker *w, struct engine_io **io)
 	ret = step->ops->open(io, w->s->t->fd, qd, w->bufs,
 			      (step->busy_poll ? ENGINE_OPEN_BUSY_POLL : 0) |
 				      (step->async ? ENGINE_OPEN_ASYNC : 0) |
-				      (step->min_wait ? ENGINE_OPEN_MIN_WAIT : 0) |
+				      step->gather |
 				      ENGINE_OPEN_SETUP(step->ctl->opts.ring_setup));
 	if (ret == 0) {
 		snprintf(w->desc, sizeof(w->desc), "%s", step->ops->describe(*io));

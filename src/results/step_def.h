@@ -30,7 +30,7 @@ extern const char *const step_lat_name[SL_COUNT]; /* "", "total", "completion-on
 enum step_wait {
 	SWT_UNKNOWN,
 	SWT_INTERRUPT, /* slept in the kernel until completions came (fio's default; the
-			  uring engine's min-wait gathers them, see engine_uring.c) */
+			  uring engine's gathered waits, see engine_uring.c) */
 	SWT_BUSY_POLL, /* spun on the completion queue before sleeping (--busy-poll) */
 	SWT_POLLED,    /* polled I/O: the kernel polls the device (IOPOLL, fio's hipri) */
 	SWT_COUNT

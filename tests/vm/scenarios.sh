@@ -298,7 +298,7 @@ faults() {
 
 # async issue (DRIVEBENCH_URING_ASYNC=auto) marks I/O async only on a target that cannot
 # take non-blocking I/O: the real NVMe and SATA drivers can, so their steps never are (nor
-# do their waits let completions gather: min-wait is for the same targets)
+# do their waits gather completions: gathered waits are for the same targets)
 async_issue() {
 	for d in nvme0n1 sda; do
 		r=$res/async-$d.json
@@ -306,7 +306,7 @@ async_issue() {
 			--quiet --out $r >/tmp/stdout 2>/tmp/stderr
 		f=$(jq -r '.phases[0].steps[0].definition.flags // "none"' $r 2>/dev/null)
 		case $f in
-		*IOSQE_ASYNC* | *min-wait*) fail async/$d-not-marked "flags '$f'" ;;
+		*IOSQE_ASYNC* | *gather*) fail async/$d-not-marked "flags '$f'" ;;
 		none | "") fail async/$d-not-marked "no result: $(head -c 200 /tmp/stderr)" ;;
 		*) pass async/$d-not-marked "flags '$f'" ;;
 		esac
