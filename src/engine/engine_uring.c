@@ -41,11 +41,12 @@
  *    the wait), so the worker wakes nobody while I/O remains in flight, is refilled within
  *    GATHER_US and no completion waits longer than that to be reaped;
  *  - sharing CPUs with the workers (ENGINE_OPEN_GATHER_ALL), until all have completed, on
- *    a block device only: each of the submitter's wake-ups there takes CPU from a worker,
- *    and a device that does not block completes one thread's I/O one request at a time
- *    however deep its queue. A file that cannot take non-blocking I/O (on a network file
- *    system, say) may block in the workers, which then run its I/O side by side: waiting
- *    for all of it would lower the depth it sees.
+ *    a block device that no other device is under only (leaf_blockdev()): each of the
+ *    submitter's wake-ups there takes CPU from a worker, and a device that does not block
+ *    completes one thread's I/O one request at a time however deep its queue. A file
+ *    that cannot take non-blocking I/O (on a network file system, say) or a stacked device
+ *    (device-mapper, md) may block in the workers, which then run its I/O side by side:
+ *    waiting for all of it would lower the depth it sees.
  * Either way the thread sleeps in the kernel throughout: a wait that gathers completions,
  * as the wait target does (engine_worker.c), not a spin. Only on a DEFER_TASKRUN ring (the
  * default), where the kernel wakes a waiter only when enough completions are there, and
@@ -53,14 +54,17 @@
  */
 #include "engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <liburing.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -167,6 +171,42 @@ static bool takes_nowait(int fd)
 	return !(preadv2(fd, &v, 1, 0, RWF_NOWAIT) < 0 && errno == EOPNOTSUPP);
 }
 
+/*
+ * Is fd a block device with no other device under it (its sysfs "slaves" empty, as zram's
+ * is; a device-mapper or md device lists the devices it passes its I/O on to)? A partition
+ * answers for its disk; anything unreadable is a no.
+ */
+static bool leaf_blockdev(int fd)
+{
+	char path[64], real[PATH_MAX + 16];
+	struct stat st;
+	struct dirent *e;
+	bool leaf = true;
+	DIR *d;
+
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (!realpath(path, real))
+		return false;
+	size_t n = strlen(real);
+	snprintf(real + n, sizeof(real) - n, "/partition");
+	if (access(real, F_OK) == 0) {
+		real[n] = '\0';
+		char *slash = strrchr(real, '/');
+		if (slash)
+			n = (size_t)(slash - real);
+	}
+	snprintf(real + n, sizeof(real) - n, "/slaves");
+	if (!(d = opendir(real)))
+		return false;
+	while (leaf && (e = readdir(d)))
+		leaf = e->d_name[0] == '.';
+	closedir(d);
+	return leaf;
+}
+
 static int uring_open(struct engine_io **iop, int fd, unsigned depth, const struct iovec *bufs,
 		      unsigned flags)
 {
@@ -207,7 +247,7 @@ static int uring_open(struct engine_io **iop, int fd, unsigned depth, const stru
 	io->async = (flags & ENGINE_OPEN_ASYNC) && !nowait;
 	bool gather = (flags & ENGINE_OPEN_GATHER) && !nowait && !io->async && !io->busy_poll &&
 		      (setups[i].flags & IORING_SETUP_DEFER_TASKRUN);
-	io->gather_all = gather && (flags & ENGINE_OPEN_GATHER_ALL) && io->blockdev;
+	io->gather_all = gather && (flags & ENGINE_OPEN_GATHER_ALL) && leaf_blockdev(fd);
 	io->gather_us = gather && !(flags & ENGINE_OPEN_GATHER_ALL) &&
 				(io->ring.features & DB_FEAT_MIN_TIMEOUT) ? GATHER_US : 0;
 	char gathers[32] = "";
