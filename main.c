@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 {
 	static struct siteconf site;
 	enum engine_poll mode;
-	bool async;
+	bool on; /* what a no-or-auto variable says; main() only checks that it parses */
 	FILE *err;
 
 	/*
@@ -101,12 +101,12 @@ int main(int argc, char **argv)
 			settings.busy_poll);
 		return EXIT_USAGE;
 	}
-	if (settings.uring_async && engine_auto_parse(settings.uring_async, &async)) {
+	if (settings.uring_async && engine_auto_parse(settings.uring_async, &on)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_URING_ASYNC: '%s' is not no or auto\n",
 			settings.uring_async);
 		return EXIT_USAGE;
 	}
-	if (settings.uring_gather && engine_auto_parse(settings.uring_gather, &async)) {
+	if (settings.uring_gather && engine_auto_parse(settings.uring_gather, &on)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_URING_GATHER: '%s' is not auto or no\n",
 			settings.uring_gather);
 		return EXIT_USAGE;

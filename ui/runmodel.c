@@ -44,8 +44,8 @@ struct run_model *run_model_new(const struct settings *settings)
 	if (!m)
 		return NULL;
 	m->settings = settings;
-	/* main() has refused a DRIVEBENCH_BUSY_POLL or DRIVEBENCH_URING_ASYNC that does not
-	   parse */
+	/* main() has refused a DRIVEBENCH_BUSY_POLL, DRIVEBENCH_URING_ASYNC or
+	   DRIVEBENCH_URING_GATHER that does not parse */
 	(void)engine_opts_from_settings(&m->ctl.opts, settings);
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
