@@ -265,7 +265,8 @@ for st in steps:
     assert 0 < proc <= 100 * min(threads + 1, c["cpus"]) + 5, c
     for k in ("host_user_pct", "host_system_pct", "host_iowait_pct"):
         assert 0 <= c[k] <= 100, c
-    assert c["host_user_pct"] + c["host_system_pct"] + c["host_iowait_pct"] <= 100.1, c
+    # each share is rounded to a tenth on its own, so three of them may sum to 100.15
+    assert c["host_user_pct"] + c["host_system_pct"] + c["host_iowait_pct"] <= 100.15 + 1e-9, c
     for w in st.get("warnings", []):
         if w["code"] == "cpu-bound":
             assert "may be the limit" in w["text"], w
