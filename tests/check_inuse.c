@@ -3,8 +3,8 @@
  * In-use checks over fake /sys and /proc trees built here: mounted partitions matched by
  * major:minor (never by the name mountinfo shows), escaped mount points, swap devices and
  * swap files, holders of the disk and of its partitions, the root file system through
- * device mapper, too many reasons, unknown devices; and the real root disk of this
- * machine. A real mounted loop partition and swap are tested by tests/t_list.sh.
+ * device mapper, processes writing, too many reasons, unknown devices; and the real root
+ * disk of this machine. A real mounted loop partition and swap are tested by tests/t_list.sh.
  */
 #include "fstree.h"
 
@@ -248,6 +248,81 @@ START_TEST(test_swap_file)
 }
 END_TEST
 
+/* The machine under tmproot/name with a node for loop3p2 (made, never opened) at node;
+   false, the test skipped, without root, which mknod needs. */
+static bool machine_with_node(const char *name, char *dir, size_t dlen, char *node, size_t nlen)
+{
+	if (!test_is_root()) {
+		printf("SKIP: check_inuse %s: mknod needs root\n", name);
+		return false;
+	}
+	fmt(dir, dlen, "%s/%s", tmproot, name);
+	make_machine(dir);
+	fmt(node, nlen, "%s/loop3p2", dir);
+	ck_assert_int_eq(mknod(node, S_IFBLK | 0600, makedev(259, 11)), 0);
+	return true;
+}
+
+/*
+ * Processes with a piece of the reach open for writing, as /proc/PID/fd shows them: a
+ * partition's node held by one is a use of its disk; a file held by one with control
+ * characters in its name is a use, the name made visible; this process's own descriptors,
+ * non-numeric entries and other devices are not. Readers are left out by the links' own
+ * modes, which only the real /proc has: tests/t_stacks.sh.
+ */
+START_TEST(test_open_writers)
+{
+	char dir[4096], node[4096], file[4096], self[64];
+	struct inuse u;
+
+	if (!machine_with_node("writers", dir, sizeof(dir), node, sizeof(node)))
+		return;
+	fmt(file, sizeof(file), "%s/vm.img", dir);
+	fmt(self, sizeof(self), "proc/%ld/fd/3", (long)getpid());
+	const struct fs_entry procs[] = {
+		{"vm.img", "disk", NULL},
+		{"proc/4242/comm", "qemu-system-x86", NULL},
+		{"proc/4242/fd/7", NULL, node},
+		{"proc/77/comm", "dd\x1b[2J", NULL},
+		{"proc/77/fd/1", NULL, file},
+		/* not processes of others: this one, and a name that is not a pid */
+		{self, NULL, node},
+		{"proc/12ab/fd/3", NULL, node},
+	};
+	build_tree(dir, procs, sizeof(procs) / sizeof(procs[0]));
+
+	/* the disk: its partition is written by qemu; the partition itself says so too */
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert(u.flags & INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(has_reason(&u, INUSE_OPEN,
+				 "open for writing: loop3p2 by qemu-system-x86 (pid 4242)"),
+		      "%s", all_reasons(&u));
+	/* loop3p1's two mounts and qemu: neither this process nor "12ab" */
+	ck_assert_msg(u.nreasons == 3, "%s", all_reasons(&u));
+	ck_assert_int_eq(check_in(dir, makedev(259, 11), &u), 0);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN,
+				 "open for writing: loop3p2 by qemu-system-x86 (pid 4242)"),
+		      "%s", all_reasons(&u));
+	/* sda is nobody's to write (its dm-0 is root) */
+	ck_assert_int_eq(check_in(dir, makedev(8, 0), &u), 0);
+	ck_assert_msg(!(u.flags & INUSE_BIT(INUSE_OPEN)), "%s", all_reasons(&u));
+	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
+	ck_assert_uint_eq(u.flags, 0);
+
+	/* the file: dd's name shown with its escape made visible */
+	struct stat st;
+	char sys[4096], proc[4096], err[256];
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_int_eq(stat(file, &st), 0);
+	ck_assert_int_eq(inuse_check_file(st.st_dev, st.st_ino, &roots, &u, err, sizeof(err)), 0);
+	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "open for writing by dd^[[2J (pid 77)"), "%s",
+		      all_reasons(&u));
+}
+END_TEST
+
 /* A swap partition: its node (made here, never opened) resolves to the partition. */
 START_TEST(test_swap_device)
 {
@@ -255,14 +330,8 @@ START_TEST(test_swap_device)
 	struct inuse u;
 	FILE *f;
 
-	if (!test_is_root()) {
-		printf("SKIP: check_inuse swap device: mknod needs root\n");
+	if (!machine_with_node("swapdev", dir, sizeof(dir), node, sizeof(node)))
 		return;
-	}
-	fmt(dir, sizeof(dir), "%s/swapdev", tmproot);
-	make_machine(dir);
-	fmt(node, sizeof(node), "%s/loop3p2", dir);
-	ck_assert_int_eq(mknod(node, S_IFBLK | 0600, makedev(259, 11)), 0);
 	fmt(path, sizeof(path), "%s/proc/swaps", dir);
 	f = fopen(path, "w");
 	fprintf(f, "Filename\tType\tSize\tUsed\tPriority\n%s\tpartition\t1024\t0\t-2\n", node);
@@ -657,6 +726,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_too_many_reasons);
 	tcase_add_test(tc, test_swap_file);
 	tcase_add_test(tc, test_swap_device);
+	tcase_add_test(tc, test_open_writers);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);

@@ -220,6 +220,47 @@ else
 	skip "dm over a loop" "dmsetup is not installed"
 fi
 
+# Another process with a piece of the reach open for writing (a virtual machine on the
+# disk, a dd, another run) is a use of it; one that only reads is not.
+# hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR
+hold() {
+	if [ "$2" = rw ]; then sleep 600 3<>"$3" & else sleep 600 3<"$3" & fi
+	cleanup_add "kill $!"
+	printf -v "$1" '%s' "$!"
+}
+mkloop lh "$(mkfile 16M held.img)"
+hold p rw "$lh"
+refused "a loop device another process writes" "$lh" \
+	"open for writing: $(lname "$lh") by sleep \(pid $p\)" "open for writing: $(lname "$lh") by sleep"
+kill $p
+hold p ro "$lh"
+allowed "a loop device another process only reads" "$lh"
+kill $p
+hf=$(mkfile 16M held-file.img)
+hold p rw "$hf"
+refused "a file another process writes" "$hf" "it is in use \(open for writing by sleep \(pid $p\)\)"
+mkloop li "$hf"
+refused "a loop over a file another process writes" "$li" \
+	"$(lname "$li") is over $hf, open for writing by sleep \(pid $p\)"
+kill $p
+hf=$(mkfile 16M read-file.img)
+hold p ro "$hf"
+allowed "a file another process only reads" "$hf"
+kill $p
+# two runs writing one file at once: the second is refused, the first runs on
+"$DRIVEBENCH" run --target "$hf" --rw randwrite --time 60s --quiet --out "$T/first.json" \
+	>/dev/null 2>&1 &
+first=$!
+cleanup_add "kill $first"
+for _ in $(seq 300); do [ -s "$T/first.json" ] && break; sleep 0.1; done
+write_run "$hf"
+rc=$?
+check "two runs writing one file: the second is refused (exit 3), naming the first" \
+	test $rc -eq 3 -a -n "$(grep "open for writing by drivebench (pid $first)" "$T/e")"
+kill -TERM $first
+wait $first
+check "two runs writing one file: the first ran on" test $? -ne 3
+
 # a result another run is still writing is drivebench's own output, never a target
 "$DRIVEBENCH" run --target "$seed" --rw randread --time 60s --quiet --out "$T/live.json" \
 	>/dev/null 2>&1 &

@@ -16,13 +16,18 @@
  *     /proc/self/mountinfo), active swap (each /proc/swaps entry stat()ed to a device or
  *     an inode), the root file system (the device mounted on "/" and every slave under
  *     it), holders (sysfs holders/: LVM, md, dm) and loop devices over the part of it the
- *     write reaches, each followed up in turn. A partition of a disk in the reach counts
- *     when its byte range overlaps the reach: writing sda2 does not touch a mounted sda1,
- *     writing sda does.
+ *     write reaches, each followed up in turn; and another process that holds any of
+ *     these open for writing (/proc/PID/fd: a virtual machine on the disk, a dd, a
+ *     database, another drivebench run), found by the same device numbers and inodes. A
+ *     partition of a disk in the reach counts when its byte range overlaps the reach:
+ *     writing sda2 does not touch a mounted sda1, writing sda does.
  *
  * Each use found comes with a sentence for people that names the whole chain ("loop4 is
  * over /tmp/d.img, which backs loop3 (a loop device), mounted: loop3 on /mnt"). A device
  * or file on the write's own path is never a use of it.
+ *
+ * Processes are seen as far as /proc shows them: all of them to root, a user's own
+ * otherwise. Readers are not uses: reading does not change what a write changes.
  *
  * The /proc and /sys roots are overridable so that tests can point them at fixtures.
  * Nothing here opens a block device other than loop devices, read-only, to ask them.
@@ -37,7 +42,8 @@
 	X(INUSE_MOUNTED, "mounted")     \
 	X(INUSE_SWAP, "swap")           \
 	X(INUSE_HOLDER, "held")         \
-	X(INUSE_ROOT, "root")
+	X(INUSE_ROOT, "root")           \
+	X(INUSE_OPEN, "open")
 
 enum inuse_kind {
 #define X(id, name) id,

@@ -7,8 +7,9 @@
  * offset, or a file's inode), a device-mapper or md device writes its slaves. That set
  * is "the write's reach". Up from each piece of the reach: mounts, swap, the root file
  * system, holders (dm, md) and loop devices over it (over the part of it the write
- * reaches), each followed up in turn, so a reason says the whole chain in words: "loop4
- * is over /tmp/d.img, which backs loop3 (a loop device), mounted: loop3 on /mnt".
+ * reaches), each followed up in turn, and other processes that hold it open for writing,
+ * so a reason says the whole chain in words: "loop4 is over /tmp/d.img, which backs loop3
+ * (a loop device), mounted: loop3 on /mnt".
  * What is in the reach itself is the write's own path, never a use of it.
  */
 #include "inuse.h"
@@ -301,6 +302,11 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 			add_reason(w, depth ? up : INUSE_SWAP, "%sswap: %s (%s)", prefix,
 				   e->name, s->swaps[k].path);
 	}
+	for (size_t k = 0; k < s->nopens; k++)
+		if (!s->opens[k].is_file && s->opens[k].dev == e->dev)
+			add_reason(w, depth ? up : INUSE_OPEN,
+				   "%sopen for writing: %s by %s (pid %ld)", prefix, e->name,
+				   s->opens[k].comm, (long)s->opens[k].pid);
 	up_holders(w, e, prefix, through, depth);
 	for (size_t k = 0; k < s->nblk; k++) {
 		const struct blk_entry *l = &s->blk[k];
@@ -346,7 +352,7 @@ static void uses_whole(struct walk *w, const struct blk_entry *e, uint64_t off, 
 		uses_one(w, part[i], 0, INUSE_WHOLE, prefix, true, depth);
 }
 
-/* The uses of a file in the reach: loop devices over it, swap. */
+/* The uses of a file in the reach: loop devices over it, processes writing it, swap. */
 static void uses_file(struct walk *w, const struct inuse_obj *o)
 {
 	const struct inuse_snapshot *s = w->s;
@@ -362,6 +368,10 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 		put(hop, sizeof(hop), "%sbacks %s (a loop device)", prefix, l->name);
 		up_through(w, l, hop, 0);
 	}
+	for (size_t k = 0; k < s->nopens; k++)
+		if (s->opens[k].is_file && s->opens[k].dev == o->dev && s->opens[k].ino == o->ino)
+			add_reason(w, INUSE_OPEN, "%s%sopen for writing by %s (pid %ld)", o->via,
+				   o->via[0] ? ", " : "", s->opens[k].comm, (long)s->opens[k].pid);
 	for (size_t k = 0; k < s->nswaps; k++)
 		if (s->swaps[k].is_file && s->swaps[k].dev == o->dev && s->swaps[k].ino == o->ino)
 			add_reason(w, INUSE_SWAP, "%s%sswap: the file is active swap (%s)", o->via,

@@ -41,6 +41,15 @@ struct swap_ent {
 	char *path;
 };
 
+/* A process that holds a block device or a regular file open for writing. */
+struct open_ent {
+	bool is_file; /* a regular file (dev, ino); else the block device dev */
+	dev_t dev;
+	ino_t ino;
+	pid_t pid;
+	char comm[32]; /* its command name, control characters made visible */
+};
+
 struct inuse_snapshot {
 	char sys[PATH_MAX];
 	bool real_sys; /* sys is the running kernel's: its device nodes may be asked */
@@ -54,6 +63,8 @@ struct inuse_snapshot {
 	dev_t root_dev;    /* the device mounted on "/" */
 	dev_t *root_under; /* root_dev and every device below it (slaves) */
 	size_t nroot_under;
+	struct open_ent *opens; /* other processes' writable descriptors */
+	size_t nopens;
 };
 
 const struct blk_entry *inuse_blk_by_dev(const struct inuse_snapshot *s, dev_t dev);

@@ -453,10 +453,15 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 				      exists ? st.st_dev : dst.st_dev, err, errlen);
 	if (ret == 0 && exists) {
 		struct inuse use;
+		unsigned k = 0;
 		ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
-		if (ret == 0 && inuse_busy(&use)) {
+		/* a writer is not a refusal here: results are told apart by their locks
+		   (another run's, or a name taken meanwhile), and the next free name is used */
+		while (k < use.nreasons && use.reason[k].kind == INUSE_OPEN)
+			k++;
+		if (ret == 0 && (use.flags & ~INUSE_BIT(INUSE_OPEN))) {
 			snprintf(err, errlen, "%s: refusing to write an output there: the file %s",
-				 path, use.reason[0].text);
+				 path, k < use.nreasons ? use.reason[k].text : "is in use");
 			ret = -EINVAL;
 		}
 	}

@@ -8,9 +8,11 @@
  *
  *   block device  refused when the device, its whole disk or any partition of that disk
  *                 is mounted, is active swap, has holders (LVM, md, dm), backs a loop
- *                 device, or holds the root file system, all matched by device number;
- *                 then refused unless the confirmation names the same device;
- *   regular file  refused when it backs a loop device or is active swap.
+ *                 device, holds the root file system, or another process has it open
+ *                 for writing, all matched by device number; then refused unless the
+ *                 confirmation names the same device;
+ *   regular file  refused when it backs a loop device, is active swap, or another
+ *                 process has it open for writing.
  *
  * The target was opened with O_EXCL, so the kernel refuses a claimed device as well, and
  * keeps it from being mounted while the run holds it.
@@ -92,6 +94,7 @@ int safety_claim_reach(const struct target *t, int *fds, unsigned max, unsigned 
  * or a directory; when the file is one of the nt targets t[] or anything a target reaches
  * (a loop device's backing file); when it backs any loop device or is active swap; or,
  * for a run that writes, when it lies on a file system on a device the write reaches.
+ * Another process writing the file is not checked here: result files take locks.
  * A path whose directory does not exist passes (writing it says so). t may be NULL.
  */
 int safety_check_output(const char *path, const struct target *t, unsigned nt, bool writes,

@@ -221,19 +221,20 @@ static int check_erase(const struct run *r, struct target *t, const struct run_r
 static int guard_target(struct run *r, struct target *t, const struct run_request *rq, char *err,
 			size_t errlen)
 {
-	int ret = safety_check_target(t, rq->confirm, rq->roots, err, errlen);
 	unsigned n = 0;
 
-	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
-		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
-	/* drivebench's own outputs are not targets: a result a run is still writing */
-	if (ret == 0 && !t->is_blockdev && result_being_written(t->resolved)) {
+	/* drivebench's own outputs are not targets: a result a run is still writing (which
+	   that run also has open for writing, said here by what it is) */
+	if (!t->is_blockdev && result_being_written(t->resolved)) {
 		snprintf(err, errlen,
 			 "refusing to write to %s: it is a result file another drivebench run is "
 			 "still writing",
 			 t->path);
-		ret = -EPERM;
+		return -EPERM;
 	}
+	int ret = safety_check_target(t, rq->confirm, rq->roots, err, errlen);
+	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
+		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
 	if (ret == 0)
 		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
 					 rq->roots, err, errlen);

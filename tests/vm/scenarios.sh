@@ -187,6 +187,19 @@ guard() {
 		--time 1s --quiet --out $res/guard-read-nvme0n2.json
 	drivebench list --json /dev/nvme0n2 >/tmp/l2.json
 	same guard/list-says-mounted "$(drive nvme0n2 .in_use.mounted /tmp/l2.json)" true
+	# a process writing the disk without claiming it (a virtual machine's disk, a dd)
+	sleep 120 3<>/dev/nvme0n1 &
+	holder=$!
+	rc guard/written-nvme0n1-refused 3 drivebench run --target /dev/nvme0n1 --rw randwrite \
+		--time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/refused.json
+	case $why in
+	*"open for writing: nvme0n1 by sleep (pid $holder)"*) pass guard/written-names-process "$why" ;;
+	*) fail guard/written-names-process "'$why' does not name sleep (pid $holder)" ;;
+	esac
+	drivebench list --json /dev/nvme0n1 >/tmp/l1.json
+	same guard/list-says-open "$(drive nvme0n1 .in_use.open /tmp/l1.json)" true
+	kill $holder
+	wait $holder 2>/dev/null
 	save
 }
 
