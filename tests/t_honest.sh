@@ -3,7 +3,9 @@
 # on a loop device) makes later reads warn reads-unwritten; a fill of 256 MiB with loops = 1
 # writes 256 MiB, counted by the result and by the loop device's own statistics; replay
 # keeps the original's seeds (--new-seeds draws others); export-samples' time runs on
-# across a phase's rounds, with the round in a column.
+# across a phase's rounds, with the round in a column; a step on a partition whose disk
+# another program reads at the same time (its sibling partition) warns device-shared, one
+# on a quiet disk does not.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
@@ -89,3 +91,35 @@ assert r2[0] >= first_len - 1e-9, (r2, first_len)
 # not a phase in rounds: no round
 assert all(r["round"] == "" for r in meas), [r["round"] for r in meas]
 PY
+
+# device-shared: the disk's own counters against the step's bytes
+codes() { json "$1" "' '.join(w['code'] for s in d['phases'][0]['steps'] for w in s.get('warnings', []))"; }
+if is_root && command -v sfdisk >/dev/null && mkloop sdev "$(mkfile 96M shared.img)" -P &&
+	printf 'label: dos\n,32M,L\n,,L\n' | sfdisk -q "$sdev" >/dev/null 2>&1 &&
+	{ partx -a "$sdev" 2>/dev/null; [ -b "${sdev}p2" ]; }; then
+	"$DRIVEBENCH" run --target "${sdev}p2" --rw randread --time 1s --quiet \
+		--out "$T/quiet.json" >/dev/null 2>&1
+	check "device-shared: a step on a quiet disk is not warned" \
+		test -z "$(codes "$T/quiet.json" | grep -w device-shared)"
+	# the sibling partition read over and over, from before the step to after it
+	(while :; do dd if="${sdev}p1" of=/dev/null bs=1M iflag=direct status=none; done) &
+	reader=$!
+	cleanup_add "kill $reader"
+	sleep 0.3
+	"$DRIVEBENCH" run --target "${sdev}p2" --rw randread --time 1s --quiet \
+		--out "$T/shared.json" >/dev/null 2>&1
+	kill $reader
+	wait $reader 2>/dev/null
+	check "device-shared: a step beside reads of its sibling partition is warned" \
+		test -n "$(codes "$T/shared.json" | grep -w device-shared)"
+	check "device-shared: the sentence names the disk and what it moved" python3 - "$T/shared.json" "$(basename "$sdev")" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [w for s in d["phases"][0]["steps"] for w in s.get("warnings", []) if w["code"] == "device-shared"]
+assert w and w[0]["text"].startswith(sys.argv[2] + " moved "), w
+assert "that were not this step's (reads " in w[0]["text"], w
+PY
+	check "device-shared: show lists it" grep -q "device-shared" <("$DRIVEBENCH" show "$T/shared.json")
+else
+	skip "device-shared" "needs root, sfdisk and a partitioned loop device"
+fi

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cpu.h"
+#include "devshare.h"
 #include "errbuf.h"
 #include "preset.h"
 #include "purge.h"
@@ -359,28 +360,6 @@ static void check_unwritten(struct plan_run *r, const struct workload *wl,
 		     all);
 }
 
-/*
- * A fill: each stream's range on its target, `loops` times, as the bytes its workers issue
- * before they stop (the engine stops at the byte, not at a sample's end). The total.
- */
-static uint64_t loops_budget(const struct plan_run *r, const struct plan_step *ps,
-			     struct workload *wl, struct step_streams *ss)
-{
-	uint64_t total = 0;
-
-	for (unsigned i = 0; i < (ss ? ss->n : 1); i++) {
-		struct workload *w = ss ? &ss->wl[i] : wl;
-		uint64_t start, len;
-
-		workload_range(w, (ss ? ss->es[i].t : r->t)->size, &start, &len);
-		w->io_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
-		if (!w->io_bytes)
-			w->io_bytes = 1;
-		total += w->io_bytes;
-	}
-	return total;
-}
-
 /* The step's rate as it runs: a share of the last uncapped step's IOPS, or as planned. */
 static int step_rate(struct plan_run *r, const struct plan_step *ps, const char *label,
 		     struct workload *wl)
@@ -425,9 +404,9 @@ static int step_streams(struct plan_run *r, const struct plan_step *ps, const st
 
 /* Warnings about what the step's numbers may not show (the engine's side). */
 static void step_warnings(struct plan_run *r, struct result_step *st, const struct step_result *sr,
-			  unsigned threads, int ret)
+			  const struct devshare *ds, unsigned threads, int ret)
 {
-	char why[256];
+	char why[320];
 
 	if (sr->host_stall_ns) {
 		char a[32], b[32], c[32];
@@ -448,11 +427,15 @@ static void step_warnings(struct plan_run *r, struct result_step *st, const stru
 		     "measured time%s: the host did not run them then",
 		     sr->idle_workers, threads, sr->first_idle + 1, none);
 	}
-	if (ret == 0 && !sr->stopped &&
-	    cpu_bound(&st->cpu, threads, engine_busy_poll(&r->ctl->opts, threads), why, sizeof(why)))
+	if (ret != 0 || sr->stopped)
+		return;
+	if (cpu_bound(&st->cpu, threads, engine_busy_poll(&r->ctl->opts, threads), why,
+		      sizeof(why)))
 		warn(r, st, SW_CPU_BOUND, "%s", why);
-	if (ret == 0 && !sr->stopped && cpu_host_busy(&st->cpu, why, sizeof(why)))
+	if (cpu_host_busy(&st->cpu, why, sizeof(why)))
 		warn(r, st, SW_HOST_BUSY, "%s", why);
+	if (devshare_shared(ds, why, sizeof(why)))
+		warn(r, st, SW_DEVICE_SHARED, "%s", why);
 }
 
 /* What the engine measured into the result step (and its streams). */
@@ -485,12 +468,14 @@ static void step_status(struct result_step *st, enum result_status status)
 
 /* The engine on the step: one stream, or all of them at once. */
 static int step_engine(struct plan_run *r, const struct workload *wl, const struct step_streams *ss,
-		       struct result_step *st, struct step_result *sr, char *err, size_t errlen)
+		       struct result_step *st, struct step_result *sr, struct devshare *ds,
+		       char *err, size_t errlen)
 {
 	struct cpu_mark cpu0, cpu1;
 	int ret;
 
 	memset(sr, 0, sizeof(*sr));
+	devshare_begin(ds, r->targets, r->nt, NULL);
 	cpu_mark(&cpu0);
 	if (ss)
 		ret = engine_run_streams(r->ops, ss->es, ss->n, r->ctl, on_sample, r, sr, err,
@@ -499,6 +484,7 @@ static int step_engine(struct plan_run *r, const struct workload *wl, const stru
 		ret = engine_run(r->ops, r->t, wl, r->ctl, on_sample, r, sr, err, errlen);
 	cpu_mark(&cpu1);
 	cpu_between(&cpu0, &cpu1, &st->cpu);
+	devshare_end(ds, sr, ss ? ss->target : NULL);
 	return ret;
 }
 
@@ -522,6 +508,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	struct workload wl = ps->wl;
 	struct step_streams *ss = NULL;
 	struct step_result sr;
+	struct devshare ds;
 	struct result_step *st;
 	unsigned threads = wl.threads;
 	char err[DB_ERR_LEN];
@@ -548,7 +535,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	r->step_ramp_ns = wl.ramp_ns;
 	r->step_bytes = 0;
 	r->step_empty = false;
-	r->loops_bytes = ps->loops_set ? loops_budget(r, ps, &wl, ss) : 0;
+	r->loops_bytes = ps->loops_set ? step_streams_loops(ps, &wl, ss, r->t) : 0;
 	uint64_t t0 = plan_now(r);
 	emit(r, RUN_EV_STEP_START, st, NULL, NULL, NULL, eta(r, 0, NULL));
 	check_unwritten(r, &wl, ss, st);
@@ -557,14 +544,14 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 		for (unsigned i = 0; i < ss->n; i++)
 			threads += ss->wl[i].threads;
 	}
-	ret = step_engine(r, &wl, ss, st, &sr, err, sizeof(err));
+	ret = step_engine(r, &wl, ss, st, &sr, &ds, err, sizeof(err));
 	if (step_record(r, st, &sr, ss))
 		ret = ret ? ret : -ENOMEM;
 	step_def_record(st, &sr, r->res->scale, r->targets, r->nt);
 	step_def_fold(&st->def, &ps->wl, lbs);
 	for (unsigned i = 0; i < st->nstreams && i < ps->nstreams; i++)
 		step_def_fold(&st->streams[i].def, &ps->streams[i].wl, lbs);
-	step_warnings(r, st, &sr, threads, ret);
+	step_warnings(r, st, &sr, &ds, threads, ret);
 	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
 		if ((ss ? ss->wl[i] : wl).read_pct < 100)
 			r->discarded = false;

@@ -245,3 +245,21 @@ bool step_streams_empty(const struct step_result *sr, const struct step_streams 
 	}
 	return false;
 }
+
+uint64_t step_streams_loops(const struct plan_step *ps, struct workload *wl,
+			    struct step_streams *ss, const struct target *t)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < (ss ? ss->n : 1); i++) {
+		struct workload *w = ss ? &ss->wl[i] : wl;
+		uint64_t start, len;
+
+		workload_range(w, (ss ? ss->es[i].t : t)->size, &start, &len);
+		w->io_bytes = (uint64_t)((double)len * ps->loops_bytes_x);
+		if (!w->io_bytes)
+			w->io_bytes = 1;
+		total += w->io_bytes;
+	}
+	return total;
+}

@@ -57,6 +57,13 @@ int step_streams_build(const struct plan_step *ps, const struct workload *wl,
 		       const struct target *const *targets, unsigned nt, struct step_streams *out,
 		       char *err, size_t errlen);
 /*
+ * A fill (ps->loops_set): each stream's range on its target, `loops` times, as the bytes
+ * its workers issue before they stop (the engine stops at the byte, not at a sample's
+ * end), set in each stream's workload (wl, on t, when ss is NULL). The total.
+ */
+uint64_t step_streams_loops(const struct plan_step *ps, struct workload *wl,
+			    struct step_streams *ss, const struct target *t);
+/*
  * What each stream measured (sr->streams) into st's streams, with histograms unless
  * no_hist. 0 or -ENOMEM.
  */

@@ -193,6 +193,10 @@ struct steady_info {
 	X(SW_HOST_BUSY, "host-busy",                                                               \
 	  "other processes kept a quarter or more of the host's CPUs busy during the step: "     \
 	  "drivebench shared the host, and its figures may show that, not the drive")            \
+	X(SW_DEVICE_SHARED, "device-shared",                                                       \
+	  "the target's drive moved more data during the step than the step did (its own "       \
+	  "counters): another program, a file system or another partition used it at the "       \
+	  "same time, and the figures may show that")                                            \
 	X(SW_NO_IO, "no-io",                                                                       \
 	  "no I/O completed in the measured time (the host did not run drivebench then, or the " \
 	  "device answered only after it): the step's numbers are zeros; a steady-state round " \
