@@ -40,18 +40,27 @@ static void disk_stat(const char *dir, uint64_t rd, uint64_t wr)
 	fclose(f);
 }
 
+static struct target p1 = {.is_blockdev = true}, p2 = {.is_blockdev = true}; /* sda1, sda2 */
+
+/* The tree under tmproot/name, sda's counts at 0: its directory and its sys root. */
+static void make_tree(const char *name, char *dir, char *sys)
+{
+	p1.rdev = makedev(8, 1);
+	p2.rdev = makedev(8, 2);
+	fmt(dir, 4096, "%s/%s", tmproot, name);
+	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
+	fmt(sys, 4096, "%s/sys", dir);
+	disk_stat(dir, 0, 0);
+}
+
 START_TEST(partitions_on_one_disk)
 {
 	char dir[4096], sys[4096], why[320] = "";
-	struct target p1 = {.is_blockdev = true, .rdev = makedev(8, 1)};
-	struct target p2 = {.is_blockdev = true, .rdev = makedev(8, 2)};
 	struct target file = {.is_blockdev = false, .dev = makedev(8, 0), .ino = 12};
 	const struct target *t[] = {&p1, &file, &p2};
 	struct devshare s;
 
-	fmt(dir, sizeof(dir), "%s/parts", tmproot);
-	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
-	fmt(sys, sizeof(sys), "%s/sys", dir);
+	make_tree("parts", dir, sys);
 	disk_stat(dir, 1000, 2000);
 	devshare_begin(&s, t, 3, sys);
 	ck_assert_uint_eq(s.n, 1);
@@ -80,18 +89,13 @@ END_TEST
 START_TEST(streams_on_targets)
 {
 	char dir[4096], sys[4096], why[320] = "";
-	struct target p1 = {.is_blockdev = true, .rdev = makedev(8, 1)};
-	struct target p2 = {.is_blockdev = true, .rdev = makedev(8, 2)};
 	const struct target *t[] = {&p1, &p2};
 	struct stream_result x[2] = {0};
 	struct step_result sr = {.streams = x, .nstreams = 2};
 	const unsigned target[] = {1, 0};
 	struct devshare s;
 
-	fmt(dir, sizeof(dir), "%s/streams", tmproot);
-	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
-	fmt(sys, sizeof(sys), "%s/sys", dir);
-	disk_stat(dir, 0, 0);
+	make_tree("streams", dir, sys);
 	devshare_begin(&s, t, 2, sys);
 	x[0].ramp.d[DIR_READ].bytes = MiB;
 	x[0].total.d[DIR_READ].bytes = 10 * MiB;
