@@ -2,7 +2,8 @@
 # Never a lost run (issue 24): runs started at once each get their own result file, their
 # stdout is its path and nothing else; an --out another run is writing is refused; a label
 # (the TUI's n) written while another process's run autosaves its file is refused while it
-# runs and loses neither the run's data nor the label afterwards. Waits are on the state
+# runs and loses neither the run's data nor the label afterwards; a run whose --out fills
+# its file system is saved in the results directory instead. Waits are on the state
 # of the files (polled, with a generous bound), never sleeps as windows.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -209,3 +210,24 @@ else
 	fail "label after the run: neither lost" "label '$(json "$live" 'd.get("label")')', status $(json "$live" 'd["status"]'), samples $(samples "$live") of $final"
 fi
 keys q
+
+# ---- the --out's file system fills up: the result is saved in the results directory ---
+if is_root && mkdir -p "$T/tiny" && mount -t tmpfs -o size=16k tmpfs "$T/tiny"; then
+	cleanup_add "umount -l $T/tiny"
+	"$DRIVEBENCH" run --engine "$engine" --target "$ro" --rw randread --time 3s \
+		--interval 10ms --quiet --out "$T/tiny/full.json" >/dev/null 2>"$T/full.err"
+	rc=$?
+	check "a full --out: exit 1, the reason and where the result went said" \
+		test $rc -eq 1 -a -n "$(grep -F "$T/tiny/full.json: writing: No space left on device" "$T/full.err" |
+			grep -F "; the result is saved in $RESULTS/full.json instead")"
+	check "a full --out: the result there is whole" python3 - "$RESULTS/full.json" "$ro" <<'PY'
+import json, sys
+sys.path.insert(0, "tests")
+import resultfile
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete" and d["target"]["path"] == sys.argv[2], d["status"]
+assert len(resultfile.samples(d["phases"][0]["steps"][0])) >= 200
+PY
+else
+	skip "a full --out" "needs root to mount a small tmpfs"
+fi

@@ -35,6 +35,8 @@ struct run {
 	enum purge_scope erase_scope; /* what the confirmations let a secure erase reach */
 	const struct result *seeds_from; /* the request's: replay's seeds */
 	const char *app_dir;             /* the request's settings': [app] phases' */
+	const struct settings *settings; /* the request's: where results go, for a rescue */
+	const char *results_dir;         /* the request's, or NULL */
 	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
@@ -392,6 +394,8 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	r->ops = rq->ops;
 	r->seeds_from = rq->seeds_from;
 	r->app_dir = rq->settings ? rq->settings->app_dir : NULL;
+	r->settings = rq->settings;
+	r->results_dir = rq->results_dir;
 	for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
 		r->t[i].fd = -1;
 	result_init(&r->res);
@@ -559,6 +563,39 @@ static void on_event(void *arg, const struct runner_event *ev)
 		autosave(x, ev);
 }
 
+/*
+ * The result could not be saved where it belongs (a full disk, say; err says why): the
+ * measured run is not lost while a copy fits elsewhere. Under the name asked for (or the
+ * next free one of its series) in the results directory, else the temp directory, each
+ * checked as any output; err then ends with where it went.
+ */
+static void save_elsewhere(struct run *r, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR"), *base = strrchr(r->path, '/');
+	char dirs[3][4096], path[4096], why[DB_ERR_LEN], e2[DB_ERR_LEN];
+	size_t n = 0;
+
+	base = base ? base + 1 : r->path;
+	if (r->results_dir)
+		snprintf(dirs[n++], sizeof(dirs[0]), "%s", r->results_dir);
+	else if (result_dir(r->settings, dirs[n], sizeof(dirs[0])) == 0)
+		n++;
+	snprintf(dirs[n++], sizeof(dirs[0]), "%s", tmp && tmp[0] == '/' ? tmp : "/tmp");
+	snprintf(dirs[n++], sizeof(dirs[0]), "/tmp");
+	snprintf(why, sizeof(why), "%s", err);
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dirs[i], base) >= (int)sizeof(path) ||
+		    !strcmp(path, r->path) ||
+		    safety_check_output(path, NULL, 0, false, NULL, e2, sizeof(e2)) < 0 ||
+		    result_create(&r->res, path, sizeof(path), RESULT_NEW, e2, sizeof(e2)) < 0)
+			continue;
+		snprintf(err, errlen, "%s; the result is saved in %s instead", why, path);
+		return;
+	}
+}
+
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
 		void *arg, char *err, size_t errlen)
 {
@@ -607,8 +644,10 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	for (unsigned i = 0; i < r->nt; i++)
 		target_close(&r->t[i]);
 	release_claims(r);
-	if (result_save(&r->res, r->path, err, errlen) < 0)
+	if (result_save(&r->res, r->path, err, errlen) < 0) {
+		save_elsewhere(r, err, errlen);
 		return -EIO;
+	}
 	return ret;
 }
 
