@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "devshare.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static bool disk_dir(const char *sys, dev_t dev, char *dir)
 }
 
 /* Sectors read and written as dir/stat counts them (fields 3 and 7). */
-static bool read_sectors(const char *dir, uint64_t *rd, uint64_t *wr)
+static bool stat_sectors(const char *dir, uint64_t *rd, uint64_t *wr)
 {
 	char path[PATH_MAX + 8];
 	unsigned long long f[7];
@@ -43,6 +44,47 @@ static bool read_sectors(const char *dir, uint64_t *rd, uint64_t *wr)
 		return false;
 	*rd = f[2];
 	*wr = f[6];
+	return true;
+}
+
+/*
+ * The same for a device, an NVMe multipath head counted with its paths: nvme0n1's are
+ * nvme0c0n1, nvme0c1n1 ... (subsystem, controller, namespace), hidden block devices. Which
+ * of them the kernel counts I/O on depends on its version (6.1 the paths only; others both
+ * or the head), so the larger of the head's count and its paths' sum.
+ */
+static bool read_sectors(const char *sys, const char *dir, uint64_t *rd, uint64_t *wr)
+{
+	const char *name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	char path[PATH_MAX + 300], tail[4];
+	unsigned subsys, ns, c, ns2;
+	uint64_t prd = 0, pwr = 0;
+	struct dirent *de;
+	int used = 0;
+	DIR *d;
+
+	if (!stat_sectors(dir, rd, wr))
+		return false;
+	if (sscanf(name, "nvme%un%u%n", &subsys, &ns, &used) != 2 || name[used])
+		return true;
+	snprintf(path, sizeof(path), "%s/class/block", sys);
+	if (!(d = opendir(path)))
+		return true;
+	while ((de = readdir(d))) {
+		unsigned s2;
+		uint64_t r, w;
+		if (sscanf(de->d_name, "nvme%uc%un%u%1s", &s2, &c, &ns2, tail) != 3 ||
+		    s2 != subsys || ns2 != ns)
+			continue;
+		snprintf(path, sizeof(path), "%s/class/block/%s", sys, de->d_name);
+		if (stat_sectors(path, &r, &w)) {
+			prd += r;
+			pwr += w;
+		}
+	}
+	closedir(d);
+	*rd = prd > *rd ? prd : *rd;
+	*wr = pwr > *wr ? pwr : *wr;
 	return true;
 }
 
@@ -70,7 +112,7 @@ void devshare_begin(struct devshare *s, const struct target *const *t, unsigned 
 			struct devshare_dev *d = &s->d[s->n++];
 			d->dev = t[i]->rdev;
 			snprintf(d->name, sizeof(d->name), "%s", base);
-			d->ok = read_sectors(dir, &d->rd0, &d->wr0);
+			d->ok = read_sectors(sys ? sys : "/sys", dir, &d->rd0, &d->wr0);
 		}
 		s->of_target[i] = (int)k;
 	}
@@ -99,7 +141,8 @@ void devshare_end(struct devshare *s, const struct step_result *sr, const unsign
 	for (unsigned k = 0; k < s->n; k++) {
 		struct devshare_dev *d = &s->d[k];
 		char dir[PATH_MAX];
-		d->ok = d->ok && sys_dir(s, d, dir) && read_sectors(dir, &d->rd1, &d->wr1);
+		d->ok = d->ok && sys_dir(s, d, dir) &&
+			read_sectors(s->sys ? s->sys : "/sys", dir, &d->rd1, &d->wr1);
 	}
 	if (!sr)
 		return;

@@ -9,7 +9,7 @@
  * window and drain: every I/O it did). What the device moved beyond that was someone
  * else's: another process, a file system mounted on it or on a sibling partition, the
  * kernel. A partition counts as its whole disk, since a sibling's I/O shares the drive;
- * targets on one disk are summed. Regular-file targets are left out: their file system's
+ * targets on one disk are summed; an NVMe multipath head counts with its paths. Regular-file targets are left out: their file system's
  * device moves its metadata and every other file too.
  */
 #include <stdbool.h>

@@ -203,6 +203,24 @@ guard() {
 	save
 }
 
+# another program reading the drive during a step: the step says the drive was shared
+# (the namespace's own counters, on its multipath path in this kernel); a quiet step not
+shared() {
+	r=$res/shared-nvme0n1.json
+	rc shared/quiet-run 0 drivebench run --target /dev/nvme0n1 --rw randread --time 2s \
+		--quiet --out $res/quiet-nvme0n1.json
+	same shared/quiet-not-warned "$(jq '[.. | objects | .code? // empty] | index("device-shared")' $res/quiet-nvme0n1.json)" null
+	(while :; do dd if=/dev/nvme0n1 of=/dev/null bs=1M count=16 iflag=direct status=none; done) &
+	reader=$!
+	sleep 0.5
+	rc shared/run 0 drivebench run --target /dev/nvme0n1 --rw randread --time 2s --quiet --out $r
+	kill $reader
+	wait $reader 2>/dev/null
+	w=$(jq -r '[.. | objects | select(.code? == "device-shared") | .text] | first // ""' $r)
+	case $w in nvme0n1\ moved*) pass shared/warned "$w" ;; *) fail shared/warned "no device-shared warning: '$w'" ;; esac
+	save
+}
+
 # a purge preset with METHOD and one short sequential read after it
 purge_preset() {
 	cat >/tmp/purge-$1.preset <<EOF
@@ -400,7 +418,7 @@ removal() {
 	save
 }
 
-for s in discovery health preset_run guard purge thermal faults async_issue stacks removal; do
+for s in discovery health preset_run guard shared purge thermal faults async_issue stacks removal; do
 	echo "lab: scenario $s"
 	# a subshell: a scenario that dies on an error does not take the rest with it
 	($s) || fail $s "the scenario stopped with exit status $?"
