@@ -32,7 +32,7 @@ static const struct opt list_opts[] = {
 	{"json", OPT_JSON, NULL, "every field, as a versioned JSON document"},
 	{"all", OPT_ALL, NULL, "also list empty disks (unattached loop, unsized zram)"},
 	{"sysfs-root", OPT_SYSFS_ROOT, "DIR", "read sysfs from DIR instead of /sys (fixtures)"},
-	{"proc-root", OPT_PROC_ROOT, "DIR", "read mountinfo, swaps and open descriptors from DIR instead of /proc"},
+	{"proc-root", OPT_PROC_ROOT, "DIR", "read mounts, swaps and open files from DIR, not /proc"},
 	{"dev-root", OPT_DEV_ROOT, "DIR", "look for disk/by-id links in DIR instead of /dev"},
 	{"pci-dump", OPT_PCI_DUMP, "FILE", "read PCI config space from an `lspci -xxx` dump"},
 	CLI_OPT_OUT(O_OUT),
