@@ -13,7 +13,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 
-LIBS_CORE := liburing libudev libpci json-c libnvme
+LIBS_CORE := liburing libudev libpci json-c libnvme blkid
 LIBS_UI   := ncursesw
 # compare --charts renders PNGs with librsvg over cairo: the headless front end only
 LIBS_CHARTS := librsvg-2.0 cairo

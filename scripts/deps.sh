@@ -8,7 +8,7 @@ set -eu
 # build also brings the tools drivebench runs: smartctl (health of SATA and SAS drives)
 # and hdparm (ATA secure erase); librsvg and cairo draw compare --charts' PNGs; check
 # brings blktrace, whose blkparse makes the binary dumps `trace import` reads
-build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids
+build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids libblkid-dev
 	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm
 	librsvg2-dev libcairo2-dev"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs

@@ -66,7 +66,7 @@ struct fs_entry {
 };
 
 /* Build n entries (or up to one whose path is NULL) under root. */
-static void build_tree(const char *root, const struct fs_entry *e, size_t n)
+__attribute__((unused)) static void build_tree(const char *root, const struct fs_entry *e, size_t n)
 {
 	for (size_t i = 0; i < n && e[i].path; i++) {
 		char path[4096], dir[4096];

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The write guard: never the wrong disk. Every target here is made by the test (loop
-# devices over temp files, a file system and swap on them) and removed at exit.
+# devices over temp files, a file system and swap on them) and removed at exit. What a
+# device holds (libblkid's signatures) is said before a write destroys it.
 . "$(dirname "$0")/lib.sh"
 
 if ! is_root; then
@@ -245,3 +246,27 @@ PY
 else
 	skip "failing device" "cannot mount a tmpfs"
 fi
+
+# --- what a device holds, said before it is destroyed ------------------------------------
+mkloop sig "$(mkfile 64M sig.img)"
+refused "signatures: an empty device, unconfirmed" $(write_args) --target "$sig"
+check "signatures: an empty device holds nothing to name" test -z "$(grep "it holds" "$T/e")"
+mkfs.ext4 -q -F -L "bench data" -U 0f6c0e2a-5d1c-4c4e-9a59-2f0c7f8e1d11 "$sig" 2>/dev/null
+refused "signatures: an ext4 device, unconfirmed" $(write_args) --target "$sig"
+check "signatures: the refusal says what it holds, as wipefs would" grep -qF \
+	"(confirm with --yes-destroy=$sig); it holds ext4 file system 'bench data' (UUID 0f6c0e2a-5d1c-4c4e-9a59-2f0c7f8e1d11) at 0x438" "$T/e"
+"$DRIVEBENCH" run --rw randwrite --time 1s --out "$T/w.json" --target "$sig" --yes-destroy="$sig" \
+	>/dev/null 2>"$T/e"
+check "signatures: a confirmed run says what it destroys" grep -qF \
+	"$sig held ext4 file system 'bench data' (UUID 0f6c0e2a-5d1c-4c4e-9a59-2f0c7f8e1d11) at 0x438: this run destroys it" "$T/e"
+# a partition table and a swap area on the second partition's device, one more kind each
+mkloop sig2 "$(mkfile 64M sig2.img)"
+printf 'label: gpt\n,16M,L\n' | sfdisk -q "$sig2" >/dev/null 2>&1
+refused "signatures: a partitioned device, unconfirmed" $(write_args) --target "$sig2"
+check "signatures: a gpt partition table (and its protective dos)" \
+	grep -qE "it holds (PMBR|dos) partition table at 0x1fe, gpt partition table at 0x200|it holds gpt partition table at 0x200" "$T/e"
+mkloop sig3 "$(mkfile 16M sig3.img)"
+mkswap -L $'sw\033[2J' "$sig3" >/dev/null 2>&1
+refused "signatures: a swap area with a hostile label, unconfirmed" $(write_args) --target "$sig3"
+check "signatures: the swap area named, its label made visible" \
+	grep -qF "it holds swap area 'sw^[[2J'" "$T/e"

@@ -12,6 +12,7 @@
 #include "errbuf.h"
 #include "grow.h"
 #include "preset.h"
+#include "signatures.h"
 #include "units.h"
 
 /* Duration multipliers, longest first: x1 is the real review, the rest rehearse it. */
@@ -348,12 +349,18 @@ static void ask_next(struct app *a)
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		struct sig_list sl;
+		char held[320] = "";
 		if (strcmp(t[i]->name, name))
 			continue;
+		if (sig_probe_path(t[i]->path, &sl) == 0 && sl.n)
+			sig_describe(&sl, held, sizeof(held));
 		snprintf(text, sizeof(text),
-			 "The queue writes to %s (%s). Everything on it will be destroyed.",
+			 "The queue writes to %s (%s). Everything on it will be destroyed%s%s.",
 			 t[i]->path,
-			 t[i]->is_drive && t[i]->drive.model[0] ? t[i]->drive.model : "block device");
+			 t[i]->is_drive && t[i]->drive.model[0] ? t[i]->drive.model
+								: "block device",
+			 held[0] ? ": " : "", held);
 	}
 	if (a->confirm.n > 1)
 		snprintf(title, sizeof(title), "Destroy the data on this drive? (%u of %u)",

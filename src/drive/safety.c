@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "drive_probe.h"
+#include "errbuf.h"
 #include "fileio.h"
+#include "signatures.h"
 #include "strbuf.h"
 
 /* The whole disk a block device belongs to: itself, or a partition's parent. */
@@ -308,10 +310,14 @@ int safety_check_target(const struct target *t, const char *confirm,
 	if (ret < 0)
 		return ret;
 	if (!confirm || !*confirm) {
+		struct sig_list sl;
+		char held[DB_ERR_LEN / 2] = "";
+		if (t->fd >= 0 && sig_probe_fd(t->fd, &sl) == 0 && sl.n)
+			sig_describe(&sl, held, sizeof(held));
 		snprintf(err, errlen,
 			 "refusing to write to block device %s without confirmation: this destroys "
-			 "its data (confirm with --yes-destroy=%s)",
-			 t->path, t->path);
+			 "its data (confirm with --yes-destroy=%s)%s%s",
+			 t->path, t->path, held[0] ? "; it holds " : "", held);
 		return -EPERM;
 	}
 	snprintf(cpath, sizeof(cpath), "%s%s", strchr(confirm, '/') ? "" : "/dev/", confirm);
