@@ -261,6 +261,23 @@ kill -TERM $first
 wait $first
 check "two runs writing one file: the first ran on" test $? -ne 3
 
+# what a device holds, in the TUI's typed confirmation before it is destroyed
+mkloop lsig "$(mkfile 32M sig.img)"
+if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L benchfs "$lsig" 2>/dev/null; then
+	s=sig name=$(basename "$lsig")
+	start $s 120 40 C.UTF-8 xterm-256color --target "$lsig"
+	wait_for $s "▶ $name " 5
+	keys $s 2 Enter
+	for _ in 1 2 3; do
+		keys $s s
+		wait_for $s "type $name and Enter" 3 && break
+	done
+	# the label alone: the dialog wraps the sentence where the paths' lengths put it
+	expect $s "the TUI's confirmation says what the device holds" "'benchfs'"
+	keys $s Escape
+	tm kill-session -t $s 2>/dev/null
+fi
+
 # a result another run is still writing is drivebench's own output, never a target
 "$DRIVEBENCH" run --target "$seed" --rw randread --time 60s --quiet --out "$T/live.json" \
 	>/dev/null 2>&1 &
