@@ -79,11 +79,10 @@ static uint64_t now_ns(void)
 
 /*
  * The "target" section of a result: what was opened (path as named, the path it resolved
- * to, kind, size, block sizes, what a written block device held before: "held") and, for
- * a block device, the discovery record of the disk behind the device number that was
- * opened, so a result always says what it measured.
+ * to, kind, size, block sizes) and, for a block device, the discovery record of the disk
+ * behind the device number that was opened, so a result always says what it measured.
  */
-static struct json_object *target_json(const struct target *t, const char *held)
+static struct json_object *target_json(const struct target *t)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -96,8 +95,6 @@ static struct json_object *target_json(const struct target *t, const char *held)
 	json_object_object_add(o, "size", json_object_new_int64((int64_t)t->size));
 	json_object_object_add(o, "lbs", json_object_new_int((int)t->lbs));
 	json_object_object_add(o, "pbs", json_object_new_int((int)t->pbs));
-	if (held[0])
-		json_object_object_add(o, "held", json_object_new_string(held));
 	if (t->is_blockdev) {
 		struct drive d;
 		char err[DB_ERR_LEN];
@@ -376,7 +373,7 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 /* The result's "target" (the first) and, for several, "targets" (all). */
 static int targets_json(struct run *r)
 {
-	r->res.target = target_json(&r->t[0], r->held[0]);
+	r->res.target = target_json(&r->t[0]);
 	if (!r->res.target)
 		return -ENOMEM;
 	if (r->nt < 2)
@@ -385,8 +382,7 @@ static int targets_json(struct run *r)
 	if (!r->res.targets)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->nt; i++) {
-		struct json_object *o =
-			i ? target_json(&r->t[i], r->held[i]) : json_object_get(r->res.target);
+		struct json_object *o = i ? target_json(&r->t[i]) : json_object_get(r->res.target);
 		if (!o || json_object_array_add(r->res.targets, o))
 			return -ENOMEM;
 	}

@@ -140,14 +140,6 @@ static void show_header(FILE *out, const struct result *r)
 		}
 		fputs("\n", out);
 	}
-	for (unsigned i = 0; i < result_ntargets(r); i++)
-		if (result_nth_target(r, i)->held[0]) {
-			fputs("Held     ", out);
-			if (result_ntargets(r) > 1)
-				fprintf(out, "target %u: ", i + 1);
-			V(result_nth_target(r, i)->held);
-			fputs(" (destroyed by the run)\n", out);
-		}
 	if (cap[0])
 		fprintf(out, "Size     %s\n", cap);
 	if (r->host_summary.hostname[0]) {

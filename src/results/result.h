@@ -374,7 +374,6 @@ struct result_target {
 	char serial[128];
 	char firmware[128];
 	uint64_t capacity_bytes; /* the drive's */
-	char held[512];		 /* what a written block device held before the run ("") */
 	struct result_health health;
 };
 

@@ -168,7 +168,6 @@ static int target_summarize(struct result_target *ts, struct json_object *t)
 	ts->size = record_u64(t, "size");
 	ts->lbs = record_u32(t, "lbs");
 	ts->pbs = record_u32(t, "pbs");
-	record_text(ts->held, sizeof(ts->held), t, "held");
 	drive_str(ts->model, sizeof(ts->model), drive, "model");
 	drive_str(ts->serial, sizeof(ts->serial), drive, "serial");
 	drive_str(ts->firmware, sizeof(ts->firmware), drive, "firmware");
