@@ -328,11 +328,6 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 			plan->name[0] ? plan->name : "run", on,
 			plan_fmt_eta(d, sizeof(d), e.expected_ns, e.max_ns, e.early, e.fill_x > 0),
 			run_result_path(run));
-		for (unsigned i = 0; i < RUN_MAX_TARGETS; i++)
-			if (run_destroys(run, i))
-				fprintf(stderr, "drivebench %s: %s held %s: this run destroys it\n",
-					cmd, ro->ntargets ? ro->targets[i] : ro->target,
-					run_destroys(run, i));
 	}
 	run_ctl.opts = ro->engine;
 	ret = run_execute(run, &run_ctl, ro->autosave_ns, on_event, &prog, err, sizeof(err));

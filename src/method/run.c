@@ -18,7 +18,6 @@
 #include "purge.h"
 #include "safety.h"
 #include "settings.h"
-#include "signatures.h"
 #include "step_streams.h"
 #include "text.h"
 
@@ -41,7 +40,6 @@ struct run {
 	unsigned nclaims;
 	struct result res;
 	char path[4096]; /* the result file */
-	char held[RUN_MAX_TARGETS][512]; /* what a written block device held (libblkid) */
 };
 
 bool run_refused(int ret)
@@ -57,11 +55,6 @@ const char *run_result_path(const struct run *r)
 const struct target *run_target(const struct run *r)
 {
 	return &r->t[0];
-}
-
-const char *run_destroys(const struct run *r, unsigned i)
-{
-	return i < r->nt && r->held[i][0] ? r->held[i] : NULL;
 }
 
 const struct result *run_result(const struct run *r)
@@ -341,9 +334,6 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 		}
 		if (writes && (ret = guard_target(r, t, rq, err, errlen)) < 0)
 			return ret;
-		struct sig_list sl;
-		if (writes && t->is_blockdev && sig_probe_fd(t->fd, &sl) == 0)
-			sig_describe(&sl, r->held[r->nt - 1], sizeof(r->held[0]));
 	}
 	/* steps no target here can address are dropped from the plan, then every step left
 	 * is checked against every target */

@@ -83,9 +83,6 @@ bool run_refused(int ret);
 const char *run_result_path(const struct run *r);
 const struct target *run_target(const struct run *r);
 const struct result *run_result(const struct run *r);
-/* What written block device target i held when it was opened (file systems, partition
-   tables ... as libblkid finds them, in words), which the run destroys; NULL nothing. */
-const char *run_destroys(const struct run *r, unsigned i);
 
 /*
  * Run the plan; ctl, fn and arg as for runner_run(); autosave_ns 0: every 30 s. The
