@@ -174,7 +174,14 @@ preset_run() {
 }
 
 guard() {
-	mkfs.ext4 -q -F /dev/nvme0n2 >/dev/null 2>&1 && mount -t ext4 /dev/nvme0n2 /mnt/a
+	mkfs.ext4 -q -F -L labfs /dev/nvme0n2 >/dev/null 2>&1
+	# what it holds is said where the confirmation is asked for (libblkid, as wipefs)
+	rc guard/unconfirmed-ext4-nvme0n2-refused 3 drivebench run --target /dev/nvme0n2 \
+		--rw randwrite --time 1s --quiet --out $res/refused.json
+	held=$(grep -o "it holds .*" /tmp/stderr)
+	case $held in "it holds ext4 file system 'labfs' (UUID "*") at 0x438") pass guard/says-what-it-holds "$held" ;;
+	*) fail guard/says-what-it-holds "'$held' does not name the ext4 file system" ;; esac
+	mount -t ext4 /dev/nvme0n2 /mnt/a
 	same guard/mounted "$(grep -c '^/dev/nvme0n2 /mnt/a ext4' /proc/mounts)" 1
 	rc guard/mounted-nvme0n2-refused 3 drivebench run --target /dev/nvme0n2 --rw randwrite \
 		--time 1s --quiet --yes-destroy=/dev/nvme0n2 --out $res/refused.json
