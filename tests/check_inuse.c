@@ -323,6 +323,60 @@ START_TEST(test_open_writers)
 }
 END_TEST
 
+/*
+ * A process that mapped the device or the file shared and writable, then closed the
+ * descriptor: its stores still reach them. Private or read-only mappings are no use.
+ */
+START_TEST(test_mapped_writers)
+{
+	char dir[4096], node[4096], file[4096], other[4096], maps[8192];
+	struct inuse u;
+	struct stat st, ost;
+
+	if (!machine_with_node("mapped", dir, sizeof(dir), node, sizeof(node)))
+		return;
+	fmt(file, sizeof(file), "%s/vm.img", dir);
+	fmt(other, sizeof(other), "%s/other.img", dir);
+	const struct fs_entry files[] = {{"vm.img", "disk", NULL}, {"other.img", "x", NULL}};
+	build_tree(dir, files, 2);
+	ck_assert_int_eq(stat(file, &st), 0);
+	ck_assert_int_eq(stat(other, &ost), 0);
+	/* the device through map_files/; the file by the line's device and inode; other.img
+	   only privately and read-only */
+	fmt(maps, sizeof(maps),
+	    "7f0000000000-7f0000001000 rw-s 00000000 00:05 99 %s\n"
+	    "7f0000002000-7f0000003000 rw-s 00001000 %02x:%02x %lu %s\n"
+	    "7f0000004000-7f0000005000 rw-p 00000000 %02x:%02x %lu %s\n"
+	    "7f0000006000-7f0000007000 r--s 00000000 %02x:%02x %lu %s\n"
+	    "7f0000008000-7f0000009000 rw-s 00000000 00:00 0 \n"
+	    "garbage\n",
+	    node, major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino, file,
+	    major(ost.st_dev), minor(ost.st_dev), (unsigned long)ost.st_ino, other,
+	    major(ost.st_dev), minor(ost.st_dev), (unsigned long)ost.st_ino, other);
+	const struct fs_entry procs[] = {
+		{"proc/5150/comm", "postgres", NULL},
+		{"proc/5150/maps", maps, NULL},
+		{"proc/5150/map_files/7f0000000000-7f0000001000", NULL, node},
+	};
+	build_tree(dir, procs, sizeof(procs) / sizeof(procs[0]));
+
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert_msg(
+		has_reason(&u, INUSE_OPEN, "mapped for writing: loop3p2 by postgres (pid 5150)"),
+		"%s", all_reasons(&u));
+	char sys[4096], proc[4096], err[256];
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_int_eq(inuse_check_file(st.st_dev, st.st_ino, &roots, &u, err, sizeof(err)), 0);
+	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "mapped for writing by postgres (pid 5150)"), "%s",
+		      all_reasons(&u));
+	ck_assert_int_eq(inuse_check_file(ost.st_dev, ost.st_ino, &roots, &u, err, sizeof(err)), 0);
+	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+}
+END_TEST
+
 /* A swap partition: its node (made here, never opened) resolves to the partition. */
 START_TEST(test_swap_device)
 {
@@ -727,6 +781,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_swap_file);
 	tcase_add_test(tc, test_swap_device);
 	tcase_add_test(tc, test_open_writers);
+	tcase_add_test(tc, test_mapped_writers);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);

@@ -243,6 +243,43 @@ mkloop li "$hf"
 refused "a loop over a file another process writes" "$li" \
 	"$(lname "$li") is over $hf, open for writing by sleep \(pid $p\)"
 kill $p
+# mapped shared and writable, the descriptor closed: the process's stores still reach it
+mapper() { # VAR PATH [private]: a process that maps PATH, closes it and waits ($T/mapped)
+	rm -f "$T/mapped"
+	python3 -c '
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = os.open(sys.argv[1], os.O_RDWR)
+flags = 2 if len(sys.argv) > 3 else 1  # MAP_PRIVATE or MAP_SHARED
+if libc.mmap(None, 4096, 3, flags, fd, 0) in (None, ctypes.c_void_p(-1).value):
+    sys.exit("mmap failed")
+os.close(fd)
+open(sys.argv[2], "w").close()
+time.sleep(600)' "$2" "$T/mapped" "${@:3}" &
+	cleanup_add "kill $!"
+	printf -v "$1" '%s' "$!"
+}
+mapped_ready() { for _ in $(seq 100); do [ -e "$T/mapped" ] && return; sleep 0.05; done; }
+mf=$(mkfile 16M mapped-file.img)
+mapper p "$mf"
+mapped_ready
+check "a mapped file: the mapping process holds no descriptor of it" \
+	test -z "$(find /proc/$p/fd -lname "$mf" 2>/dev/null)"
+refused "a file another process mapped for writing" "$mf" \
+	"it is in use \(mapped for writing by python3 \(pid $p\)\)"
+kill $p
+mapper p "$mf" private
+mapped_ready
+allowed "a file another process mapped privately" "$mf"
+kill $p
+mkloop lm "$(mkfile 16M mapped-dev.img)"
+mapper p "$lm"
+mapped_ready
+refused "a loop device another process mapped for writing" "$lm" \
+	"mapped for writing: $(lname "$lm") by python3 \(pid $p\)"
+kill $p
 hf=$(mkfile 16M read-file.img)
 hold p ro "$hf"
 allowed "a file another process only reads" "$hf"
@@ -277,6 +314,7 @@ if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L benchfs "$lsig" 2>/dev/null; then
 	keys $s Escape
 	tm kill-session -t $s 2>/dev/null
 fi
+
 
 # a result another run is still writing is drivebench's own output, never a target
 "$DRIVEBENCH" run --target "$seed" --rw randread --time 60s --quiet --out "$T/live.json" \

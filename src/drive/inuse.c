@@ -360,23 +360,101 @@ static void read_comm(const char *proc, const char *pid, char *buf, size_t len)
 }
 
 /*
- * Every other process's descriptors open for writing on a block device or a regular file.
- * A descriptor's link in /proc/PID/fd carries its access mode in its own permission bits
- * (l-wx or lrwx for writing), so only those are followed. Processes that end or are not
- * ours to see meanwhile are skipped.
+ * Add a use of what st describes (a block device or a regular file) by process pid, once
+ * per pid and object (a descriptor before a mapping); from is where this pid's entries
+ * begin. 0, or -ENOMEM.
+ */
+static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
+		    bool mapped, const char *proc, const char *pid, char *comm)
+{
+	bool is_file = S_ISREG(st->st_mode);
+	dev_t dev = is_file ? st->st_dev : st->st_rdev;
+
+	if (!is_file && !S_ISBLK(st->st_mode))
+		return 0;
+	for (size_t i = from; i < s->nopens; i++)
+		if (s->opens[i].is_file == is_file && s->opens[i].dev == dev &&
+		    (!is_file || s->opens[i].ino == st->st_ino))
+			return 0;
+	if (!comm[0])
+		read_comm(proc, pid, comm, 32);
+	if (GROW(s->opens, s->nopens, *cap, 16))
+		return -ENOMEM;
+	struct open_ent *o = &s->opens[s->nopens++];
+	o->is_file = is_file;
+	o->dev = dev;
+	o->ino = st->st_ino;
+	o->mapped = mapped;
+	o->pid = (pid_t)strtol(pid, NULL, 10);
+	memcpy(o->comm, comm, sizeof(o->comm));
+	return 0;
+}
+
+/*
+ * Process pid's shared writable mappings (rw-s in /proc/PID/maps): its stores reach the
+ * file, or the device, even after it closed the descriptor it mapped. What is mapped is
+ * read through map_files/ (root), else from the line's device and inode (files only).
+ */
+static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const char *proc,
+		     const char *pid, char *comm)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t len = 0;
+	int ret = 0;
+	FILE *f;
+
+	fmt_str(path, sizeof(path), "%s/%s/maps", proc, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!ret && getline(&line, &len, f) > 0) {
+		unsigned long start, end, ino;
+		unsigned maj, min;
+		const char *sp = strchr(line, ' ');
+		char perms[8];
+		struct stat st;
+
+		/* "7f..-7f.. rw-s ...": most lines are not shared and writable */
+		if (!sp || strlen(sp) < 5 || sp[2] != 'w' || sp[4] != 's')
+			continue;
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &start, &end, perms, &maj, &min,
+			   &ino) != 6 ||
+		    strlen(perms) < 4 || perms[1] != 'w' || perms[3] != 's' || ino == 0)
+			continue;
+		fmt_str(path, sizeof(path), "%s/%s/map_files/%lx-%lx", proc, pid, start, end);
+		if (stat(path, &st) < 0) {
+			memset(&st, 0, sizeof(st));
+			st.st_mode = S_IFREG;
+			st.st_dev = makedev(maj, min);
+			st.st_ino = (ino_t)ino;
+		}
+		ret = add_open(s, cap, from, &st, true, proc, pid, comm);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Every other process's descriptors open for writing, and shared writable mappings, on a
+ * block device or a regular file. A descriptor's link in /proc/PID/fd carries its access
+ * mode in its own permission bits (l-wx or lrwx for writing), so only those are followed.
+ * Processes that end or are not ours to see meanwhile are skipped.
  */
 static int load_opens(struct inuse_snapshot *s, const char *proc)
 {
 	char self[32];
 	struct dirent *pe;
 	size_t cap = 0;
+	int ret = 0;
 	DIR *pd = opendir(proc);
 
 	if (!pd)
 		return 0;
 	fmt_str(self, sizeof(self), "%ld", (long)getpid());
-	while ((pe = readdir(pd))) {
+	while (!ret && (pe = readdir(pd))) {
 		char fddir[PATH_MAX], comm[32] = "";
+		size_t from = s->nopens;
 		struct dirent *fe;
 		DIR *fd;
 
@@ -385,33 +463,20 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 			continue;
 		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pe->d_name);
 		fd = opendir(fddir);
-		if (!fd)
-			continue;
-		while ((fe = readdir(fd))) {
+		while (fd && !ret && (fe = readdir(fd))) {
 			struct stat lst, st;
-			if (fe->d_name[0] == '.' ||
-			    fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) ||
-			    !(lst.st_mode & S_IWUSR) || fstatat(dirfd(fd), fe->d_name, &st, 0) ||
-			    !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
-				continue;
-			if (!comm[0])
-				read_comm(proc, pe->d_name, comm, sizeof(comm));
-			if (GROW(s->opens, s->nopens, cap, 16)) {
-				closedir(fd);
-				closedir(pd);
-				return -ENOMEM;
-			}
-			struct open_ent *o = &s->opens[s->nopens++];
-			o->is_file = S_ISREG(st.st_mode);
-			o->dev = o->is_file ? st.st_dev : st.st_rdev;
-			o->ino = st.st_ino;
-			o->pid = (pid_t)strtol(pe->d_name, NULL, 10);
-			memcpy(o->comm, comm, sizeof(o->comm));
+			if (fe->d_name[0] != '.' &&
+			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
+			    (lst.st_mode & S_IWUSR) && !fstatat(dirfd(fd), fe->d_name, &st, 0))
+				ret = add_open(s, &cap, from, &st, false, proc, pe->d_name, comm);
 		}
-		closedir(fd);
+		if (fd)
+			closedir(fd);
+		if (!ret)
+			ret = load_maps(s, &cap, from, proc, pe->d_name, comm);
 	}
 	closedir(pd);
-	return 0;
+	return ret;
 }
 
 static bool dev_in(const dev_t *set, size_t n, dev_t d)

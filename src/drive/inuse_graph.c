@@ -305,7 +305,8 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 	for (size_t k = 0; k < s->nopens; k++)
 		if (!s->opens[k].is_file && s->opens[k].dev == e->dev)
 			add_reason(w, depth ? up : INUSE_OPEN,
-				   "%sopen for writing: %s by %s (pid %ld)", prefix, e->name,
+				   "%s%s for writing: %s by %s (pid %ld)", prefix,
+				   s->opens[k].mapped ? "mapped" : "open", e->name,
 				   s->opens[k].comm, (long)s->opens[k].pid);
 	up_holders(w, e, prefix, through, depth);
 	for (size_t k = 0; k < s->nblk; k++) {
@@ -370,8 +371,9 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 	}
 	for (size_t k = 0; k < s->nopens; k++)
 		if (s->opens[k].is_file && s->opens[k].dev == o->dev && s->opens[k].ino == o->ino)
-			add_reason(w, INUSE_OPEN, "%s%sopen for writing by %s (pid %ld)", o->via,
-				   o->via[0] ? ", " : "", s->opens[k].comm, (long)s->opens[k].pid);
+			add_reason(w, INUSE_OPEN, "%s%s%s for writing by %s (pid %ld)", o->via,
+				   o->via[0] ? ", " : "", s->opens[k].mapped ? "mapped" : "open",
+				   s->opens[k].comm, (long)s->opens[k].pid);
 	for (size_t k = 0; k < s->nswaps; k++)
 		if (s->swaps[k].is_file && s->swaps[k].dev == o->dev && s->swaps[k].ino == o->ino)
 			add_reason(w, INUSE_SWAP, "%s%sswap: the file is active swap (%s)", o->via,

@@ -46,6 +46,7 @@ struct open_ent {
 	bool is_file; /* a regular file (dev, ino); else the block device dev */
 	dev_t dev;
 	ino_t ino;
+	bool mapped; /* a shared writable mapping, not a descriptor */
 	pid_t pid;
 	char comm[32]; /* its command name, control characters made visible */
 };
@@ -63,7 +64,7 @@ struct inuse_snapshot {
 	dev_t root_dev;    /* the device mounted on "/" */
 	dev_t *root_under; /* root_dev and every device below it (slaves) */
 	size_t nroot_under;
-	struct open_ent *opens; /* other processes' writable descriptors */
+	struct open_ent *opens; /* other processes' writable descriptors and shared mappings */
 	size_t nopens;
 };
 
