@@ -207,7 +207,8 @@ static void on_event(void *arg, const struct runner_event *ev)
 const struct opt cli_run_opts[] = {
 	{"target", CLI_O_TARGET, "PATH",
 	 "block device or file to run on (required); several run at once"},
-	{"yes-destroy", CLI_O_YES, "PATH", "confirm writing to block device PATH (destroys its data)"},
+	{"yes-destroy", CLI_O_YES, "PATH",
+	 "confirm writing to device or disk image PATH (destroys its data)"},
 	{"out", CLI_O_OUT, "FILE", "result file (default: $XDG_DATA_HOME/drivebench/results/...)", 'o'},
 	{"quiet", CLI_O_QUIET, NULL, "nothing on stderr but errors (warnings stay in the result)"},
 	{"engine", CLI_O_ENGINE, "NAME", "I/O engine: uring (default) or null (no I/O)"},

@@ -266,3 +266,27 @@ mkswap -L $'sw\033[2J' "$sig3" >/dev/null 2>&1
 refused "signatures: a swap area with a hostile label, unconfirmed" $(write_args) --target "$sig3"
 check "signatures: the swap area named, its label made visible" \
 	grep -qF "it holds swap area 'sw^[[2J'" "$T/e"
+
+# --- a disk image: a regular file that holds a file system is confirmed as a device is ---
+vm=$(mkfile 32M vm.img)
+mkfs.ext4 -q -F -L "vm disk" "$vm" 2>/dev/null
+vmsum=$(md5sum <"$vm")
+rm -f "$T/w.json"
+refused "disk image: an ext4 image file, unconfirmed" $(write_args) --target "$vm"
+check "disk image: the refusal says it is one and what it holds" grep -qF \
+	"refusing to write to $vm without confirmation: it is a disk image, and this destroys what it holds (confirm with --yes-destroy=$vm); it holds ext4 file system 'vm disk'" "$T/e"
+check "disk image: unchanged, and no result left" \
+	test "$(md5sum <"$vm")" = "$vmsum" -a ! -e "$T/w.json"
+other=$(mkfile 8M other.img)
+refused "disk image: a confirmation naming another file" $(write_args) --target "$vm" \
+	--target "$other" --yes-destroy="$other"
+"$DRIVEBENCH" run --rw randread --time 1s --quiet --out "$T/r.json" --target "$vm" >/dev/null 2>"$T/e"
+check "disk image: reading it needs no confirmation" test $? -eq 0
+ln "$vm" "$T/vm-link.img"
+"$DRIVEBENCH" $(write_args) --target "$vm" --target "$other" --yes-destroy="$T/vm-link.img" \
+	>/dev/null 2>"$T/e"
+check "disk image: confirmed by another path to the file, with a plain file beside it" \
+	test $? -eq 0 -a "$(md5sum <"$vm")" != "$vmsum"
+head -c 8M /dev/urandom >"$other"
+"$DRIVEBENCH" $(write_args) --target "$other" >/dev/null 2>"$T/e"
+check "disk image: a file of anyone's bytes that holds nothing needs no confirmation" test $? -eq 0

@@ -315,6 +315,28 @@ if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L benchfs "$lsig" 2>/dev/null; then
 	tm kill-session -t $s 2>/dev/null
 fi
 
+# a disk image file is confirmed in the TUI as a device is: its name typed, then it runs
+img=$(mkfile 32M vm.img)
+if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L vmfs "$img" 2>/dev/null; then
+	s=img
+	start $s 120 40 C.UTF-8 xterm-256color --target "$img"
+	wait_for $s "▶ vm.img " 5
+	keys $s 2 Enter
+	expect $s "a disk image target: the queue says it will be destroyed" \
+		"the queue writes to vm.img: its data will be destroyed"
+	for _ in 1 2 3; do
+		keys $s s
+		wait_for $s "type vm.img and Enter" 3 && break
+	done
+	expect $s "a disk image target: its name is asked, saying what it holds" "disk image"
+	expect $s "a disk image target: the label shown" "'vmfs'"
+	typed $s vm.img
+	expect $s "a disk image target: the typed name starts the run" "Quick look · vm.img"
+	keys $s a
+	keys $s y
+	expect $s "a disk image target: aborted and saved" "aborted · saved" 20
+	tm kill-session -t $s 2>/dev/null
+fi
 
 # a result another run is still writing is drivebench's own output, never a target
 "$DRIVEBENCH" run --target "$seed" --rw randread --time 60s --quiet --out "$T/live.json" \

@@ -99,7 +99,7 @@ struct rm_target {
 struct run_job {
 	struct rm_target targets[RUN_MAX_TARGETS]; /* each step runs on all of them at once */
 	unsigned ntargets;
-	char confirms[RUN_MAX_TARGETS][64]; /* the device names the operator typed */
+	char confirms[RUN_MAX_TARGETS][4096]; /* typed device names, disk images' paths */
 	unsigned nconfirms;
 	char presets[RM_QUEUE_MAX][4096]; /* paths */
 	unsigned npresets;

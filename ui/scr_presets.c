@@ -119,6 +119,22 @@ static bool is_block_device(const struct ui_target *t)
 	return t->is_drive || (stat(t->path, &st) == 0 && S_ISBLK(st.st_mode));
 }
 
+/* Is t a disk image: a regular file that holds a file system, partition table or volume? */
+static bool is_disk_image(const struct ui_target *t)
+{
+	struct sig_list sl;
+	struct stat st;
+
+	return !t->is_drive && stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size &&
+	       sig_probe_path(t->path, &sl) == 0 && sl.n;
+}
+
+/* Does writing t need its name typed: a block device or a disk image (safety.h)? */
+static bool needs_confirm(const struct ui_target *t)
+{
+	return is_block_device(t) || is_disk_image(t);
+}
+
 /* The selected preset in full, between the list and the queue, from line y: where it ends. */
 static int draw_detail(struct app *a, int y, int bottom)
 {
@@ -174,8 +190,8 @@ static void targets_line(struct app *a, int y)
 
 	if (!n)
 		return;
-	for (unsigned i = 0; i < n; i++)
-		if (is_block_device(t[i]))
+	for (unsigned i = 0; i < n && writes; i++)
+		if (needs_confirm(t[i]))
 			names[ndev++] = t[i]->name;
 	marks_join(devs, sizeof(devs), names, ndev, ", ");
 	drives_targets_name(a, all, sizeof(all));
@@ -312,9 +328,14 @@ static void presets_start(struct app *a)
 		if (t[i]->is_drive)
 			jt->drive = t[i]->drive;
 	}
-	for (unsigned i = 0; i < a->confirm.done; i++)
-		snprintf(job->confirms[job->nconfirms++], sizeof(job->confirms[0]), "%s",
-			 a->confirm.typed[i]);
+	/* a device's typed name is its node's; a disk image's stands for its path */
+	for (unsigned i = 0; i < a->confirm.done; i++) {
+		const char *c = a->confirm.typed[i];
+		for (unsigned k = 0; k < n; k++)
+			if (!strcmp(t[k]->name, c) && !is_block_device(t[k]))
+				c = t[k]->path;
+		snprintf(job->confirms[job->nconfirms++], sizeof(job->confirms[0]), "%s", c);
+	}
 	confirm_seq_reset(&a->confirm);
 	for (unsigned q = 0; q < a->nqueue && q < RM_QUEUE_MAX; q++)
 		snprintf(job->presets[job->npresets++], sizeof(job->presets[0]), "%s",
@@ -359,7 +380,8 @@ static void ask_next(struct app *a)
 			 "The queue writes to %s (%s). Everything on it will be destroyed%s%s.",
 			 t[i]->path,
 			 t[i]->is_drive && t[i]->drive.model[0] ? t[i]->drive.model
-								: "block device",
+			 : is_block_device(t[i])		? "block device"
+								: "disk image",
 			 held[0] ? ": " : "", held);
 	}
 	if (a->confirm.n > 1)
@@ -401,7 +423,7 @@ static void start_asked(struct app *a)
 	}
 	confirm_seq_reset(&a->confirm);
 	for (unsigned i = 0; i < n && queue_writes(a); i++) {
-		if (!is_block_device(t[i]))
+		if (!needs_confirm(t[i]))
 			continue;
 		/* a drive the last scan saw in use is refused at once; the run checks anew */
 		if (t[i]->is_drive && t[i]->drive.inuse_known && inuse_busy(&t[i]->drive.inuse)) {

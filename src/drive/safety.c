@@ -294,34 +294,67 @@ int safety_check_namespaces(const struct target *t, const char *what,
 	return ret;
 }
 
+bool safety_confirms(const struct target *t, const char *confirm)
+{
+	char cpath[PATH_MAX + 8];
+	struct stat st;
+
+	if (!confirm || !*confirm)
+		return false;
+	if (!t->is_blockdev)
+		return stat(confirm, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == t->dev &&
+		       st.st_ino == t->ino;
+	snprintf(cpath, sizeof(cpath), "%s%s", strchr(confirm, '/') ? "" : "/dev/", confirm);
+	return stat(cpath, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;
+}
+
+/* "; it holds ext4 file system ..." for what t holds now, or "" */
+static const char *holds(const struct target *t, char *buf, size_t len)
+{
+	static const char lead[] = "; it holds ";
+	struct sig_list sl;
+
+	buf[0] = '\0';
+	if (t->fd >= 0 && len > sizeof(lead) && sig_probe_fd(t->fd, &sl) == 0 && sl.n) {
+		memcpy(buf, lead, sizeof(lead));
+		sig_describe(&sl, buf + sizeof(lead) - 1, len - sizeof(lead) + 1);
+	}
+	return buf;
+}
+
 int safety_check_target(const struct target *t, const char *confirm,
 			const struct inuse_roots *roots, char *err, size_t errlen)
 {
-	char cpath[PATH_MAX + 8];
+	char held[DB_ERR_LEN / 2];
 	struct inuse use;
-	struct stat cst;
 	int ret;
 
 	if (!t->is_blockdev) {
 		ret = inuse_check_file(t->dev, t->ino, roots, &use, err, errlen);
-		return ret < 0 ? ret : refuse_inuse(&use, t->path, err, errlen);
+		ret = ret < 0 ? ret : refuse_inuse(&use, t->path, err, errlen);
+		/* a file that holds a file system, a partition table or a volume is a disk
+		   image: it is confirmed as a device is; any other file is drivebench's to
+		   write (its content does not matter) */
+		if (ret < 0 || t->size == 0 || safety_confirms(t, confirm) ||
+		    !*holds(t, held, sizeof(held)))
+			return ret;
+		snprintf(err, errlen,
+			 "refusing to write to %s without confirmation: it is a disk image, and "
+			 "this destroys what it holds (confirm with --yes-destroy=%s)%s",
+			 t->path, t->path, held);
+		return -EPERM;
 	}
 	ret = safety_explain_busy(t->rdev, t->path, roots, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (!confirm || !*confirm) {
-		struct sig_list sl;
-		char held[DB_ERR_LEN / 2] = "";
-		if (t->fd >= 0 && sig_probe_fd(t->fd, &sl) == 0 && sl.n)
-			sig_describe(&sl, held, sizeof(held));
 		snprintf(err, errlen,
 			 "refusing to write to block device %s without confirmation: this destroys "
-			 "its data (confirm with --yes-destroy=%s)%s%s",
-			 t->path, t->path, held[0] ? "; it holds " : "", held);
+			 "its data (confirm with --yes-destroy=%s)%s",
+			 t->path, t->path, holds(t, held, sizeof(held)));
 		return -EPERM;
 	}
-	snprintf(cpath, sizeof(cpath), "%s%s", strchr(confirm, '/') ? "" : "/dev/", confirm);
-	if (stat(cpath, &cst) < 0 || !S_ISBLK(cst.st_mode) || cst.st_rdev != t->rdev) {
+	if (!safety_confirms(t, confirm)) {
 		snprintf(err, errlen,
 			 "refusing to write to %s: the confirmation '%s' does not name that device",
 			 t->path, confirm);

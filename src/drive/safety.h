@@ -28,11 +28,17 @@
 /*
  * May a run write to t? confirm is what the operator named to confirm it
  * (--yes-destroy=PATH, or a device name typed in the TUI: "nvme1n1" means /dev/nvme1n1),
- * or NULL. Returns 0 to go ahead, -EPERM when refused (reason in err), or -errno when the
- * system could not be examined. roots: NULL for the real /proc and /sys.
+ * or NULL. A block device always needs it; a regular file only when it is a disk image
+ * (libblkid finds a file system, partition table, volume or swap area in it: said in the
+ * refusal, as what an unconfirmed device holds is). Returns 0 to go ahead, -EPERM when
+ * refused (reason in err), or -errno when the system could not be examined. roots: NULL
+ * for the real /proc and /sys.
  */
 int safety_check_target(const struct target *t, const char *confirm,
 			const struct inuse_roots *roots, char *err, size_t errlen);
+
+/* Does confirm name t: the same device node (a bare name is under /dev), or the same file? */
+bool safety_confirms(const struct target *t, const char *confirm);
 
 /*
  * For a command that erases every namespace of an NVMe controller (a sanitize, or a

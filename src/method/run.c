@@ -234,9 +234,17 @@ static int guard_target(struct run *r, struct target *t, const struct run_reques
 			 t->path);
 		return -EPERM;
 	}
-	int ret = safety_check_target(t, rq->confirm, rq->roots, err, errlen);
-	for (unsigned i = 0; ret == -EPERM && t->is_blockdev && i < rq->nconfirms; i++)
-		ret = safety_check_target(t, rq->confirms[i], rq->roots, err, errlen);
+	/* the confirmation that names t; when none does, a device's refusal quotes the last
+	   one given, and a file is checked as unconfirmed */
+	const char *confirm = safety_confirms(t, rq->confirm) ? rq->confirm : NULL;
+	for (unsigned i = 0; !confirm && i < rq->nconfirms; i++)
+		if (safety_confirms(t, rq->confirms[i]))
+			confirm = rq->confirms[i];
+	if (!confirm && t->is_blockdev)
+		confirm = rq->confirm	  ? rq->confirm
+			  : rq->nconfirms ? rq->confirms[rq->nconfirms - 1]
+					  : NULL;
+	int ret = safety_check_target(t, confirm, rq->roots, err, errlen);
 	if (ret == 0)
 		ret = safety_claim_reach(t, r->claim + r->nclaims, RUN_MAX_CLAIMS - r->nclaims, &n,
 					 rq->roots, err, errlen);
