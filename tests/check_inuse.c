@@ -83,6 +83,20 @@ static int check_in(const char *dir, dev_t dev, struct inuse *u)
 	return ret;
 }
 
+/* What uses the regular file path in the machine under dir (inuse_check_file()). */
+static void check_file_in(const char *dir, const char *path, struct inuse *u)
+{
+	char sys[4096], proc[4096], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct stat st;
+
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_msg(inuse_check_file(st.st_dev, st.st_ino, &roots, u, err, sizeof(err)) == 0,
+		      "inuse_check_file: %s", err);
+}
+
 static bool has_reason(const struct inuse *u, enum inuse_kind kind, const char *text)
 {
 	for (unsigned i = 0; i < u->nreasons; i++)
@@ -310,16 +324,67 @@ START_TEST(test_open_writers)
 	ck_assert_uint_eq(u.flags, 0);
 
 	/* the file: dd's name shown with its escape made visible */
-	struct stat st;
-	char sys[4096], proc[4096], err[256];
-	struct inuse_roots roots = {.proc = proc, .sys = sys};
-	fmt(sys, sizeof(sys), "%s/sys", dir);
-	fmt(proc, sizeof(proc), "%s/proc", dir);
-	ck_assert_int_eq(stat(file, &st), 0);
-	ck_assert_int_eq(inuse_check_file(st.st_dev, st.st_ino, &roots, &u, err, sizeof(err)), 0);
+	check_file_in(dir, file, &u);
 	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
 	ck_assert_msg(has_reason(&u, INUSE_OPEN, "open for writing by dd^[[2J (pid 77)"), "%s",
 		      all_reasons(&u));
+}
+END_TEST
+
+/*
+ * Kernel exporters open what they export without claiming it: an enabled nvmet namespace
+ * on a partition's node is a use of its disk; an enabled LIO fileio backstore on a file is
+ * a use of the file, one made without targetcli too (its file in info); a disabled
+ * namespace is none.
+ */
+START_TEST(test_exporters)
+{
+	char dir[4096], node[4096], file[4096], other[4096];
+	struct inuse u;
+
+	if (!machine_with_node("exporters", dir, sizeof(dir), node, sizeof(node)))
+		return;
+	fmt(file, sizeof(file), "%s/vm.img", dir);
+	fmt(other, sizeof(other), "%s/other.img", dir);
+	char info[4200];
+	fmt(info, sizeof(info),
+	    "Status: ACTIVATED  Max Queue Depth: 128  SectorSize: 512  HwMaxSectors: 16384\n"
+	    "        TCM FILEIO ID: 0        File: %s  Size: 2  Mode: O_DSYNC Async: 1\n",
+	    other);
+#define NVMET "sys/kernel/config/nvmet/subsystems/nqn.2014-08.lab:exp\x1b/namespaces/"
+	const struct fs_entry tree[] = {
+		{"vm.img", "disk", NULL},
+		{"other.img", "x", NULL},
+		{NVMET "1/enable", "1\n", NULL},
+		{NVMET "1/device_path", node, NULL},
+		{NVMET "2/enable", "0\n", NULL},
+		{NVMET "2/device_path", other, NULL},
+		{"sys/kernel/config/target/core/fileio_0/vmdisk/enable", "1\n", NULL},
+		{"sys/kernel/config/target/core/fileio_0/vmdisk/udev_path", file, NULL},
+		/* made without targetcli: no udev_path, the file in info */
+		{"sys/kernel/config/target/core/fileio_1/raw/enable", "1\n", NULL},
+		{"sys/kernel/config/target/core/fileio_1/raw/udev_path", "\n", NULL},
+		{"sys/kernel/config/target/core/fileio_1/raw/info", info, NULL},
+	};
+#undef NVMET
+	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
+
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert(u.flags & INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(
+		has_reason(
+			&u, INUSE_OPEN,
+			"exported: loop3p2 by nvmet subsystem nqn.2014-08.lab:exp^[ namespace 1"),
+		"%s", all_reasons(&u));
+	check_file_in(dir, file, &u);
+	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "exported by LIO backstore fileio_0/vmdisk"), "%s",
+		      all_reasons(&u));
+	check_file_in(dir, other, &u);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "exported by LIO backstore fileio_1/raw"), "%s",
+		      all_reasons(&u));
+	/* the disabled nvmet namespace on other.img is not said */
+	ck_assert_msg(u.nreasons == 1, "%s", all_reasons(&u));
 }
 END_TEST
 
@@ -364,15 +429,11 @@ START_TEST(test_mapped_writers)
 	ck_assert_msg(
 		has_reason(&u, INUSE_OPEN, "mapped for writing: loop3p2 by postgres (pid 5150)"),
 		"%s", all_reasons(&u));
-	char sys[4096], proc[4096], err[256];
-	struct inuse_roots roots = {.proc = proc, .sys = sys};
-	fmt(sys, sizeof(sys), "%s/sys", dir);
-	fmt(proc, sizeof(proc), "%s/proc", dir);
-	ck_assert_int_eq(inuse_check_file(st.st_dev, st.st_ino, &roots, &u, err, sizeof(err)), 0);
+	check_file_in(dir, file, &u);
 	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
 	ck_assert_msg(has_reason(&u, INUSE_OPEN, "mapped for writing by postgres (pid 5150)"), "%s",
 		      all_reasons(&u));
-	ck_assert_int_eq(inuse_check_file(ost.st_dev, ost.st_ino, &roots, &u, err, sizeof(err)), 0);
+	check_file_in(dir, other, &u);
 	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
 }
 END_TEST
@@ -782,6 +843,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_swap_device);
 	tcase_add_test(tc, test_open_writers);
 	tcase_add_test(tc, test_mapped_writers);
+	tcase_add_test(tc, test_exporters);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);

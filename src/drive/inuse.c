@@ -360,33 +360,34 @@ static void read_comm(const char *proc, const char *pid, char *buf, size_t len)
 }
 
 /*
- * Add a use of what st describes (a block device or a regular file) by process pid, once
- * per pid and object (a descriptor before a mapping); from is where this pid's entries
- * begin. 0, or -ENOMEM.
+ * Add a writer of what st describes (a block device or a regular file): process pid's,
+ * once per object (a descriptor before a mapping; from is where its entries begin), its
+ * command name read into who (32 bytes) when first needed; or, pid NULL, the exporter
+ * who. 0, or -ENOMEM.
  */
 static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
-		    bool mapped, const char *proc, const char *pid, char *comm)
+		    enum open_how how, const char *proc, const char *pid, char *who)
 {
 	bool is_file = S_ISREG(st->st_mode);
 	dev_t dev = is_file ? st->st_dev : st->st_rdev;
 
 	if (!is_file && !S_ISBLK(st->st_mode))
 		return 0;
-	for (size_t i = from; i < s->nopens; i++)
+	for (size_t i = from; pid && i < s->nopens; i++)
 		if (s->opens[i].is_file == is_file && s->opens[i].dev == dev &&
 		    (!is_file || s->opens[i].ino == st->st_ino))
 			return 0;
-	if (!comm[0])
-		read_comm(proc, pid, comm, 32);
+	if (pid && !who[0])
+		read_comm(proc, pid, who, 32);
 	if (GROW(s->opens, s->nopens, *cap, 16))
 		return -ENOMEM;
 	struct open_ent *o = &s->opens[s->nopens++];
 	o->is_file = is_file;
 	o->dev = dev;
 	o->ino = st->st_ino;
-	o->mapped = mapped;
-	o->pid = (pid_t)strtol(pid, NULL, 10);
-	memcpy(o->comm, comm, sizeof(o->comm));
+	o->how = how;
+	o->pid = pid ? (pid_t)strtol(pid, NULL, 10) : 0;
+	text_visible(o->who, sizeof(o->who), who);
 	return 0;
 }
 
@@ -428,7 +429,7 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 			st.st_dev = makedev(maj, min);
 			st.st_ino = (ino_t)ino;
 		}
-		ret = add_open(s, cap, from, &st, true, proc, pid, comm);
+		ret = add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm);
 	}
 	free(line);
 	fclose(f);
@@ -468,7 +469,7 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 			if (fe->d_name[0] != '.' &&
 			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
 			    (lst.st_mode & S_IWUSR) && !fstatat(dirfd(fd), fe->d_name, &st, 0))
-				ret = add_open(s, &cap, from, &st, false, proc, pe->d_name, comm);
+				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pe->d_name, comm);
 		}
 		if (fd)
 			closedir(fd);
@@ -476,6 +477,84 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 			ret = load_maps(s, &cap, from, proc, pe->d_name, comm);
 	}
 	closedir(pd);
+	return ret;
+}
+
+/*
+ * The enabled export in dir: its device_path or udev_path, added as by who. A LIO
+ * backstore made without targetcli has no udev_path; a fileio one names its file in
+ * info ("... File: /srv/disk.img  Size: ...").
+ */
+static int add_export(struct inuse_snapshot *s, size_t *cap, const char *dir, const char *attr,
+		      const char *who)
+{
+	char path[PATH_MAX], on[8], info[1024];
+	struct stat st;
+	const char *f;
+
+	if (probe_read_attr(dir, "enable", on, sizeof(on)) || strcmp(on, "1"))
+		return 0;
+	if ((probe_read_attr(dir, attr, path, sizeof(path)) || !path[0]) &&
+	    !probe_read_attr(dir, "info", info, sizeof(info)) && (f = strstr(info, " File: ")))
+		fmt_str(path, sizeof(path), "%.*s", (int)strcspn(f + 7, " \t\n"), f + 7);
+	if (path[0] != '/' || stat(path, &st))
+		return 0;
+	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
+}
+
+/* Subdirectories of dir, one at a time: NULL at the end (dir closed). */
+static const char *next_dir(DIR **d)
+{
+	struct dirent *e;
+
+	while (*d && (e = readdir(*d)))
+		if (e->d_name[0] != '.' && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN))
+			return e->d_name;
+	if (*d)
+		closedir(*d);
+	*d = NULL;
+	return NULL;
+}
+
+/*
+ * Kernel exporters, which open what they export for writing without claiming it, as
+ * configfs (under sys/kernel/config) shows them enabled: NVMe-oF target namespaces
+ * (nvmet: subsystems/S/namespaces/N/device_path) and LIO backstores
+ * (target/core/HBA/NAME/udev_path; an iblock one also claims its device).
+ */
+static int load_exports(struct inuse_snapshot *s)
+{
+	static const struct {
+		const char *top, *sub, *attr, *what, *between;
+	} trees[] = {
+		{"nvmet/subsystems", "/namespaces", "device_path", "nvmet subsystem ",
+		 " namespace "},
+		{"target/core", "", "udev_path", "LIO backstore ", "/"},
+	};
+	char dir[PATH_MAX], sub[PATH_MAX + 256], ns[PATH_MAX + 512], who[160];
+	size_t cap = s->nopens;
+	int ret = 0;
+
+	for (size_t t = 0; !ret && t < sizeof(trees) / sizeof(trees[0]); t++) {
+		const char *a, *b;
+		DIR *da, *db;
+		fmt_str(dir, sizeof(dir), "%s/kernel/config/%s", s->sys, trees[t].top);
+		da = opendir(dir);
+		while (!ret && (a = next_dir(&da))) {
+			fmt_str(sub, sizeof(sub), "%s/%s%s", dir, a, trees[t].sub);
+			db = opendir(sub);
+			while (!ret && (b = next_dir(&db))) {
+				fmt_str(ns, sizeof(ns), "%s/%s", sub, b);
+				fmt_str(who, sizeof(who), "%s%s%s%s", trees[t].what, a,
+					trees[t].between, b);
+				ret = add_export(s, &cap, ns, trees[t].attr, who);
+			}
+			if (db)
+				closedir(db);
+		}
+		if (da)
+			closedir(da);
+	}
 	return ret;
 }
 
@@ -572,6 +651,8 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 		goto fail;
 	}
 	ret = load_opens(s, proc);
+	if (!ret)
+		ret = load_exports(s);
 	if (ret) {
 		fmt_str(err, errlen, "%s: out of memory", proc);
 		goto fail;

@@ -19,7 +19,8 @@
  *     write reaches, each followed up in turn; and another process that holds any of
  *     these open for writing (/proc/PID/fd: a virtual machine on the disk, a dd, a
  *     database, another drivebench run) or mapped shared and writable (/proc/PID/maps),
- *     found by the same device numbers and inodes. A
+ *     or that the kernel exports without claiming (enabled nvmet namespaces and LIO
+ *     backstores in configfs), found by the same device numbers and inodes. A
  *     partition of a disk in the reach counts when its byte range overlaps the reach:
  *     writing sda2 does not touch a mounted sda1, writing sda does.
  *

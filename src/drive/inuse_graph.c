@@ -302,12 +302,19 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 			add_reason(w, depth ? up : INUSE_SWAP, "%sswap: %s (%s)", prefix,
 				   e->name, s->swaps[k].path);
 	}
-	for (size_t k = 0; k < s->nopens; k++)
-		if (!s->opens[k].is_file && s->opens[k].dev == e->dev)
+	for (size_t k = 0; k < s->nopens; k++) {
+		const struct open_ent *op = &s->opens[k];
+		if (op->is_file || op->dev != e->dev)
+			continue;
+		if (op->how == OPEN_EXPORT)
+			add_reason(w, depth ? up : INUSE_OPEN, "%sexported: %s by %s", prefix,
+				   e->name, op->who);
+		else
 			add_reason(w, depth ? up : INUSE_OPEN,
 				   "%s%s for writing: %s by %s (pid %ld)", prefix,
-				   s->opens[k].mapped ? "mapped" : "open", e->name,
-				   s->opens[k].comm, (long)s->opens[k].pid);
+				   op->how == OPEN_MAP ? "mapped" : "open", e->name, op->who,
+				   (long)op->pid);
+	}
 	up_holders(w, e, prefix, through, depth);
 	for (size_t k = 0; k < s->nblk; k++) {
 		const struct blk_entry *l = &s->blk[k];
@@ -369,11 +376,18 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 		put(hop, sizeof(hop), "%sbacks %s (a loop device)", prefix, l->name);
 		up_through(w, l, hop, 0);
 	}
-	for (size_t k = 0; k < s->nopens; k++)
-		if (s->opens[k].is_file && s->opens[k].dev == o->dev && s->opens[k].ino == o->ino)
+	for (size_t k = 0; k < s->nopens; k++) {
+		const struct open_ent *op = &s->opens[k];
+		if (!op->is_file || op->dev != o->dev || op->ino != o->ino)
+			continue;
+		if (op->how == OPEN_EXPORT)
+			add_reason(w, INUSE_OPEN, "%s%sexported by %s", o->via,
+				   o->via[0] ? ", " : "", op->who);
+		else
 			add_reason(w, INUSE_OPEN, "%s%s%s for writing by %s (pid %ld)", o->via,
-				   o->via[0] ? ", " : "", s->opens[k].mapped ? "mapped" : "open",
-				   s->opens[k].comm, (long)s->opens[k].pid);
+				   o->via[0] ? ", " : "", op->how == OPEN_MAP ? "mapped" : "open",
+				   op->who, (long)op->pid);
+	}
 	for (size_t k = 0; k < s->nswaps; k++)
 		if (s->swaps[k].is_file && s->swaps[k].dev == o->dev && s->swaps[k].ino == o->ino)
 			add_reason(w, INUSE_SWAP, "%s%sswap: the file is active swap (%s)", o->via,

@@ -41,14 +41,21 @@ struct swap_ent {
 	char *path;
 };
 
-/* A process that holds a block device or a regular file open for writing. */
+/*
+ * A writer of a block device or a regular file that does not claim it: another process
+ * with a descriptor open for writing or a shared writable mapping, or a kernel exporter
+ * (an NVMe-oF target namespace, a LIO backstore) that has it open.
+ */
+enum open_how { OPEN_FD, OPEN_MAP, OPEN_EXPORT };
+
 struct open_ent {
 	bool is_file; /* a regular file (dev, ino); else the block device dev */
 	dev_t dev;
 	ino_t ino;
-	bool mapped; /* a shared writable mapping, not a descriptor */
-	pid_t pid;
-	char comm[32]; /* its command name, control characters made visible */
+	enum open_how how;
+	pid_t pid;     /* OPEN_FD, OPEN_MAP */
+	char who[160]; /* the command name, or the export ("nvmet subsystem S namespace 1"),
+			  control characters made visible */
 };
 
 struct inuse_snapshot {
@@ -64,7 +71,7 @@ struct inuse_snapshot {
 	dev_t root_dev;    /* the device mounted on "/" */
 	dev_t *root_under; /* root_dev and every device below it (slaves) */
 	size_t nroot_under;
-	struct open_ent *opens; /* other processes' writable descriptors and shared mappings */
+	struct open_ent *opens; /* writers that do not claim: processes, exporters */
 	size_t nopens;
 };
 

@@ -228,6 +228,54 @@ shared() {
 	save
 }
 
+# kernel exporters write what they export without claiming it (O_EXCL opens succeed):
+# an NVMe-oF target namespace (nvmet) on nvme0n1 and a LIO fileio backstore on a file
+# are found in configfs, as another process holding it open is
+exported() {
+	grep -q configfs /proc/mounts || mount -t configfs none /sys/kernel/config
+	n=/sys/kernel/config/nvmet/subsystems/lab-exp
+	if mkdir $n 2>/dev/null && mkdir $n/namespaces/1; then
+		echo -n /dev/nvme0n1 >$n/namespaces/1/device_path
+		echo 1 >$n/namespaces/1/enable
+		same exported/nvmet-enabled "$(cat $n/namespaces/1/enable)" 1
+		rc exported/nvmet-nvme0n1-refused 3 drivebench run --target /dev/nvme0n1 \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/refused.json
+		case $why in
+		*"exported: nvme0n1 by nvmet subsystem lab-exp namespace 1"*) pass exported/names-nvmet "$why" ;;
+		*) fail exported/names-nvmet "'$why' does not name the nvmet namespace" ;;
+		esac
+		drivebench list --json /dev/nvme0n1 >/tmp/l1.json
+		same exported/list-says-open "$(drive nvme0n1 .in_use.open /tmp/l1.json)" true
+		echo 0 >$n/namespaces/1/enable
+		rc exported/nvmet-disabled-allowed 0 drivebench run --target /dev/nvme0n1 \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/exported-off.json
+		rmdir $n/namespaces/1 $n
+	else
+		fail exported/nvmet "cannot make an nvmet subsystem in configfs"
+	fi
+	l=/sys/kernel/config/target/core/fileio_0/labimg
+	f=/mnt/a/lio.img # on the ext4 guard left mounted: direct I/O
+	truncate -s 64M $f
+	if mkdir -p $l 2>/dev/null; then
+		echo "fd_dev_name=$f,fd_dev_size=67108864" >$l/control
+		echo -n $f >$l/udev_path
+		echo 1 >$l/enable
+		rc exported/lio-file-refused 3 drivebench run --target $f --rw randwrite --time 1s \
+			--quiet --out $res/refused.json
+		case $why in
+		*"exported by LIO backstore fileio_0/labimg"*) pass exported/names-lio "$why" ;;
+		*) fail exported/names-lio "'$why' does not name the LIO backstore" ;;
+		esac
+		rmdir $l /sys/kernel/config/target/core/fileio_0
+		rc exported/lio-removed-allowed 0 drivebench run --target $f --rw randwrite --time 1s \
+			--quiet --out $res/exported-lio-off.json
+	else
+		fail exported/lio "cannot make a LIO fileio backstore in configfs"
+	fi
+	rm -f $f
+	save
+}
+
 # a purge preset with METHOD and one short sequential read after it
 purge_preset() {
 	cat >/tmp/purge-$1.preset <<EOF
@@ -425,7 +473,7 @@ removal() {
 	save
 }
 
-for s in discovery health preset_run guard shared purge thermal faults async_issue stacks removal; do
+for s in discovery health preset_run guard shared exported purge thermal faults async_issue stacks removal; do
 	echo "lab: scenario $s"
 	# a subshell: a scenario that dies on an error does not take the rest with it
 	($s) || fail $s "the scenario stopped with exit status $?"
