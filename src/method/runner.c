@@ -75,6 +75,7 @@ struct plan_run {
 	uint64_t step_ramp_ns;
 	uint64_t loops_bytes; /* > 0: a fill, which the engine ends after this many bytes */
 	uint64_t step_bytes;
+	const struct step_result *live; /* what engine_run() is filling, for the sample callback */
 	bool step_empty;      /* the last step measured nothing (its no-io warning) */
 	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
 	uint64_t extra_ns;
@@ -194,6 +195,13 @@ static void on_sample(void *arg, const struct sample *s)
 
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
 	result_step_add_sample(st, s);
+	/* the step so far, from the engine's running totals: an autosaved result keeps it if
+	   the run dies now (step_record() sets the final one) */
+	if (r->live) {
+		stats_summarize(&r->live->acc[0], &r->live->acc[1], s->start_ns + s->dur_ns,
+				&st->summary);
+		st->summary.index = r->live->nsamples;
+	}
 	r->step_bytes += s->d[DIR_ALL].bytes;
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
@@ -477,11 +485,13 @@ static int step_engine(struct plan_run *r, const struct workload *wl, const stru
 	memset(sr, 0, sizeof(*sr));
 	devshare_begin(ds, r->targets, r->nt, NULL);
 	cpu_mark(&cpu0);
+	r->live = sr;
 	if (ss)
 		ret = engine_run_streams(r->ops, ss->es, ss->n, r->ctl, on_sample, r, sr, err,
 					 errlen);
 	else
 		ret = engine_run(r->ops, r->t, wl, r->ctl, on_sample, r, sr, err, errlen);
+	r->live = NULL;
 	cpu_mark(&cpu1);
 	cpu_between(&cpu0, &cpu1, &st->cpu);
 	devshare_end(ds, sr, ss ? ss->target : NULL);
@@ -530,6 +540,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	*out = st;
 	st->rate_pct = ps->rate_pct;
 	st->status = RS_INCOMPLETE;
+	step_def_begin(&st->def, r->res->scale, r->targets, r->nt);
 	r->step_index = r->rp->nsteps - 1;
 	r->step_planned_ns = wl.ramp_ns + plan_step_time_ns(ps);
 	r->step_ramp_ns = wl.ramp_ns;

@@ -319,6 +319,17 @@ void step_def_record(struct result_step *st, const struct step_result *sr, doubl
 	}
 }
 
+void step_def_begin(struct step_def *d, double scale, const struct target *const *targets,
+		    unsigned ntargets)
+{
+	memset(d, 0, sizeof(*d));
+	d->lat = SL_TOTAL;
+	d->scale = scale;
+	d->lbs = ntargets ? targets[0]->lbs : 0;
+	d->pbs = ntargets ? targets[0]->pbs : 0;
+	text_copy(d->version, sizeof(d->version), DB_VERSION);
+}
+
 uint32_t step_def_fold_lbs(const struct target *const *targets, unsigned ntargets)
 {
 	uint32_t lbs = 0;

@@ -163,6 +163,14 @@ struct target;
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets);
 /*
+ * What a step's definition holds before the engine has run it (latency kind, scale,
+ * the first target's sectors, this drivebench): what a result saved while the step runs,
+ * or left by a run that died in it, says; step_def_record() completes it.
+ */
+void step_def_begin(struct step_def *d, double scale, const struct target *const *targets,
+		    unsigned ntargets);
+
+/*
  * 4K-sector targets: the block size a split's smaller sizes are folded into
  * (workload_fold_split), the largest logical block size of the targets when above 512
  * bytes, else 0 (nothing folded).
