@@ -298,20 +298,51 @@ kill -TERM $first
 wait $first
 check "two runs writing one file: the first ran on" test $? -ne 3
 
+# ask_typed SESSION NAME TARGET: the TUI on TARGET with the first preset queued and start
+# asked (s again if a rescan swallowed it) until it asks for NAME to be typed
+ask_typed() {
+	start "$1" 120 40 C.UTF-8 xterm-256color --target "$3"
+	wait_for "$1" "▶ $2 " 5
+	keys "$1" 2 Enter
+	for _ in 1 2 3; do
+		keys "$1" s
+		wait_for "$1" "type $2 and Enter" 3 && break
+	done
+}
+
 # what a device holds, in the TUI's typed confirmation before it is destroyed
 mkloop lsig "$(mkfile 32M sig.img)"
 if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L benchfs "$lsig" 2>/dev/null; then
 	s=sig name=$(basename "$lsig")
-	start $s 120 40 C.UTF-8 xterm-256color --target "$lsig"
-	wait_for $s "▶ $name " 5
-	keys $s 2 Enter
-	for _ in 1 2 3; do
-		keys $s s
-		wait_for $s "type $name and Enter" 3 && break
-	done
+	ask_typed $s "$name" "$lsig"
 	# the label alone: the dialog wraps the sentence where the paths' lengths put it
 	expect $s "the TUI's confirmation says what the device holds" "'benchfs'"
 	keys $s Escape
+	tm kill-session -t $s 2>/dev/null
+fi
+
+# the drive chosen is the drive written: a loop device set up again over another image
+# while the TUI asks for its name is another disk under the same name (its disk sequence
+# number changed), and the run is refused
+zold=$(mkfile 16M chosen.img)
+znew=$(mkfile 16M other-disk.img)
+head -c 16M /dev/urandom >"$znew"
+znsum=$(md5sum <"$znew")
+mkloop lz "$zold"
+if [ $have_tmux = 1 ]; then
+	s=swap name=$(basename "$lz")
+	ask_typed $s "$name" "$lz"
+	losetup -d "$lz" && losetup "$lz" "$znew"
+	typed $s "$name"
+	expect $s "another disk under the chosen name: the run is refused" \
+		"no longer the drive that was chosen"
+	if cap $s | grep -q "Quick look ·"; then
+		fail "another disk under the chosen name: nothing runs" "$(cap $s)"
+	else
+		pass "another disk under the chosen name: nothing runs"
+	fi
+	check "another disk under the chosen name: it is unchanged" \
+		test "$(md5sum <"$znew")" = "$znsum"
 	tm kill-session -t $s 2>/dev/null
 fi
 
@@ -319,9 +350,8 @@ fi
 img=$(mkfile 32M vm.img)
 if [ $have_tmux = 1 ] && mkfs.ext4 -q -F -L vmfs "$img" 2>/dev/null; then
 	s=img
-	start $s 120 40 C.UTF-8 xterm-256color --target "$img"
-	wait_for $s "▶ vm.img " 5
-	keys $s 2 Enter
+	ask_typed $s vm.img "$img"
+	keys $s Escape
 	expect $s "a disk image target: the queue says it will be destroyed" \
 		"the queue writes to vm.img: its data will be destroyed"
 	for _ in 1 2 3; do

@@ -400,6 +400,7 @@ static int run_one(struct run_model *m, unsigned qi)
 		.ntargets = job->ntargets > 1 ? job->ntargets : 0,
 		.confirms = confirms,
 		.nconfirms = job->nconfirms,
+		.diskseqs = job->diskseqs,
 		.results_dir = job->results_dir,
 		.target_name = job->ntargets > 1 ? several : job->targets[0].name,
 		.plan_label = name,

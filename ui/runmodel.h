@@ -100,6 +100,7 @@ struct run_job {
 	struct rm_target targets[RUN_MAX_TARGETS]; /* each step runs on all of them at once */
 	unsigned ntargets;
 	char confirms[RUN_MAX_TARGETS][4096]; /* typed device names, disk images' paths */
+	uint64_t diskseqs[RUN_MAX_TARGETS];   /* per target, as chosen; 0: not checked */
 	unsigned nconfirms;
 	char presets[RM_QUEUE_MAX][4096]; /* paths */
 	unsigned npresets;

@@ -327,6 +327,10 @@ static void presets_start(struct app *a)
 		jt->is_drive = t[i]->is_drive;
 		if (t[i]->is_drive)
 			jt->drive = t[i]->drive;
+		/* the drive the operator was shown when asking to start, not a rescan's since */
+		for (unsigned k = 0; k < a->nasked; k++)
+			if (!strcmp(a->asked[k].path, t[i]->path))
+				job->diskseqs[i] = a->asked[k].diskseq;
 	}
 	/* a device's typed name is its node's; a disk image's stands for its path */
 	for (unsigned i = 0; i < a->confirm.done; i++) {
@@ -422,6 +426,12 @@ static void start_asked(struct app *a)
 		return;
 	}
 	confirm_seq_reset(&a->confirm);
+	a->nasked = 0;
+	for (unsigned i = 0; i < n && i < RUN_MAX_TARGETS; i++) {
+		snprintf(a->asked[i].path, sizeof(a->asked[i].path), "%s", t[i]->path);
+		a->asked[i].diskseq = t[i]->is_drive ? t[i]->drive.diskseq : 0;
+		a->nasked++;
+	}
 	for (unsigned i = 0; i < n && queue_writes(a); i++) {
 		if (!needs_confirm(t[i]))
 			continue;

@@ -111,6 +111,12 @@ struct app {
 	unsigned nqueue;
 	unsigned scale_index;
 	struct confirm_seq confirm; /* the devices a writing queue asks to be typed, in turn */
+	/* each drive target's disk sequence number when start was asked (run.h: diskseqs) */
+	struct {
+		char path[4096];
+		uint64_t diskseq;
+	} asked[RUN_MAX_TARGETS];
+	unsigned nasked;
 
 	/* Run: the screen's own copy of the model, so drawing never holds its lock */
 	struct run_model *run;

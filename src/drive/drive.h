@@ -111,6 +111,8 @@ struct drive {
 	char vendor[64];
 	char wwn[64];                 /* WWN / EUI / NGUID as the kernel spells it (wwid) */
 	uint64_t capacity_bytes;
+	uint64_t diskseq; /* the kernel's disk sequence number (5.15): a new disk,
+			     even under a reused name, has a new one; 0 unknown */
 	unsigned logical_block_bytes;
 	unsigned physical_block_bytes;
 	bool rotational;

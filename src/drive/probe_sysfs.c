@@ -559,6 +559,8 @@ static int sysfs_fill(void *state, const struct probe_ctx *ctx, struct drive *d)
 	(void)state;
 	if (!probe_read_u64(d->syspath, "size", &v))
 		d->capacity_bytes = v * 512; /* always 512-byte sectors, whatever the LBA size */
+	if (!probe_read_u64(d->syspath, "diskseq", &v))
+		d->diskseq = v;
 	if (!probe_read_u64(d->syspath, "queue/logical_block_size", &v))
 		d->logical_block_bytes = (unsigned)v;
 	if (!probe_read_u64(d->syspath, "queue/physical_block_size", &v))

@@ -171,3 +171,16 @@ void target_close(struct target *t)
 		close(t->fd);
 	t->fd = -1;
 }
+
+int target_diskseq(const struct target *t, uint64_t *seq)
+{
+#ifdef BLKGETDISKSEQ
+	if (!t->is_blockdev || t->fd < 0)
+		return -ENOTBLK;
+	return ioctl(t->fd, BLKGETDISKSEQ, seq) < 0 ? -errno : 0;
+#else
+	(void)t;
+	(void)seq;
+	return -ENOSYS;
+#endif
+}

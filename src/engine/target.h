@@ -44,4 +44,10 @@ struct target {
 int target_open(struct target *t, const char *path, bool write, char *err, size_t errlen);
 void target_close(struct target *t);
 
+/*
+ * The disk sequence number of block device target t (BLKGETDISKSEQ, kernel 5.15: a
+ * partition answers its disk's) into *seq: 0, or -errno (a file, an older kernel).
+ */
+int target_diskseq(const struct target *t, uint64_t *seq);
+
 #endif

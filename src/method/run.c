@@ -173,6 +173,21 @@ static int open_target(struct target *t, const char *path, const struct run_requ
 	return -EBUSY;
 }
 
+/* Is the device opened the disk that was chosen (its sequence number then: seq; 0 any)? */
+static int same_disk(const struct target *t, uint64_t seq, char *err, size_t errlen)
+{
+	uint64_t now = 0;
+
+	if (!seq || target_diskseq(t, &now) < 0 || now == seq)
+		return 0;
+	snprintf(
+		err, errlen,
+		"refusing to run on %s: it is no longer the drive that was chosen (another disk "
+		"took its name since: disk sequence %llu then, %llu now); look at the drives again",
+		t->path, (unsigned long long)seq, (unsigned long long)now);
+	return -EPERM;
+}
+
 /* What a secure erase may reach: every namespace when a confirmation names the controller. */
 static enum purge_scope erase_scope(const struct target *t, const struct run_request *rq)
 {
@@ -324,7 +339,8 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 					 r->t[k].path);
 				return -EINVAL;
 			}
-		if ((ret = open_target(t, paths[i], rq, writes, err, errlen)) < 0)
+		if ((ret = open_target(t, paths[i], rq, writes, err, errlen)) < 0 ||
+		    (ret = same_disk(t, rq->diskseqs ? rq->diskseqs[i] : 0, err, errlen)) < 0)
 			return ret;
 		if ((o = opened_before(r, t))) {
 			snprintf(err, errlen, "target %s is %s again (given twice)", paths[i],

@@ -65,6 +65,13 @@ struct run_request {
 	const struct inuse_roots *roots; /* NULL: the real /proc and /sys */
 	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */
 	const struct result *seeds_from; /* replay: reuse its steps' seeds (runner.h); NULL */
+	/*
+	 * The disk sequence number each target (in target_paths' order, or the one) had when
+	 * the operator chose it (drive.h), 0 for one not checked; NULL: none checked. A device
+	 * whose number differs is another disk that took the chosen one's name since (a drive
+	 * pulled and another plugged, a loop device set up again): refused (exit 3).
+	 */
+	const uint64_t *diskseqs;
 };
 
 #define RUN_MAX_TARGETS 8
