@@ -413,3 +413,20 @@ out_refused "compare -o: a loop's backing file" "$v" compare "$T/seed.json" -o "
 out_refused "export-samples -o: a device node" "$v" export-samples "$T/seed.json" -o "$ly"
 out_refused "export-fio -o: a loop's backing file" "$v" export-fio quick -o "$v"
 out_refused "import --out: a loop's backing file" "$v" import tests/fixtures/fio/plain.json --out "$v"
+# what is not drivebench's to replace: a disk image, a file another program writes
+dimg=$(mkfile 16M guest.img)
+mkfs.ext4 -q -F -L guest "$dimg" 2>/dev/null
+out_refused "--out: a disk image" "$dimg" $read_args --target "$seed" --out "$dimg"
+check "--out: the refusal says what the image holds" grep -q "it is a disk image (it holds ext4 file system 'guest'" "$T/e"
+out_refused "compare -o: a disk image" "$dimg" compare "$T/seed.json" -o "$dimg"
+vmq=$(mkfile 1M vm.qcow2)
+echo "not a result" >"$vmq"
+hold p rw "$vmq"
+out_refused "--out: a file another program writes" "$vmq" $read_args --target "$seed" --out "$vmq"
+check "--out: the refusal names the writer" grep -qF "sleep (pid $p) is writing it" "$T/e"
+out_refused "export-samples -o: a file another program writes" "$vmq" export-samples "$T/seed.json" -o "$vmq"
+kill $p
+wait $p 2>/dev/null
+"$DRIVEBENCH" $read_args --target "$seed" --out "$vmq" >/dev/null 2>"$T/e"
+check "--out: the same file, once nobody writes it, is replaced" \
+	test $? -eq 0 -a "$(json "$vmq" 'd["format"]')" = drivebench-result

@@ -128,6 +128,15 @@ int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t dev, struct inuse
 int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
 			      struct inuse *out);
 
+/*
+ * A writer of the regular file (dev, ino) that is not a process named self (drivebench,
+ * whose own results are told apart by their locks): a process with it open for writing or
+ * mapped, or a kernel exporter. Its words ("qemu-system-x86 (pid 4242)", "LIO backstore
+ * fileio_0/vm") into buf; false when there is none.
+ */
+bool inuse_snapshot_foreign_writer(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
+				   const char *self, char *buf, size_t len);
+
 /* The snapshot and one check in one call, for the safety guard. 0 or -errno, message in err. */
 int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, char *err,
 		size_t errlen);

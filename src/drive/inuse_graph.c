@@ -437,3 +437,20 @@ int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t i
 		s, &(struct inuse_obj){.is_file = true, .dev = dev, .ino = ino, .len = INUSE_WHOLE},
 		"the file", out);
 }
+
+bool inuse_snapshot_foreign_writer(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
+				   const char *self, char *buf, size_t len)
+{
+	for (size_t k = 0; k < s->nopens; k++) {
+		const struct open_ent *o = &s->opens[k];
+		if (!o->is_file || o->dev != dev || o->ino != ino ||
+		    (o->how != OPEN_EXPORT && !strcmp(o->who, self)))
+			continue;
+		if (o->how == OPEN_EXPORT)
+			put(buf, len, "%s", o->who);
+		else
+			put(buf, len, "%s (pid %ld)", o->who, (long)o->pid);
+		return true;
+	}
+	return false;
+}

@@ -493,6 +493,27 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 	if (ret == 0 && exists) {
 		struct inuse use;
 		unsigned k = 0;
+		char who[200], held[DB_ERR_LEN / 2] = "";
+		struct sig_list sl;
+		/* what is not drivebench's to replace: a file another program writes (a virtual
+		   machine's image, an exported one), or a disk image */
+		if (inuse_snapshot_foreign_writer(snap, st.st_dev, st.st_ino, "drivebench", who,
+						  sizeof(who))) {
+			snprintf(err, errlen,
+				 "%s: refusing to write an output there: %s is writing it", path,
+				 who);
+			inuse_snapshot_free(snap);
+			return -EINVAL;
+		}
+		if (st.st_size && sig_probe_path(path, &sl) == 0 && sl.n) {
+			sig_describe(&sl, held, sizeof(held));
+			snprintf(err, errlen,
+				 "%s: refusing to write an output there: it is a disk image (it "
+				 "holds %s)",
+				 path, held);
+			inuse_snapshot_free(snap);
+			return -EINVAL;
+		}
 		ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
 		/* a writer is not a refusal here: results are told apart by their locks
 		   (another run's, or a name taken meanwhile), and the next free name is used */
