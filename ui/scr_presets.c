@@ -119,14 +119,39 @@ static bool is_block_device(const struct ui_target *t)
 	return t->is_drive || (stat(t->path, &st) == 0 && S_ISBLK(st.st_mode));
 }
 
-/* Is t a disk image: a regular file that holds a file system, partition table or volume? */
+/*
+ * Is t a disk image: a regular file that holds a file system, partition table or volume?
+ * Asked at every redraw, so each file's answer is kept until it changes (inode, size,
+ * modification time).
+ */
 static bool is_disk_image(const struct ui_target *t)
 {
+	static struct {
+		dev_t dev;
+		ino_t ino;
+		off_t size;
+		struct timespec mtim;
+		bool image;
+	} seen[RUN_MAX_TARGETS];
+	static unsigned next;
 	struct sig_list sl;
 	struct stat st;
+	unsigned i;
 
-	return !t->is_drive && stat(t->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size &&
-	       sig_probe_path(t->path, &sl) == 0 && sl.n;
+	if (t->is_drive || stat(t->path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+		return false;
+	for (i = 0; i < RUN_MAX_TARGETS; i++)
+		if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino &&
+		    seen[i].size == st.st_size && seen[i].mtim.tv_sec == st.st_mtim.tv_sec &&
+		    seen[i].mtim.tv_nsec == st.st_mtim.tv_nsec)
+			return seen[i].image;
+	i = next++ % RUN_MAX_TARGETS;
+	seen[i].dev = st.st_dev;
+	seen[i].ino = st.st_ino;
+	seen[i].size = st.st_size;
+	seen[i].mtim = st.st_mtim;
+	seen[i].image = sig_probe_path(t->path, &sl) == 0 && sl.n;
+	return seen[i].image;
 }
 
 /* Does writing t need its name typed: a block device or a disk image (safety.h)? */
