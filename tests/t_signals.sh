@@ -76,6 +76,25 @@ for sig in INT TERM KILL; do
 	done
 done
 
+# compare says which step a killed run was cut short in, and over what time its figures are
+for out in "$T"/KILL-*.json; do
+	cut=$(python3 - "$out" <<'PY'
+import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
+d = json.load(open(sys.argv[1]))
+for ph in d["phases"]:
+    for st in ph["steps"]:
+        if st["status"] == "incomplete" and samples(st):
+            print(st["label"])
+PY
+)
+	[ -n "$cut" ] || continue
+	"$DRIVEBENCH" compare "$T/full.json" "$out" >"$T/cmp" 2>&1
+	check "compare: a killed run's step $cut is said to be cut short" \
+		grep -qE "step $cut \(.*\) was cut short: its figures are over the [0-9.]+ s it measured" "$T/cmp"
+done
+
 # SIGHUP (the terminal or the ssh session closed) is SIGTERM's twin: the run stops, its
 # result is saved marked aborted, exit 1. The run is far longer than the test: it is
 # stopped mid-run whenever the signal lands, once its first autosave is on disk.
