@@ -95,6 +95,47 @@ PY
 		grep -qE "step $cut \(.*\) was cut short: its figures are over the [0-9.]+ s it measured" "$T/cmp"
 done
 
+# a run on two targets killed mid-step: each target's stream keeps its figures so far too
+g=$(mkfile 64M second.img)
+set -m
+"$DRIVEBENCH" run --rw randread --time 30s --interval 100ms --autosave 100ms --quiet \
+	--target "$f" --target "$g" --out "$T/two.json" 2>"$T/e" &
+pid=$!
+set +m
+for _ in $(seq 100); do
+	python3 - "$T/two.json" 2>/dev/null <<'PY' && break
+import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
+st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
+sys.exit(0 if len(samples(st)) >= 5 else 1)
+PY
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+if err=$(python3 - "$T/two.json" 2>&1 <<'PY'
+import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
+st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
+assert st["status"] == "incomplete", st["status"]
+assert len(st.get("streams", [])) == 2, st.get("streams")
+total = 0
+for s in st["streams"]:
+    n = sum(x["all"]["ios"] for x in samples(s))
+    assert n > 0 and n == s["summary"]["all"]["ios"], (s.get("label"), n, s["summary"]["all"]["ios"])
+    assert s["definition"]["latency"] == "total", s.get("definition")
+    assert s["status"] == "incomplete", s["status"]
+    total += n
+assert total == st["summary"]["all"]["ios"], (total, st["summary"]["all"]["ios"])
+PY
+); then
+	pass "SIGKILL on two targets: each stream's figures so far add up to the step's"
+else
+	fail "SIGKILL on two targets: each stream's figures so far add up to the step's" "$err"
+fi
+
 # SIGHUP (the terminal or the ssh session closed) is SIGTERM's twin: the run stops, its
 # result is saved marked aborted, exit 1. The run is far longer than the test: it is
 # stopped mid-run whenever the signal lands, once its first autosave is on disk.

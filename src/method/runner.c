@@ -195,13 +195,9 @@ static void on_sample(void *arg, const struct sample *s)
 
 	/* out of memory: the live copy misses a sample; the engine's final list is whole */
 	result_step_add_sample(st, s);
-	/* the step so far, from the engine's running totals: an autosaved result keeps it if
-	   the run dies now (step_record() sets the final one) */
-	if (r->live) {
-		stats_summarize(&r->live->acc[0], &r->live->acc[1], s->start_ns + s->dur_ns,
-				&st->summary);
-		st->summary.index = r->live->nsamples;
-	}
+	/* the step so far (step_record() sets the final one) */
+	if (r->live)
+		step_streams_so_far(st, r->live, s->start_ns + s->dur_ns);
 	r->step_bytes += s->d[DIR_ALL].bytes;
 	emit(r, RUN_EV_SAMPLE, st, s, NULL, NULL,
 	     eta(r, r->step_ramp_ns + s->start_ns + s->dur_ns, s));
@@ -533,7 +529,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	for (unsigned i = 0; ss && i < ss->n; i++)
 		workload_fold_split(&ss->wl[i], lbs, err, sizeof(err));
 	st = result_add_step(r->rp, label, &wl);
-	if (!st) {
+	if (!st || (ss && step_streams_begin(st, ss, r->res->scale, r->targets, r->nt))) {
 		free(ss);
 		return -ENOMEM;
 	}

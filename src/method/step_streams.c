@@ -188,14 +188,55 @@ void step_streams_set_hist(struct result_step *st, const struct io_acc *acc,
 	free(h);
 }
 
-int step_streams_record(struct result_step *st, const struct step_streams *ss,
-			const struct step_result *sr, bool no_hist)
+int step_streams_begin(struct result_step *st, const struct step_streams *ss, double scale,
+		       const struct target *const *targets, unsigned nt)
 {
-	for (unsigned i = 0; i < sr->nstreams && i < ss->n; i++) {
-		const struct stream_result *r = &sr->streams[i];
+	for (unsigned i = 0; ss->n > 1 && i < ss->n; i++) {
 		struct result_step *s = result_step_add_stream(st, ss->name[i], &ss->wl[i]);
 		if (!s)
 			return -ENOMEM;
+		s->target_index = ss->target[i];
+		s->share_pct = ss->share[i];
+		s->status = RS_INCOMPLETE;
+		step_def_begin(&s->def, scale, targets + (ss->target[i] < nt ? ss->target[i] : 0),
+			       nt ? 1 : 0);
+	}
+	return 0;
+}
+
+void step_streams_so_far(struct result_step *st, const struct step_result *live,
+			 uint64_t measured_ns)
+{
+	stats_summarize(&live->acc[0], &live->acc[1], measured_ns, &st->summary);
+	st->summary.index = live->nsamples;
+	for (unsigned i = 0; i < st->nstreams && i < live->nstreams; i++) {
+		const struct stream_result *r = &live->streams[i];
+		struct result_step *s = &st->streams[i];
+		if (!r->nsamples || !r->acc)
+			continue;
+		/* out of memory: the live copy misses a sample, as the step's does */
+		result_step_add_sample(s, &r->samples[r->nsamples - 1]);
+		stats_summarize(&r->acc[0], &r->acc[1], measured_ns, &s->summary);
+		s->summary.index = r->nsamples;
+	}
+}
+
+int step_streams_record(struct result_step *st, const struct step_streams *ss,
+			const struct step_result *sr, bool no_hist)
+{
+	if (!sr->nstreams) { /* the engine never ran them: no rows of zeros */
+		for (unsigned i = 0; i < st->nstreams; i++)
+			result_step_clear_samples(&st->streams[i]);
+		st->nstreams = 0;
+	}
+	for (unsigned i = 0; i < sr->nstreams && i < ss->n; i++) {
+		const struct stream_result *r = &sr->streams[i];
+		struct result_step *s =
+			i < st->nstreams ? &st->streams[i]
+					 : result_step_add_stream(st, ss->name[i], &ss->wl[i]);
+		if (!s)
+			return -ENOMEM;
+		result_step_clear_samples(s);
 		s->target_index = ss->target[i];
 		s->share_pct = ss->share[i];
 		s->summary = r->total;

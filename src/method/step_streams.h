@@ -64,8 +64,24 @@ int step_streams_build(const struct plan_step *ps, const struct workload *wl,
 uint64_t step_streams_loops(const struct plan_step *ps, struct workload *wl,
 			    struct step_streams *ss, const struct target *t);
 /*
- * What each stream measured (sr->streams) into st's streams, with histograms unless
- * no_hist. 0 or -ENOMEM.
+ * The step's streams in the result before the engine runs them (when there are several,
+ * as the engine keeps them), each with what its definition knows then, so a result
+ * saved during the step has each stream's figures so far. 0 or -ENOMEM.
+ */
+int step_streams_begin(struct result_step *st, const struct step_streams *ss, double scale,
+		       const struct target *const *targets, unsigned nt);
+/*
+ * The step so far, on the runner's thread after each of the engine's samples (live is
+ * the step_result engine_run() is filling): st's summary from the engine's running
+ * totals over measured_ns, and each stream's (its newest sample added too), so a result
+ * saved now, or left by a run that dies now, has the step's figures, not zeros.
+ */
+void step_streams_so_far(struct result_step *st, const struct step_result *live,
+			 uint64_t measured_ns);
+/*
+ * What each stream measured (sr->streams) into st's streams (those step_streams_begin()
+ * made, their samples so far replaced by the engine's), with histograms unless no_hist.
+ * 0 or -ENOMEM.
  */
 int step_streams_record(struct result_step *st, const struct step_streams *ss,
 			const struct step_result *sr, bool no_hist);
