@@ -331,6 +331,19 @@ START_TEST(test_open_writers)
 }
 END_TEST
 
+/* The machine with its partition node, and two files in it: vm.img and other.img. */
+static bool machine_with_files(const char *name, char *dir, char *node, char *file, char *other)
+{
+	const struct fs_entry files[] = {{"vm.img", "disk", NULL}, {"other.img", "x", NULL}};
+
+	if (!machine_with_node(name, dir, 4096, node, 4096))
+		return false;
+	fmt(file, 4096, "%s/vm.img", dir);
+	fmt(other, 4096, "%s/other.img", dir);
+	build_tree(dir, files, 2);
+	return true;
+}
+
 /*
  * Kernel exporters open what they export without claiming it: an enabled nvmet namespace
  * on a partition's node is a use of its disk; an enabled LIO fileio backstore on a file is
@@ -342,10 +355,8 @@ START_TEST(test_exporters)
 	char dir[4096], node[4096], file[4096], other[4096];
 	struct inuse u;
 
-	if (!machine_with_node("exporters", dir, sizeof(dir), node, sizeof(node)))
+	if (!machine_with_files("exporters", dir, node, file, other))
 		return;
-	fmt(file, sizeof(file), "%s/vm.img", dir);
-	fmt(other, sizeof(other), "%s/other.img", dir);
 	char info[4200];
 	fmt(info, sizeof(info),
 	    "Status: ACTIVATED  Max Queue Depth: 128  SectorSize: 512  HwMaxSectors: 16384\n"
@@ -353,8 +364,6 @@ START_TEST(test_exporters)
 	    other);
 #define NVMET "sys/kernel/config/nvmet/subsystems/nqn.2014-08.lab:exp\x1b/namespaces/"
 	const struct fs_entry tree[] = {
-		{"vm.img", "disk", NULL},
-		{"other.img", "x", NULL},
 		{NVMET "1/enable", "1\n", NULL},
 		{NVMET "1/device_path", node, NULL},
 		{NVMET "2/enable", "0\n", NULL},
@@ -398,12 +407,8 @@ START_TEST(test_mapped_writers)
 	struct inuse u;
 	struct stat st, ost;
 
-	if (!machine_with_node("mapped", dir, sizeof(dir), node, sizeof(node)))
+	if (!machine_with_files("mapped", dir, node, file, other))
 		return;
-	fmt(file, sizeof(file), "%s/vm.img", dir);
-	fmt(other, sizeof(other), "%s/other.img", dir);
-	const struct fs_entry files[] = {{"vm.img", "disk", NULL}, {"other.img", "x", NULL}};
-	build_tree(dir, files, 2);
 	ck_assert_int_eq(stat(file, &st), 0);
 	ck_assert_int_eq(stat(other, &ost), 0);
 	/* the device through map_files/; the file by the line's device and inode; other.img

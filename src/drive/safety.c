@@ -502,19 +502,17 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 			snprintf(err, errlen,
 				 "%s: refusing to write an output there: %s is writing it", path,
 				 who);
-			inuse_snapshot_free(snap);
-			return -EINVAL;
-		}
-		if (st.st_size && sig_probe_path(path, &sl) == 0 && sl.n) {
+			ret = -EINVAL;
+		} else if (st.st_size && sig_probe_path(path, &sl) == 0 && sl.n) {
 			sig_describe(&sl, held, sizeof(held));
 			snprintf(err, errlen,
 				 "%s: refusing to write an output there: it is a disk image (it "
 				 "holds %s)",
 				 path, held);
-			inuse_snapshot_free(snap);
-			return -EINVAL;
+			ret = -EINVAL;
+		} else {
+			ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
 		}
-		ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
 		/* a writer is not a refusal here: results are told apart by their locks
 		   (another run's, or a name taken meanwhile), and the next free name is used */
 		while (k < use.nreasons && use.reason[k].kind == INUSE_OPEN)
