@@ -102,7 +102,7 @@ set -m
 	--target "$f" --target "$g" --out "$T/two.json" 2>"$T/e" &
 pid=$!
 set +m
-for _ in $(seq 100); do
+for _ in $(seq 600); do # at most a minute: the count, not the time, is what is waited for
 	python3 - "$T/two.json" 2>/dev/null <<'PY' && break
 import json, sys
 sys.path.insert(0, "tests")

@@ -261,7 +261,7 @@ time.sleep(600)' "$2" "$T/mapped" "${@:3}" &
 	cleanup_add "kill $!"
 	printf -v "$1" '%s' "$!"
 }
-mapped_ready() { for _ in $(seq 100); do [ -e "$T/mapped" ] && return; sleep 0.05; done; }
+mapped_ready() { for _ in $(seq 600); do [ -e "$T/mapped" ] && return; sleep 0.05; done; }
 mf=$(mkfile 16M mapped-file.img)
 mapper p "$mf"
 mapped_ready
