@@ -834,6 +834,127 @@ START_TEST(test_removed_later)
 }
 END_TEST
 
+/* A disk of the multi-device machine: sys/class/block/NAME with its numbers. */
+#define DISK(name, num)                                                                            \
+	{"sys/class/block/" name, NULL, "../../devices/virtual/block/" name},                      \
+	{                                                                                          \
+		"sys/devices/virtual/block/" name "/dev", num, NULL                                \
+	}
+#define FS_A "sys/fs/btrfs/11111111-2222-3333-4444-555555555555"
+#define FS_B "sys/fs/btrfs/66666666-7777-8888-9999-000000000000"
+
+/* The reasons of the disk num in dir are exactly want (NULL-ended "kind|text"). */
+static void want_reasons(const char *dir, dev_t num, const char *const *want)
+{
+	struct inuse u;
+	unsigned n = 0;
+
+	ck_assert_int_eq(check_in(dir, num, &u), 0);
+	for (; want[n]; n++) {
+		const char *bar = strchr(want[n], '|');
+		enum inuse_kind k = INUSE_NKINDS;
+		for (unsigned i = 0; i < INUSE_NKINDS; i++)
+			if (!strncmp(inuse_kind_name[i], want[n], (size_t)(bar - want[n])) &&
+			    !inuse_kind_name[i][bar - want[n]])
+				k = i;
+		ck_assert_msg(has_reason(&u, k, bar + 1), "%u:%u: missing '%s' in %s", major(num),
+			      minor(num), want[n], all_reasons(&u));
+	}
+	ck_assert_msg(u.nreasons == n, "%u:%u: %s", major(num), minor(num), all_reasons(&u));
+}
+
+/*
+ * File systems on several devices, whose mountinfo number is anonymous (0:N): every member
+ * of a mounted btrfs, as sys/fs/btrfs lists them, is mounted where the fs is, or said
+ * mounted elsewhere; a bcachefs source names each device; xfs's logdev= and rtdev= are
+ * mounted; an NFS source names none. A btrfs on "/" makes each member a root device.
+ */
+START_TEST(test_multi_device_fs)
+{
+	static const struct fs_entry disks[] = {
+		DISK("sdd", "8:48"),
+		DISK("sde", "8:64"),
+		DISK("sdf", "8:80"),
+		DISK("sdg", "8:96"),
+		DISK("sdh", "8:112"),
+		DISK("sdi", "8:128"),
+		DISK("sdj", "8:144"),
+		DISK("sdk", "8:160"),
+		DISK("sdl", "8:176"),
+		{FS_A "/devices/sdd", NULL, "../../../../devices/virtual/block/sdd"},
+		{FS_A "/devices/sde", NULL, "../../../../devices/virtual/block/sde"},
+		{FS_A "/label", "data\x1b[2J", NULL},
+		{FS_B "/devices/sdf", NULL, "../../../../devices/virtual/block/sdf"},
+		{FS_B "/label", "", NULL},
+		{"sys/fs/btrfs/features/raid56", "0", NULL},
+	};
+	char dir[4096];
+
+	fmt(dir, sizeof(dir), "%s/multidev", tmproot);
+	make_machine(dir);
+	build_tree(dir, disks, sizeof(disks) / sizeof(disks[0]));
+	add_mounts(dir, "\n40 21 0:45 / /srv rw - btrfs /dev/sdd rw,space_cache=v2\n"
+			"41 21 0:45 /snap /srv/snap rw shared:5 - btrfs /dev/sdd rw\n"
+			"42 21 8:96 / /x rw - xfs /dev/sdg rw,logdev=/dev/sdh,rtdev=/dev/sdl\n"
+			"43 21 0:50 / /bc rw - bcachefs /dev/sdi:/dev/sdj rw\n"
+			"44 21 0:51 / /nfs rw - nfs sdk:/export rw\n"
+			"45 21 0:52 / /t rw - tmpfs /dev/sdk rw\n");
+	want_reasons(dir, makedev(8, 48),
+		     (const char *[]){"mounted|mounted: sdd on /srv (one of 2 devices of "
+				      "btrfs 'data^[[2J')",
+				      "mounted|mounted: sdd on /srv/snap (one of 2 devices of "
+				      "btrfs 'data^[[2J')",
+				      NULL});
+	want_reasons(dir, makedev(8, 64),
+		     (const char *[]){"mounted|mounted: sde on /srv (one of 2 devices of "
+				      "btrfs 'data^[[2J')",
+				      "mounted|mounted: sde on /srv/snap (one of 2 devices of "
+				      "btrfs 'data^[[2J')",
+				      NULL});
+	want_reasons(dir, makedev(8, 80),
+		     (const char *[]){"mounted|mounted: sdf (btrfs 66666666-7777-8888-9999-"
+				      "000000000000), where this mount namespace does not show",
+				      NULL});
+	want_reasons(dir, makedev(8, 96), (const char *[]){"mounted|mounted: sdg on /x", NULL});
+	want_reasons(dir, makedev(8, 112),
+		     (const char *[]){"mounted|mounted: sdh on /x (the xfs file system's "
+				      "external log)",
+				      NULL});
+	want_reasons(dir, makedev(8, 176),
+		     (const char *[]){"mounted|mounted: sdl on /x (the xfs file system's "
+				      "realtime device)",
+				      NULL});
+	want_reasons(dir, makedev(8, 128), (const char *[]){"mounted|mounted: sdi on /bc", NULL});
+	want_reasons(dir, makedev(8, 144), (const char *[]){"mounted|mounted: sdj on /bc", NULL});
+	/* "sdk:/export" is a host's: no device; a source naming a device is taken at its
+	   word whatever the file system (here tmpfs): the safe side */
+	want_reasons(dir, makedev(8, 160), (const char *[]){"mounted|mounted: sdk on /t", NULL});
+
+	/* the same btrfs on "/": both members hold the root file system */
+	fmt(dir, sizeof(dir), "%s/btrfsroot", tmproot);
+	make_machine(dir);
+	build_tree(dir, disks, sizeof(disks) / sizeof(disks[0]));
+	{
+		char path[4096];
+		FILE *f;
+		fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs("21 1 0:30 /@ / rw - btrfs /dev/sde rw,subvol=/@\n", f);
+		fclose(f);
+	}
+	want_reasons(dir, makedev(8, 48),
+		     (const char *[]){"mounted|mounted: sdd on / (one of 2 devices of btrfs "
+				      "'data^[[2J')",
+				      "root|root filesystem: / is on sde, which uses sdd", NULL});
+	want_reasons(dir, makedev(8, 64),
+		     (const char *[]){"mounted|mounted: sde on / (one of 2 devices of btrfs "
+				      "'data^[[2J')",
+				      "root|root filesystem: / is on sde", NULL});
+	want_reasons(dir, makedev(253, 0), (const char *[]){NULL});
+}
+END_TEST
+
 static Suite *inuse_suite(void)
 {
 	Suite *s = suite_create("inuse");
@@ -856,6 +977,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);
+	tcase_add_test(tc, test_multi_device_fs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -220,6 +220,49 @@ else
 	skip "dm over a loop" "dmsetup is not installed"
 fi
 
+# 13-15: file systems on several devices. A btrfs over two loop devices shows an anonymous
+# number in mountinfo and names one of them: both are mounted, and so is a second loop
+# over the other's image. An xfs's external log device is mounted as its data device is.
+if command -v mkfs.btrfs >/dev/null && grep -qw btrfs /proc/filesystems &&
+	mkloop ba "$(mkfile 320M btrfs-a.img)" && mkloop bb "$(mkfile 320M btrfs-b.img)" &&
+	mkfs.btrfs -q -f -L dbtest -d raid1 -m raid1 "$ba" "$bb" >/dev/null 2>&1 &&
+	mkdir -p "$T/bmnt" && mount "$ba" "$T/bmnt"; then
+	cleanup_add "umount -l $T/bmnt"
+	head -c 1M /dev/urandom >"$T/bmnt/precious" && sync
+	md5sum <"$T/bmnt/precious" >"$T/bmnt.sum"
+	"$DRIVEBENCH" list --all >"$T/list" 2>&1
+	check "btrfs on two loops: list says the unnamed member is mounted" \
+		grep -qF "$(lname "$bb"): mounted: $(lname "$bb") on $T/bmnt (one of 2 devices of btrfs 'dbtest')" "$T/list"
+	refused "the btrfs member mountinfo does not name" "$bb" \
+		"mounted: $(lname "$bb") on $T/bmnt \(one of 2 devices of btrfs 'dbtest'\)" \
+		"mounted: $(lname "$bb") on $T/bmnt"
+	refused "the btrfs member mountinfo names" "$ba" "mounted: $(lname "$ba") on $T/bmnt \(one"
+	mkloop bc "$T/btrfs-b.img"
+	refused "a second loop over a btrfs member's image" "$bc" \
+		"which backs $(lname "$bb") \(a loop device\), mounted: $(lname "$bb") on $T/bmnt"
+	losetup -d "$bc"
+	echo 3 >/proc/sys/vm/drop_caches
+	check "btrfs on two loops: the mounted file is unchanged" cmp -s "$T/bmnt.sum" <(md5sum <"$T/bmnt/precious")
+	if umount "$T/bmnt"; then
+		check "btrfs on two loops: the file system is clean" btrfs check --readonly "$ba" >/dev/null 2>&1
+		allowed "a btrfs member once unmounted" "$bb"
+	fi
+else
+	skip "btrfs on two loops" "no mkfs.btrfs (scripts/deps.sh check) or no btrfs in this kernel"
+fi
+if command -v mkfs.xfs >/dev/null && grep -qw xfs /proc/filesystems &&
+	mkloop xd "$(mkfile 320M xfs-data.img)" && mkloop xl "$(mkfile 80M xfs-log.img)" &&
+	mkfs.xfs -q -f -l logdev="$xl",size=64m "$xd" >/dev/null 2>&1 &&
+	mkdir -p "$T/xmnt" && mount -o logdev="$xl" "$xd" "$T/xmnt"; then
+	cleanup_add "umount -l $T/xmnt"
+	refused "an xfs external log device" "$xl" \
+		"mounted: $(lname "$xl") on $T/xmnt \(the xfs file system's external log\)" \
+		"mounted: $(lname "$xl") on $T/xmnt"
+	umount "$T/xmnt"
+else
+	skip "an xfs external log" "no mkfs.xfs or no xfs in this kernel"
+fi
+
 # Another process with a piece of the reach open for writing (a virtual machine on the
 # disk, a dd, another run) is a use of it; one that only reads is not.
 # hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR

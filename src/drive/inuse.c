@@ -243,59 +243,6 @@ const struct blk_entry *inuse_blk_by_name(const struct inuse_snapshot *s, const 
 	return NULL;
 }
 
-static int load_mounts(struct inuse_snapshot *s, const char *proc, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	char *line = NULL;
-	size_t linecap = 0, cap = 0;
-	FILE *f;
-	int ret = 0;
-
-	fmt_str(path, sizeof(path), "%s/self/mountinfo", proc);
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		fmt_str(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (getline(&line, &linecap, f) > 0) {
-		/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw" */
-		char *save = NULL, *field[5];
-		unsigned maj, min;
-		int i;
-
-		field[0] = strtok_r(line, " \n", &save);
-		for (i = 1; i < 5 && field[i - 1]; i++)
-			field[i] = strtok_r(NULL, " \n", &save);
-		if (i < 5 || !field[4] || sscanf(field[2], "%u:%u", &maj, &min) != 2)
-			continue;
-		inuse_unescape(field[4]);
-		if (!strcmp(field[4], "/")) {
-			s->have_root = true;
-			s->root_dev = makedev(maj, min);
-		}
-		if (maj == 0)
-			continue; /* proc, tmpfs, overlay...: no block device */
-		if (GROW(s->mounts, s->nmounts, cap, 32)) {
-			ret = -ENOMEM;
-			break;
-		}
-		s->mounts[s->nmounts].dev = makedev(maj, min);
-		/* for messages only: the visible form of a name anyone may choose */
-		s->mounts[s->nmounts].mnt = text_visible_dup(field[4]);
-		if (!s->mounts[s->nmounts].mnt) {
-			ret = -ENOMEM;
-			break;
-		}
-		s->nmounts++;
-	}
-	free(line);
-	fclose(f);
-	if (ret)
-		fmt_str(err, errlen, "%s: out of memory", path);
-	return ret;
-}
-
 static int load_swaps(struct inuse_snapshot *s, const char *proc, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -558,7 +505,7 @@ static int load_exports(struct inuse_snapshot *s)
 	return ret;
 }
 
-static bool dev_in(const dev_t *set, size_t n, dev_t d)
+bool inuse_dev_in(const dev_t *set, size_t n, dev_t d)
 {
 	for (size_t i = 0; i < n; i++)
 		if (set[i] == d)
@@ -566,7 +513,10 @@ static bool dev_in(const dev_t *set, size_t n, dev_t d)
 	return false;
 }
 
-/* The root device and, through slaves/, every device it is built on (dm over md ...). */
+/*
+ * The root device, the other devices of the root file system (a btrfs's members, an xfs
+ * log) and, through slaves/, every device they are built on (dm over md ...).
+ */
 static int load_root_closure(struct inuse_snapshot *s)
 {
 	size_t cap = 8;
@@ -577,6 +527,15 @@ static int load_root_closure(struct inuse_snapshot *s)
 	if (!s->root_under)
 		return -ENOMEM;
 	s->root_under[s->nroot_under++] = s->root_dev;
+	for (size_t m = 0; m < s->nmounts; m++) {
+		const struct mount_ent *me = &s->mounts[m];
+		if (!me->mnt || strcmp(me->mnt, "/") ||
+		    inuse_dev_in(s->root_under, s->nroot_under, me->dev))
+			continue;
+		if (GROW(s->root_under, s->nroot_under, cap, 8))
+			return -ENOMEM;
+		s->root_under[s->nroot_under++] = me->dev;
+	}
 	for (size_t i = 0; i < s->nroot_under; i++) {
 		const struct blk_entry *e = inuse_blk_by_dev(s, s->root_under[i]);
 		char path[PATH_MAX];
@@ -592,7 +551,7 @@ static int load_root_closure(struct inuse_snapshot *s)
 		while ((de = readdir(dir))) {
 			const struct blk_entry *sl = de->d_name[0] == '.' ? NULL
 								  : inuse_blk_by_name(s, de->d_name);
-			if (!sl || dev_in(s->root_under, s->nroot_under, sl->dev))
+			if (!sl || inuse_dev_in(s->root_under, s->nroot_under, sl->dev))
 				continue;
 			if (GROW(s->root_under, s->nroot_under, cap, 8)) {
 				closedir(dir);
@@ -627,6 +586,7 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 	const char *proc = roots && roots->proc ? roots->proc : "/proc";
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
 	struct inuse_snapshot *s = calloc(1, sizeof(*s));
+	size_t mcap = 0;
 	int ret;
 
 	*out = NULL;
@@ -639,7 +599,9 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 		fmt_str(err, errlen, "%s/class/block: %s", sys, strerror(-ret));
 		goto fail;
 	}
-	ret = load_mounts(s, proc, err, errlen);
+	ret = inuse_load_mounts(s, proc, &mcap, err, errlen);
+	if (!ret && (ret = inuse_load_btrfs(s, &mcap)))
+		fmt_str(err, errlen, "%s/fs/btrfs: out of memory", sys);
 	if (ret)
 		goto fail;
 	ret = load_swaps(s, proc, err, errlen);

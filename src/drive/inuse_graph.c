@@ -288,10 +288,22 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 	enum inuse_kind up = INUSE_HOLDER; /* a use above a holder: e is held */
 	char hop[INUSE_REASON_BYTES];
 
-	for (size_t m = 0; m < s->nmounts; m++)
-		if (s->mounts[m].dev == e->dev)
-			add_reason(w, depth ? up : INUSE_MOUNTED, "%smounted: %s on %s", prefix,
-				   e->name, s->mounts[m].mnt);
+	for (size_t m = 0; m < s->nmounts; m++) {
+		const struct mount_ent *me = &s->mounts[m];
+		enum inuse_kind kind = depth ? up : INUSE_MOUNTED;
+		if (me->dev != e->dev)
+			continue;
+		if (!me->mnt)
+			add_reason(w, kind,
+				   "%smounted: %s (%s), where this mount namespace "
+				   "does not show",
+				   prefix, e->name, me->role);
+		else if (me->role[0])
+			add_reason(w, kind, "%smounted: %s on %s (%s)", prefix, e->name, me->mnt,
+				   me->role);
+		else
+			add_reason(w, kind, "%smounted: %s on %s", prefix, e->name, me->mnt);
+	}
 	for (size_t k = 0; k < s->nswaps; k++) {
 		if (s->swaps[k].dev != e->dev)
 			continue;

@@ -31,7 +31,10 @@ struct blk_entry {
 
 struct mount_ent {
 	dev_t dev;
-	char *mnt;
+	char *mnt; /* NULL: mounted where this mount namespace does not show */
+	char fstype[16];
+	char role[96]; /* "" for the device mountinfo names; else what dev is to the file
+			  system ("one of 2 devices of btrfs 'lab'", "... external log") */
 };
 
 struct swap_ent {
@@ -75,6 +78,13 @@ struct inuse_snapshot {
 	size_t nopens;
 };
 
+/* inuse_mounts.c: mountinfo's mounts, and every device of each mounted btrfs. */
+int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
+		      size_t errlen);
+int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap);
+
+/* d is one of the n numbers in set */
+bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);
 const struct blk_entry *inuse_blk_by_dev(const struct inuse_snapshot *s, dev_t dev);
 const struct blk_entry *inuse_blk_by_name(const struct inuse_snapshot *s, const char *name);
 

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The mounts of the in-use snapshot: every block device a mounted file system is on.
+ *
+ * mountinfo's major:minor is the device of a file system on one block device (ext4, xfs
+ * on a disk). A file system that can span several (btrfs, bcachefs) shows an anonymous
+ * number there (0:N), as file systems on no device do. For those the devices are found as
+ * lsblk finds them through libmount, by the source field (each of "/dev/a:/dev/b"), and
+ * for btrfs as the kernel lists them in sys/fs/btrfs/FSID/devices: every member of a
+ * mounted btrfs, whichever one was named at mount, and even when its mount point is not
+ * in this mount namespace. XFS names its external log and realtime devices in the super
+ * options (logdev=, rtdev=); those devices are mounted as much as the data device.
+ */
+#include "inuse.h"
+#include "inuse_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "drive_probe.h"
+#include "grow.h"
+#include "text.h"
+
+#define BTRFS_MEMBERS_MAX 256 /* devices of one btrfs followed; more are not looked at */
+
+/* A mount of dev on mnt (owned; NULL: its mount point is not visible here). */
+static int add_mount(struct inuse_snapshot *s, size_t *cap, dev_t dev, char *mnt,
+		     const char *fstype, const char *role)
+{
+	struct mount_ent *m;
+
+	if (GROW(s->mounts, s->nmounts, *cap, 32)) {
+		free(mnt);
+		return -ENOMEM;
+	}
+	m = &s->mounts[s->nmounts++];
+	memset(m, 0, sizeof(*m));
+	m->dev = dev;
+	m->mnt = mnt;
+	text_copy(m->fstype, sizeof(m->fstype), fstype);
+	text_copy(m->role, sizeof(m->role), role);
+	return 0;
+}
+
+static int add_mount_at(struct inuse_snapshot *s, size_t *cap, dev_t dev, const char *mnt,
+			const char *fstype, const char *role)
+{
+	/* for messages only: the visible form of a name anyone may choose */
+	char *copy = text_visible_dup(mnt);
+
+	return copy ? add_mount(s, cap, dev, copy, fstype, role) : -ENOMEM;
+}
+
+/*
+ * The block device a source path names: the running kernel's node, or in a fixture's
+ * sysfs the device of that last name. The name is the mounter's (or the path btrfs
+ * scanned), so it stands only where the kernel gives no number.
+ */
+static bool source_dev(const struct inuse_snapshot *s, const char *path, dev_t *dev)
+{
+	const struct blk_entry *e;
+	const char *base = strrchr(path, '/');
+	struct stat st;
+
+	if (path[0] != '/')
+		return false;
+	if (s->real_sys) {
+		if (stat(path, &st) || !S_ISBLK(st.st_mode))
+			return false;
+		*dev = st.st_rdev;
+		return true;
+	}
+	e = strchr(path, ':') ? NULL : inuse_blk_by_name(s, base + 1);
+	if (!e)
+		return false;
+	*dev = e->dev;
+	return true;
+}
+
+/* The devices of a mount with an anonymous number, from its source ("/dev/a:/dev/b"). */
+static int add_sources(struct inuse_snapshot *s, size_t *cap, char *source, const char *mnt,
+		       const char *fstype, dev_t *first)
+{
+	char *save = NULL;
+	int ret = 0;
+	dev_t dev;
+
+	if (source[0] != '/')
+		return 0;
+	if (source_dev(s, source, &dev)) { /* one path, though it may hold ':' (by-path) */
+		*first = dev;
+		return add_mount_at(s, cap, dev, mnt, fstype, "");
+	}
+	/* every piece must be a path: "host:/export" (NFS) names no device here */
+	for (char *p = source; *p; p++)
+		if (*p == ':' && p[1] != '/')
+			return 0;
+	for (char *piece = strtok_r(source, ":", &save); !ret && piece;
+	     piece = strtok_r(NULL, ":", &save)) {
+		if (!source_dev(s, piece, &dev))
+			continue;
+		if (!*first)
+			*first = dev;
+		ret = add_mount_at(s, cap, dev, mnt, fstype, "");
+	}
+	return ret;
+}
+
+/* XFS's external log and realtime devices, named in its super options. */
+static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts, const char *mnt,
+			      const char *fstype)
+{
+	static const struct {
+		const char *key, *role;
+	} keys[] = {{"logdev=", "external log"}, {"rtdev=", "realtime device"}};
+	char *save = NULL, role[96];
+	int ret = 0;
+
+	for (char *o = strtok_r(opts, ",", &save); !ret && o; o = strtok_r(NULL, ",", &save))
+		for (size_t k = 0; !ret && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t klen = strlen(keys[k].key);
+			dev_t dev;
+			if (strncmp(o, keys[k].key, klen))
+				continue;
+			inuse_unescape(o + klen);
+			if (!source_dev(s, o + klen, &dev))
+				continue;
+			text_fmt(role, sizeof(role), "the %s file system's %s", fstype,
+				 keys[k].role);
+			ret = add_mount_at(s, cap, dev, mnt, fstype, role);
+		}
+	return ret;
+}
+
+int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	char *line = NULL;
+	size_t linecap = 0;
+	FILE *f;
+	int ret = 0;
+
+	probe_fmt(path, sizeof(path), "%s/self/mountinfo", proc);
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	while (!ret && getline(&line, &linecap, f) > 0) {
+		/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=..." */
+		char *save = NULL, *field[5], *fstype = NULL, *source = NULL, *opts = NULL;
+		unsigned maj, min;
+		dev_t dev = 0;
+		int i;
+
+		field[0] = strtok_r(line, " \n", &save);
+		for (i = 1; i < 5 && field[i - 1]; i++)
+			field[i] = strtok_r(NULL, " \n", &save);
+		if (i < 5 || !field[4] || sscanf(field[2], "%u:%u", &maj, &min) != 2)
+			continue;
+		for (char *t; (t = strtok_r(NULL, " \n", &save));)
+			if (!strcmp(t, "-")) {
+				fstype = strtok_r(NULL, " \n", &save);
+				source = fstype ? strtok_r(NULL, " \n", &save) : NULL;
+				opts = source ? strtok_r(NULL, " \n", &save) : NULL;
+				break;
+			}
+		inuse_unescape(field[4]);
+		if (source)
+			inuse_unescape(source);
+		if (maj != 0) {
+			dev = makedev(maj, min);
+			ret = add_mount_at(s, cap, dev, field[4], fstype ? fstype : "", "");
+		} else if (source && fstype) {
+			ret = add_sources(s, cap, source, field[4], fstype, &dev);
+		}
+		if (!ret && opts && fstype)
+			ret = add_option_devices(s, cap, opts, field[4], fstype);
+		if (!strcmp(field[4], "/")) {
+			s->have_root = true;
+			s->root_dev = dev ? dev : makedev(maj, min);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (ret)
+		text_fmt(err, errlen, "%s: out of memory", path);
+	return ret;
+}
+
+/* The members of the mounted btrfs in fsdir: their numbers into dev[], how many. */
+static size_t btrfs_members(const struct inuse_snapshot *s, const char *fsdir, dev_t *dev)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	probe_fmt(path, sizeof(path), "%s/devices", fsdir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (n < BTRFS_MEMBERS_MAX && (de = readdir(d))) {
+		const struct blk_entry *e =
+			de->d_name[0] == '.' ? NULL : inuse_blk_by_name(s, de->d_name);
+		if (e && !inuse_dev_in(dev, n, e->dev))
+			dev[n++] = e->dev;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Every member of the btrfs in fsdir is mounted where any member is. */
+static int btrfs_fs(struct inuse_snapshot *s, size_t *cap, const char *fsdir, const char *fsid)
+{
+	dev_t dev[BTRFS_MEMBERS_MAX];
+	char label[256], shown[256], name[160], role[96];
+	size_t n = btrfs_members(s, fsdir, dev), orig = s->nmounts;
+	bool seen = false;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	if (probe_read_attr(fsdir, "label", label, sizeof(label)) || !label[0]) {
+		text_fmt(name, sizeof(name), "btrfs %s", fsid);
+	} else {
+		/* a label is anyone's to choose: its visible form */
+		text_visible(shown, sizeof(shown), label);
+		text_fmt(name, sizeof(name), "btrfs '%s'", shown);
+	}
+	if (n > 1)
+		text_fmt(role, sizeof(role), "one of %zu devices of %s", n, name);
+	else
+		text_fmt(role, sizeof(role), "%s", name);
+	for (size_t m = 0; !ret && m < orig; m++) {
+		if (strcmp(s->mounts[m].fstype, "btrfs") || !s->mounts[m].mnt ||
+		    !inuse_dev_in(dev, n, s->mounts[m].dev))
+			continue;
+		seen = true;
+		text_copy(s->mounts[m].role, sizeof(s->mounts[m].role), role);
+		for (size_t k = 0; !ret && k < n; k++) {
+			char *copy = dev[k] == s->mounts[m].dev ? NULL : strdup(s->mounts[m].mnt);
+			if (dev[k] != s->mounts[m].dev)
+				ret = copy ? add_mount(s, cap, dev[k], copy, "btrfs", role)
+					   : -ENOMEM;
+		}
+	}
+	/* mounted in another namespace, or under a name that no longer stands for it */
+	for (size_t k = 0; !ret && !seen && k < n; k++)
+		ret = add_mount(s, cap, dev[k], NULL, "btrfs", role);
+	return ret;
+}
+
+int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap)
+{
+	char dir[PATH_MAX], fsdir[PATH_MAX + 256];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	probe_fmt(dir, sizeof(dir), "%s/fs/btrfs", s->sys);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "features"))
+			continue;
+		probe_fmt(fsdir, sizeof(fsdir), "%s/%s", dir, de->d_name);
+		ret = btrfs_fs(s, cap, fsdir, de->d_name);
+	}
+	closedir(d);
+	return ret;
+}
