@@ -398,6 +398,86 @@ START_TEST(test_exporters)
 END_TEST
 
 /*
+ * More of the kernel's writers that do not show in /proc: a USB gadget's mass-storage LUN
+ * on a file, one on a partition's node (read-only LUNs are none); an nvmet subsystem that
+ * passes a whole controller through (its character device): each of its namespaces, a
+ * multipath head through its path device; a zram device's writeback device, held.
+ */
+START_TEST(test_more_exporters)
+{
+	char dir[4096], node[4096], file[4096], other[4096], ctrl[4096];
+	struct inuse u;
+
+	if (!machine_with_files("exporters2", dir, node, file, other))
+		return;
+	fmt(ctrl, sizeof(ctrl), "%s/nvme7", dir);
+	ck_assert_int_eq(mknod(ctrl, S_IFCHR | 0600, makedev(240, 7)), 0);
+#define LUNS "sys/kernel/config/usb_gadget/g1/functions/mass_storage.usb0/"
+#define PT   "sys/kernel/config/nvmet/subsystems/whole/passthru/"
+#define CTRL "sys/devices/virtual/nvme-fabrics/ctl/nvme7"
+	const struct fs_entry tree[] = {
+		{LUNS "lun.0/file", file, NULL},
+		{LUNS "lun.0/ro", "0\n", NULL},
+		{LUNS "lun.1/file", node, NULL},
+		{LUNS "lun.1/ro", "0\n", NULL},
+		{LUNS "lun.2/file", other, NULL},
+		{LUNS "lun.2/ro", "1\n", NULL},
+		{"sys/kernel/config/usb_gadget/g1/functions/acm.usb0/file", other, NULL},
+		{PT "enable", "1\n", NULL},
+		{PT "device_path", ctrl, NULL},
+		{"sys/class/nvme/nvme7", NULL, "../../devices/virtual/nvme-fabrics/ctl/nvme7"},
+		{CTRL "/dev", "240:7", NULL},
+		{"sys/class/block/nvme7c7n1", NULL,
+		 "../../devices/virtual/nvme-fabrics/ctl/nvme7/nvme7c7n1"},
+		{CTRL "/nvme7c7n1/dev", "259:20", NULL},
+		{"sys/class/block/nvme7n1", NULL,
+		 "../../devices/virtual/nvme-subsystem/nvme-subsys7/nvme7n1"},
+		{"sys/devices/virtual/nvme-subsystem/nvme-subsys7/nvme7n1/dev", "259:21", NULL},
+		{"sys/class/block/nvme7n2", NULL,
+		 "../../devices/virtual/nvme-fabrics/ctl/nvme7/nvme7n2"},
+		{CTRL "/nvme7n2/dev", "259:22", NULL},
+		{"sys/class/block/zram0", NULL, "../../devices/virtual/block/zram0"},
+		{"sys/devices/virtual/block/zram0/dev", "251:0", NULL},
+		{"sys/devices/virtual/block/zram0/backing_dev", node, NULL},
+		{"sys/class/block/zram1", NULL, "../../devices/virtual/block/zram1"},
+		{"sys/devices/virtual/block/zram1/dev", "251:1", NULL},
+		{"sys/devices/virtual/block/zram1/backing_dev", "none\n", NULL},
+	};
+#undef LUNS
+#undef PT
+#undef CTRL
+	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
+
+	check_file_in(dir, file, &u);
+	ck_assert_msg(
+		has_reason(&u, INUSE_OPEN, "exported by USB gadget g1 mass_storage.usb0 lun.0"),
+		"%s", all_reasons(&u));
+	ck_assert_msg(u.nreasons == 1, "%s", all_reasons(&u));
+	check_file_in(dir, other, &u);
+	ck_assert_msg(u.nreasons == 0, "a read-only LUN: %s", all_reasons(&u));
+	ck_assert_int_eq(check_in(dir, makedev(259, 11), &u), 0);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN,
+				 "exported: loop3p2 by USB gadget g1 mass_storage.usb0 lun.1"),
+		      "%s", all_reasons(&u));
+	ck_assert_msg(has_reason(&u, INUSE_HOLDER,
+				 "held by zram0 (a zram device writing back to loop3p2)"),
+		      "%s", all_reasons(&u));
+	/* and loop3p1's two mounts: the fixture's partitions have no byte ranges */
+	ck_assert_msg(u.nreasons == 4, "%s", all_reasons(&u));
+	for (unsigned m = 20; m <= 22; m++) {
+		char want[128];
+		const char *name = m == 20 ? "nvme7c7n1" : m == 21 ? "nvme7n1" : "nvme7n2";
+		fmt(want, sizeof(want), "exported: %s by nvmet subsystem whole (passthru)", name);
+		ck_assert_int_eq(check_in(dir, makedev(259, m), &u), 0);
+		ck_assert_msg(has_reason(&u, INUSE_OPEN, want), "%s", all_reasons(&u));
+	}
+	/* zram1 writes back nowhere; nothing here uses it */
+	ck_assert_int_eq(check_in(dir, makedev(251, 1), &u), 0);
+	ck_assert_msg(u.nreasons == 0, "%s", all_reasons(&u));
+}
+END_TEST
+
+/*
  * A process that mapped the device or the file shared and writable, then closed the
  * descriptor: its stores still reach them. Private or read-only mappings are no use.
  */
@@ -970,6 +1050,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_open_writers);
 	tcase_add_test(tc, test_mapped_writers);
 	tcase_add_test(tc, test_exporters);
+	tcase_add_test(tc, test_more_exporters);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));
 	tcase_add_test(tc, test_real_root);
 	tcase_add_test(tc, test_confirm_controller);

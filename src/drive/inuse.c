@@ -171,6 +171,20 @@ static void read_loop_backing(const struct inuse_snapshot *s, const char *dir,
 	e->loop_limit = read_u64(dir, "loop/sizelimit");
 }
 
+/*
+ * A zram device's writeback device (backing_dev, a path or "none"): zram claims it, so a
+ * write would meet O_EXCL's refusal, but only this says by whom.
+ */
+static void read_zram_writeback(const char *dir, struct blk_entry *e)
+{
+	char file[PATH_MAX];
+	struct stat st;
+
+	if (!probe_read_attr(dir, "backing_dev", file, sizeof(file)) && file[0] == '/' &&
+	    stat(file, &st) == 0 && S_ISBLK(st.st_mode))
+		e->writeback = st.st_rdev;
+}
+
 static int load_block(struct inuse_snapshot *s)
 {
 	char dirpath[PATH_MAX];
@@ -217,6 +231,8 @@ static int load_block(struct inuse_snapshot *s)
 		e.size = read_u64(path, "size") * 512;
 		e.start = read_u64(path, "start") * 512;
 		read_loop_backing(s, path, &e);
+		if (!strncmp(e.name, "zram", 4))
+			read_zram_writeback(path, &e);
 		if (GROW(s->blk, s->nblk, cap, 64)) {
 			closedir(dir);
 			return -ENOMEM;
@@ -427,6 +443,68 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 	return ret;
 }
 
+/* The sysfs directory of the NVMe controller whose character device is ctrl, in path. */
+static bool controller_dir(const struct inuse_snapshot *s, dev_t ctrl, char *path, size_t len)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	bool found = false;
+	dev_t dev;
+	DIR *d;
+
+	fmt_str(dir, sizeof(dir), "%s/class/nvme", s->sys);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		fmt_str(path, len, "%s/%s", dir, de->d_name);
+		found = de->d_name[0] != '.' && !probe_read_dev(path, &dev) && dev == ctrl;
+	}
+	closedir(d);
+	return found;
+}
+
+static int add_export_dev(struct inuse_snapshot *s, size_t *cap, dev_t dev, const char *who)
+{
+	struct stat st = {.st_mode = S_IFBLK, .st_rdev = dev};
+
+	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
+}
+
+/*
+ * An NVMe controller exported whole (nvmet passthru, by its character device): every
+ * namespace of it, as sysfs puts them in the controller's directory (nvme0n1, or with
+ * multipath the path device nvme0c0n1 and its head nvme0n1).
+ */
+static int add_controller(struct inuse_snapshot *s, size_t *cap, dev_t ctrl, const char *who)
+{
+	char path[PATH_MAX], head[64];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	if (!controller_dir(s, ctrl, path, sizeof(path)) || !(d = opendir(path)))
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		const struct blk_entry *e = inuse_blk_by_name(s, de->d_name), *h = NULL;
+		const char *c =
+			e && !strncmp(de->d_name, "nvme", 4) ? strchr(de->d_name + 4, 'c') : NULL;
+		if (!e)
+			continue;
+		/* "nvme0c0n1" is a path of the namespace whose device is "nvme0n1" */
+		if (c && strchr(c, 'n')) {
+			fmt_str(head, sizeof(head), "%.*s%s", (int)(c - de->d_name), de->d_name,
+				strchr(c, 'n'));
+			h = inuse_blk_by_name(s, head);
+		}
+		ret = add_export_dev(s, cap, e->dev, who);
+		if (!ret && h)
+			ret = add_export_dev(s, cap, h->dev, who);
+	}
+	closedir(d);
+	return ret;
+}
+
 /*
  * The enabled export in dir: its device_path or udev_path, added as by who. A LIO
  * backstore made without targetcli has no udev_path; a fileio one names its file in
@@ -435,17 +513,21 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 static int add_export(struct inuse_snapshot *s, size_t *cap, const char *dir, const char *attr,
 		      const char *who)
 {
-	char path[PATH_MAX], on[8], info[1024];
+	char path[PATH_MAX], flag[8], info[1024];
 	struct stat st;
 	const char *f;
 
-	if (probe_read_attr(dir, "enable", on, sizeof(on)) || strcmp(on, "1"))
+	/* disabled, or read-only (a USB gadget's LUN); an export without enable is open */
+	if ((!probe_read_attr(dir, "enable", flag, sizeof(flag)) && strcmp(flag, "1")) ||
+	    (!probe_read_attr(dir, "ro", flag, sizeof(flag)) && !strcmp(flag, "1")))
 		return 0;
 	if ((probe_read_attr(dir, attr, path, sizeof(path)) || !path[0]) &&
 	    !probe_read_attr(dir, "info", info, sizeof(info)) && (f = strstr(info, " File: ")))
 		fmt_str(path, sizeof(path), "%.*s", (int)strcspn(f + 7, " \t\n"), f + 7);
 	if (path[0] != '/' || stat(path, &st))
 		return 0;
+	if (S_ISCHR(st.st_mode))
+		return add_controller(s, cap, st.st_rdev, who);
 	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
 }
 
@@ -464,10 +546,50 @@ static const char *next_dir(DIR **d)
 }
 
 /*
+ * A USB gadget's mass-storage LUNs (usb_gadget/G/functions/mass_storage.F/lun.N/file):
+ * the file is open from the moment it is named, bound to a controller or not.
+ */
+static int load_gadget_luns(struct inuse_snapshot *s, size_t *cap)
+{
+	char dir[PATH_MAX], fn[PATH_MAX + 256], lun[PATH_MAX + 512], who[160];
+	const char *g, *f, *l;
+	DIR *dg, *df, *dl;
+	int ret = 0;
+
+	fmt_str(dir, sizeof(dir), "%s/kernel/config/usb_gadget", s->sys);
+	dg = opendir(dir);
+	while (!ret && (g = next_dir(&dg))) {
+		fmt_str(fn, sizeof(fn), "%s/%s/functions", dir, g);
+		df = opendir(fn);
+		while (!ret && (f = next_dir(&df))) {
+			if (strncmp(f, "mass_storage.", 13))
+				continue;
+			fmt_str(lun, sizeof(lun), "%s/%s", fn, f);
+			dl = opendir(lun);
+			while (!ret && (l = next_dir(&dl))) {
+				char at[PATH_MAX + 768];
+				fmt_str(at, sizeof(at), "%s/%s", lun, l);
+				fmt_str(who, sizeof(who), "USB gadget %s %s %s", g, f, l);
+				ret = add_export(s, cap, at, "file", who);
+			}
+			if (dl)
+				closedir(dl);
+		}
+		if (df)
+			closedir(df);
+	}
+	if (dg)
+		closedir(dg);
+	return ret;
+}
+
+/*
  * Kernel exporters, which open what they export for writing without claiming it, as
  * configfs (under sys/kernel/config) shows them enabled: NVMe-oF target namespaces
- * (nvmet: subsystems/S/namespaces/N/device_path) and LIO backstores
- * (target/core/HBA/NAME/udev_path; an iblock one also claims its device).
+ * (nvmet: subsystems/S/namespaces/N/device_path) and whole controllers
+ * (subsystems/S/passthru/device_path, a character device), LIO backstores
+ * (target/core/HBA/NAME/udev_path; an iblock one also claims its device) and USB gadget
+ * mass-storage LUNs.
  */
 static int load_exports(struct inuse_snapshot *s)
 {
@@ -498,11 +620,16 @@ static int load_exports(struct inuse_snapshot *s)
 			}
 			if (db)
 				closedir(db);
+			/* a whole controller passed through */
+			fmt_str(ns, sizeof(ns), "%s/%s/passthru", dir, a);
+			fmt_str(who, sizeof(who), "nvmet subsystem %s (passthru)", a);
+			if (!ret && t == 0)
+				ret = add_export(s, &cap, ns, "device_path", who);
 		}
 		if (da)
 			closedir(da);
 	}
-	return ret;
+	return ret ? ret : load_gadget_luns(s, &cap);
 }
 
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d)

@@ -338,6 +338,14 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 		    e->name);
 		up_through(w, l, hop, depth);
 	}
+	for (size_t k = 0; k < s->nblk; k++) {
+		const struct blk_entry *z = &s->blk[k];
+		if (!z->writeback || z->writeback != e->dev || reach_find_dev(w->reach, z->dev))
+			continue;
+		put(hop, sizeof(hop), "%sheld by %s (a zram device writing back to %s)", prefix,
+		    z->name, e->name);
+		up_through(w, z, hop, depth);
+	}
 	if (!depth)
 		root_reason(w, e, prefix);
 }

@@ -27,6 +27,7 @@ struct blk_entry {
 	uint64_t loop_offset; /* bytes into what backs it where the loop device starts */
 	uint64_t loop_limit;  /* bytes of it the loop device covers; 0: to its end */
 	char backing_name[256]; /* the backing path as sysfs shows it, for messages */
+	dev_t writeback;	/* a zram device: the block device it writes back to; else 0 */
 };
 
 struct mount_ent {

@@ -273,6 +273,38 @@ exported() {
 		fail exported/lio "cannot make a LIO fileio backstore in configfs"
 	fi
 	rm -f $f
+	# a USB gadget's mass-storage LUN opens its file once named, bound to a controller or not
+	g=/sys/kernel/config/usb_gadget/lab
+	if mkdir -p $g/functions/mass_storage.0 2>/dev/null &&
+		echo -n /dev/nvme0n1 >$g/functions/mass_storage.0/lun.0/file; then
+		rc exported/gadget-nvme0n1-refused 3 drivebench run --target /dev/nvme0n1 \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/refused.json
+		case $why in
+		*"exported: nvme0n1 by USB gadget lab mass_storage.0 lun.0"*) pass exported/names-gadget "$why" ;;
+		*) fail exported/names-gadget "'$why' does not name the gadget's LUN" ;;
+		esac
+		echo >$g/functions/mass_storage.0/lun.0/file
+		rc exported/gadget-closed-allowed 0 drivebench run --target /dev/nvme0n1 \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/exported-gadget-off.json
+		rmdir $g/functions/mass_storage.0 $g
+	else
+		fail exported/gadget "cannot make a USB gadget mass-storage LUN in configfs"
+	fi
+	# a zram device writing back to sda claims it: the refusal says by whom
+	z=/sys/block/zram0
+	if [ -e $z/backing_dev ] && echo /dev/sda >$z/backing_dev && echo 32M >$z/disksize; then
+		rc exported/zram-writeback-sda-refused 3 drivebench run --target /dev/sda \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/sda --out $res/refused.json
+		case $why in
+		*"held by zram0 (a zram device writing back to sda)"*) pass exported/names-zram "$why" ;;
+		*) fail exported/names-zram "'$why' does not name zram0" ;;
+		esac
+		echo 1 >$z/reset
+		rc exported/zram-reset-sda-allowed 0 drivebench run --target /dev/sda \
+			--rw randwrite --time 1s --quiet --yes-destroy=/dev/sda --out $res/exported-zram-off.json
+	else
+		fail exported/zram "cannot make zram0 write back to sda"
+	fi
 	save
 }
 
