@@ -1035,6 +1035,45 @@ START_TEST(test_multi_device_fs)
 }
 END_TEST
 
+/*
+ * Mounts in other mount namespaces: a device mounted only in a container's is mounted
+ * there, said with the namespace's lowest process; one mounted here too is said once, as
+ * here; the container's "/" is not the root file system; each namespace is read once,
+ * ours never again.
+ */
+START_TEST(test_other_namespaces)
+{
+	static const struct fs_entry procs[] = {
+		{"proc/self/ns/mnt", NULL, "mnt:[4026531841]"},
+		{"proc/4242/ns/mnt", NULL, "mnt:[4026532999]"},
+		{"proc/4242/comm", "dockerd\x1b\n", NULL},
+		{"proc/4242/mountinfo", "1 0 8:32 / / rw - ext4 /dev/sdc rw\n"
+					"2 1 253:0 / /host rw - ext4 /dev/mapper/vg0-root rw\n"
+					"3 1 8:32 /sub /data rw - ext4 /dev/sdc rw\n"},
+		/* the same namespace: its lowest pid is the one read and named */
+		{"proc/4243/ns/mnt", NULL, "mnt:[4026532999]"},
+		{"proc/4243/comm", "worker\n", NULL},
+		{"proc/4243/mountinfo", "1 0 8:32 / /again rw - ext4 /dev/sdc rw\n", NULL},
+		{"proc/4244/ns/mnt", NULL, "mnt:[4026531841]"},
+		{"proc/4244/mountinfo", "1 0 8:32 / /ours rw - ext4 /dev/sdc rw\n", NULL},
+	};
+	char dir[4096];
+
+	fmt(dir, sizeof(dir), "%s/namespaces", tmproot);
+	make_machine(dir);
+	build_tree(dir, procs, sizeof(procs) / sizeof(procs[0]));
+	want_reasons(dir, makedev(8, 32),
+		     (const char *[]){"mounted|mounted: sdc on / in the mount namespace of "
+				      "dockerd^[ (pid 4242)",
+				      "mounted|mounted: sdc on /data in the mount namespace of "
+				      "dockerd^[ (pid 4242)",
+				      NULL});
+	want_reasons(dir, makedev(253, 0),
+		     (const char *[]){"mounted|mounted: dm-0 on /",
+				      "root|root filesystem: / is on dm-0", NULL});
+}
+END_TEST
+
 static Suite *inuse_suite(void)
 {
 	Suite *s = suite_create("inuse");
@@ -1059,6 +1098,7 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);
 	tcase_add_test(tc, test_multi_device_fs);
+	tcase_add_test(tc, test_other_namespaces);
 	suite_add_tcase(s, tc);
 	return s;
 }

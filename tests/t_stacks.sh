@@ -263,6 +263,27 @@ else
 	skip "an xfs external log" "no mkfs.xfs or no xfs in this kernel"
 fi
 
+# 16: a file system mounted only in another mount namespace (a container's, a service's
+# with private mounts): mounted there, as the namespace's process says
+if command -v unshare >/dev/null && mkloop nsd "$(mkfile 64M ns.img)" &&
+	mkfs.ext4 -q -F "$nsd" >/dev/null 2>&1 && mkdir -p "$T/nsmnt"; then
+	unshare -m --propagation private sh -c \
+		"mount '$nsd' '$T/nsmnt' && touch '$T/nsready' && exec sleep 600" &
+	nsp=$!
+	cleanup_add "kill $nsp"
+	for _ in $(seq 600); do [ -e "$T/nsready" ] && break; sleep 0.05; done
+	"$DRIVEBENCH" list --all >"$T/list" 2>&1
+	check "another mount namespace: list says where it is mounted" \
+		grep -qF "$(lname "$nsd"): mounted: $(lname "$nsd") on $T/nsmnt in the mount namespace of sleep (pid $nsp)" "$T/list"
+	refused "a file system mounted in another mount namespace" "$nsd" \
+		"mounted: $(lname "$nsd") on $T/nsmnt in the mount namespace of sleep \(pid $nsp\)"
+	kill $nsp
+	wait $nsp 2>/dev/null
+	allowed "the namespace gone, its mount with it" "$nsd"
+else
+	skip "another mount namespace" "no unshare, or no ext4 on a loop device"
+fi
+
 # Another process with a piece of the reach open for writing (a virtual machine on the
 # disk, a dd, another run) is a use of it; one that only reads is not.
 # hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR

@@ -656,7 +656,7 @@ static int load_root_closure(struct inuse_snapshot *s)
 	s->root_under[s->nroot_under++] = s->root_dev;
 	for (size_t m = 0; m < s->nmounts; m++) {
 		const struct mount_ent *me = &s->mounts[m];
-		if (!me->mnt || strcmp(me->mnt, "/") ||
+		if (!me->mnt || strcmp(me->mnt, "/") || me->where[0] ||
 		    inuse_dev_in(s->root_under, s->nroot_under, me->dev))
 			continue;
 		if (GROW(s->root_under, s->nroot_under, cap, 8))

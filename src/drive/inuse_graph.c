@@ -298,11 +298,10 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 				   "%smounted: %s (%s), where this mount namespace "
 				   "does not show",
 				   prefix, e->name, me->role);
-		else if (me->role[0])
-			add_reason(w, kind, "%smounted: %s on %s (%s)", prefix, e->name, me->mnt,
-				   me->role);
 		else
-			add_reason(w, kind, "%smounted: %s on %s", prefix, e->name, me->mnt);
+			add_reason(w, kind, "%smounted: %s on %s%s%s%s%s%s", prefix, e->name,
+				   me->mnt, me->role[0] ? " (" : "", me->role,
+				   me->role[0] ? ")" : "", me->where[0] ? " in " : "", me->where);
 	}
 	for (size_t k = 0; k < s->nswaps; k++) {
 		if (s->swaps[k].dev != e->dev)

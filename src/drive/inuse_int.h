@@ -34,8 +34,10 @@ struct mount_ent {
 	dev_t dev;
 	char *mnt; /* NULL: mounted where this mount namespace does not show */
 	char fstype[16];
-	char role[96]; /* "" for the device mountinfo names; else what dev is to the file
-			  system ("one of 2 devices of btrfs 'lab'", "... external log") */
+	char role[96];	/* "" for the device mountinfo names; else what dev is to the file
+			   system ("one of 2 devices of btrfs 'lab'", "... external log") */
+	char where[96]; /* "" in this mount namespace; else which ("the mount namespace of
+			   sleep (pid 42)"), mnt being that namespace's path */
 };
 
 struct swap_ent {

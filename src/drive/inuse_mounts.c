@@ -10,6 +10,8 @@
  * mounted btrfs, whichever one was named at mount, and even when its mount point is not
  * in this mount namespace. XFS names its external log and realtime devices in the super
  * options (logdev=, rtdev=); those devices are mounted as much as the data device.
+ * A device mounted only in another mount namespace (a container's, a service's) is
+ * mounted too: findmnt --task's view, for every namespace a process of is visible.
  */
 #include "inuse.h"
 #include "inuse_int.h"
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "drive_probe.h"
 #include "grow.h"
@@ -137,22 +140,13 @@ static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts,
 	return ret;
 }
 
-int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
-		      size_t errlen)
+/* The mounts in the mountinfo at path; ours: it is this mount namespace's ("/" is root). */
+static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, bool ours)
 {
-	char path[PATH_MAX];
 	char *line = NULL;
 	size_t linecap = 0;
-	FILE *f;
 	int ret = 0;
 
-	probe_fmt(path, sizeof(path), "%s/self/mountinfo", proc);
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", path, strerror(errno));
-		return ret;
-	}
 	while (!ret && getline(&line, &linecap, f) > 0) {
 		/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=..." */
 		char *save = NULL, *field[5], *fstype = NULL, *source = NULL, *opts = NULL;
@@ -183,13 +177,137 @@ int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, c
 		}
 		if (!ret && opts && fstype)
 			ret = add_option_devices(s, cap, opts, field[4], fstype);
-		if (!strcmp(field[4], "/")) {
+		if (ours && !strcmp(field[4], "/")) {
 			s->have_root = true;
 			s->root_dev = dev ? dev : makedev(maj, min);
 		}
 	}
 	free(line);
+	return ret;
+}
+
+/*
+ * The mounts of [from, nmounts) were read from another mount namespace, where they are
+ * known as what where says: keep those of devices this namespace has no mount of, once.
+ */
+static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, const char *where)
+{
+	size_t kept = from;
+
+	for (size_t i = from; i < s->nmounts; i++) {
+		struct mount_ent *m = &s->mounts[i];
+		bool drop = false;
+		for (size_t k = 0; !drop && k < kept; k++)
+			drop = s->mounts[k].dev == m->dev &&
+			       (k < ours ||
+				(m->mnt && s->mounts[k].mnt && !strcmp(s->mounts[k].mnt, m->mnt)));
+		if (drop) {
+			free(m->mnt);
+			continue;
+		}
+		text_copy(m->where, sizeof(m->where), where);
+		s->mounts[kept++] = *m;
+	}
+	s->nmounts = kept;
+}
+
+#define NAMESPACES_MAX 64 /* other mount namespaces read; more are not looked at */
+
+struct mnt_ns {
+	char id[64]; /* "mnt:[4026532999]" */
+	long pid;    /* its lowest process: a container's init, a service's main process */
+};
+
+/* Every mount namespace but ours that a process in proc is in, each with its lowest pid. */
+static size_t other_namespaces(const char *proc, struct mnt_ns *ns)
+{
+	char path[PATH_MAX], self[64], id[64];
+	struct dirent *de;
+	size_t n = 0;
+	ssize_t len;
+	DIR *d;
+
+	probe_fmt(path, sizeof(path), "%s/self/ns/mnt", proc);
+	len = readlink(path, self, sizeof(self) - 1);
+	if (len <= 0 || !(d = opendir(proc)))
+		return 0;
+	self[len] = '\0';
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		size_t i = 0;
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || *end)
+			continue;
+		probe_fmt(path, sizeof(path), "%s/%s/ns/mnt", proc, de->d_name);
+		len = readlink(path, id, sizeof(id) - 1);
+		if (len <= 0)
+			continue;
+		id[len] = '\0';
+		while (i < n && strcmp(ns[i].id, id))
+			i++;
+		if (!strcmp(id, self) || (i == n && n == NAMESPACES_MAX))
+			continue;
+		if (i == n) {
+			text_copy(ns[n].id, sizeof(ns[n].id), id);
+			ns[n++].pid = pid;
+		} else if (pid < ns[i].pid) {
+			ns[i].pid = pid;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Mounts in other mount namespaces (a container's, a service's with private mounts,
+ * `unshare -m`): one process's mountinfo for each namespace other than ours, as far as
+ * /proc lets us see them (root sees all).
+ */
+static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const char *proc)
+{
+	struct mnt_ns ns[NAMESPACES_MAX];
+	char path[PATH_MAX], raw[64], comm[64], where[96];
+	size_t n = other_namespaces(proc, ns), ours = s->nmounts;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		size_t from = s->nmounts;
+		FILE *f;
+		probe_fmt(path, sizeof(path), "%s/%ld/mountinfo", proc, ns[i].pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		ret = parse_mountinfo(s, cap, f, false);
+		fclose(f);
+		probe_fmt(path, sizeof(path), "%s/%ld", proc, ns[i].pid);
+		if (probe_read_attr(path, "comm", raw, sizeof(raw)))
+			text_copy(raw, sizeof(raw), "?");
+		text_visible(comm, sizeof(comm), raw);
+		text_fmt(where, sizeof(where), "the mount namespace of %s (pid %ld)", comm,
+			 ns[i].pid);
+		keep_foreign(s, ours, from, where);
+	}
+	return ret;
+}
+
+int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ret;
+
+	probe_fmt(path, sizeof(path), "%s/self/mountinfo", proc);
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = parse_mountinfo(s, cap, f, true);
 	fclose(f);
+	if (!ret)
+		ret = load_other_namespaces(s, cap, proc);
 	if (ret)
 		text_fmt(err, errlen, "%s: out of memory", path);
 	return ret;
@@ -250,6 +368,9 @@ static int btrfs_fs(struct inuse_snapshot *s, size_t *cap, const char *fsdir, co
 			if (dev[k] != s->mounts[m].dev)
 				ret = copy ? add_mount(s, cap, dev[k], copy, "btrfs", role)
 					   : -ENOMEM;
+			if (copy && !ret)
+				text_copy(s->mounts[s->nmounts - 1].where,
+					  sizeof(s->mounts[0].where), s->mounts[m].where);
 		}
 	}
 	/* mounted in another namespace, or under a name that no longer stands for it */
