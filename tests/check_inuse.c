@@ -1071,6 +1071,27 @@ START_TEST(test_other_namespaces)
 	want_reasons(dir, makedev(253, 0),
 		     (const char *[]){"mounted|mounted: dm-0 on /",
 				      "root|root filesystem: / is on dm-0", NULL});
+
+	/* a namespace of 100000 bind mounts of sdc: read in one pass (the check's timeout),
+	   sdc said as often as a check says reasons, no more kept */
+	char path[4096];
+	struct inuse u;
+	FILE *f;
+	fmt(path, sizeof(path), "%s/proc/5000/ns", dir);
+	mkdir_p(path);
+	fmt(path, sizeof(path), "%s/proc/5000/ns/mnt", dir);
+	ck_assert_int_eq(symlink("mnt:[4026533000]", path), 0);
+	fmt(path, sizeof(path), "%s/proc/5000/mountinfo", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 100000; i++)
+		fprintf(f, "%d 1 8:32 /x /b%d rw - ext4 /dev/sdc rw\n", i + 2, i);
+	fclose(f);
+	ck_assert_int_eq(check_in(dir, makedev(8, 32), &u), 0);
+	ck_assert_uint_eq(u.nreasons, INUSE_MAX_REASONS);
+	ck_assert_uint_eq(u.dropped, 0);
+	ck_assert(has_reason(&u, INUSE_MOUNTED,
+			     "mounted: sdc on /b0 in the mount namespace of ? (pid 5000)"));
 }
 END_TEST
 

@@ -140,8 +140,15 @@ static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts,
 	return ret;
 }
 
-/* The mounts in the mountinfo at path; ours: it is this mount namespace's ("/" is root). */
-static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, bool ours)
+static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, const char *where);
+
+/*
+ * The mounts in mountinfo f: this namespace's when where is NULL ("/" is the root file
+ * system), else those of the namespace where names, kept as keep_foreign() says line by
+ * line (ours: how many of the mounts are this namespace's).
+ */
+static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const char *where,
+			   size_t ours)
 {
 	char *line = NULL;
 	size_t linecap = 0;
@@ -150,6 +157,7 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, bool 
 	while (!ret && getline(&line, &linecap, f) > 0) {
 		/* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=..." */
 		char *save = NULL, *field[5], *fstype = NULL, *source = NULL, *opts = NULL;
+		size_t from = s->nmounts;
 		unsigned maj, min;
 		dev_t dev = 0;
 		int i;
@@ -177,18 +185,22 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, bool 
 		}
 		if (!ret && opts && fstype)
 			ret = add_option_devices(s, cap, opts, field[4], fstype);
-		if (ours && !strcmp(field[4], "/")) {
+		if (!where && !strcmp(field[4], "/")) {
 			s->have_root = true;
 			s->root_dev = dev ? dev : makedev(maj, min);
 		}
+		if (where)
+			keep_foreign(s, ours, from, where);
 	}
 	free(line);
 	return ret;
 }
 
 /*
- * The mounts of [from, nmounts) were read from another mount namespace, where they are
- * known as what where says: keep those of devices this namespace has no mount of, once.
+ * The mounts of [from, nmounts) were just read from another mount namespace, where they
+ * are known as what where says: keep those of devices this namespace has no mount of,
+ * each mount point once and no more of one device than a check says reasons. So a
+ * namespace with a hundred thousand bind mounts costs a pass over them, not their square.
  */
 static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, const char *where)
 {
@@ -196,11 +208,15 @@ static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, con
 
 	for (size_t i = from; i < s->nmounts; i++) {
 		struct mount_ent *m = &s->mounts[i];
+		unsigned same = 0;
 		bool drop = false;
-		for (size_t k = 0; !drop && k < kept; k++)
-			drop = s->mounts[k].dev == m->dev &&
-			       (k < ours ||
-				(m->mnt && s->mounts[k].mnt && !strcmp(s->mounts[k].mnt, m->mnt)));
+		for (size_t k = 0; !drop && k < kept; k++) {
+			if (s->mounts[k].dev != m->dev)
+				continue;
+			same += k >= ours;
+			drop = k < ours || same >= INUSE_MAX_REASONS ||
+			       (m->mnt && s->mounts[k].mnt && !strcmp(s->mounts[k].mnt, m->mnt));
+		}
 		if (drop) {
 			free(m->mnt);
 			continue;
@@ -211,7 +227,7 @@ static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, con
 	s->nmounts = kept;
 }
 
-#define NAMESPACES_MAX 64 /* other mount namespaces read; more are not looked at */
+#define NAMESPACES_MAX 4096 /* other mount namespaces read; more are not looked at */
 
 struct mnt_ns {
 	char id[64]; /* "mnt:[4026532999]" */
@@ -265,28 +281,27 @@ static size_t other_namespaces(const char *proc, struct mnt_ns *ns)
  */
 static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const char *proc)
 {
-	struct mnt_ns ns[NAMESPACES_MAX];
+	struct mnt_ns *ns = malloc(NAMESPACES_MAX * sizeof(*ns));
 	char path[PATH_MAX], raw[64], comm[64], where[96];
-	size_t n = other_namespaces(proc, ns), ours = s->nmounts;
-	int ret = 0;
+	size_t n = ns ? other_namespaces(proc, ns) : 0, ours = s->nmounts;
+	int ret = ns ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !ret && i < n; i++) {
-		size_t from = s->nmounts;
 		FILE *f;
-		probe_fmt(path, sizeof(path), "%s/%ld/mountinfo", proc, ns[i].pid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		ret = parse_mountinfo(s, cap, f, false);
-		fclose(f);
 		probe_fmt(path, sizeof(path), "%s/%ld", proc, ns[i].pid);
 		if (probe_read_attr(path, "comm", raw, sizeof(raw)))
 			text_copy(raw, sizeof(raw), "?");
 		text_visible(comm, sizeof(comm), raw);
 		text_fmt(where, sizeof(where), "the mount namespace of %s (pid %ld)", comm,
 			 ns[i].pid);
-		keep_foreign(s, ours, from, where);
+		probe_fmt(path, sizeof(path), "%s/%ld/mountinfo", proc, ns[i].pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		ret = parse_mountinfo(s, cap, f, where, ours);
+		fclose(f);
 	}
+	free(ns);
 	return ret;
 }
 
@@ -304,7 +319,7 @@ int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, c
 		text_fmt(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = parse_mountinfo(s, cap, f, true);
+	ret = parse_mountinfo(s, cap, f, NULL, 0);
 	fclose(f);
 	if (!ret)
 		ret = load_other_namespaces(s, cap, proc);
