@@ -62,7 +62,8 @@ static int add_mount_at(struct inuse_snapshot *s, size_t *cap, dev_t dev, const 
 /*
  * The block device a source path names: the running kernel's node, or in a fixture's
  * sysfs the device of that last name. The name is the mounter's (or the path btrfs
- * scanned), so it stands only where the kernel gives no number.
+ * scanned), so it stands only where the kernel gives no number, and only under /dev:
+ * a path elsewhere is no node, and may be on a network file system that hangs a stat().
  */
 static bool source_dev(const struct inuse_snapshot *s, const char *path, dev_t *dev)
 {
@@ -73,7 +74,7 @@ static bool source_dev(const struct inuse_snapshot *s, const char *path, dev_t *
 	if (path[0] != '/')
 		return false;
 	if (s->real_sys) {
-		if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		if (strncmp(path, "/dev/", 5) || stat(path, &st) || !S_ISBLK(st.st_mode))
 			return false;
 		*dev = st.st_rdev;
 		return true;
