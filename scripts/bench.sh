@@ -92,9 +92,14 @@ line() { # label db-results fio-results: one output line from "IOPS CPUs RSS" li
 	fm=$(cut -d' ' -f1 <<<"$3" | median)
 	fc=$(cut -d' ' -f2 <<<"$3" | median)
 	fr=$(cut -d' ' -f3 <<<"$3" | median)
-	printf '%-38s drivebench %7.0f  fio %7.0f IOPS  CPUs %.2f/%.2f  MiB %.0f/%.0f  ratio %.3f\n' \
+	# each round's own ratio (drivebench and fio ran back to back): their range shows how
+	# far one pair strays from the medians' ratio on this host
+	printf '%-38s drivebench %7.0f  fio %7.0f IOPS  CPUs %.2f/%.2f  MiB %.0f/%.0f  ratio %.3f  (rounds %s)\n' \
 		"$1" "$dm" "$fm" "$dc" "$fc" "$dr" "$fr" \
-		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')"
+		"$(awk -v a="$dm" -v b="$fm" 'BEGIN {print a / b}')" \
+		"$(paste -d' ' <(cut -d' ' -f1 <<<"$2") <(cut -d' ' -f1 <<<"$3") |
+			awk '$2 > 0 { r = $1 / $2; lo = (NR == 1 || r < lo) ? r : lo; hi = (NR == 1 || r > hi) ? r : hi }
+			     END { printf "%.2f-%.2f", lo, hi }')"
 }
 
 # compare "WORKLOAD" LABEL [extra]: alternate runs, print the medians and ratios.
