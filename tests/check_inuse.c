@@ -947,7 +947,9 @@ static void want_reasons(const char *dir, dev_t num, const char *const *want)
  * File systems on several devices, whose mountinfo number is anonymous (0:N): every member
  * of a mounted btrfs, as sys/fs/btrfs lists them, is mounted where the fs is, or said
  * mounted elsewhere; a bcachefs source names each device; xfs's logdev= and rtdev= are
- * mounted; an NFS source names none. A btrfs on "/" makes each member a root device.
+ * mounted; an NFS source names none. A btrfs on "/" makes each member a root device. A
+ * file system alive in sysfs that no mount table shows (a lazy unmount) is mounted, and
+ * so is an ext4's external journal (proc/fs/jbd2).
  */
 START_TEST(test_multi_device_fs)
 {
@@ -967,6 +969,16 @@ START_TEST(test_multi_device_fs)
 		{FS_B "/devices/sdf", NULL, "../../../../devices/virtual/block/sdf"},
 		{FS_B "/label", "", NULL},
 		{"sys/fs/btrfs/features/raid56", "0", NULL},
+		/* live super blocks: sdm's ext4 in no mount table (a lazy unmount), sdl's xfs
+		   mounted (said once, as mounted); sdn an external journal, sdg-8 internal */
+		DISK("sdm", "8:192"),
+		DISK("sdn", "8:208"),
+		{"sys/fs/ext4/sdm/journal_task", "jbd2/sdm-8", NULL},
+		{"sys/fs/ext4/features/lazy_itable_init", "supported", NULL},
+		{"sys/fs/xfs/sdl/log/log_head_lsn", "1:2", NULL},
+		{"sys/fs/xfs/stats/stats", "0", NULL},
+		{"proc/fs/jbd2/sdn/info", "0 transactions", NULL},
+		{"proc/fs/jbd2/sdg-8/info", "0 transactions", NULL},
 	};
 	char dir[4096];
 
@@ -993,7 +1005,8 @@ START_TEST(test_multi_device_fs)
 				      NULL});
 	want_reasons(dir, makedev(8, 80),
 		     (const char *[]){"mounted|mounted: sdf (btrfs 66666666-7777-8888-9999-"
-				      "000000000000), where this mount namespace does not show",
+				      "000000000000), though no mount table here shows where "
+				      "(unmounted lazily, still in use?)",
 				      NULL});
 	want_reasons(dir, makedev(8, 96), (const char *[]){"mounted|mounted: sdg on /x", NULL});
 	want_reasons(dir, makedev(8, 112),
@@ -1005,6 +1018,14 @@ START_TEST(test_multi_device_fs)
 				      "realtime device)",
 				      NULL});
 	want_reasons(dir, makedev(8, 128), (const char *[]){"mounted|mounted: sdi on /bc", NULL});
+	want_reasons(dir, makedev(8, 192),
+		     (const char *[]){"mounted|mounted: sdm (ext4), though no mount table here "
+				      "shows where (unmounted lazily, still in use?)",
+				      NULL});
+	want_reasons(dir, makedev(8, 208),
+		     (const char *[]){"mounted|mounted: sdn (the external journal of a mounted "
+				      "ext4)",
+				      NULL});
 	want_reasons(dir, makedev(8, 144), (const char *[]){"mounted|mounted: sdj on /bc", NULL});
 	/* "sdk:/export" is a host's: no device; a source naming a device is taken at its
 	   word whatever the file system (here tmpfs): the safe side */

@@ -284,6 +284,31 @@ else
 	skip "another mount namespace" "no unshare, or no ext4 on a loop device"
 fi
 
+# 17, 18: an ext4 unmounted lazily while a file on it is open lives on, in no mount
+# table; an ext4's external journal device is as mounted as its data device
+if mkloop lz "$(mkfile 64M lazy.img)" && fsmount m "$lz"; then
+	sleep 600 3>"$m/held" &
+	lzp=$!
+	cleanup_add "kill $lzp"
+	umount -l "$m"
+	refused "an ext4 unmounted lazily, a file on it still open" "$lz" \
+		"mounted: $(lname "$lz") \(ext4\), though no mount table here shows where"
+	kill $lzp
+	wait $lzp 2>/dev/null
+	allowed "the lazily unmounted ext4 once its last file is closed" "$lz"
+fi
+if mkloop jj "$(mkfile 16M journal.img)" && mkloop jd "$(mkfile 64M journaled.img)" &&
+	mkfs.ext4 -q -F -O journal_dev "$jj" >/dev/null 2>&1 &&
+	mkfs.ext4 -q -F -J device="$jj" "$jd" >/dev/null 2>&1 && mkdir -p "$T/jmnt" &&
+	mount "$jd" "$T/jmnt"; then
+	cleanup_add "umount -l $T/jmnt"
+	refused "an ext4's external journal" "$jj" \
+		"mounted: $(lname "$jj") \(the external journal of a mounted ext4\)"
+	umount "$T/jmnt"
+else
+	skip "an ext4's external journal" "mkfs.ext4 could not make one on loop devices"
+fi
+
 # Another process with a piece of the reach open for writing (a virtual machine on the
 # disk, a dd, another run) is a use of it; one that only reads is not.
 # hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR

@@ -727,8 +727,8 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 		goto fail;
 	}
 	ret = inuse_load_mounts(s, proc, &mcap, err, errlen);
-	if (!ret && (ret = inuse_load_btrfs(s, &mcap)))
-		fmt_str(err, errlen, "%s/fs/btrfs: out of memory", sys);
+	if (!ret && (ret = inuse_load_btrfs(s, &mcap) ?: inuse_load_live_fs(s, &mcap, proc)))
+		fmt_str(err, errlen, "%s/fs: out of memory", sys);
 	if (ret)
 		goto fail;
 	ret = load_swaps(s, proc, err, errlen);

@@ -293,10 +293,12 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 		enum inuse_kind kind = depth ? up : INUSE_MOUNTED;
 		if (me->dev != e->dev)
 			continue;
-		if (!me->mnt)
+		if (!me->mnt && !strcmp(me->fstype, "jbd2")) /* whose journal: not said */
+			add_reason(w, kind, "%smounted: %s (%s)", prefix, e->name, me->role);
+		else if (!me->mnt)
 			add_reason(w, kind,
-				   "%smounted: %s (%s), where this mount namespace "
-				   "does not show",
+				   "%smounted: %s (%s), though no mount table here "
+				   "shows where (unmounted lazily, still in use?)",
 				   prefix, e->name, me->role);
 		else
 			add_reason(w, kind, "%smounted: %s on %s%s%s%s%s%s", prefix, e->name,

@@ -85,6 +85,8 @@ struct inuse_snapshot {
 int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
 		      size_t errlen);
 int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap);
+/* ... and file systems alive on a device no mount table shows (a lazy unmount in use) */
+int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc);
 
 /* d is one of the n numbers in set */
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);

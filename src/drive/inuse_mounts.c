@@ -415,3 +415,51 @@ int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap)
 	closedir(d);
 	return ret;
 }
+
+/* d already has a mount entry, in any namespace */
+static bool has_mount(const struct inuse_snapshot *s, dev_t d)
+{
+	for (size_t m = 0; m < s->nmounts; m++)
+		if (s->mounts[m].dev == d)
+			return true;
+	return false;
+}
+
+/*
+ * File systems alive on a device that no mount table shows: the kernel keeps a sysfs
+ * directory named after the device for every ext4, xfs, f2fs, erofs or nilfs2 super
+ * block (sys/fs/ext4/loop0) until the file system is gone, which a lazy unmount (umount
+ * -l) leaves for as long as a file on it is open; and a journal directory under
+ * proc/fs/jbd2 named after an ext4's external journal device ("loop2"; an internal
+ * journal's name has its inode after a dash, "loop1-8"). Such a device is mounted.
+ */
+int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc)
+{
+	static const char *const types[] = {"ext4", "xfs", "f2fs", "erofs", "nilfs2", NULL};
+	char dir[PATH_MAX], role[96];
+	int ret = 0;
+
+	for (size_t t = 0; !ret && t <= sizeof(types) / sizeof(types[0]) - 1; t++) {
+		struct dirent *de;
+		DIR *d;
+		if (types[t])
+			probe_fmt(dir, sizeof(dir), "%s/fs/%s", s->sys, types[t]);
+		else
+			probe_fmt(dir, sizeof(dir), "%s/fs/jbd2", proc);
+		d = opendir(dir);
+		while (!ret && d && (de = readdir(d))) {
+			const struct blk_entry *e = inuse_blk_by_name(s, de->d_name);
+			if (!e || has_mount(s, e->dev))
+				continue;
+			if (types[t])
+				text_fmt(role, sizeof(role), "%s", types[t]);
+			else
+				text_fmt(role, sizeof(role),
+					 "the external journal of a mounted ext4");
+			ret = add_mount(s, cap, e->dev, NULL, types[t] ? types[t] : "jbd2", role);
+		}
+		if (d)
+			closedir(d);
+	}
+	return ret;
+}
