@@ -373,6 +373,22 @@ hf=$(mkfile 16M read-file.img)
 hold p ro "$hf"
 allowed "a file another process only reads" "$hf"
 kill $p
+# a process that claims a device exclusively, reading only: nothing in the graph explains
+# the kernel's refusal, so the refusal names who has the device open
+mkloop lx "$(mkfile 16M claimed.img)"
+rm -f "$T/claimed"
+python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+open(sys.argv[2], "w").close()
+time.sleep(600)' "$lx" "$T/claimed" &
+p=$!
+cleanup_add "kill $p"
+for _ in $(seq 600); do [ -e "$T/claimed" ] && break; sleep 0.05; done
+write_run "$lx"
+rc=$?
+check "a device another process claims: the refusal names it" \
+	test $rc -eq 3 -a -n "$(grep "will not open it exclusively.*open by python3 (pid $p)" "$T/e")"
+kill $p
 # two runs writing one file at once: the second is refused, the first runs on
 "$DRIVEBENCH" run --target "$hf" --rw randwrite --time 60s --quiet --out "$T/first.json" \
 	>/dev/null 2>&1 &

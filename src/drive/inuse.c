@@ -399,6 +399,18 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 	return ret;
 }
 
+/* The next process directory in pd other than self's, or NULL. */
+static const char *next_pid(DIR *pd, const char *self)
+{
+	struct dirent *pe;
+
+	while ((pe = readdir(pd)))
+		if (pe->d_name[0] >= '1' && pe->d_name[0] <= '9' &&
+		    !pe->d_name[strspn(pe->d_name, "0123456789")] && strcmp(pe->d_name, self))
+			return pe->d_name;
+	return NULL;
+}
+
 /*
  * Every other process's descriptors open for writing, and shared writable mappings, on a
  * block device or a regular file. A descriptor's link in /proc/PID/fd carries its access
@@ -408,7 +420,7 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 static int load_opens(struct inuse_snapshot *s, const char *proc)
 {
 	char self[32];
-	struct dirent *pe;
+	const char *pid;
 	size_t cap = 0;
 	int ret = 0;
 	DIR *pd = opendir(proc);
@@ -416,28 +428,25 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 	if (!pd)
 		return 0;
 	fmt_str(self, sizeof(self), "%ld", (long)getpid());
-	while (!ret && (pe = readdir(pd))) {
+	while (!ret && (pid = next_pid(pd, self))) {
 		char fddir[PATH_MAX], comm[32] = "";
 		size_t from = s->nopens;
 		struct dirent *fe;
 		DIR *fd;
 
-		if (pe->d_name[0] < '1' || pe->d_name[0] > '9' ||
-		    pe->d_name[strspn(pe->d_name, "0123456789")] || !strcmp(pe->d_name, self))
-			continue;
-		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pe->d_name);
+		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
 		fd = opendir(fddir);
 		while (fd && !ret && (fe = readdir(fd))) {
 			struct stat lst, st;
 			if (fe->d_name[0] != '.' &&
 			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
 			    (lst.st_mode & S_IWUSR) && !fstatat(dirfd(fd), fe->d_name, &st, 0))
-				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pe->d_name, comm);
+				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm);
 		}
 		if (fd)
 			closedir(fd);
 		if (!ret)
-			ret = load_maps(s, &cap, from, proc, pe->d_name, comm);
+			ret = load_maps(s, &cap, from, proc, pid, comm);
 	}
 	closedir(pd);
 	return ret;
@@ -751,6 +760,48 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 fail:
 	inuse_snapshot_free(s);
 	return ret;
+}
+
+void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t len)
+{
+	const char *proc = roots && roots->proc ? roots->proc : "/proc";
+	size_t used = 0;
+	unsigned n = 0;
+	char self[32];
+	const char *pid;
+	DIR *pd = opendir(proc);
+
+	buf[0] = '\0';
+	if (!pd)
+		return;
+	fmt_str(self, sizeof(self), "%ld", (long)getpid());
+	while ((pid = next_pid(pd, self))) {
+		char fddir[PATH_MAX], comm[32] = "";
+		struct dirent *fe;
+		bool has = false;
+		DIR *fd;
+
+		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
+		fd = opendir(fddir);
+		while (fd && !has && (fe = readdir(fd))) {
+			struct stat st;
+			has = fe->d_name[0] != '.' && !fstatat(dirfd(fd), fe->d_name, &st, 0) &&
+			      S_ISBLK(st.st_mode) && st.st_rdev == dev;
+		}
+		if (fd)
+			closedir(fd);
+		if (!has)
+			continue;
+		if (n++ < 4) {
+			read_comm(proc, pid, comm, sizeof(comm));
+			fmt_str(buf + used, len - used, "%s%s (pid %s)", used ? ", " : "", comm,
+				pid);
+			used += strlen(buf + used);
+		}
+	}
+	closedir(pd);
+	if (n > 4)
+		fmt_str(buf + used, len - used, " and %u more", n - 4);
 }
 
 int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,

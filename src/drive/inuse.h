@@ -137,6 +137,13 @@ int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t i
 bool inuse_snapshot_foreign_writer(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
 				   const char *self, char *buf, size_t len);
 
+/*
+ * The processes other than this one that have the block device dev open, in any mode,
+ * as "python3 (pid 42), qemu (pid 7)" (four named, then "and N more") into buf; "" when
+ * none. The exclusive holder of a device nothing else explains is among them, if any is.
+ */
+void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t len);
+
 /* The snapshot and one check in one call, for the safety guard. 0 or -errno, message in err. */
 int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, char *err,
 		size_t errlen);

@@ -165,11 +165,13 @@ static int open_target(struct target *t, const char *path, const struct run_requ
 			break;
 		nanosleep(&(struct timespec){.tv_nsec = BUSY_RETRY_GAP_NS}, NULL);
 	}
+	char who[256];
+	inuse_openers(t->rdev, rq->roots, who, sizeof(who));
 	snprintf(err, errlen,
 		 "refusing to write to %s: the kernel will not open it exclusively, and no mount, "
-		 "swap or holder was found (another program has it open exclusively?); gave up "
-		 "after %.1f s",
-		 path, (double)limit / 1e9);
+		 "swap or holder was found (%s%s); gave up after %.1f s",
+		 path, who[0] ? "open by " : "no other process has it open: a kernel user?",
+		 who[0] ? who : "", (double)limit / 1e9);
 	return -EBUSY;
 }
 
