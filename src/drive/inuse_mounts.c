@@ -62,8 +62,9 @@ static int add_mount_at(struct inuse_snapshot *s, size_t *cap, dev_t dev, const 
 /*
  * The block device a source path names: the running kernel's node, or in a fixture's
  * sysfs the device of that last name. The name is the mounter's (or the path btrfs
- * scanned), so it stands only where the kernel gives no number, and only under /dev:
- * a path elsewhere is no node, and may be on a network file system that hangs a stat().
+ * scanned), so it stands only where the kernel gives no number, and only under /dev
+ * (no ".." out of it): a path elsewhere is no node, and may be on a network file system
+ * that hangs a stat().
  */
 static bool source_dev(const struct inuse_snapshot *s, const char *path, dev_t *dev)
 {
@@ -74,7 +75,8 @@ static bool source_dev(const struct inuse_snapshot *s, const char *path, dev_t *
 	if (path[0] != '/')
 		return false;
 	if (s->real_sys) {
-		if (strncmp(path, "/dev/", 5) || stat(path, &st) || !S_ISBLK(st.st_mode))
+		if (strncmp(path, "/dev/", 5) || strstr(path, "/..") || stat(path, &st) ||
+		    !S_ISBLK(st.st_mode))
 			return false;
 		*dev = st.st_rdev;
 		return true;
@@ -389,7 +391,8 @@ static int btrfs_fs(struct inuse_snapshot *s, size_t *cap, const char *fsdir, co
 					  sizeof(s->mounts[0].where), s->mounts[m].where);
 		}
 	}
-	/* mounted in another namespace, or under a name that no longer stands for it */
+	/* in no mount table here (a lazy unmount still in use), or under a name that no
+	   longer stands for it */
 	for (size_t k = 0; !ret && !seen && k < n; k++)
 		ret = add_mount(s, cap, dev[k], NULL, "btrfs", role);
 	return ret;
