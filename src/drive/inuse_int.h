@@ -32,7 +32,7 @@ struct blk_entry {
 
 struct mount_ent {
 	dev_t dev;
-	char *mnt; /* NULL: mounted where this mount namespace does not show */
+	char *mnt; /* NULL: mounted where no mount table here shows (a lazy unmount) */
 	char fstype[16];
 	char role[96];	/* "" for the device mountinfo names; else what dev is to the file
 			   system ("one of 2 devices of btrfs 'lab'", "... external log") */
