@@ -309,6 +309,35 @@ else
 	skip "an ext4's external journal" "mkfs.ext4 could not make one on loop devices"
 fi
 
+# 19: a file open for writing on a FUSE file system whose daemon stops answering, as on a
+# dead NFS server's mount: the snapshot knows it from the mount table and fdinfo, and
+# never waits on a stat() there
+if [ -c /dev/fuse ] && /usr/bin/python3 -c 'import fusepy' 2>/dev/null && mkdir -p "$T/hung"; then
+	/usr/bin/python3 tests/fuse_hang.py "$T/hung" "$T/hang-now" 2>"$T/fuse.err" &
+	fsp=$!
+	cleanup_add "kill $fsp; umount -l $T/hung"
+	for _ in $(seq 200); do grep -q " $T/hung " /proc/self/mountinfo && break; sleep 0.05; done
+	sleep 600 3>"$T/hung/held" &
+	hp=$!
+	cleanup_add "kill $hp"
+	cleanup_add "rm -f $T/hang-now"
+	# the file open first (its link is read without asking the file system), then the hang
+	for _ in $(seq 200); do [ -L /proc/$hp/fd/3 ] && break; sleep 0.05; done
+	touch "$T/hang-now"
+	timeout -s KILL 30 "$DRIVEBENCH" list --all >"$T/list" 2>&1
+	check "a file open on a FUSE file system that stopped answering: list does not wait" \
+		test $? -eq 0
+	hf2=$(mkfile 16M beside-hung.img)
+	timeout -s KILL 60 "$DRIVEBENCH" run --target "$hf2" --rw randwrite --time 1s --quiet \
+		--out "$T/beside-hung.json" >/dev/null 2>"$T/e"
+	check "a file open on a FUSE file system that stopped answering: a run does not wait" \
+		test $? -eq 0
+	rm -f "$T/hang-now"
+	kill $hp
+else
+	skip "a hung FUSE file system" "no /dev/fuse or no python3-fusepy (scripts/deps.sh check)"
+fi
+
 # Another process with a piece of the reach open for writing (a virtual machine on the
 # disk, a dd, another run) is a use of it; one that only reads is not.
 # hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR

@@ -386,7 +386,9 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 		    strlen(perms) < 4 || perms[1] != 'w' || perms[3] != 's' || ino == 0)
 			continue;
 		fmt_str(path, sizeof(path), "%s/%s/map_files/%lx-%lx", proc, pid, start, end);
-		if (stat(path, &st) < 0) {
+		/* a file on a network or FUSE mount is what the line says: no stat() that
+		   could wait for a server forever */
+		if (inuse_remote_dev(s, makedev(maj, min)) || stat(path, &st) < 0) {
 			memset(&st, 0, sizeof(st));
 			st.st_mode = S_IFREG;
 			st.st_dev = makedev(maj, min);
@@ -397,6 +399,39 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/*
+ * What descriptor name of process pid (in its fd directory dirfd) has open, as stat()
+ * says; but for a file on a network or FUSE mount, from the mount table and fdinfo
+ * (mnt_id, ino) alone, since a stat() there waits for a server that may never answer.
+ * false when it cannot be known.
+ */
+static bool fd_stat(const struct inuse_snapshot *s, const char *proc, const char *pid, int dirfd,
+		    const char *name, struct stat *st)
+{
+	char path[PATH_MAX], line[128];
+	const struct remote_mnt *r = NULL;
+	unsigned long long ino = 0;
+	int id = -1;
+	FILE *f;
+
+	fmt_str(path, sizeof(path), "%s/%s/fdinfo/%s", proc, pid, name);
+	f = s->nremote ? fopen(path, "re") : NULL;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "mnt_id: %d", &id) != 1)
+			sscanf(line, "ino: %llu", &ino);
+	if (f)
+		fclose(f);
+	if (id >= 0)
+		r = inuse_remote_by_id(s, id);
+	if (!r)
+		return fstatat(dirfd, name, st, 0) == 0;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG;
+	st->st_dev = r->dev;
+	st->st_ino = (ino_t)ino;
+	return ino != 0; /* a kernel before 5.14 says no inode: nothing to match */
 }
 
 /* The next process directory in pd other than self's, or NULL. */
@@ -440,7 +475,8 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 			struct stat lst, st;
 			if (fe->d_name[0] != '.' &&
 			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
-			    (lst.st_mode & S_IWUSR) && !fstatat(dirfd(fd), fe->d_name, &st, 0))
+			    (lst.st_mode & S_IWUSR) &&
+			    fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st))
 				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm);
 		}
 		if (fd)
@@ -713,6 +749,7 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 	free(s->blk);
 	free(s->root_under);
 	free(s->opens);
+	free(s->remote);
 	free(s);
 }
 
@@ -784,9 +821,14 @@ void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t
 		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
 		fd = opendir(fddir);
 		while (fd && !has && (fe = readdir(fd))) {
+			char link[16];
+			ssize_t got = readlinkat(dirfd(fd), fe->d_name, link, sizeof(link));
 			struct stat st;
-			has = fe->d_name[0] != '.' && !fstatat(dirfd(fd), fe->d_name, &st, 0) &&
-			      S_ISBLK(st.st_mode) && st.st_rdev == dev;
+			/* device nodes are under /dev: nothing elsewhere is asked (a stat() on a
+			   network mount could wait forever) */
+			has = got >= 5 && !memcmp(link, "/dev/", 5) &&
+			      !fstatat(dirfd(fd), fe->d_name, &st, 0) && S_ISBLK(st.st_mode) &&
+			      st.st_rdev == dev;
 		}
 		if (fd)
 			closedir(fd);

@@ -40,6 +40,16 @@ struct mount_ent {
 			   sleep (pid 42)"), mnt being that namespace's path */
 };
 
+/*
+ * A mount of a file system whose server can stop answering (NFS, CIFS, FUSE...): a stat()
+ * of a file on it may then never return, so what is open there is known from the mount
+ * table and /proc/PID/fdinfo instead.
+ */
+struct remote_mnt {
+	int id;	   /* mountinfo's mount ID, as fdinfo's mnt_id names it */
+	dev_t dev; /* its file system's device number, what a stat() would say */
+};
+
 struct swap_ent {
 	dev_t dev;
 	bool is_file; /* a swap file: dev is the device of the file system holding it */
@@ -79,6 +89,8 @@ struct inuse_snapshot {
 	size_t nroot_under;
 	struct open_ent *opens; /* writers that do not claim: processes, exporters */
 	size_t nopens;
+	struct remote_mnt *remote; /* network and FUSE mounts, by mount ID (sorted) */
+	size_t nremote;
 };
 
 /* inuse_mounts.c: mountinfo's mounts, and every device of each mounted btrfs. */
@@ -87,6 +99,10 @@ int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, c
 int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap);
 /* ... and file systems alive on a device no mount table shows (a lazy unmount in use) */
 int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc);
+
+/* The remote mount with this ID, or NULL; a remote mount's device number is dev. */
+const struct remote_mnt *inuse_remote_by_id(const struct inuse_snapshot *s, int id);
+bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev);
 
 /* d is one of the n numbers in set */
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);

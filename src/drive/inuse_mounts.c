@@ -145,13 +145,60 @@ static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts,
 
 static void keep_foreign(struct inuse_snapshot *s, size_t ours, size_t from, const char *where);
 
+/* A file system whose server can stop answering, hanging a stat() of a file on it. */
+static bool is_remote(const char *fstype)
+{
+	static const char *const remote[] = {"nfs",  "nfs4",	  "cifs", "smb3",   "smbfs",
+					     "ceph", "9p",	  "afs",  "lustre", "ncpfs",
+					     "coda", "glusterfs", NULL};
+
+	if (!strncmp(fstype, "fuse", 4))
+		return true; /* fuse, fuseblk, fuse.sshfs...: a daemon answers */
+	for (size_t i = 0; remote[i]; i++)
+		if (!strcmp(fstype, remote[i]))
+			return true;
+	return false;
+}
+
+static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
+		      unsigned min)
+{
+	if (GROW(s->remote, s->nremote, *rcap, 16))
+		return -ENOMEM;
+	s->remote[s->nremote].id = atoi(id);
+	s->remote[s->nremote++].dev = makedev(maj, min);
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct remote_mnt *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+const struct remote_mnt *inuse_remote_by_id(const struct inuse_snapshot *s, int id)
+{
+	struct remote_mnt key = {.id = id};
+
+	return s->nremote ? bsearch(&key, s->remote, s->nremote, sizeof(key), by_id) : NULL;
+}
+
+bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
+{
+	for (size_t i = 0; i < s->nremote; i++)
+		if (s->remote[i].dev == dev)
+			return true;
+	return false;
+}
+
 /*
  * The mounts in mountinfo f: this namespace's when where is NULL ("/" is the root file
  * system), else those of the namespace where names, kept as keep_foreign() says line by
  * line (ours: how many of the mounts are this namespace's).
  */
 static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const char *where,
-			   size_t ours)
+			   size_t ours, size_t *rcap)
 {
 	char *line = NULL;
 	size_t linecap = 0;
@@ -177,6 +224,8 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 				opts = source ? strtok_r(NULL, " \n", &save) : NULL;
 				break;
 			}
+		if (fstype && is_remote(fstype) && (ret = add_remote(s, rcap, field[0], maj, min)))
+			break;
 		inuse_unescape(field[4]);
 		if (source)
 			inuse_unescape(source);
@@ -282,7 +331,8 @@ static size_t other_namespaces(const char *proc, struct mnt_ns *ns)
  * `unshare -m`): one process's mountinfo for each namespace other than ours, as far as
  * /proc lets us see them (root sees all).
  */
-static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const char *proc)
+static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const char *proc,
+				 size_t *rcap)
 {
 	struct mnt_ns *ns = malloc(NAMESPACES_MAX * sizeof(*ns));
 	char path[PATH_MAX], raw[64], comm[64], where[96];
@@ -301,7 +351,7 @@ static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const ch
 		f = fopen(path, "re");
 		if (!f)
 			continue;
-		ret = parse_mountinfo(s, cap, f, where, ours);
+		ret = parse_mountinfo(s, cap, f, where, ours, rcap);
 		fclose(f);
 	}
 	free(ns);
@@ -322,10 +372,13 @@ int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, c
 		text_fmt(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = parse_mountinfo(s, cap, f, NULL, 0);
+	size_t rcap = 0;
+	ret = parse_mountinfo(s, cap, f, NULL, 0, &rcap);
 	fclose(f);
 	if (!ret)
-		ret = load_other_namespaces(s, cap, proc);
+		ret = load_other_namespaces(s, cap, proc, &rcap);
+	if (!ret && s->nremote)
+		qsort(s->remote, s->nremote, sizeof(s->remote[0]), by_id);
 	if (ret)
 		text_fmt(err, errlen, "%s: out of memory", path);
 	return ret;

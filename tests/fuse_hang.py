@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fuse_hang.py MOUNTPOINT FLAG: a FUSE file system (python3-fusepy) in the foreground
+# that makes files and takes writes, and whose getattr waits for as long as FLAG exists,
+# as a dead NFS server's mount does. tests/t_stacks.sh: the door must not wait on it.
+import errno, os, stat, sys, time
+from fusepy import FUSE, FuseOSError, Operations
+
+flag = sys.argv[2]
+
+class Hang(Operations):
+    def __init__(self):
+        self.files = {}
+
+    def _hang(self):
+        while os.path.exists(flag):
+            time.sleep(0.1)
+
+    def getattr(self, path, fh=None):
+        self._hang()
+        if path == "/":
+            return dict(st_mode=stat.S_IFDIR | 0o755, st_nlink=2)
+        if path in self.files:
+            return dict(st_mode=stat.S_IFREG | 0o644, st_nlink=1, st_size=0)
+        raise FuseOSError(errno.ENOENT)
+
+    def create(self, path, mode, fi=None):
+        self.files[path] = True
+        return 1
+
+    def open(self, path, flags):
+        return 1
+
+    def write(self, path, data, offset, fh):
+        return len(data)
+
+    def truncate(self, path, length, fh=None):
+        pass
+
+    def readdir(self, path, fh):
+        return [".", ".."] + [p[1:] for p in self.files]
+
+FUSE(Hang(), sys.argv[1], foreground=True, nothreads=False, attr_timeout=0, entry_timeout=0)
