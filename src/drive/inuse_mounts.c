@@ -124,7 +124,7 @@ static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts,
 	static const struct {
 		const char *key, *role;
 	} keys[] = {{"logdev=", "external log"}, {"rtdev=", "realtime device"}};
-	char *save = NULL, role[96];
+	char *save = NULL, role[96], shown[32];
 	int ret = 0;
 
 	for (char *o = strtok_r(opts, ",", &save); !ret && o; o = strtok_r(NULL, ",", &save))
@@ -136,7 +136,9 @@ static int add_option_devices(struct inuse_snapshot *s, size_t *cap, char *opts,
 			inuse_unescape(o + klen);
 			if (!source_dev(s, o + klen, &dev))
 				continue;
-			text_fmt(role, sizeof(role), "the %s file system's %s", fstype,
+			/* a FUSE subtype is the mounter's to name: its visible form */
+			text_visible(shown, sizeof(shown), fstype);
+			text_fmt(role, sizeof(role), "the %s file system's %s", shown,
 				 keys[k].role);
 			ret = add_mount_at(s, cap, dev, mnt, fstype, role);
 		}
@@ -491,28 +493,31 @@ static bool has_mount(const struct inuse_snapshot *s, dev_t d)
  */
 int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc)
 {
-	static const char *const types[] = {"ext4", "xfs", "f2fs", "erofs", "nilfs2", NULL};
-	char dir[PATH_MAX], role[96];
+	static const struct {
+		bool in_proc; /* under proc (else sys) */
+		const char *dir, *fstype, *role;
+	} lists[] = {
+		{false, "fs/ext4", "ext4", "ext4"},
+		{false, "fs/xfs", "xfs", "xfs"},
+		{false, "fs/f2fs", "f2fs", "f2fs"},
+		{false, "fs/erofs", "erofs", "erofs"},
+		{false, "fs/nilfs2", "nilfs2", "nilfs2"},
+		{true, "fs/jbd2", "jbd2", "the external journal of a mounted ext4"},
+	};
+	char dir[PATH_MAX];
 	int ret = 0;
 
-	for (size_t t = 0; !ret && t <= sizeof(types) / sizeof(types[0]) - 1; t++) {
+	for (size_t t = 0; !ret && t < sizeof(lists) / sizeof(lists[0]); t++) {
 		struct dirent *de;
 		DIR *d;
-		if (types[t])
-			probe_fmt(dir, sizeof(dir), "%s/fs/%s", s->sys, types[t]);
-		else
-			probe_fmt(dir, sizeof(dir), "%s/fs/jbd2", proc);
+		probe_fmt(dir, sizeof(dir), "%s/%s", lists[t].in_proc ? proc : s->sys,
+			  lists[t].dir);
 		d = opendir(dir);
 		while (!ret && d && (de = readdir(d))) {
 			const struct blk_entry *e = inuse_blk_by_name(s, de->d_name);
-			if (!e || has_mount(s, e->dev))
-				continue;
-			if (types[t])
-				text_fmt(role, sizeof(role), "%s", types[t]);
-			else
-				text_fmt(role, sizeof(role),
-					 "the external journal of a mounted ext4");
-			ret = add_mount(s, cap, e->dev, NULL, types[t] ? types[t] : "jbd2", role);
+			if (e && !has_mount(s, e->dev))
+				ret = add_mount(s, cap, e->dev, NULL, lists[t].fstype,
+						lists[t].role);
 		}
 		if (d)
 			closedir(d);
