@@ -5,7 +5,6 @@
  */
 #include "testlib.h"
 
-#include <pthread.h>
 #include <time.h>
 
 #include "scratch.h"
@@ -76,20 +75,6 @@ START_TEST(test_made_sparse_then_written_out)
 }
 END_TEST
 
-struct stopper {
-	_Atomic uint64_t *done;
-	atomic_int *stop;
-};
-
-static void *stop_at_8m(void *arg)
-{
-	struct stopper *s = arg;
-	while (atomic_load(s->done) < (8u << 20))
-		nanosleep(&(struct timespec){0, 100000}, NULL);
-	atomic_store(s->stop, 1);
-	return NULL;
-}
-
 /* Stopped partway, it resumes where it stopped: what was written is not written again. */
 START_TEST(test_resumes)
 {
@@ -97,15 +82,12 @@ START_TEST(test_resumes)
 	uint64_t size, unwritten, left;
 	_Atomic uint64_t done = 0, total = 0;
 	atomic_int stop = 0;
-	struct stopper s = {&done, &stop};
-	pthread_t th;
 
 	ck_assert_int_eq(scratch_ensure(test_settings_env(), path, sizeof(path), &size, &unwritten,
 					err, sizeof(err)),
 			 0);
-	pthread_create(&th, NULL, stop_at_8m, &s);
+	scratch_stop_after(8u << 20); /* as the TUI's quit would, at a known point */
 	ck_assert_int_eq(scratch_fill(path, &stop, &done, &total, err, sizeof(err)), -ECANCELED);
-	pthread_join(th, NULL);
 	ck_assert_int_eq(scratch_unwritten(path, &left), 0);
 	ck_assert_uint_gt(left, 0);
 	ck_assert_uint_lt(left, size);

@@ -183,9 +183,17 @@ static void fill_random(uint8_t *p, size_t len, uint64_t *s)
 	}
 }
 
+static _Atomic uint64_t stop_after; /* scratch_stop_after(): 0, or bytes */
+
+void scratch_stop_after(uint64_t bytes)
+{
+	atomic_store(&stop_after, bytes);
+}
+
 int scratch_fill(const char *path, atomic_int *stop, _Atomic uint64_t *done,
 		 _Atomic uint64_t *total, char *err, size_t errlen)
 {
+	uint64_t limit = atomic_exchange(&stop_after, 0);
 	uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)time(NULL), holes = 0, pos = 0;
 	uint64_t since_sync = 0, synced = 0;
 	uint8_t *buf = NULL;
@@ -223,7 +231,7 @@ int scratch_fill(const char *path, atomic_int *stop, _Atomic uint64_t *done,
 		for (pos = (uint64_t)h; pos < end;) {
 			size_t n = end - pos < SCRATCH_CHUNK_BYTES ? (size_t)(end - pos)
 								   : SCRATCH_CHUNK_BYTES;
-			if (stop && atomic_load(stop)) {
+			if ((stop && atomic_load(stop)) || (limit && atomic_load(done) >= limit)) {
 				ret = -ECANCELED;
 				goto sync;
 			}

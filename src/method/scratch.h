@@ -54,6 +54,12 @@ int scratch_unwritten(const char *path, uint64_t *bytes);
 int scratch_fill(const char *path, atomic_int *stop, _Atomic uint64_t *done,
 		 _Atomic uint64_t *total, char *err, size_t errlen);
 
+/*
+ * For tests: the next scratch_fill() stops as if *stop were set once it has written at
+ * least bytes (whole chunks), whatever the threads' timing.
+ */
+void scratch_stop_after(uint64_t bytes);
+
 /* scratch_fill() on a thread of its own, for the TUI. */
 struct scratch_filler;
 int scratch_filler_start(struct scratch_filler **f, const char *path, char *err, size_t errlen);
