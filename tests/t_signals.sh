@@ -44,13 +44,15 @@ PY
 
 for sig in INT TERM KILL; do
 	for i in 1 2 3; do
-		# a random point of the run, past the first autosave
+		# a random point of the run, counted from its result file's first write (before the
+		# first I/O), which a loaded host may take a while to reach
 		delay=$(awk -v s=$RANDOM 'BEGIN {srand(s); printf "%.2f", 0.5 + rand() * 3.8}')
 		out=$T/$sig-$i.json
 		set -m
 		"$DRIVEBENCH" "${args[@]}" --out "$out" 2>"$T/e" &
 		pid=$!
 		set +m
+		for _ in $(seq 600); do [ -s "$out" ] && break; sleep 0.1; done
 		sleep "$delay"
 		kill -s "$sig" "$pid"
 		wait "$pid"
