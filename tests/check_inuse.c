@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 
 #include "inuse.h"
+#include "inuse_int.h"
 #include "safety.h"
 
 
@@ -93,7 +94,8 @@ static void check_file_in(const char *dir, const char *path, struct inuse *u)
 	fmt(sys, sizeof(sys), "%s/sys", dir);
 	fmt(proc, sizeof(proc), "%s/proc", dir);
 	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_msg(inuse_check_file(st.st_dev, st.st_ino, &roots, u, err, sizeof(err)) == 0,
+	ck_assert_msg(inuse_check_file(st.st_dev, st.st_ino, NULL, &roots, u, err, sizeof(err)) ==
+			      0,
 		      "inuse_check_file: %s", err);
 }
 
@@ -808,6 +810,56 @@ START_TEST(test_stacks)
 END_TEST
 
 /*
+ * The image of the stack fixture on an NFS mount whose server is gone: nothing there is
+ * asked (the image is deleted here, so only its path can say what backs each loop
+ * device), and the loop devices over it are still told apart by that path and range.
+ */
+START_TEST(test_remote_backing)
+{
+	char dir[4096], img[4096], sys[4096], proc[4096], mounts[9000], want[4600];
+	char err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct inuse_snapshot *snap;
+	struct inuse u;
+
+	if (!make_stack(dir, sizeof(dir), "remote", img, sizeof(img)))
+		return;
+	ck_assert_int_eq(unlink(img), 0);
+	/* nfs on the fixture's directory, and one beside it that must not cover it */
+	fmt(mounts, sizeof(mounts),
+	    "\n" P1_MOUNTED "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
+	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n",
+	    dir, dir);
+	add_mounts(dir, mounts);
+	put_attr(dir, "proc/swaps", "Filename\tType\tSize\tUsed\tPriority");
+	fmt(mounts, sizeof(mounts), "Filename\tType\tSize\tUsed\tPriority\n%s/swap\tfile\t1\t0\t-2",
+	    dir);
+	put_attr(dir, "proc/swaps", mounts);
+
+	ck_assert_int_eq(check_in(dir, makedev(7, 2), &u), 0);
+	fmt(want, sizeof(want),
+	    "loop2 is over %s, which backs loop0 (a loop device), mounted: loop0p1 on /mnt/a", img);
+	ck_assert_msg(has_reason(&u, INUSE_HOLDER, want), "missing '%s' in %s", want,
+		      all_reasons(&u));
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0); /* past what loop0 covers */
+	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+
+	/* the image as a target: by its path (the inode a stat() would give is unknown) */
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_msg(inuse_snapshot_take(&snap, &roots, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(inuse_snapshot_check_file(snap, makedev(0, 70), 99, img, &u), 0);
+	ck_assert_msg(u.flags & INUSE_BIT(INUSE_HOLDER), "%s", all_reasons(&u));
+	ck_assert_int_eq(inuse_snapshot_check_file(snap, makedev(0, 70), 99, NULL, &u), 0);
+	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+	fmt(want, sizeof(want), "%s-not/img", dir);
+	ck_assert_ptr_nonnull(inuse_remote_path(snap, img));
+	ck_assert_int_eq(inuse_remote_path(snap, want)->dev, makedev(0, 71));
+	inuse_snapshot_free(snap);
+}
+END_TEST
+
+/*
  * The confirmation that covers an erase of every namespace names the controller, by its
  * device number: the controller here is numbered as /dev/null (1:3) is, so /dev/null
  * names it and /dev/zero (1:5) does not; with native multipathing, any controller of the
@@ -1139,6 +1191,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);
+	tcase_add_test(tc, test_remote_backing);
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
 	suite_add_tcase(s, tc);

@@ -320,6 +320,22 @@ if [ -c /dev/fuse ] && /usr/bin/python3 -c 'import fusepy' 2>/dev/null && mkdir 
 	sleep 600 3>"$T/hung/held" &
 	hp=$!
 	cleanup_add "kill $hp"
+	# two loop devices over an image there (an ISO on NFS mounted with -o loop): one set
+	# to autoclear as mount(8) sets it, held open for writing; the driver's own
+	# LOOP_GET_STATUS64 asks the file system for the inode, so neither may be asked
+	: >"$T/hung/img"
+	hla=$(losetup --find --show "$T/hung/img" 2>/dev/null) && cleanup_add "losetup -d $hla"
+	hlb=$(losetup --find --show "$T/hung/img" 2>/dev/null) && cleanup_add "losetup -d $hlb"
+	if [ -n "$hla" ] && [ -n "$hlb" ]; then
+		sleep 600 3<>"$hla" &
+		cleanup_add "kill $!"
+		/usr/bin/python3 -c 'import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+info = bytearray(232)                     # struct loop_info64; lo_flags at 52
+fcntl.ioctl(fd, 0x4C05, info)             # LOOP_GET_STATUS64
+struct.pack_into("I", info, 52, struct.unpack_from("I", info, 52)[0] | 4)  # AUTOCLEAR
+fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
+	fi
 	cleanup_add "rm -f $T/hang-now"
 	# the file open first (its link is read without asking the file system), then the hang
 	for _ in $(seq 200); do [ -L /proc/$hp/fd/3 ] && break; sleep 0.05; done
@@ -327,6 +343,20 @@ if [ -c /dev/fuse ] && /usr/bin/python3 -c 'import fusepy' 2>/dev/null && mkdir 
 	timeout -s KILL 30 "$DRIVEBENCH" list --all >"$T/list" 2>&1
 	check "a file open on a FUSE file system that stopped answering: list does not wait" \
 		test $? -eq 0
+	if [ "$(cat "/sys/block/$(lname "$hla")/loop/autoclear" 2>/dev/null)" = 1 ]; then
+		check "loops over an image on a FUSE file system that stopped answering: list says" \
+			grep -qE "^$(lname "$hlb") .*IN USE" "$T/list"
+		timeout -s KILL 60 "$DRIVEBENCH" run --target "$hlb" --rw randwrite --time 1s \
+			--quiet --out "$T/hung-loop.json" >/dev/null 2>"$T/e"
+		rc=$?
+		check "a second loop over an image on a FUSE file system that stopped answering is refused" \
+			test $rc -eq 3
+		check "... the chain named, by the image's path" grep -qE \
+			"$(lname "$hlb") is over $T/hung/img, which backs $(lname "$hla") \(a loop device\), open for writing: $(lname "$hla") by sleep" \
+			"$T/e"
+	else
+		skip "loops over an image on a FUSE file system" "no loop device over a FUSE file here"
+	fi
 	hf2=$(mkfile 16M beside-hung.img)
 	timeout -s KILL 60 "$DRIVEBENCH" run --target "$hf2" --rw randwrite --time 1s --quiet \
 		--out "$T/beside-hung.json" >/dev/null 2>"$T/e"

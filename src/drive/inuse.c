@@ -7,14 +7,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/loop.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -73,118 +71,6 @@ static uint64_t read_u64(const char *dir, const char *attr)
 	return v;
 }
 
-/* A dev_t as the kernel encodes it in struct loop_info64 (new_encode_dev). */
-static dev_t kdev_decode(uint64_t d)
-{
-	return makedev((unsigned)((d & 0xfff00) >> 8),
-		       (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
-}
-
-/* What a loop device's backing object is, in e: a block device, or a file's inode. */
-static void set_backing(struct blk_entry *e, const struct stat *st)
-{
-	if (S_ISBLK(st->st_mode)) {
-		e->backing = st->st_rdev;
-	} else {
-		e->backing_is_file = true;
-		e->file_dev = st->st_dev;
-		e->file_ino = st->st_ino;
-	}
-}
-
-/*
- * Ask the loop driver itself (LOOP_GET_STATUS64) what backs the loop device e: the
- * device number and inode it holds, which stay right when the backing path was deleted
- * or replaced. Only for the running kernel's sysfs, through a /dev node proven to be e;
- * never for a device marked autoclear, which the last close of our descriptor would
- * detach. false when it could not ask.
- */
-static bool loop_status(const struct inuse_snapshot *s, const char *dir, struct blk_entry *e)
-{
-	char path[PATH_MAX], flag[8] = "";
-	struct loop_info64 li;
-	struct stat st;
-	bool ok;
-	FILE *f;
-	int fd;
-
-	if (!s->real_sys)
-		return false;
-	fmt_str(path, sizeof(path), "%s/loop/autoclear", dir);
-	f = fopen(path, "re");
-	if (f) {
-		if (!fgets(flag, sizeof(flag), f))
-			flag[0] = '\0';
-		fclose(f);
-	}
-	if (flag[0] != '0')
-		return false;
-	fmt_str(path, sizeof(path), "/dev/%s", e->name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-	if (fd < 0)
-		return false;
-	ok = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == e->dev &&
-	     ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
-	close(fd);
-	if (!ok)
-		return false;
-	memset(&st, 0, sizeof(st));
-	if (li.lo_rdevice) {
-		st.st_mode = S_IFBLK;
-		st.st_rdev = kdev_decode(li.lo_rdevice);
-	} else {
-		st.st_mode = S_IFREG;
-		st.st_dev = kdev_decode(li.lo_device);
-		st.st_ino = (ino_t)li.lo_inode;
-	}
-	set_backing(e, &st);
-	return true;
-}
-
-/*
- * A loop device over a block device uses that device without any holders link and
- * without claiming it exclusively, so the kernel would let a write through; one over a
- * regular file makes writing that file writing the loop device. Remember what backs
- * every bound loop device: from the driver when it can be asked, else from the backing
- * path sysfs shows (which misses a deleted or replaced node).
- */
-static void read_loop_backing(const struct inuse_snapshot *s, const char *dir,
-			      struct blk_entry *e)
-{
-	char path[PATH_MAX], file[PATH_MAX];
-	struct stat st;
-	FILE *f;
-
-	fmt_str(path, sizeof(path), "%s/loop/backing_file", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	e->is_loop = true;
-	if (!fgets(file, sizeof(file), f))
-		file[0] = '\0';
-	file[strcspn(file, "\n")] = '\0';
-	text_visible(e->backing_name, sizeof(e->backing_name), file);
-	if (!loop_status(s, dir, e) && file[0] && stat(file, &st) == 0)
-		set_backing(e, &st);
-	fclose(f);
-	e->loop_offset = read_u64(dir, "loop/offset");
-	e->loop_limit = read_u64(dir, "loop/sizelimit");
-}
-
-/*
- * A zram device's writeback device (backing_dev, a path or "none"): zram claims it, so a
- * write would meet O_EXCL's refusal, but only this says by whom.
- */
-static void read_zram_writeback(const char *dir, struct blk_entry *e)
-{
-	char file[PATH_MAX];
-	struct stat st;
-
-	if (!probe_read_attr(dir, "backing_dev", file, sizeof(file)) && file[0] == '/' &&
-	    stat(file, &st) == 0 && S_ISBLK(st.st_mode))
-		e->writeback = st.st_rdev;
-}
-
 static int load_block(struct inuse_snapshot *s)
 {
 	char dirpath[PATH_MAX];
@@ -230,10 +116,10 @@ static int load_block(struct inuse_snapshot *s)
 		/* sysfs counts both in 512-byte sectors, whatever the block size */
 		e.size = read_u64(path, "size") * 512;
 		e.start = read_u64(path, "start") * 512;
-		read_loop_backing(s, path, &e);
-		if (!strncmp(e.name, "zram", 4))
-			read_zram_writeback(path, &e);
-		if (GROW(s->blk, s->nblk, cap, 64)) {
+		if ((!strncmp(e.name, "zram", 4) ? inuse_read_zram_writeback(path, &e)
+						 : inuse_read_loop(path, &e)) ||
+		    GROW(s->blk, s->nblk, cap, 64)) {
+			free(e.backing_path);
 			closedir(dir);
 			return -ENOMEM;
 		}
@@ -283,7 +169,9 @@ static int load_swaps(struct inuse_snapshot *s, const char *proc, char *err, siz
 		if (!name)
 			continue;
 		inuse_unescape(name);
-		if (stat(name, &st))
+		/* a swap file on NFS is on no block device, and the kernel refuses writes to
+		   an active swap file: nothing to ask a server that may not answer */
+		if (inuse_remote_path(s, name) || stat(name, &st))
 			continue; /* deleted swap file, or a node that is not in this /dev */
 		if (GROW(s->swaps, s->nswaps, cap, 8)) {
 			ret = -ENOMEM;
@@ -569,8 +457,8 @@ static int add_export(struct inuse_snapshot *s, size_t *cap, const char *dir, co
 	if ((probe_read_attr(dir, attr, path, sizeof(path)) || !path[0]) &&
 	    !probe_read_attr(dir, "info", info, sizeof(info)) && (f = strstr(info, " File: ")))
 		fmt_str(path, sizeof(path), "%.*s", (int)strcspn(f + 7, " \t\n"), f + 7);
-	if (path[0] != '/' || stat(path, &st))
-		return 0;
+	if (path[0] != '/' || inuse_remote_path(s, path) || stat(path, &st))
+		return 0; /* not a path, or one a stat() could wait on forever */
 	if (S_ISCHR(st.st_mode))
 		return add_controller(s, cap, st.st_rdev, who);
 	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
@@ -744,6 +632,10 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 		free(s->mounts[i].mnt);
 	for (size_t i = 0; i < s->nswaps; i++)
 		free(s->swaps[i].path);
+	for (size_t i = 0; i < s->nblk; i++)
+		free(s->blk[i].backing_path);
+	for (size_t i = 0; i < s->nremote; i++)
+		free(s->remote[i].at);
 	free(s->mounts);
 	free(s->swaps);
 	free(s->blk);
@@ -773,6 +665,8 @@ int inuse_snapshot_take(struct inuse_snapshot **out, const struct inuse_roots *r
 		goto fail;
 	}
 	ret = inuse_load_mounts(s, proc, &mcap, err, errlen);
+	if (!ret)
+		inuse_resolve_backing(s);
 	if (!ret && (ret = inuse_load_btrfs(s, &mcap) ?: inuse_load_live_fs(s, &mcap, proc)))
 		fmt_str(err, errlen, "%s/fs: out of memory", sys);
 	if (ret)
@@ -846,15 +740,15 @@ void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t
 		fmt_str(buf + used, len - used, " and %u more", n - 4);
 }
 
-int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,
-		     char *err, size_t errlen)
+int inuse_check_file(dev_t dev, ino_t ino, const char *path, const struct inuse_roots *roots,
+		     struct inuse *out, char *err, size_t errlen)
 {
 	struct inuse_snapshot *s;
 	int ret = inuse_snapshot_take(&s, roots, err, errlen);
 
 	if (ret)
 		return ret;
-	ret = inuse_snapshot_check_file(s, dev, ino, out);
+	ret = inuse_snapshot_check_file(s, dev, ino, path, out);
 	inuse_snapshot_free(s);
 	return ret;
 }

@@ -103,6 +103,8 @@ struct inuse_obj {
 	uint64_t off;  /* bytes */
 	uint64_t len;  /* bytes, or INUSE_WHOLE */
 	bool claim;    /* reached as what backs a loop device: the run may claim it (O_EXCL) */
+	const char *path; /* a file's path with no symlinks, when known (NULL): what tells it
+			     from another where an inode is not known (0, on a remote mount) */
 	char name[64]; /* "loop3", "/tmp/d.img" (cut), for messages */
 	char via[INUSE_REASON_BYTES]; /* how the target reaches it; "" for the target */
 };
@@ -124,9 +126,10 @@ int inuse_snapshot_check_obj(const struct inuse_snapshot *s, const struct inuse_
 /* The same for a whole block device dev (a disk, a partition, a loop, dm, md, ...). */
 int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t dev, struct inuse *out);
 /* The same for the regular file (dev, ino): does it back a loop device (whatever its path
- * now is), and is that in use; is it active swap? */
+ * now is), and is that in use; is it active swap? path (no symlinks, or NULL) finds a loop
+ * device over it that is known by its path alone (the file being on a remote mount). */
 int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
-			      struct inuse *out);
+			      const char *path, struct inuse *out);
 
 /*
  * A writer of the regular file (dev, ino) that is not a process named self (drivebench,
@@ -147,8 +150,8 @@ void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t
 /* The snapshot and one check in one call, for the safety guard. 0 or -errno, message in err. */
 int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, char *err,
 		size_t errlen);
-int inuse_check_file(dev_t dev, ino_t ino, const struct inuse_roots *roots, struct inuse *out,
-		     char *err, size_t errlen);
+int inuse_check_file(dev_t dev, ino_t ino, const char *path, const struct inuse_roots *roots,
+		     struct inuse *out, char *err, size_t errlen);
 
 /* Decode the octal escapes (\040 for space ...) that mountinfo and swaps use, in place. */
 void inuse_unescape(char *s);

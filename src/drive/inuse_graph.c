@@ -86,10 +86,23 @@ static const struct inuse_obj *reach_find_dev(const struct inuse_reach *r, dev_t
 	return NULL;
 }
 
-static bool reach_has_file(const struct inuse_reach *r, dev_t dev, ino_t ino)
+/*
+ * One file, as (dev, ino) says, or as the path says where an inode is not known (a loop
+ * device over a file on a remote mount is not asked for it).
+ */
+static bool same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
+		      const char *path2)
+{
+	if (ino && ino2)
+		return dev == dev2 && ino == ino2;
+	return path && path2 && !strcmp(path, path2);
+}
+
+static bool reach_has_file(const struct inuse_reach *r, const struct inuse_obj *o)
 {
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->obj[i].is_file && r->obj[i].dev == dev && r->obj[i].ino == ino)
+		if (r->obj[i].is_file && same_file(r->obj[i].dev, r->obj[i].ino, r->obj[i].path,
+						   o->dev, o->ino, o->path))
 			return true;
 	return false;
 }
@@ -100,7 +113,7 @@ static void reach_add(struct inuse_reach *r, const struct inuse_obj *from, const
 {
 	struct inuse_obj *n;
 
-	if (o->is_file ? reach_has_file(r, o->dev, o->ino) : reach_find_dev(r, o->dev) != NULL)
+	if (o->is_file ? reach_has_file(r, o) : reach_find_dev(r, o->dev) != NULL)
 		return;
 	if (r->n == INUSE_MAX_REACH) {
 		r->truncated = true;
@@ -166,6 +179,7 @@ static void down_blk(const struct inuse_snapshot *s, struct inuse_reach *r, unsi
 			b.is_file = true;
 			b.dev = e->file_dev;
 			b.ino = e->file_ino;
+			b.path = e->backing_path;
 			reach_add(r, &r->obj[i], "over", e->backing_name[0] ? e->backing_name : "a file",
 				  &b);
 		} else if (e->backing) {
@@ -391,8 +405,11 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 	for (size_t k = 0; k < s->nblk; k++) {
 		const struct blk_entry *l = &s->blk[k];
 		uint64_t llen = l->loop_limit ? l->loop_limit : INUSE_WHOLE;
-		if (!l->backing_is_file || l->file_dev != o->dev || l->file_ino != o->ino ||
-		    !overlaps(o->off, o->len, l->loop_offset, llen) || reach_find_dev(w->reach, l->dev))
+		if (!l->backing_is_file ||
+		    !same_file(l->file_dev, l->file_ino, l->backing_path, o->dev, o->ino,
+			       o->path) ||
+		    !overlaps(o->off, o->len, l->loop_offset, llen) ||
+		    reach_find_dev(w->reach, l->dev))
 			continue;
 		put(hop, sizeof(hop), "%sbacks %s (a loop device)", prefix, l->name);
 		up_through(w, l, hop, 0);
@@ -452,10 +469,12 @@ int inuse_snapshot_check(const struct inuse_snapshot *s, dev_t dev, struct inuse
 }
 
 int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
-			      struct inuse *out)
+			      const char *path, struct inuse *out)
 {
 	return inuse_snapshot_check_obj(
-		s, &(struct inuse_obj){.is_file = true, .dev = dev, .ino = ino, .len = INUSE_WHOLE},
+		s,
+		&(struct inuse_obj){
+			.is_file = true, .dev = dev, .ino = ino, .path = path, .len = INUSE_WHOLE},
 		"the file", out);
 }
 

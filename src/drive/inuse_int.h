@@ -27,6 +27,9 @@ struct blk_entry {
 	uint64_t loop_offset; /* bytes into what backs it where the loop device starts */
 	uint64_t loop_limit;  /* bytes of it the loop device covers; 0: to its end */
 	char backing_name[256]; /* the backing path as sysfs shows it, for messages */
+	char *backing_path;	/* ... as it is (or a zram device's writeback path); a loop
+				   over a file on a remote mount has file_ino 0: the path
+				   alone says which file */
 	dev_t writeback;	/* a zram device: the block device it writes back to; else 0 */
 };
 
@@ -48,6 +51,7 @@ struct mount_ent {
 struct remote_mnt {
 	int id;	   /* mountinfo's mount ID, as fdinfo's mnt_id names it */
 	dev_t dev; /* its file system's device number, what a stat() would say */
+	char *at;  /* where it is mounted in this mount namespace; NULL in another */
 };
 
 struct swap_ent {
@@ -103,6 +107,18 @@ int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc);
 /* The remote mount with this ID, or NULL; a remote mount's device number is dev. */
 const struct remote_mnt *inuse_remote_by_id(const struct inuse_snapshot *s, int id);
 bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev);
+/*
+ * The remote mount a path of this namespace (as the kernel shows one: no symlinks) is on
+ * or crosses, or NULL: a stat() of it could wait for a server that never answers.
+ */
+const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path);
+/* inuse_loop.c: a loop device's backing path (-ENOMEM, else 0); then, once the mounts
+   are known, what that is, from the driver when it can be asked, else from the path */
+int inuse_read_loop(const char *dir, struct blk_entry *e);
+/* ... and the path of what a zram device writes back to (-ENOMEM, else 0) */
+int inuse_read_zram_writeback(const char *dir, struct blk_entry *e);
+/* What each of those paths is, asking no remote file system. */
+void inuse_resolve_backing(struct inuse_snapshot *s);
 
 /* d is one of the n numbers in set */
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);

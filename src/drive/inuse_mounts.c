@@ -162,13 +162,19 @@ static bool is_remote(const char *fstype)
 	return false;
 }
 
+/* at: where this namespace has it mounted; NULL for another namespace's mount */
 static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
-		      unsigned min)
+		      unsigned min, const char *at)
 {
+	struct remote_mnt *r;
+
 	if (GROW(s->remote, s->nremote, *rcap, 16))
 		return -ENOMEM;
-	s->remote[s->nremote].id = atoi(id);
-	s->remote[s->nremote++].dev = makedev(maj, min);
+	r = &s->remote[s->nremote];
+	*r = (struct remote_mnt){.id = atoi(id), .dev = makedev(maj, min)};
+	if (at && !(r->at = strdup(at)))
+		return -ENOMEM;
+	s->nremote++;
 	return 0;
 }
 
@@ -192,6 +198,19 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
 		if (s->remote[i].dev == dev)
 			return true;
 	return false;
+}
+
+/* A path through a remote mount point, even to a local mount below it, crosses it. */
+const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path)
+{
+	for (size_t i = 0; i < s->nremote; i++) {
+		const char *at = s->remote[i].at;
+		size_t n = at ? strlen(at) : 0;
+		if (at && (!strcmp(at, "/") ||
+			   (!strncmp(path, at, n) && (path[n] == '/' || path[n] == '\0'))))
+			return &s->remote[i];
+	}
+	return NULL;
 }
 
 /*
@@ -226,9 +245,10 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 				opts = source ? strtok_r(NULL, " \n", &save) : NULL;
 				break;
 			}
-		if (fstype && is_remote(fstype) && (ret = add_remote(s, rcap, field[0], maj, min)))
-			break;
 		inuse_unescape(field[4]);
+		if (fstype && is_remote(fstype) &&
+		    (ret = add_remote(s, rcap, field[0], maj, min, where ? NULL : field[4])))
+			break;
 		if (source)
 			inuse_unescape(source);
 		if (maj != 0) {

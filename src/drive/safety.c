@@ -330,7 +330,8 @@ int safety_check_target(const struct target *t, const char *confirm,
 	int ret;
 
 	if (!t->is_blockdev) {
-		ret = inuse_check_file(t->dev, t->ino, roots, &use, err, errlen);
+		ret = inuse_check_file(t->dev, t->ino, t->resolved[0] ? t->resolved : NULL, roots,
+				       &use, err, errlen);
 		ret = ret < 0 ? ret : refuse_inuse(&use, t->path, err, errlen);
 		/* a file that holds a file system, a partition table or a volume is a disk
 		   image: it is confirmed as a device is; any other file is drivebench's to
@@ -370,6 +371,7 @@ static int target_reach(const struct inuse_snapshot *snap, const struct target *
 	struct inuse_obj o = {.is_file = !t->is_blockdev,
 			      .dev = t->is_blockdev ? t->rdev : t->dev,
 			      .ino = t->is_blockdev ? 0 : t->ino,
+			      .path = !t->is_blockdev && t->resolved[0] ? t->resolved : NULL,
 			      .len = INUSE_WHOLE};
 
 	return inuse_snapshot_reach(snap, &o, t->path, reach);
@@ -431,8 +433,8 @@ int safety_claim_reach(const struct target *t, int *fds, unsigned max, unsigned 
 }
 
 /* Is the output (a file (dev, ino), or a new name on file system fs) in t's reach? */
-static int output_in_reach(const struct inuse_snapshot *snap, const struct target *t,
-			   bool writes, const char *path, const struct stat *st, dev_t fs,
+static int output_in_reach(const struct inuse_snapshot *snap, const struct target *t, bool writes,
+			   const char *path, const char *real, const struct stat *st, dev_t fs,
 			   char *err, size_t errlen)
 {
 	struct inuse_reach *reach = malloc(sizeof(*reach));
@@ -443,7 +445,11 @@ static int output_in_reach(const struct inuse_snapshot *snap, const struct targe
 	ret = target_reach(snap, t, reach);
 	for (unsigned i = 0; ret == 0 && i < reach->n; i++) {
 		const struct inuse_obj *o = &reach->obj[i];
-		if (st && o->is_file && o->dev == st->st_dev && o->ino == st->st_ino) {
+		/* a file is known by its path alone where its inode is not (a loop device's
+		   backing file on a remote mount) */
+		if (st && o->is_file &&
+		    (o->ino ? o->dev == st->st_dev && o->ino == st->st_ino
+			    : o->path && real && !strcmp(o->path, real))) {
 			snprintf(err, errlen, "%s: refusing to write an output there: it is %s%s%s",
 				 path, i ? "what the target writes (" : "the target ",
 				 i ? o->via : t->path, i ? ")" : "");
@@ -487,8 +493,9 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 	ret = inuse_snapshot_take(&snap, roots, err, errlen);
 	if (ret < 0)
 		return ret;
+	char *real = exists ? realpath(path, NULL) : NULL;
 	for (unsigned i = 0; ret == 0 && i < nt; i++)
-		ret = output_in_reach(snap, &t[i], writes, path, exists ? &st : NULL,
+		ret = output_in_reach(snap, &t[i], writes, path, real, exists ? &st : NULL,
 				      exists ? st.st_dev : dst.st_dev, err, errlen);
 	if (ret == 0 && exists) {
 		struct inuse use;
@@ -511,7 +518,7 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 				 path, held);
 			ret = -EINVAL;
 		} else {
-			ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, &use);
+			ret = inuse_snapshot_check_file(snap, st.st_dev, st.st_ino, real, &use);
 		}
 		/* a writer is not a refusal here: results are told apart by their locks
 		   (another run's, or a name taken meanwhile), and the next free name is used */
@@ -524,6 +531,7 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 		}
 	}
 	inuse_snapshot_free(snap);
+	free(real);
 	if (ret < 0 && ret != -EINVAL)
 		snprintf(err, errlen, "%s: cannot check the output: %s", path, strerror(-ret));
 	return ret;
