@@ -1025,7 +1025,20 @@ START_TEST(test_multi_device_fs)
 		   mounted (said once, as mounted); sdn an external journal, sdg-8 internal */
 		DISK("sdm", "8:192"),
 		DISK("sdn", "8:208"),
-		{"sys/fs/ext4/sdm/journal_task", "jbd2/sdm-8", NULL},
+		DISK("sdo", "8:224"),
+		DISK("sdp", "8:240"),
+		DISK("sdr", "65:16"),
+		DISK("nvme12n1p123", "259:40"),
+		{"sys/fs/ext4/sdm/journal_task", "4100", NULL},
+		{"proc/4100/comm", "jbd2/sdm-8", NULL},
+		/* sdn journals sdo's ext4, mounted on /j; nvme12n1p123 journals sdr's (a lazy
+		   unmount), its thread's name cut to 15 bytes; no ext4 says it has sdp's */
+		{"sys/fs/ext4/sdo/journal_task", "4101", NULL},
+		{"proc/4101/comm", "jbd2/sdn", NULL},
+		{"sys/fs/ext4/sdr/journal_task", "4102", NULL},
+		{"proc/4102/comm", "jbd2/nvme12n1p1", NULL},
+		{"proc/fs/jbd2/sdp/info", "0 transactions", NULL},
+		{"proc/fs/jbd2/nvme12n1p123/info", "0 transactions", NULL},
 		{"sys/fs/ext4/features/lazy_itable_init", "supported", NULL},
 		{"sys/fs/xfs/sdl/log/log_head_lsn", "1:2", NULL},
 		{"sys/fs/xfs/stats/stats", "0", NULL},
@@ -1042,7 +1055,8 @@ START_TEST(test_multi_device_fs)
 			"42 21 8:96 / /x rw - xfs /dev/sdg rw,logdev=/dev/sdh,rtdev=/dev/sdl\n"
 			"43 21 0:50 / /bc rw - bcachefs /dev/sdi:/dev/sdj rw\n"
 			"44 21 0:51 / /nfs rw - nfs sdk:/export rw\n"
-			"45 21 0:52 / /t rw - tmpfs /dev/sdk rw\n");
+			"45 21 0:52 / /t rw - tmpfs /dev/sdk rw\n"
+			"46 21 8:224 / /j rw - ext4 /dev/sdo rw\n");
 	want_reasons(dir, makedev(8, 48),
 		     (const char *[]){"mounted|mounted: sdd on /srv (one of 2 devices of "
 				      "btrfs 'data^[[2J')",
@@ -1075,8 +1089,16 @@ START_TEST(test_multi_device_fs)
 				      "shows where (unmounted lazily, still in use?)",
 				      NULL});
 	want_reasons(dir, makedev(8, 208),
-		     (const char *[]){"mounted|mounted: sdn (the external journal of a mounted "
+		     (const char *[]){"mounted|mounted: sdn on /j (the external journal of the "
+				      "ext4 on sdo)",
+				      NULL});
+	want_reasons(dir, makedev(8, 240),
+		     (const char *[]){"mounted|mounted: sdp (the external journal of a mounted "
 				      "ext4)",
+				      NULL});
+	want_reasons(dir, makedev(259, 40),
+		     (const char *[]){"mounted|mounted: nvme12n1p123 (the external journal of "
+				      "the ext4 on sdr)",
 				      NULL});
 	want_reasons(dir, makedev(8, 144), (const char *[]){"mounted|mounted: sdj on /bc", NULL});
 	/* "sdk:/export" is a host's: no device; a source naming a device is taken at its

@@ -303,7 +303,7 @@ if mkloop jj "$(mkfile 16M journal.img)" && mkloop jd "$(mkfile 64M journaled.im
 	mount "$jd" "$T/jmnt"; then
 	cleanup_add "umount -l $T/jmnt"
 	refused "an ext4's external journal" "$jj" \
-		"mounted: $(lname "$jj") \(the external journal of a mounted ext4\)"
+		"mounted: $(lname "$jj") on $T/jmnt \(the external journal of the ext4 on $(lname "$jd")\)"
 	umount "$T/jmnt"
 else
 	skip "an ext4's external journal" "mkfs.ext4 could not make one on loop devices"

@@ -307,7 +307,7 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 		enum inuse_kind kind = depth ? up : INUSE_MOUNTED;
 		if (me->dev != e->dev)
 			continue;
-		if (!me->mnt && !strcmp(me->fstype, "jbd2")) /* whose journal: not said */
+		if (!me->mnt && !strcmp(me->fstype, "jbd2")) /* a journal: its role says whose */
 			add_reason(w, kind, "%smounted: %s (%s)", prefix, e->name, me->role);
 		else if (!me->mnt)
 			add_reason(w, kind,

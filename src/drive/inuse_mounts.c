@@ -504,12 +504,62 @@ static bool has_mount(const struct inuse_snapshot *s, dev_t d)
 }
 
 /*
+ * The ext4 whose external journal is on the device named jname: each live ext4's
+ * sys/fs/ext4/DEV/journal_task is the pid of its journal thread, named "jbd2/" and the
+ * journal device's name (an internal journal's: "jbd2/sda1-8"), cut to 15 bytes as every
+ * thread name is. NULL when none says so; a cut name must match one ext4 alone.
+ */
+static const struct blk_entry *journal_owner(const struct inuse_snapshot *s, const char *proc,
+					     const char *jname)
+{
+	const struct blk_entry *exact = NULL, *cut = NULL;
+	unsigned nexact = 0, ncut = 0;
+	char dir[PATH_MAX], pid[32], comm[32];
+	struct dirent *de;
+	DIR *d;
+
+	probe_fmt(dir, sizeof(dir), "%s/fs/ext4", s->sys);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		const struct blk_entry *e = inuse_blk_by_name(s, de->d_name);
+		probe_fmt(dir, sizeof(dir), "%s/fs/ext4/%s", s->sys, de->d_name);
+		if (!e || probe_read_attr(dir, "journal_task", pid, sizeof(pid)) || !pid[0] ||
+		    strspn(pid, "0123456789") != strlen(pid))
+			continue;
+		probe_fmt(dir, sizeof(dir), "%s/%s", proc, pid);
+		if (probe_read_attr(dir, "comm", comm, sizeof(comm)) || strncmp(comm, "jbd2/", 5))
+			continue;
+		if (!strcmp(comm + 5, jname))
+			exact = e, nexact++;
+		else if (strlen(comm) == 15 && !strncmp(comm + 5, jname, 10))
+			cut = e, ncut++;
+	}
+	if (d)
+		closedir(d);
+	return nexact == 1 ? exact : !nexact && ncut == 1 ? cut : NULL;
+}
+
+/* The journal device dev of the ext4 on fs: mounted where that is, as its journal. */
+static int add_journal(struct inuse_snapshot *s, size_t *cap, dev_t dev, const struct blk_entry *fs)
+{
+	char role[96], *mnt = NULL;
+
+	text_fmt(role, sizeof(role), "the external journal of the ext4 on %s", fs->name);
+	for (size_t m = 0; m < s->nmounts && !mnt; m++)
+		if (s->mounts[m].dev == fs->dev && s->mounts[m].mnt && !s->mounts[m].where[0] &&
+		    !s->mounts[m].role[0] && !(mnt = strdup(s->mounts[m].mnt)))
+			return -ENOMEM;
+	return add_mount(s, cap, dev, mnt, "jbd2", role);
+}
+
+/*
  * File systems alive on a device that no mount table shows: the kernel keeps a sysfs
  * directory named after the device for every ext4, xfs, f2fs, erofs or nilfs2 super
  * block (sys/fs/ext4/loop0) until the file system is gone, which a lazy unmount (umount
  * -l) leaves for as long as a file on it is open; and a journal directory under
  * proc/fs/jbd2 named after an ext4's external journal device ("loop2"; an internal
- * journal's name has its inode after a dash, "loop1-8"). Such a device is mounted.
+ * journal's name has its inode after a dash, "loop1-8"). Such a device is mounted; a
+ * journal where the ext4 it serves is, when its journal thread says which that is.
  */
 int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc)
 {
@@ -534,8 +584,12 @@ int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc)
 			  lists[t].dir);
 		d = opendir(dir);
 		while (!ret && d && (de = readdir(d))) {
-			const struct blk_entry *e = inuse_blk_by_name(s, de->d_name);
-			if (e && !has_mount(s, e->dev))
+			const struct blk_entry *e = inuse_blk_by_name(s, de->d_name), *fs;
+			if (!e || has_mount(s, e->dev))
+				continue;
+			if (lists[t].in_proc && (fs = journal_owner(s, proc, e->name)))
+				ret = add_journal(s, cap, e->dev, fs);
+			else
 				ret = add_mount(s, cap, e->dev, NULL, lists[t].fstype,
 						lists[t].role);
 		}
