@@ -810,27 +810,40 @@ START_TEST(test_stacks)
 END_TEST
 
 /*
- * The image of the stack fixture on an NFS mount whose server is gone: nothing there is
- * asked (the image is deleted here, so only its path can say what backs each loop
- * device), and the loop devices over it are still told apart by that path and range.
+ * The image of the stack fixture on an NFS mount whose server is gone, mounted here or
+ * (_i = 1) in a container's mount namespace only: nothing there is asked (the image is
+ * deleted here, so only its path can say what backs each loop device), and the loop
+ * devices over it are still told apart by that path and range.
  */
 START_TEST(test_remote_backing)
 {
 	char dir[4096], img[4096], sys[4096], proc[4096], mounts[9000], want[4600];
-	char err[256] = "";
+	char err[256] = "", name[32];
 	struct inuse_roots roots = {.proc = proc, .sys = sys};
 	struct inuse_snapshot *snap;
 	struct inuse u;
 
-	if (!make_stack(dir, sizeof(dir), "remote", img, sizeof(img)))
+	fmt(name, sizeof(name), "remote%d", _i);
+	if (!make_stack(dir, sizeof(dir), name, img, sizeof(img)))
 		return;
 	ck_assert_int_eq(unlink(img), 0);
 	/* nfs on the fixture's directory, and one beside it that must not cover it */
 	fmt(mounts, sizeof(mounts),
-	    "\n" P1_MOUNTED "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
+	    "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
 	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n",
 	    dir, dir);
-	add_mounts(dir, mounts);
+	add_mounts(dir, "\n" P1_MOUNTED);
+	if (_i == 0) {
+		add_mounts(dir, mounts);
+	} else {
+		const struct fs_entry ns[] = {
+			{"proc/self/ns/mnt", NULL, "mnt:[4026531841]"},
+			{"proc/4300/ns/mnt", NULL, "mnt:[4026532999]"},
+			{"proc/4300/comm", "containerd-shim\n", NULL},
+			{"proc/4300/mountinfo", mounts, NULL},
+		};
+		build_tree(dir, ns, sizeof(ns) / sizeof(ns[0]));
+	}
 	put_attr(dir, "proc/swaps", "Filename\tType\tSize\tUsed\tPriority");
 	fmt(mounts, sizeof(mounts), "Filename\tType\tSize\tUsed\tPriority\n%s/swap\tfile\t1\t0\t-2",
 	    dir);
@@ -1213,7 +1226,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_hostile_mount_point);
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);
-	tcase_add_test(tc, test_remote_backing);
+	tcase_add_loop_test(tc, test_remote_backing, 0, 2);
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
 	suite_add_tcase(s, tc);

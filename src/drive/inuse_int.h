@@ -51,7 +51,7 @@ struct mount_ent {
 struct remote_mnt {
 	int id;	   /* mountinfo's mount ID, as fdinfo's mnt_id names it */
 	dev_t dev; /* its file system's device number, what a stat() would say */
-	char *at;  /* where it is mounted in this mount namespace; NULL in another */
+	char *at;  /* where it is mounted, in its own mount namespace's terms */
 };
 
 struct swap_ent {
@@ -108,8 +108,9 @@ int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc);
 const struct remote_mnt *inuse_remote_by_id(const struct inuse_snapshot *s, int id);
 bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev);
 /*
- * The remote mount a path of this namespace (as the kernel shows one: no symlinks) is on
- * or crosses, or NULL: a stat() of it could wait for a server that never answers.
+ * The remote mount a path as the kernel shows one (no symlinks) is on or crosses, in this
+ * mount namespace or another, or NULL: a stat() of it could wait for a server that never
+ * answers.
  */
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path);
 /* inuse_loop.c: a loop device's backing path (-ENOMEM, else 0); then, once the mounts

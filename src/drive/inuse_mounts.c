@@ -162,7 +162,7 @@ static bool is_remote(const char *fstype)
 	return false;
 }
 
-/* at: where this namespace has it mounted; NULL for another namespace's mount */
+/* at: where it is mounted, in its own namespace's terms */
 static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
 		      unsigned min, const char *at)
 {
@@ -200,9 +200,16 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
 	return false;
 }
 
-/* A path through a remote mount point, even to a local mount below it, crosses it. */
+/*
+ * A path through a remote mount point, even to a local mount below it, crosses it. The
+ * kernel shows a path in another mount namespace in that namespace's terms (a loop
+ * device set up in a container over a file on its NFS volume), so every namespace's
+ * remote mounts count; nodes under /dev are devtmpfs's, in every namespace.
+ */
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path)
 {
+	if (!strncmp(path, "/dev/", 5) && !strstr(path, "/.."))
+		return NULL;
 	for (size_t i = 0; i < s->nremote; i++) {
 		const char *at = s->remote[i].at;
 		size_t n = at ? strlen(at) : 0;
@@ -247,7 +254,7 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 			}
 		inuse_unescape(field[4]);
 		if (fstype && is_remote(fstype) &&
-		    (ret = add_remote(s, rcap, field[0], maj, min, where ? NULL : field[4])))
+		    (ret = add_remote(s, rcap, field[0], maj, min, field[4])))
 			break;
 		if (source)
 			inuse_unescape(source);
