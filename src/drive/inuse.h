@@ -104,7 +104,8 @@ struct inuse_obj {
 	uint64_t len;  /* bytes, or INUSE_WHOLE */
 	bool claim;    /* reached as what backs a loop device: the run may claim it (O_EXCL) */
 	const char *path; /* a file's path with no symlinks, when known (NULL): what tells it
-			     from another where an inode is not known (0, on a remote mount) */
+			     from another where an inode is not known (0, on a remote mount);
+			     in a reach, the snapshot's, valid while it is */
 	char name[64]; /* "loop3", "/tmp/d.img" (cut), for messages */
 	char via[INUSE_REASON_BYTES]; /* how the target reaches it; "" for the target */
 };
