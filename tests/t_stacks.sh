@@ -364,6 +364,29 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 		test $? -eq 0
 	rm -f "$T/hang-now"
 	kill $hp
+	# the same in a mount namespace of its own (a container's volume): the kernel shows
+	# the loop device's backing file by the namespace's path, which here is an empty
+	# directory; the driver would still ask the hung file system
+	mkdir -p "$T/nsfuse"
+	unshare -m --propagation private /bin/bash -c '
+		/usr/bin/python3 tests/fuse_hang.py "$1/nsfuse" "$1/hang-ns" 2>/dev/null &
+		for _ in $(seq 200); do grep -q " $1/nsfuse " /proc/self/mountinfo && break; sleep 0.05; done
+		: >"$1/nsfuse/img" && losetup --find --show "$1/nsfuse/img" >"$1/nsloop.tmp" &&
+			mv "$1/nsloop.tmp" "$1/nsloop"
+		exec sleep 600' _ "$T" 2>/dev/null &
+	cleanup_add "kill $!; pkill -f 'fuse_hang.py $T/nsfuse'"
+	for _ in $(seq 200); do [ -s "$T/nsloop" ] && break; sleep 0.05; done
+	if [ -s "$T/nsloop" ]; then
+		cleanup_add "losetup -d $(cat "$T/nsloop")"
+		cleanup_add "rm -f $T/hang-ns"
+		touch "$T/hang-ns"
+		timeout -s KILL 30 "$DRIVEBENCH" list --all >"$T/list" 2>&1
+		check "a loop device over a file on a hung FUSE file system in another mount namespace: list does not wait" \
+			test $? -eq 0
+		rm -f "$T/hang-ns"
+	else
+		skip "a hung FUSE file system in another mount namespace" "unshare or losetup failed"
+	fi
 else
 	skip "a hung FUSE file system" "no /dev/fuse or no python3-fusepy (scripts/deps.sh check)"
 fi
