@@ -843,6 +843,12 @@ START_TEST(test_remote_backing)
 			{"proc/4300/mountinfo", mounts, NULL},
 		};
 		build_tree(dir, ns, sizeof(ns) / sizeof(ns[0]));
+		/* a rootless container's root: a remote "/" covers no path */
+		fmt(want, sizeof(want), "%s/proc/4300/mountinfo", dir);
+		FILE *f = fopen(want, "a");
+		ck_assert_ptr_nonnull(f);
+		fputs("39 0 0:69 / / rw - fuse.fuse-overlayfs fuse-overlayfs rw\n", f);
+		fclose(f);
 	}
 	put_attr(dir, "proc/swaps", "Filename\tType\tSize\tUsed\tPriority");
 	fmt(mounts, sizeof(mounts), "Filename\tType\tSize\tUsed\tPriority\n%s/swap\tfile\t1\t0\t-2",
@@ -867,6 +873,7 @@ START_TEST(test_remote_backing)
 	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
 	fmt(want, sizeof(want), "%s-not/img", dir);
 	ck_assert_ptr_nonnull(inuse_remote_path(snap, img));
+	ck_assert_ptr_null(inuse_remote_path(snap, "/etc/fstab"));
 	ck_assert_int_eq(inuse_remote_path(snap, want)->dev, makedev(0, 71));
 	inuse_snapshot_free(snap);
 }

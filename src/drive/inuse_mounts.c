@@ -204,7 +204,9 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
  * A path through a remote mount point, even to a local mount below it, crosses it. The
  * kernel shows a path in another mount namespace in that namespace's terms (a loop
  * device set up in a container over a file on its NFS volume), so every namespace's
- * remote mounts count; nodes under /dev are devtmpfs's, in every namespace.
+ * remote mounts count; nodes under /dev are devtmpfs's, in every namespace. A remote
+ * "/" does not count: another namespace's (a rootless container's fuse-overlayfs) would
+ * cover every path, and when this host's own root server is gone, so is the host.
  */
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path)
 {
@@ -213,8 +215,7 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
 	for (size_t i = 0; i < s->nremote; i++) {
 		const char *at = s->remote[i].at;
 		size_t n = at ? strlen(at) : 0;
-		if (at && (!strcmp(at, "/") ||
-			   (!strncmp(path, at, n) && (path[n] == '/' || path[n] == '\0'))))
+		if (n > 1 && !strncmp(path, at, n) && (path[n] == '/' || path[n] == '\0'))
 			return &s->remote[i];
 	}
 	return NULL;
