@@ -850,7 +850,6 @@ START_TEST(test_remote_backing)
 		fputs("39 0 0:69 / / rw - fuse.fuse-overlayfs fuse-overlayfs rw\n", f);
 		fclose(f);
 	}
-	put_attr(dir, "proc/swaps", "Filename\tType\tSize\tUsed\tPriority");
 	fmt(mounts, sizeof(mounts), "Filename\tType\tSize\tUsed\tPriority\n%s/swap\tfile\t1\t0\t-2",
 	    dir);
 	put_attr(dir, "proc/swaps", mounts);

@@ -110,6 +110,13 @@ struct inuse_obj {
 	char via[INUSE_REASON_BYTES]; /* how the target reaches it; "" for the target */
 };
 
+/*
+ * One file, as (dev, ino) says, or as the path says where an inode is not known (0: a
+ * loop device over a file on a remote mount is not asked for it).
+ */
+bool inuse_same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
+		     const char *path2);
+
 /* Everything one write reaches, the target first. */
 struct inuse_reach {
 	unsigned n;

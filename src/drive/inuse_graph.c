@@ -86,12 +86,8 @@ static const struct inuse_obj *reach_find_dev(const struct inuse_reach *r, dev_t
 	return NULL;
 }
 
-/*
- * One file, as (dev, ino) says, or as the path says where an inode is not known (a loop
- * device over a file on a remote mount is not asked for it).
- */
-static bool same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
-		      const char *path2)
+bool inuse_same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
+		     const char *path2)
 {
 	if (ino && ino2)
 		return dev == dev2 && ino == ino2;
@@ -101,8 +97,8 @@ static bool same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t 
 static bool reach_has_file(const struct inuse_reach *r, const struct inuse_obj *o)
 {
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->obj[i].is_file && same_file(r->obj[i].dev, r->obj[i].ino, r->obj[i].path,
-						   o->dev, o->ino, o->path))
+		if (r->obj[i].is_file && inuse_same_file(r->obj[i].dev, r->obj[i].ino,
+							 r->obj[i].path, o->dev, o->ino, o->path))
 			return true;
 	return false;
 }
@@ -406,8 +402,8 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 		const struct blk_entry *l = &s->blk[k];
 		uint64_t llen = l->loop_limit ? l->loop_limit : INUSE_WHOLE;
 		if (!l->backing_is_file ||
-		    !same_file(l->file_dev, l->file_ino, l->backing_path, o->dev, o->ino,
-			       o->path) ||
+		    !inuse_same_file(l->file_dev, l->file_ino, l->backing_path, o->dev, o->ino,
+				     o->path) ||
 		    !overlaps(o->off, o->len, l->loop_offset, llen) ||
 		    reach_find_dev(w->reach, l->dev))
 			continue;

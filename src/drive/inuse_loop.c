@@ -113,10 +113,10 @@ int inuse_read_loop(const char *dir, struct blk_entry *e)
 
 /*
  * What backs each bound loop device (and what each zram device writes back to), once the
- * mounts are known. A file on a network or
- * FUSE mount is known by its path alone (file_ino 0): both a stat() of the path and the
- * driver's LOOP_GET_STATUS64 (which asks the file system for the inode) wait for a server
- * that may never answer, an ISO on NFS mounted with -o loop, its server gone.
+ * mounts are known. A file on a network or FUSE mount is known by its path alone
+ * (file_ino 0): both a stat() of the path and the driver's LOOP_GET_STATUS64 (which asks
+ * the file system for the inode) wait for a server that may never answer, an ISO on NFS
+ * mounted with -o loop, its server gone.
  */
 void inuse_resolve_backing(struct inuse_snapshot *s)
 {

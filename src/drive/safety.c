@@ -445,11 +445,8 @@ static int output_in_reach(const struct inuse_snapshot *snap, const struct targe
 	ret = target_reach(snap, t, reach);
 	for (unsigned i = 0; ret == 0 && i < reach->n; i++) {
 		const struct inuse_obj *o = &reach->obj[i];
-		/* a file is known by its path alone where its inode is not (a loop device's
-		   backing file on a remote mount) */
 		if (st && o->is_file &&
-		    (o->ino ? o->dev == st->st_dev && o->ino == st->st_ino
-			    : o->path && real && !strcmp(o->path, real))) {
+		    inuse_same_file(o->dev, o->ino, o->path, st->st_dev, st->st_ino, real)) {
 			snprintf(err, errlen, "%s: refusing to write an output there: it is %s%s%s",
 				 path, i ? "what the target writes (" : "the target ",
 				 i ? o->via : t->path, i ? ")" : "");
