@@ -817,7 +817,7 @@ END_TEST
  */
 START_TEST(test_remote_backing)
 {
-	char dir[4096], img[4096], sys[4096], proc[4096], mounts[9000], want[4600];
+	char dir[4096], img[4096], sys[4200], proc[4096], mounts[9000], want[4600], alt[4600];
 	char err[256] = "", name[32];
 	struct inuse_roots roots = {.proc = proc, .sys = sys};
 	struct inuse_snapshot *snap;
@@ -827,11 +827,14 @@ START_TEST(test_remote_backing)
 	if (!make_stack(dir, sizeof(dir), name, img, sizeof(img)))
 		return;
 	ck_assert_int_eq(unlink(img), 0);
-	/* nfs on the fixture's directory, and one beside it that must not cover it */
+	/* nfs on the fixture's directory, and one beside it that must not cover it; the same
+	   file system again beside it (a bind mount), and its directory /x */
 	fmt(mounts, sizeof(mounts),
 	    "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
-	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n",
-	    dir, dir);
+	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n"
+	    "42 21 0:70 / %s-alias rw - nfs4 srv:/export rw\n"
+	    "43 21 0:70 /x %s-x rw - nfs4 srv:/export/x rw\n",
+	    dir, dir, dir, dir);
 	add_mounts(dir, "\n" P1_MOUNTED);
 	if (_i == 0) {
 		add_mounts(dir, mounts);
@@ -854,13 +857,33 @@ START_TEST(test_remote_backing)
 	    dir);
 	put_attr(dir, "proc/swaps", mounts);
 
+	/* writers of the image: a descriptor opened through the bind mount (mount 42 in
+	   fdinfo, its path in the link) and a shared mapping, as /proc shows them */
+	fmt(want, sizeof(want), "%s-alias/img", dir);
+	fmt(sys, sizeof(sys), "7f00-7f10 rw-s 00000000 00:46 1234 %s\n", img);
+	const struct fs_entry writers[] = {
+		{"proc/4400/fd/5", NULL, want},
+		{"proc/4400/fdinfo/5", "pos:\t0\nflags:\t0100002\nmnt_id:\t42\nino:\t1234\n", NULL},
+		{"proc/4400/comm", "qemu-img\n", NULL},
+		{"proc/4401/maps", sys, NULL},
+		{"proc/4401/comm", "fio\n", NULL},
+	};
+	build_tree(dir, writers, sizeof(writers) / sizeof(writers[0]));
+
 	ck_assert_int_eq(check_in(dir, makedev(7, 2), &u), 0);
 	fmt(want, sizeof(want),
 	    "loop2 is over %s, which backs loop0 (a loop device), mounted: loop0p1 on /mnt/a", img);
 	ck_assert_msg(has_reason(&u, INUSE_HOLDER, want), "missing '%s' in %s", want,
 		      all_reasons(&u));
-	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0); /* past what loop0 covers */
-	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+	fmt(want, sizeof(want), "loop2 is over %s, open for writing by qemu-img (pid 4400)", img);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, want), "missing '%s' in %s", want,
+		      all_reasons(&u));
+	fmt(want, sizeof(want), "loop2 is over %s, mapped for writing by fio (pid 4401)", img);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, want), "missing '%s' in %s", want,
+		      all_reasons(&u));
+	/* past what loop0 covers: only the writers of the whole image */
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert_msg(u.flags == INUSE_BIT(INUSE_OPEN), "%s", all_reasons(&u));
 
 	/* the image as a target: by its path (the inode a stat() would give is unknown) */
 	fmt(sys, sizeof(sys), "%s/sys", dir);
@@ -870,6 +893,19 @@ START_TEST(test_remote_backing)
 	ck_assert_msg(u.flags & INUSE_BIT(INUSE_HOLDER), "%s", all_reasons(&u));
 	ck_assert_int_eq(inuse_snapshot_check_file(snap, makedev(0, 70), 99, NULL, &u), 0);
 	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+	/* by its path through the other mount of the file system; not /x/img */
+	fmt(want, sizeof(want), "%s-alias/img", dir);
+	ck_assert_int_eq(inuse_snapshot_check_file(snap, makedev(0, 70), 99, want, &u), 0);
+	ck_assert_msg(u.flags & INUSE_BIT(INUSE_HOLDER), "%s", all_reasons(&u));
+	fmt(want, sizeof(want), "%s-x/img", dir);
+	ck_assert_int_eq(inuse_snapshot_check_file(snap, makedev(0, 70), 99, want, &u), 0);
+	ck_assert_msg(!(u.flags & INUSE_BIT(INUSE_HOLDER)), "%s", all_reasons(&u));
+	fmt(want, sizeof(want), "%s-x", dir);
+	ck_assert(inuse_remote_alias(snap, want, img) == false);
+	fmt(want, sizeof(want), "%s/x/y", dir);
+	fmt(alt, sizeof(alt), "%s-x/y", dir);
+	ck_assert(inuse_remote_alias(snap, want, alt));
+	ck_assert(inuse_remote_alias(snap, alt, want));
 	fmt(want, sizeof(want), "%s-not/img", dir);
 	ck_assert_ptr_nonnull(inuse_remote_path(snap, img));
 	ck_assert_ptr_null(inuse_remote_path(snap, "/etc/fstab"));

@@ -336,6 +336,27 @@ fcntl.ioctl(fd, 0x4C05, info)             # LOOP_GET_STATUS64
 struct.pack_into("I", info, 52, struct.unpack_from("I", info, 52)[0] | 4)  # AUTOCLEAR
 fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	fi
+	# the same file system again at another place (a bind mount, as a container's volume
+	# is the host's mount of it): a third image there, a loop device over it by one path
+	# and a writer of it by the other
+	mkdir -p "$T/hung-alias"
+	if mount --bind "$T/hung" "$T/hung-alias" 2>/dev/null; then
+		cleanup_add "umount -l $T/hung-alias"
+		: >"$T/hung/img3"
+		hlc=$(losetup --find --show "$T/hung/img3" 2>/dev/null) && cleanup_add "losetup -d $hlc"
+		sleep 600 3<>"$T/hung-alias/img3" &
+		hw=$!
+		cleanup_add "kill $hw"
+		if [ -n "$hla" ]; then
+			timeout -s KILL 60 "$DRIVEBENCH" run --target "$T/hung-alias/img" --rw randwrite \
+				--time 1s --quiet --out "$T/hung-alias.json" >/dev/null 2>"$T/e"
+			rc=$?
+			check "the image under a loop device, by its path through a bind mount, is refused" \
+				test $rc -eq 3 -a -n "$(grep "backs $(lname "$hla") (a loop device)" "$T/e")"
+		fi
+	else
+		skip "a bind mount of a FUSE file system" "mount --bind failed"
+	fi
 	cleanup_add "rm -f $T/hang-now"
 	# the file open first (its link is read without asking the file system), then the hang
 	for _ in $(seq 200); do [ -L /proc/$hp/fd/3 ] && break; sleep 0.05; done
@@ -356,6 +377,14 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 			"$T/e"
 	else
 		skip "loops over an image on a FUSE file system" "no loop device over a FUSE file here"
+	fi
+	if [ -n "${hlc:-}" ]; then
+		for _ in $(seq 200); do [ -L /proc/$hw/fd/3 ] && break; sleep 0.05; done
+		timeout -s KILL 60 "$DRIVEBENCH" run --target "$hlc" --rw randwrite --time 1s \
+			--yes-destroy="$hlc" --quiet --out "$T/hung-alias-loop.json" >/dev/null 2>"$T/e"
+		rc=$?
+		check "a loop over an image on a hung FUSE file system that a process writes by another mount's path is refused" \
+			test $rc -eq 3 -a -n "$(grep -F "$(lname "$hlc") is over $T/hung/img3, open for writing by sleep (pid $hw)" "$T/e")"
 	fi
 	hf2=$(mkfile 16M beside-hung.img)
 	timeout -s KILL 60 "$DRIVEBENCH" run --target "$hf2" --rw randwrite --time 1s --quiet \

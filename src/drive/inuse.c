@@ -214,10 +214,11 @@ static void read_comm(const char *proc, const char *pid, char *buf, size_t len)
  * Add a writer of what st describes (a block device or a regular file): process pid's,
  * once per object (a descriptor before a mapping; from is where its entries begin), its
  * command name read into who (32 bytes) when first needed; or, pid NULL, the exporter
- * who. 0, or -ENOMEM.
+ * who. remote: a file's path on a remote mount, or NULL. 0, or -ENOMEM.
  */
 static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
-		    enum open_how how, const char *proc, const char *pid, char *who)
+		    enum open_how how, const char *proc, const char *pid, char *who,
+		    const char *remote)
 {
 	bool is_file = S_ISREG(st->st_mode);
 	dev_t dev = is_file ? st->st_dev : st->st_rdev;
@@ -239,7 +240,8 @@ static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const st
 	o->how = how;
 	o->pid = pid ? (pid_t)strtol(pid, NULL, 10) : 0;
 	text_visible(o->who, sizeof(o->who), who);
-	return 0;
+	o->path = remote && remote[0] == '/' ? strdup(remote) : NULL;
+	return remote && remote[0] == '/' && !o->path ? -ENOMEM : 0;
 }
 
 /*
@@ -262,27 +264,33 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 	while (!ret && getline(&line, &len, f) > 0) {
 		unsigned long start, end, ino;
 		unsigned maj, min;
-		const char *sp = strchr(line, ' ');
+		const char *sp = strchr(line, ' '), *remote = NULL;
 		char perms[8];
 		struct stat st;
+		int at = 0;
 
 		/* "7f..-7f.. rw-s ...": most lines are not shared and writable */
 		if (!sp || strlen(sp) < 5 || sp[2] != 'w' || sp[4] != 's')
 			continue;
-		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &start, &end, perms, &maj, &min,
-			   &ino) != 6 ||
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &start, &end, perms, &maj, &min,
+			   &ino, &at) != 6 ||
 		    strlen(perms) < 4 || perms[1] != 'w' || perms[3] != 's' || ino == 0)
 			continue;
 		fmt_str(path, sizeof(path), "%s/%s/map_files/%lx-%lx", proc, pid, start, end);
 		/* a file on a network or FUSE mount is what the line says: no stat() that
 		   could wait for a server forever */
 		if (inuse_remote_dev(s, makedev(maj, min)) || stat(path, &st) < 0) {
+			if (inuse_remote_dev(s, makedev(maj, min)) && at > 0) {
+				line[strcspn(line, "\n")] = '\0'; /* the path: to the line's end */
+				inuse_unescape(line + at);	  /* a newline in it is \012 */
+				remote = line + at;
+			}
 			memset(&st, 0, sizeof(st));
 			st.st_mode = S_IFREG;
 			st.st_dev = makedev(maj, min);
 			st.st_ino = (ino_t)ino;
 		}
-		ret = add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm);
+		ret = add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm, remote);
 	}
 	free(line);
 	fclose(f);
@@ -292,12 +300,14 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 /*
  * What descriptor name of process pid (in its fd directory dirfd) has open, as stat()
  * says; but for a file on a network or FUSE mount, from the mount table and fdinfo
- * (mnt_id, ino) alone, since a stat() there waits for a server that may never answer.
- * false when it cannot be known.
+ * (mnt_id, ino) alone, since a stat() there waits for a server that may never answer,
+ * and its path (the link, which asks no file system) into remote ("" otherwise). false
+ * when it cannot be known.
  */
 static bool fd_stat(const struct inuse_snapshot *s, const char *proc, const char *pid, int dirfd,
-		    const char *name, struct stat *st)
+		    const char *name, struct stat *st, char remote[PATH_MAX])
 {
+	ssize_t n;
 	char path[PATH_MAX], line[128];
 	const struct remote_mnt *r = NULL;
 	unsigned long long ino = 0;
@@ -313,8 +323,11 @@ static bool fd_stat(const struct inuse_snapshot *s, const char *proc, const char
 		fclose(f);
 	if (id >= 0)
 		r = inuse_remote_by_id(s, id);
+	remote[0] = '\0';
 	if (!r)
 		return fstatat(dirfd, name, st, 0) == 0;
+	n = readlinkat(dirfd, name, remote, PATH_MAX - 1);
+	remote[n > 0 ? n : 0] = '\0';
 	memset(st, 0, sizeof(*st));
 	st->st_mode = S_IFREG;
 	st->st_dev = r->dev;
@@ -361,11 +374,12 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 		fd = opendir(fddir);
 		while (fd && !ret && (fe = readdir(fd))) {
 			struct stat lst, st;
+			char link[PATH_MAX];
 			if (fe->d_name[0] != '.' &&
 			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
 			    (lst.st_mode & S_IWUSR) &&
-			    fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st))
-				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm);
+			    fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st, link))
+				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm, link);
 		}
 		if (fd)
 			closedir(fd);
@@ -401,7 +415,7 @@ static int add_export_dev(struct inuse_snapshot *s, size_t *cap, dev_t dev, cons
 {
 	struct stat st = {.st_mode = S_IFBLK, .st_rdev = dev};
 
-	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
+	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
 }
 
 /*
@@ -461,7 +475,7 @@ static int add_export(struct inuse_snapshot *s, size_t *cap, const char *dir, co
 		return 0; /* not a path, or one a stat() could wait on forever */
 	if (S_ISCHR(st.st_mode))
 		return add_controller(s, cap, st.st_rdev, who);
-	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who);
+	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
 }
 
 /* Subdirectories of dir, one at a time: NULL at the end (dir closed). */
@@ -634,8 +648,12 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 		free(s->swaps[i].path);
 	for (size_t i = 0; i < s->nblk; i++)
 		free(s->blk[i].backing_path);
-	for (size_t i = 0; i < s->nremote; i++)
+	for (size_t i = 0; i < s->nremote; i++) {
 		free(s->remote[i].at);
+		free(s->remote[i].root);
+	}
+	for (size_t i = 0; i < s->nopens; i++)
+		free(s->opens[i].path);
 	free(s->mounts);
 	free(s->swaps);
 	free(s->blk);

@@ -111,11 +111,13 @@ struct inuse_obj {
 };
 
 /*
- * One file, as (dev, ino) says, or as the path says where an inode is not known (0: a
- * loop device over a file on a remote mount is not asked for it).
+ * One file, as (dev, ino) says, or as the paths say where an inode is not known (0: a
+ * loop device over a file on a remote mount is not asked for it): the same path, or two
+ * paths to one file of a remote file system mounted at both (a bind mount, a container's
+ * volume), as s's mount tables show.
  */
-bool inuse_same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
-		     const char *path2);
+bool inuse_same_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino, const char *path,
+		     dev_t dev2, ino_t ino2, const char *path2);
 
 /* Everything one write reaches, the target first. */
 struct inuse_reach {

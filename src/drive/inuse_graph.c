@@ -86,30 +86,32 @@ static const struct inuse_obj *reach_find_dev(const struct inuse_reach *r, dev_t
 	return NULL;
 }
 
-bool inuse_same_file(dev_t dev, ino_t ino, const char *path, dev_t dev2, ino_t ino2,
-		     const char *path2)
+bool inuse_same_file(const struct inuse_snapshot *s, dev_t dev, ino_t ino, const char *path,
+		     dev_t dev2, ino_t ino2, const char *path2)
 {
 	if (ino && ino2)
 		return dev == dev2 && ino == ino2;
-	return path && path2 && !strcmp(path, path2);
+	return path && path2 && (!strcmp(path, path2) || inuse_remote_alias(s, path, path2));
 }
 
-static bool reach_has_file(const struct inuse_reach *r, const struct inuse_obj *o)
+static bool reach_has_file(const struct inuse_snapshot *s, const struct inuse_reach *r,
+			   const struct inuse_obj *o)
 {
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->obj[i].is_file && inuse_same_file(r->obj[i].dev, r->obj[i].ino,
+		if (r->obj[i].is_file && inuse_same_file(s, r->obj[i].dev, r->obj[i].ino,
 							 r->obj[i].path, o->dev, o->ino, o->path))
 			return true;
 	return false;
 }
 
 /* One more piece of the reach, reached from `from` (NULL: it is the target) by `rel`. */
-static void reach_add(struct inuse_reach *r, const struct inuse_obj *from, const char *rel,
-		      const char *name, const struct inuse_obj *o)
+static void reach_add(const struct inuse_snapshot *s, struct inuse_reach *r,
+		      const struct inuse_obj *from, const char *rel, const char *name,
+		      const struct inuse_obj *o)
 {
 	struct inuse_obj *n;
 
-	if (o->is_file ? reach_has_file(r, o) : reach_find_dev(r, o->dev) != NULL)
+	if (o->is_file ? reach_has_file(s, r, o) : reach_find_dev(r, o->dev) != NULL)
 		return;
 	if (r->n == INUSE_MAX_REACH) {
 		r->truncated = true;
@@ -143,7 +145,7 @@ static void down_slaves(const struct inuse_snapshot *s, struct inuse_reach *r, u
 		const struct blk_entry *sl = de->d_name[0] == '.' ? NULL
 								  : inuse_blk_by_name(s, de->d_name);
 		if (sl)
-			reach_add(r, &r->obj[i], "built on", sl->name,
+			reach_add(s, r, &r->obj[i], "built on", sl->name,
 				  &(struct inuse_obj){.dev = sl->dev, .len = INUSE_WHOLE});
 	}
 	closedir(dir);
@@ -161,8 +163,9 @@ static void down_blk(const struct inuse_snapshot *s, struct inuse_reach *r, unsi
 		const struct blk_entry *d = inuse_blk_by_name(s, e->parent);
 		uint64_t len = o.len == INUSE_WHOLE ? e->size - o.off : o.len;
 		if (d)
-			reach_add(r, &r->obj[i], "part of", d->name,
-				  &(struct inuse_obj){.dev = d->dev, .off = e->start + o.off,
+			reach_add(s, r, &r->obj[i], "part of", d->name,
+				  &(struct inuse_obj){.dev = d->dev,
+						      .off = e->start + o.off,
 						      .len = e->size ? len : INUSE_WHOLE});
 	}
 	if (e->is_loop) {
@@ -176,13 +179,13 @@ static void down_blk(const struct inuse_snapshot *s, struct inuse_reach *r, unsi
 			b.dev = e->file_dev;
 			b.ino = e->file_ino;
 			b.path = e->backing_path;
-			reach_add(r, &r->obj[i], "over", e->backing_name[0] ? e->backing_name : "a file",
-				  &b);
+			reach_add(s, r, &r->obj[i], "over",
+				  e->backing_name[0] ? e->backing_name : "a file", &b);
 		} else if (e->backing) {
 			const struct blk_entry *be = inuse_blk_by_dev(s, e->backing);
 			b.dev = e->backing;
 			b.claim = true;
-			reach_add(r, &r->obj[i], "over", be ? be->name : e->backing_name, &b);
+			reach_add(s, r, &r->obj[i], "over", be ? be->name : e->backing_name, &b);
 		}
 	}
 	down_slaves(s, r, i, e);
@@ -194,7 +197,7 @@ int inuse_snapshot_reach(const struct inuse_snapshot *s, const struct inuse_obj 
 	memset(out, 0, sizeof(*out));
 	if (!target->is_file && !inuse_blk_by_dev(s, target->dev))
 		return -ENODEV;
-	reach_add(out, NULL, "", name, target);
+	reach_add(s, out, NULL, "", name, target);
 	for (unsigned i = 0; i < out->n; i++)
 		if (!out->obj[i].is_file)
 			down_blk(s, out, i);
@@ -402,7 +405,7 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 		const struct blk_entry *l = &s->blk[k];
 		uint64_t llen = l->loop_limit ? l->loop_limit : INUSE_WHOLE;
 		if (!l->backing_is_file ||
-		    !inuse_same_file(l->file_dev, l->file_ino, l->backing_path, o->dev, o->ino,
+		    !inuse_same_file(s, l->file_dev, l->file_ino, l->backing_path, o->dev, o->ino,
 				     o->path) ||
 		    !overlaps(o->off, o->len, l->loop_offset, llen) ||
 		    reach_find_dev(w->reach, l->dev))
@@ -412,7 +415,8 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 	}
 	for (size_t k = 0; k < s->nopens; k++) {
 		const struct open_ent *op = &s->opens[k];
-		if (!op->is_file || op->dev != o->dev || op->ino != o->ino)
+		if (!op->is_file ||
+		    !inuse_same_file(s, op->dev, op->ino, op->path, o->dev, o->ino, o->path))
 			continue;
 		if (op->how == OPEN_EXPORT)
 			add_reason(w, INUSE_OPEN, "%s%sexported by %s", o->via,

@@ -52,6 +52,8 @@ struct remote_mnt {
 	int id;	   /* mountinfo's mount ID, as fdinfo's mnt_id names it */
 	dev_t dev; /* its file system's device number, what a stat() would say */
 	char *at;  /* where it is mounted, in its own mount namespace's terms */
+	char *root; /* what of its file system is mounted there ("/", or "/sub" for a bind
+		       mount of a directory) */
 };
 
 struct swap_ent {
@@ -76,6 +78,8 @@ struct open_ent {
 	pid_t pid;     /* OPEN_FD, OPEN_MAP */
 	char who[160]; /* the command name, or the export ("nvmet subsystem S namespace 1"),
 			  control characters made visible */
+	char *path;    /* a file on a remote mount: its path as the kernel shows it (the
+			  inode alone does not match a loop device known by its path) */
 };
 
 struct inuse_snapshot {
@@ -113,6 +117,12 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev);
  * answers.
  */
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path);
+/*
+ * Paths a and b (as the kernel shows them) name one file of one remote file system through
+ * two of its mounts: a bind mount, the same NFS export mounted twice, a container's volume
+ * and the host's mount of it.
+ */
+bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b);
 /* inuse_loop.c: a loop device's backing path (-ENOMEM, else 0); then, once the mounts
    are known, what that is, from the driver when it can be asked, else from the path */
 int inuse_read_loop(const char *dir, struct blk_entry *e);

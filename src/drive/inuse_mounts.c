@@ -162,9 +162,9 @@ static bool is_remote(const char *fstype)
 	return false;
 }
 
-/* at: where it is mounted, in its own namespace's terms */
+/* root: what of the file system is mounted; at: where, in its own namespace's terms */
 static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
-		      unsigned min, const char *at)
+		      unsigned min, const char *root, const char *at)
 {
 	struct remote_mnt *r;
 
@@ -172,9 +172,9 @@ static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, un
 		return -ENOMEM;
 	r = &s->remote[s->nremote];
 	*r = (struct remote_mnt){.id = atoi(id), .dev = makedev(maj, min)};
-	if (at && !(r->at = strdup(at)))
+	s->nremote++; /* freed with the snapshot, whole or not */
+	if ((at && !(r->at = strdup(at))) || !(r->root = strdup(root)))
 		return -ENOMEM;
-	s->nremote++;
 	return 0;
 }
 
@@ -208,17 +208,59 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
  * "/" does not count: another namespace's (a rootless container's fuse-overlayfs) would
  * cover every path, and when this host's own root server is gone, so is the host.
  */
+/* What of path is below remote mount r, if path is on or through it: "" or "/x/y". */
+static const char *below(const struct remote_mnt *r, const char *path)
+{
+	size_t n = r->at ? strlen(r->at) : 0;
+
+	if (n > 1 && !strncmp(path, r->at, n) && (path[n] == '/' || path[n] == '\0'))
+		return path + n;
+	return NULL;
+}
+
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path)
 {
 	if (!strncmp(path, "/dev/", 5) && !strstr(path, "/.."))
 		return NULL;
-	for (size_t i = 0; i < s->nremote; i++) {
-		const char *at = s->remote[i].at;
-		size_t n = at ? strlen(at) : 0;
-		if (n > 1 && !strncmp(path, at, n) && (path[n] == '/' || path[n] == '\0'))
+	for (size_t i = 0; i < s->nremote; i++)
+		if (below(&s->remote[i], path))
 			return &s->remote[i];
-	}
 	return NULL;
+}
+
+/* The path from the file system's root: what r mounts, then what is below it. */
+static bool same_in_fs(const struct remote_mnt *r, const char *rest, const struct remote_mnt *q,
+		       const char *qrest)
+{
+	const char *a = strcmp(r->root, "/") ? r->root : "";
+	const char *b = strcmp(q->root, "/") ? q->root : "";
+	size_t na = strlen(a), nb = strlen(b);
+
+	if (r->dev != q->dev)
+		return false;
+	/* a + rest == b + qrest, without building either */
+	if (na >= nb)
+		return !strncmp(a, b, nb) && !strncmp(a + nb, qrest, na - nb) &&
+		       strlen(qrest) >= na - nb && !strcmp(rest, qrest + (na - nb));
+	return same_in_fs(q, qrest, r, rest);
+}
+
+/*
+ * Every remote mount either path is on or through is taken as what holds it: with a mount
+ * stacked on a directory of another, or another namespace's mount at the same place, the
+ * path does not say which, and taking each errs toward seeing the file in use.
+ */
+bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b)
+{
+	for (size_t i = 0; i < s->nremote; i++) {
+		const char *ra = below(&s->remote[i], a);
+		for (size_t j = 0; ra && j < s->nremote; j++) {
+			const char *rb = below(&s->remote[j], b);
+			if (rb && same_in_fs(&s->remote[i], ra, &s->remote[j], rb))
+				return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -253,9 +295,10 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 				opts = source ? strtok_r(NULL, " \n", &save) : NULL;
 				break;
 			}
+		inuse_unescape(field[3]);
 		inuse_unescape(field[4]);
 		if (fstype && is_remote(fstype) &&
-		    (ret = add_remote(s, rcap, field[0], maj, min, field[4])))
+		    (ret = add_remote(s, rcap, field[0], maj, min, field[3], field[4])))
 			break;
 		if (source)
 			inuse_unescape(source);

@@ -446,7 +446,7 @@ static int output_in_reach(const struct inuse_snapshot *snap, const struct targe
 	for (unsigned i = 0; ret == 0 && i < reach->n; i++) {
 		const struct inuse_obj *o = &reach->obj[i];
 		if (st && o->is_file &&
-		    inuse_same_file(o->dev, o->ino, o->path, st->st_dev, st->st_ino, real)) {
+		    inuse_same_file(snap, o->dev, o->ino, o->path, st->st_dev, st->st_ino, real)) {
 			snprintf(err, errlen, "%s: refusing to write an output there: it is %s%s%s",
 				 path, i ? "what the target writes (" : "the target ",
 				 i ? o->via : t->path, i ? ")" : "");
