@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuse_hang.py MOUNTPOINT FLAG: a FUSE file system (python3-fusepy) in the foreground
-# that makes files and takes writes, and whose getattr waits for as long as FLAG exists,
-# as a dead NFS server's mount does. tests/t_stacks.sh: the door must not wait on it.
+# that makes files and takes writes (a truncate sets a file's size; it reads as zeros),
+# and whose getattr and read wait for as long as FLAG exists, as a dead NFS server's
+# mount does. tests/t_stacks.sh: the door and the screens must not wait on it.
 import errno, os, stat, sys, time
 from fusepy import FUSE, FuseOSError, Operations
 
@@ -21,11 +22,11 @@ class Hang(Operations):
         if path == "/":
             return dict(st_mode=stat.S_IFDIR | 0o755, st_nlink=2)
         if path in self.files:
-            return dict(st_mode=stat.S_IFREG | 0o644, st_nlink=1, st_size=0)
+            return dict(st_mode=stat.S_IFREG | 0o644, st_nlink=1, st_size=self.files[path])
         raise FuseOSError(errno.ENOENT)
 
     def create(self, path, mode, fi=None):
-        self.files[path] = True
+        self.files[path] = 0
         return 1
 
     def open(self, path, flags):
@@ -35,7 +36,11 @@ class Hang(Operations):
         return len(data)
 
     def truncate(self, path, length, fh=None):
-        pass
+        self.files[path] = length
+
+    def read(self, path, size, offset, fh):
+        self._hang()
+        return bytes(max(0, min(size, self.files.get(path, 0) - offset)))
 
     def readdir(self, path, fh):
         return [".", ".."] + [p[1:] for p in self.files]

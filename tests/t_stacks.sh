@@ -357,10 +357,17 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	else
 		skip "a bind mount of a FUSE file system" "mount --bind failed"
 	fi
+	# an image there with something to read, under a loop device nothing uses: the
+	# TUI's confirmation reads what it holds
+	truncate -s 16M "$T/hung/img4" &&
+		hld=$(losetup --find --show "$T/hung/img4" 2>/dev/null) && cleanup_add "losetup -d $hld"
+	udevadm settle 2>/dev/null
 	cleanup_add "rm -f $T/hang-now"
 	# the file open first (its link is read without asking the file system), then the hang
 	for _ in $(seq 200); do [ -L /proc/$hp/fd/3 ] && break; sleep 0.05; done
 	touch "$T/hang-now"
+	# what udev's probe read is cached: a read now goes to the file system
+	[ -n "${hld:-}" ] && blockdev --flushbufs "$hld" && echo 1 >/proc/sys/vm/drop_caches
 	timeout -s KILL 30 "$DRIVEBENCH" list --all >"$T/list" 2>&1
 	check "a file open on a FUSE file system that stopped answering: list does not wait" \
 		test $? -eq 0
@@ -385,6 +392,21 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 		rc=$?
 		check "a loop over an image on a hung FUSE file system that a process writes by another mount's path is refused" \
 			test $rc -eq 3 -a -n "$(grep -F "$(lname "$hlc") is over $T/hung/img3, open for writing by sleep (pid $hw)" "$T/e")"
+	fi
+	if [ -n "${hld:-}" ] && [ $have_tmux = 1 ]; then
+		start hungtui 120 40 C.UTF-8 xterm-256color --target "$hld"
+		if wait_for hungtui "▶ $(lname "$hld") " 10; then
+			keys hungtui 2 Enter
+			for _ in 1 2 3; do
+				keys hungtui s
+				wait_for hungtui "type $(lname "$hld") and Enter" 5 && break
+			done
+			expect hungtui "a loop over an image on a hung FUSE file system: the TUI asks its name without waiting for a read" \
+				"what it holds is not known"
+		else
+			fail "a loop over an image on a hung FUSE file system: the TUI starts" "$(cap hungtui)"
+		fi
+		tm kill-session -t hungtui 2>/dev/null
 	fi
 	hf2=$(mkfile 16M beside-hung.img)
 	timeout -s KILL 60 "$DRIVEBENCH" run --target "$hf2" --rw randwrite --time 1s --quiet \

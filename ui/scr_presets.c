@@ -18,6 +18,9 @@
 /* Duration multipliers, longest first: x1 is the real review, the rest rehearse it. */
 static const double scales[] = {1, 0.5, 0.25, 0.1, 0.01, 0.001};
 #define NSCALES (sizeof(scales) / sizeof(scales[0]))
+/* How long the screen waits to read what a target holds (a sleeping disk spins up in
+   seconds; a loop device over a dead server's image never answers) */
+#define PROBE_MS 2000u
 
 double presets_scale(const struct app *a)
 {
@@ -137,6 +140,7 @@ static bool is_disk_image(const struct ui_target *t)
 	struct sig_list sl;
 	struct stat st;
 	unsigned i;
+	int r;
 
 	if (t->is_drive || stat(t->path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
 		return false;
@@ -150,7 +154,9 @@ static bool is_disk_image(const struct ui_target *t)
 	seen[i].ino = st.st_ino;
 	seen[i].size = st.st_size;
 	seen[i].mtim = st.st_mtim;
-	seen[i].image = sig_probe_path(t->path, &sl) == 0 && sl.n;
+	/* a file that does not answer in time may hold anything: its name is asked */
+	r = sig_probe_path_within(t->path, &sl, PROBE_MS);
+	seen[i].image = r == -ETIMEDOUT || (r == 0 && sl.n);
 	return seen[i].image;
 }
 
@@ -401,17 +407,24 @@ static void ask_next(struct app *a)
 	for (unsigned i = 0; i < n; i++) {
 		struct sig_list sl;
 		char held[320] = "";
+		int r;
 		if (strcmp(t[i]->name, name))
 			continue;
-		if (sig_probe_path(t[i]->path, &sl) == 0 && sl.n)
+		r = sig_probe_path_within(t[i]->path, &sl, PROBE_MS);
+		if (r == 0 && sl.n)
 			sig_describe(&sl, held, sizeof(held));
+		else if (r == -ETIMEDOUT)
+			snprintf(held, sizeof(held),
+				 " (what it holds is not known: it did not answer a read "
+				 "within %u s)",
+				 PROBE_MS / 1000);
 		snprintf(text, sizeof(text),
 			 "The queue writes to %s (%s). Everything on it will be destroyed%s%s.",
 			 t[i]->path,
 			 t[i]->is_drive && t[i]->drive.model[0] ? t[i]->drive.model
 			 : is_block_device(t[i])		? "block device"
 								: "disk image",
-			 held[0] ? ": " : "", held);
+			 held[0] && held[0] != ' ' ? ": " : "", held);
 	}
 	if (a->confirm.n > 1)
 		snprintf(title, sizeof(title), "Destroy the data on this drive? (%u of %u)",

@@ -4,9 +4,12 @@
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "text.h"
@@ -80,6 +83,92 @@ int sig_probe_path(const char *path, struct sig_list *out)
 		return -errno;
 	ret = sig_probe_fd(fd, out);
 	close(fd);
+	return ret;
+}
+
+/* One bounded probe, shared by the caller and its thread: the last of them frees it. */
+struct probe_job {
+	pthread_mutex_t lock;
+	pthread_cond_t done_cv;
+	unsigned refs;
+	bool done;
+	int ret;
+	struct sig_list sl;
+	char path[];
+};
+
+static void job_put(struct probe_job *j)
+{
+	bool last = --j->refs == 0;
+
+	pthread_mutex_unlock(&j->lock);
+	if (last) {
+		pthread_cond_destroy(&j->done_cv);
+		pthread_mutex_destroy(&j->lock);
+		free(j);
+	}
+}
+
+static void *probe_thread(void *arg)
+{
+	struct probe_job *j = arg;
+	struct sig_list sl;
+	int ret = sig_probe_path(j->path, &sl);
+
+	pthread_mutex_lock(&j->lock);
+	j->sl = sl;
+	j->ret = ret;
+	j->done = true;
+	pthread_cond_signal(&j->done_cv);
+	job_put(j);
+	return NULL;
+}
+
+int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms)
+{
+	size_t n = strlen(path) + 1;
+	struct probe_job *j = calloc(1, sizeof(*j) + n);
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	struct timespec end;
+	pthread_t th;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!j)
+		return -ENOMEM;
+	memcpy(j->path, path, n);
+	j->refs = 2;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->done_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	/* the thread takes no signals: they stay the caller's (a screen's resize, ^C) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = -pthread_create(&th, NULL, probe_thread, j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_mutex_lock(&j->lock);
+	if (ret) {
+		j->refs = 1;
+		job_put(j);
+		return ret;
+	}
+	pthread_detach(th);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	while (!j->done && pthread_cond_timedwait(&j->done_cv, &j->lock, &end) != ETIMEDOUT)
+		;
+	ret = j->done ? j->ret : -ETIMEDOUT;
+	if (j->done)
+		*out = j->sl;
+	job_put(j);
 	return ret;
 }
 

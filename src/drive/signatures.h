@@ -34,6 +34,13 @@ struct sig_list {
 int sig_probe_fd(int fd, struct sig_list *out);
 /* The same by path (opened read-only, never exclusively). */
 int sig_probe_path(const char *path, struct sig_list *out);
+/*
+ * The same, waiting for it at most ms milliseconds: a read of a loop device over an
+ * image on a server that stopped answering never returns, and a screen must not wait
+ * with it. -ETIMEDOUT then; the read goes on in a thread of its own, which frees what it
+ * holds if it ever returns. -errno when no thread could be started.
+ */
+int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms);
 /* "an ext4 file system 'data' (UUID 1b2c...) at 0x438, a dos partition table at 0x1fe";
    "" when there is nothing. buf, cut at len. */
 char *sig_describe(const struct sig_list *l, char *buf, size_t len);
