@@ -915,6 +915,71 @@ START_TEST(test_remote_backing)
 END_TEST
 
 /*
+ * A file on an overlay is the file of its upper or first lower directory that holds it
+ * (the mount's root field and the layers' paths as mountinfo escapes them); a directory
+ * is the upper directory; a file of another device, or of no layer, is left as it is.
+ */
+START_TEST(test_overlay_real)
+{
+	char dir[4096], sys[4096], proc[4096], mounts[20000], path[4200], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct inuse_snapshot *snap;
+	struct stat st, want;
+	const dev_t ovl = makedev(0, 40);
+
+	fmt(dir, sizeof(dir), "%s/overlay", tmproot);
+	mkdir_p(dir);
+	build_tree(dir,
+		   (const struct fs_entry[]){{"up/sub/a", "upper a", NULL},
+					     {"lo,1/sub/b", "lower b", NULL},
+					     {"lo2/sub/b", "second lower b", NULL},
+					     {"lo2/sub/c", "second lower c", NULL},
+					     {"proc/self/mountinfo", "", NULL},
+					     {"sys/class/block/sda/dev", "8:0", NULL}},
+		   6);
+	fmt(mounts, sizeof(mounts),
+	    "21 1 8:0 / / rw - ext4 /dev/sda rw\n"
+	    "50 21 0:40 / %s/m rw - overlay overlay "
+	    "rw,lowerdir=%s/lo\\0541:%s/lo2,upperdir=%s/up,workdir=%s/work\n"
+	    "51 21 0:40 /sub %s/bind rw - overlay overlay "
+	    "rw,lowerdir=%s/lo\\0541:%s/lo2,upperdir=%s/up,workdir=%s/work\n",
+	    dir, dir, dir, dir, dir, dir, dir, dir, dir, dir);
+	add_mounts(dir, mounts);
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_msg(inuse_snapshot_take(&snap, &roots, err, sizeof(err)) == 0, "%s", err);
+
+	struct {
+		const char *path, *real; /* through the overlay; in its layer ("": unchanged) */
+		mode_t mode;
+	} cases[] = {
+		{"m/sub/a", "up/sub/a", S_IFREG}, {"m/sub/b", "lo,1/sub/b", S_IFREG},
+		{"bind/c", "lo2/sub/c", S_IFREG}, {"m/sub/none", "", S_IFREG},
+		{"m/sub", "up", S_IFDIR},	  {"elsewhere/sub/a", "", S_IFREG},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		st = (struct stat){.st_mode = cases[i].mode, .st_dev = ovl, .st_ino = 7};
+		fmt(path, sizeof(path), "%s/%s", dir, cases[i].path);
+		inuse_overlay_real(snap, path, &st);
+		if (!cases[i].real[0]) {
+			ck_assert_msg(st.st_dev == ovl && st.st_ino == 7, "%s", cases[i].path);
+			continue;
+		}
+		fmt(path, sizeof(path), "%s/%s", dir, cases[i].real);
+		ck_assert_int_eq(stat(path, &want), 0);
+		ck_assert_msg(st.st_dev == want.st_dev && st.st_ino == want.st_ino, "%s is not %s",
+			      cases[i].path, cases[i].real);
+	}
+	/* a file of another device is not the overlay's */
+	st = (struct stat){.st_mode = S_IFREG, .st_dev = makedev(0, 41), .st_ino = 7};
+	fmt(path, sizeof(path), "%s/m/sub/a", dir);
+	inuse_overlay_real(snap, path, &st);
+	ck_assert(st.st_dev == makedev(0, 41) && st.st_ino == 7);
+	inuse_snapshot_free(snap);
+}
+END_TEST
+
+/*
  * The confirmation that covers an erase of every namespace names the controller, by its
  * device number: the controller here is numbered as /dev/null (1:3) is, so /dev/null
  * names it and /dev/zero (1:5) does not; with native multipathing, any controller of the
@@ -1269,6 +1334,7 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_stacks, 0, sizeof(stack_cases) / sizeof(stack_cases[0]));
 	tcase_add_test(tc, test_reach_by_path);
 	tcase_add_loop_test(tc, test_remote_backing, 0, 2);
+	tcase_add_test(tc, test_overlay_real);
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
 	suite_add_tcase(s, tc);

@@ -309,6 +309,52 @@ else
 	skip "an ext4's external journal" "mkfs.ext4 could not make one on loop devices"
 fi
 
+# 18b: a file on an overlay (a container's root, an image build's layers) keeps its data
+# in a file of the upper directory (a lower one's until it is copied up): a loop device
+# over the overlay's path writes that file, and the other way round
+mkdir -p "$T/ovl/lower" "$T/ovl/upper" "$T/ovl/work" "$T/ovl/m"
+truncate -s 64M "$T/ovl/lower/base.img" "$T/ovl/lower/ro.img"
+if mount -t overlay overlay -o "lowerdir=$T/ovl/lower,upperdir=$T/ovl/upper,workdir=$T/ovl/work" \
+	"$T/ovl/m" 2>/dev/null; then
+	cleanup_add "umount -l $T/ovl/m"
+	# copied up as the loop device opens it for writing
+	if mkloop lo1 "$T/ovl/m/base.img" && fsmount m "$lo1"; then
+		refused "the upper file of an overlay's file a mounted loop device is over" \
+			"$T/ovl/upper/base.img" \
+			"backs $(lname "$lo1") \(a loop device\), mounted: $(lname "$lo1") on $m"
+		intact "the upper file of an overlay's file under a mounted loop device" "$m" "$lo1"
+	fi
+	truncate -s 64M "$T/ovl/upper/up.img"
+	if mkloop lo2 "$T/ovl/upper/up.img" && fsmount m "$lo2"; then
+		refused "an overlay's file whose upper file a mounted loop device is over" \
+			"$T/ovl/m/up.img" \
+			"backs $(lname "$lo2") \(a loop device\), mounted: $(lname "$lo2") on $m"
+	fi
+	# read-only, it is not copied up: the lower file is what it reads
+	if mkloop lo3 "$T/ovl/m/ro.img" -r; then
+		check "a read-only loop device over an overlay's file leaves it in the lower directory" \
+			test ! -e "$T/ovl/upper/ro.img"
+		refused "the lower file under a read-only loop device over an overlay" \
+			"$T/ovl/lower/ro.img" "backs $(lname "$lo3") \(a loop device\)"
+	fi
+	truncate -s 64M "$T/ovl/m/w.img"
+	sleep 600 3<>"$T/ovl/m/w.img" &
+	ow=$!
+	cleanup_add "kill $ow"
+	for _ in $(seq 200); do [ -L /proc/$ow/fd/3 ] && break; sleep 0.05; done
+	refused "the upper file of an overlay's file another process writes" "$T/ovl/upper/w.img" \
+		"open for writing by sleep \(pid $ow\)"
+	kill $ow
+	truncate -s 16M "$T/ovl/upper/plain.img"
+	"$DRIVEBENCH" run --target "$T/ovl/upper/plain.img" --rw randwrite --time 1s --quiet \
+		--out "$T/ovl/m/plain.img" >/dev/null 2>"$T/e"
+	rc=$?
+	check "an output named by the overlay's path of the target's file is refused" \
+		test $rc -eq 2 -a -n "$(grep -F "refusing to write an output there: it is the target" "$T/e")"
+else
+	skip "an overlay" "mount -t overlay failed"
+fi
+
 # 19: a file open for writing on a FUSE file system whose daemon stops answering, as on a
 # dead NFS server's mount: the snapshot knows it from the mount table and fdinfo, and
 # never waits on a stat() there

@@ -290,6 +290,11 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 			st.st_dev = makedev(maj, min);
 			st.st_ino = (ino_t)ino;
 		}
+		if (inuse_overlay_dev(s, st.st_dev) && at > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			inuse_unescape(line + at);
+			inuse_overlay_real(s, line + at, &st);
+		}
 		ret = add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm, remote);
 	}
 	free(line);
@@ -324,8 +329,18 @@ static bool fd_stat(const struct inuse_snapshot *s, const char *proc, const char
 	if (id >= 0)
 		r = inuse_remote_by_id(s, id);
 	remote[0] = '\0';
-	if (!r)
-		return fstatat(dirfd, name, st, 0) == 0;
+	if (!r) {
+		char link[PATH_MAX];
+		if (fstatat(dirfd, name, st, 0))
+			return false;
+		/* a file on an overlay: the one in its upper or lower directory */
+		if (inuse_overlay_dev(s, st->st_dev) &&
+		    (n = readlinkat(dirfd, name, link, sizeof(link) - 1)) > 0) {
+			link[n] = '\0';
+			inuse_overlay_real(s, link, st);
+		}
+		return true;
+	}
 	n = readlinkat(dirfd, name, remote, PATH_MAX - 1);
 	remote[n > 0 ? n : 0] = '\0';
 	memset(st, 0, sizeof(*st));
@@ -654,6 +669,7 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 	}
 	for (size_t i = 0; i < s->nopens; i++)
 		free(s->opens[i].path);
+	inuse_free_overlays(s);
 	free(s->mounts);
 	free(s->swaps);
 	free(s->blk);

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The kinds of use, declared once: enum value, bit, and name used in JSON. */
@@ -162,6 +163,14 @@ int inuse_check(dev_t disk, const struct inuse_roots *roots, struct inuse *out, 
 		size_t errlen);
 int inuse_check_file(dev_t dev, ino_t ino, const char *path, const struct inuse_roots *roots,
 		     struct inuse *out, char *err, size_t errlen);
+
+/*
+ * The file whose data path is (as the kernel shows it), when st (path's own stat) is of a
+ * file on an overlay (overlayfs): st becomes that of the file in the upper or a lower
+ * directory that holds it, the file that a loop device over path writes. A directory
+ * becomes the upper directory, where a file made in it goes. Else st is left as it is.
+ */
+void inuse_overlay_real(const struct inuse_snapshot *s, const char *path, struct stat *st);
 
 /* Decode the octal escapes (\040 for space ...) that mountinfo and swaps use, in place. */
 void inuse_unescape(char *s);

@@ -194,10 +194,18 @@ static void down_blk(const struct inuse_snapshot *s, struct inuse_reach *r, unsi
 int inuse_snapshot_reach(const struct inuse_snapshot *s, const struct inuse_obj *target,
 			 const char *name, struct inuse_reach *out)
 {
+	struct inuse_obj t = *target;
+
 	memset(out, 0, sizeof(*out));
-	if (!target->is_file && !inuse_blk_by_dev(s, target->dev))
+	if (!t.is_file && !inuse_blk_by_dev(s, t.dev))
 		return -ENODEV;
-	reach_add(s, out, NULL, "", name, target);
+	if (t.is_file && t.ino && inuse_overlay_dev(s, t.dev)) {
+		struct stat st = {.st_mode = S_IFREG, .st_dev = t.dev, .st_ino = t.ino};
+		inuse_overlay_real(s, t.path, &st); /* the file that holds its data */
+		t.dev = st.st_dev;
+		t.ino = st.st_ino;
+	}
+	reach_add(s, out, NULL, "", name, &t);
 	for (unsigned i = 0; i < out->n; i++)
 		if (!out->obj[i].is_file)
 			down_blk(s, out, i);

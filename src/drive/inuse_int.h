@@ -56,6 +56,16 @@ struct remote_mnt {
 		       mount of a directory) */
 };
 
+/* An overlay (overlayfs): where each file's data is, its upper or a lower directory. */
+struct overlay_mnt {
+	int id;
+	dev_t dev;   /* the overlay's device number, what stat() of its files says */
+	char *at;    /* where it is mounted, in its own mount namespace's terms */
+	char *root;  /* what of the overlay is mounted there */
+	char *upper; /* the upper directory, or NULL (a read-only overlay) */
+	char *lower; /* the lower directories, top first, ':' between, or NULL */
+};
+
 struct swap_ent {
 	dev_t dev;
 	bool is_file; /* a swap file: dev is the device of the file system holding it */
@@ -99,6 +109,8 @@ struct inuse_snapshot {
 	size_t nopens;
 	struct remote_mnt *remote; /* network and FUSE mounts, by mount ID (sorted) */
 	size_t nremote;
+	struct overlay_mnt *ovl; /* overlays, in every mount namespace */
+	size_t novl, ovl_cap;
 };
 
 /* inuse_mounts.c: mountinfo's mounts, and every device of each mounted btrfs. */
@@ -123,6 +135,11 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
  * and the host's mount of it.
  */
 bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b);
+/* inuse_overlay.c: an overlay mount from mountinfo (opts: its super options) */
+int inuse_add_overlay(struct inuse_snapshot *s, const char *id, unsigned maj, unsigned min,
+		      const char *root, const char *at, const char *opts);
+void inuse_free_overlays(struct inuse_snapshot *s);
+bool inuse_overlay_dev(const struct inuse_snapshot *s, dev_t dev);
 /* inuse_loop.c: a loop device's backing path (-ENOMEM, else 0); then, once the mounts
    are known, what that is, from the driver when it can be asked, else from the path */
 int inuse_read_loop(const char *dir, struct blk_entry *e);

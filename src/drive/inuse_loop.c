@@ -142,6 +142,12 @@ void inuse_resolve_backing(struct inuse_snapshot *s)
 		} else if (!loop_status(s, dir, e) && stat(e->backing_path, &st) == 0) {
 			set_backing(e, &st);
 		}
+		if (e->backing_is_file && e->file_ino && inuse_overlay_dev(s, e->file_dev)) {
+			st = (struct stat){
+				.st_mode = S_IFREG, .st_dev = e->file_dev, .st_ino = e->file_ino};
+			inuse_overlay_real(s, e->backing_path, &st);
+			set_backing(e, &st);
+		}
 	}
 }
 

@@ -300,6 +300,9 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 		if (fstype && is_remote(fstype) &&
 		    (ret = add_remote(s, rcap, field[0], maj, min, field[3], field[4])))
 			break;
+		if (fstype && opts && !strcmp(fstype, "overlay") &&
+		    (ret = inuse_add_overlay(s, field[0], maj, min, field[3], field[4], opts)))
+			break;
 		if (source)
 			inuse_unescape(source);
 		if (maj != 0) {

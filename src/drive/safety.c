@@ -491,6 +491,13 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 	if (ret < 0)
 		return ret;
 	char *real = exists ? realpath(path, NULL) : NULL;
+	char *rdir = exists ? NULL : realpath(dir, NULL);
+	/* on an overlay, the file (or directory) of its layer that holds the data */
+	if (exists)
+		inuse_overlay_real(snap, real, &st);
+	else
+		inuse_overlay_real(snap, rdir, &dst);
+	free(rdir);
 	for (unsigned i = 0; ret == 0 && i < nt; i++)
 		ret = output_in_reach(snap, &t[i], writes, path, real, exists ? &st : NULL,
 				      exists ? st.st_dev : dst.st_dev, err, errlen);

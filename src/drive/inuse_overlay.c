@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * In-use checks: the files an overlay (overlayfs: a container's root, an image build's
+ * layers) keeps its files' data in. stat() of a file there gives the overlay's device
+ * number, and the loop driver says the same of a loop device over it, while the data is
+ * in a file of the upper or a lower directory's file system: writing that file by its own
+ * path writes the loop device. So a file on an overlay is taken as that real file.
+ */
+#include "inuse.h"
+#include "inuse_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "drive_probe.h"
+#include "grow.h"
+
+/* opts' value of key ("upperdir"), mountinfo's octal escapes decoded, or NULL */
+static char *option(const char *opts, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == '=') {
+			char *v = strndup(p + k + 1, strcspn(p + k + 1, ","));
+			if (v)
+				inuse_unescape(v);
+			return v;
+		}
+	return NULL;
+}
+
+int inuse_add_overlay(struct inuse_snapshot *s, const char *id, unsigned maj, unsigned min,
+		      const char *root, const char *at, const char *opts)
+{
+	struct overlay_mnt *o;
+
+	if (GROW(s->ovl, s->novl, s->ovl_cap, 8))
+		return -ENOMEM;
+	o = &s->ovl[s->novl++]; /* freed with the snapshot, whole or not */
+	*o = (struct overlay_mnt){.id = atoi(id), .dev = makedev(maj, min)};
+	o->at = strdup(at);
+	o->root = strdup(root);
+	o->upper = option(opts, "upperdir");
+	o->lower = option(opts, "lowerdir");
+	return o->at && o->root ? 0 : -ENOMEM;
+}
+
+void inuse_free_overlays(struct inuse_snapshot *s)
+{
+	for (size_t i = 0; i < s->novl; i++) {
+		free(s->ovl[i].at);
+		free(s->ovl[i].root);
+		free(s->ovl[i].upper);
+		free(s->ovl[i].lower);
+	}
+	free(s->ovl);
+}
+
+bool inuse_overlay_dev(const struct inuse_snapshot *s, dev_t dev)
+{
+	for (size_t i = 0; i < s->novl; i++)
+		if (s->ovl[i].dev == dev)
+			return true;
+	return false;
+}
+
+/* What of path is below o's mount point (in o's namespace's terms): "" or "/x", or NULL. */
+static const char *below(const struct overlay_mnt *o, const char *path)
+{
+	size_t n = strlen(o->at);
+
+	if (!strcmp(o->at, "/"))
+		return path[0] == '/' ? path : NULL;
+	if (!strncmp(path, o->at, n) && (path[n] == '/' || path[n] == '\0'))
+		return path + n;
+	return NULL;
+}
+
+/*
+ * rel (from the overlay's root) in layer dir, if it is there as a file of the kind want
+ * (S_IFREG, S_IFDIR): *st, and its path in out. A layer on a remote mount is not asked.
+ */
+static bool in_layer(const struct inuse_snapshot *s, const char *dir, size_t dirlen,
+		     const char *rel, mode_t want, struct stat *st, char *out, size_t len)
+{
+	struct stat cst;
+
+	if (!dirlen || (size_t)snprintf(out, len, "%.*s%s", (int)dirlen, dir, rel) >= len ||
+	    inuse_remote_path(s, out) || stat(out, &cst) || (cst.st_mode & S_IFMT) != want)
+		return false;
+	*st = cst;
+	return true;
+}
+
+/* One step down: path on overlay o (rest below its mount point) to its layer's file. */
+static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *o, const char *rest,
+		      mode_t want, struct stat *st, char *out, size_t len)
+{
+	char rel[PATH_MAX];
+	const char *l = o->lower;
+
+	if ((size_t)snprintf(rel, sizeof(rel), "%s%s", strcmp(o->root, "/") ? o->root : "", rest) >=
+	    sizeof(rel))
+		return false;
+	/* the upper directory first: a file copied up is there, and new files go there */
+	if (o->upper &&
+	    in_layer(s, o->upper, strlen(o->upper), want == S_IFDIR ? "" : rel, want, st, out, len))
+		return true;
+	/* then the lower directories, top first ("/l1:/l2"; "::" before data-only ones) */
+	while (want == S_IFREG && l && *l) {
+		size_t n = strcspn(l, ":");
+		if (in_layer(s, l, n, rel, want, st, out, len))
+			return true;
+		l += n + (l[n] == ':');
+	}
+	return false;
+}
+
+/*
+ * The file whose data path (as the kernel shows it, in any mount namespace's terms) is,
+ * when st (path's own stat) is of an overlay's file: st becomes that file's, on the upper
+ * or a lower directory's file system, through overlays stacked on overlays. A directory
+ * becomes the upper directory, where a file made in it goes. Else st is left as it is.
+ */
+void inuse_overlay_real(const struct inuse_snapshot *s, const char *path, struct stat *st)
+{
+	char cur[PATH_MAX], next[PATH_MAX];
+	mode_t want = st->st_mode & S_IFMT;
+
+	if (!path || (want != S_IFREG && want != S_IFDIR) ||
+	    (size_t)snprintf(cur, sizeof(cur), "%s", path) >= sizeof(cur))
+		return;
+	for (int depth = 0; depth < 8 && inuse_overlay_dev(s, st->st_dev); depth++) {
+		bool found = false;
+		for (size_t i = 0; !found && i < s->novl; i++) {
+			const char *rest =
+				s->ovl[i].dev == st->st_dev ? below(&s->ovl[i], cur) : NULL;
+			found = rest &&
+				one_layer(s, &s->ovl[i], rest, want, st, next, sizeof(next));
+		}
+		if (!found)
+			return;
+		memcpy(cur, next, sizeof(cur));
+	}
+}
