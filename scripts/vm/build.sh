@@ -105,7 +105,7 @@ chmod 755 "$root/init"
 # Modules: each wanted one after its dependencies (modules.dep lists every module's
 # dependencies, transitively), uncompressed .ko as Debian 12 ships them, for insmod.
 want="crc32c_generic nvme ahci sd_mod virtio_pci virtio_scsi dm-mod raid1 loop ext4
-	9pnet_virtio 9p nvmet target_core_file zram usb_f_mass_storage"
+	9pnet_virtio 9p nvmet target_core_file zram usb_f_mass_storage overlay"
 echo "$want" | tr ' \t' '\n\n' | grep . | awk -v dep="$kmod/modules.dep" '
 	BEGIN {
 		while ((getline line < dep) > 0) {

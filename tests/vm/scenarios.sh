@@ -484,6 +484,35 @@ stacks() {
 	w1s stacks/lvm-deactivated-pv-allowed 0 /dev/nvme0n2
 }
 
+# a file on an overlay keeps its data in its upper directory's file (its lower one's until
+# it is copied up): a loop device over the overlay's file writes that file, and the other
+# way round. The layers on an ext4 (direct I/O: tmpfs takes none on this kernel).
+overlay() {
+	dd if=/dev/zero of=/tmp/ovfs.img bs=1M count=160 2>/dev/null
+	lf=$(losetup -f) && losetup "$lf" /tmp/ovfs.img && mkfs.ext4 -q -F "$lf" >/dev/null 2>&1 &&
+		mkdir -p /tmp/ovfs /tmp/ovm && mount -t ext4 "$lf" /tmp/ovfs &&
+		mkdir -p /tmp/ovfs/l /tmp/ovfs/u /tmp/ovfs/w &&
+		dd if=/dev/zero of=/tmp/ovfs/l/img bs=1M count=32 2>/dev/null &&
+		dd if=/dev/zero of=/tmp/ovfs/u/up bs=1M count=32 2>/dev/null &&
+		mount -t overlay overlay -o lowerdir=/tmp/ovfs/l,upperdir=/tmp/ovfs/u,workdir=/tmp/ovfs/w \
+			/tmp/ovm || { fail overlay/mount "no overlay on an ext4 here"; return; }
+	lo=$(losetup -f) && losetup "$lo" /tmp/ovm/img && mkfs.ext4 -q -F "$lo" >/dev/null 2>&1 &&
+		mount -t ext4 "$lo" /mnt/b
+	w1s overlay/upper-file-refused 3 /tmp/ovfs/u/img
+	umount /mnt/b
+	losetup -d "$lo"
+	lo=$(losetup -f) && losetup "$lo" /tmp/ovfs/u/up && mkfs.ext4 -q -F "$lo" >/dev/null 2>&1 &&
+		mount -t ext4 "$lo" /mnt/b
+	w1s overlay/merged-file-refused 3 /tmp/ovm/up
+	umount /mnt/b
+	losetup -d "$lo"
+	w1s overlay/merged-file-free-allowed 0 /tmp/ovm/up
+	umount /tmp/ovm
+	umount /tmp/ovfs
+	losetup -d "$lf"
+	rm -f /tmp/ovfs.img
+}
+
 removal() {
 	r=$res/removed-nvme0n1.json
 	timeout 120 drivebench run --target /dev/nvme0n1 --rw randread --time 60s --interval 200ms \
@@ -505,7 +534,7 @@ removal() {
 	save
 }
 
-for s in discovery health preset_run guard shared exported purge thermal faults async_issue stacks removal; do
+for s in discovery health preset_run guard shared exported purge thermal faults async_issue stacks overlay removal; do
 	echo "lab: scenario $s"
 	# a subshell: a scenario that dies on an error does not take the rest with it
 	($s) || fail $s "the scenario stopped with exit status $?"
