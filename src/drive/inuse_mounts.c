@@ -200,14 +200,6 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev)
 	return false;
 }
 
-/*
- * A path through a remote mount point, even to a local mount below it, crosses it. The
- * kernel shows a path in another mount namespace in that namespace's terms (a loop
- * device set up in a container over a file on its NFS volume), so every namespace's
- * remote mounts count; nodes under /dev are devtmpfs's, in every namespace. A remote
- * "/" does not count: another namespace's (a rootless container's fuse-overlayfs) would
- * cover every path, and when this host's own root server is gone, so is the host.
- */
 /* What of path is below remote mount r, if path is on or through it: "" or "/x/y". */
 static const char *below(const struct remote_mnt *r, const char *path)
 {
@@ -218,6 +210,14 @@ static const char *below(const struct remote_mnt *r, const char *path)
 	return NULL;
 }
 
+/*
+ * A path through a remote mount point, even to a local mount below it, crosses it. The
+ * kernel shows a path in another mount namespace in that namespace's terms (a loop
+ * device set up in a container over a file on its NFS volume), so every namespace's
+ * remote mounts count; nodes under /dev are devtmpfs's, in every namespace. A remote
+ * "/" does not count: another namespace's (a rootless container's fuse-overlayfs) would
+ * cover every path, and when this host's own root server is gone, so is the host.
+ */
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path)
 {
 	if (!strncmp(path, "/dev/", 5) && !strstr(path, "/.."))

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "drive_probe.h"
 #include "grow.h"
 
 /* opts' value of key ("upperdir"), mountinfo's octal escapes decoded, or NULL */
