@@ -454,6 +454,13 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 		fi
 		tm kill-session -t hungtui 2>/dev/null
 	fi
+	if [ -n "${hld:-}" ]; then
+		timeout -s KILL 30 "$DRIVEBENCH" run --target "$hld" --rw randwrite --time 1s \
+			--quiet --out "$T/hung-unconfirmed.json" >/dev/null 2>"$T/e"
+		rc=$?
+		check "an unconfirmed run on a loop over an image on a hung FUSE file system is refused without waiting for a read" \
+			test $rc -eq 3 -a -n "$(grep "without confirmation.*what it holds is not known" "$T/e")"
+	fi
 	hf2=$(mkfile 16M beside-hung.img)
 	timeout -s KILL 60 "$DRIVEBENCH" run --target "$hf2" --rw randwrite --time 1s --quiet \
 		--out "$T/beside-hung.json" >/dev/null 2>"$T/e"

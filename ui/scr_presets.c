@@ -18,9 +18,6 @@
 /* Duration multipliers, longest first: x1 is the real review, the rest rehearse it. */
 static const double scales[] = {1, 0.5, 0.25, 0.1, 0.01, 0.001};
 #define NSCALES (sizeof(scales) / sizeof(scales[0]))
-/* How long the screen waits to read what a target holds (a sleeping disk spins up in
-   seconds; a loop device over a dead server's image never answers) */
-#define PROBE_MS 2000u
 
 double presets_scale(const struct app *a)
 {
@@ -155,7 +152,7 @@ static bool is_disk_image(const struct ui_target *t)
 	seen[i].size = st.st_size;
 	seen[i].mtim = st.st_mtim;
 	/* a file that does not answer in time may hold anything: its name is asked */
-	r = sig_probe_path_within(t->path, &sl, PROBE_MS);
+	r = sig_probe_path_within(t->path, &sl, SIG_PROBE_MS);
 	seen[i].image = r == -ETIMEDOUT || (r == 0 && sl.n);
 	return seen[i].image;
 }
@@ -410,14 +407,14 @@ static void ask_next(struct app *a)
 		int r;
 		if (strcmp(t[i]->name, name))
 			continue;
-		r = sig_probe_path_within(t[i]->path, &sl, PROBE_MS);
+		r = sig_probe_path_within(t[i]->path, &sl, SIG_PROBE_MS);
 		if (r == 0 && sl.n)
 			sig_describe(&sl, held, sizeof(held));
 		else if (r == -ETIMEDOUT)
 			snprintf(held, sizeof(held),
 				 " (what it holds is not known: it did not answer a read "
 				 "within %u s)",
-				 PROBE_MS / 1000);
+				 SIG_PROBE_MS / 1000);
 		snprintf(text, sizeof(text),
 			 "The queue writes to %s (%s). Everything on it will be destroyed%s%s.",
 			 t[i]->path,

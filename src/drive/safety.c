@@ -308,16 +308,30 @@ bool safety_confirms(const struct target *t, const char *confirm)
 	return stat(cpath, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;
 }
 
-/* "; it holds ext4 file system ..." for what t holds now, or "" */
+/*
+ * "; it holds ext4 file system ..." for what t holds now, or "": a refusal says it, so it
+ * must not wait for ever on a device that does not answer a read (a loop device over a
+ * dead server's image).
+ */
 static const char *holds(const struct target *t, char *buf, size_t len)
 {
 	static const char lead[] = "; it holds ";
 	struct sig_list sl;
+	char fd[32];
+	int r;
 
 	buf[0] = '\0';
-	if (t->fd >= 0 && len > sizeof(lead) && sig_probe_fd(t->fd, &sl) == 0 && sl.n) {
+	if (t->fd < 0 || len <= sizeof(lead))
+		return buf;
+	snprintf(fd, sizeof(fd), "/proc/self/fd/%d", t->fd);
+	r = sig_probe_path_within(fd, &sl, SIG_PROBE_MS);
+	if (r == 0 && sl.n) {
 		memcpy(buf, lead, sizeof(lead));
 		sig_describe(&sl, buf + sizeof(lead) - 1, len - sizeof(lead) + 1);
+	} else if (r == -ETIMEDOUT) {
+		snprintf(buf, len,
+			 "; what it holds is not known: it did not answer a read within %u s",
+			 SIG_PROBE_MS / 1000);
 	}
 	return buf;
 }

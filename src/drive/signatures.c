@@ -4,12 +4,11 @@
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "text.h"
@@ -86,89 +85,71 @@ int sig_probe_path(const char *path, struct sig_list *out)
 	return ret;
 }
 
-/* One bounded probe, shared by the caller and its thread: the last of them frees it. */
-struct probe_job {
-	pthread_mutex_t lock;
-	pthread_cond_t done_cv;
-	unsigned refs;
-	bool done;
+/* What the prober sends back through its pipe. */
+struct probe_msg {
 	int ret;
 	struct sig_list sl;
-	char path[];
 };
 
-static void job_put(struct probe_job *j)
+/*
+ * The prober, a grandchild of the caller, in a session of its own (no terminal's signals
+ * reach it): it holds the one descriptor it probes and the pipe, and no other (not a
+ * result's lock, not an output), so a read that never returns keeps nothing of the
+ * caller's. While it waits it holds the device open, so the caller's own last close of
+ * it (at exit) does not wait for that read to end: the prober's does.
+ */
+static void prober(const char *path, int wr)
 {
-	bool last = --j->refs == 0;
+	struct probe_msg m = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* before the rest is closed */
+	int err = fd < 0 ? errno : 0;
+	int keep[2] = {fd < 0 || wr < fd ? wr : fd, fd < 0 || wr > fd ? wr : fd};
+	unsigned from = 3;
 
-	pthread_mutex_unlock(&j->lock);
-	if (last) {
-		pthread_cond_destroy(&j->done_cv);
-		pthread_mutex_destroy(&j->lock);
-		free(j);
+	for (int k = 0; k < 2; k++) {
+		if (keep[k] > (int)from)
+			close_range(from, (unsigned)keep[k] - 1, 0);
+		if (keep[k] + 1 > (int)from)
+			from = (unsigned)keep[k] + 1;
 	}
-}
-
-static void *probe_thread(void *arg)
-{
-	struct probe_job *j = arg;
-	struct sig_list sl;
-	int ret = sig_probe_path(j->path, &sl);
-
-	pthread_mutex_lock(&j->lock);
-	j->sl = sl;
-	j->ret = ret;
-	j->done = true;
-	pthread_cond_signal(&j->done_cv);
-	job_put(j);
-	return NULL;
+	close_range(from, ~0u, 0);
+	setsid();
+	m.ret = fd < 0 ? -err : sig_probe_fd(fd, &m.sl);
+	_exit(write(wr, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : 1);
 }
 
 int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms)
 {
-	size_t n = strlen(path) + 1;
-	struct probe_job *j = calloc(1, sizeof(*j) + n);
-	pthread_condattr_t ca;
-	sigset_t all, old;
-	struct timespec end;
-	pthread_t th;
-	int ret;
+	struct pollfd pfd;
+	struct probe_msg m;
+	int p[2], ret, st;
+	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
-	if (!j)
-		return -ENOMEM;
-	memcpy(j->path, path, n);
-	j->refs = 2;
-	pthread_mutex_init(&j->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&j->done_cv, &ca);
-	pthread_condattr_destroy(&ca);
-	/* the thread takes no signals: they stay the caller's (a screen's resize, ^C) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = -pthread_create(&th, NULL, probe_thread, j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_mutex_lock(&j->lock);
-	if (ret) {
-		j->refs = 1;
-		job_put(j);
-		return ret;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (fork() == 0)
+			prober(path, p[1]);
+		_exit(0); /* the prober is init's (or a subreaper's) to reap, never a zombie here */
 	}
-	pthread_detach(th);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += ms / 1000;
-	end.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
-	while (!j->done && pthread_cond_timedwait(&j->done_cv, &j->lock, &end) != ETIMEDOUT)
-		;
-	ret = j->done ? j->ret : -ETIMEDOUT;
-	if (j->done)
-		*out = j->sl;
-	job_put(j);
+	ret = pid < 0 ? -errno : 0;
+	close(p[1]);
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	pfd = (struct pollfd){.fd = p[0], .events = POLLIN};
+	while (!ret && (ret = poll(&pfd, 1, (int)ms)) < 0)
+		ret = errno == EINTR ? 0 : -errno; /* a signal (a resize): wait again */
+	if (ret > 0)
+		ret = read(p[0], &m, sizeof(m)) == (ssize_t)sizeof(m) ? m.ret : -EIO;
+	else if (ret == 0 && pid > 0)
+		ret = -ETIMEDOUT;
+	if (ret == 0)
+		*out = m.sl;
+	close(p[0]);
 	return ret;
 }
 

@@ -36,11 +36,16 @@ int sig_probe_fd(int fd, struct sig_list *out);
 int sig_probe_path(const char *path, struct sig_list *out);
 /*
  * The same, waiting for it at most ms milliseconds: a read of a loop device over an
- * image on a server that stopped answering never returns, and a screen must not wait
- * with it. -ETIMEDOUT then; the read goes on in a thread of its own, which frees what it
- * holds if it ever returns. -errno when no thread could be started.
+ * image on a server that stopped answering never returns, and neither a screen nor a
+ * refusal may wait with it, nor the caller's exit (the last close of a block device waits
+ * for its reads). So the probe runs in a process of its own, holding the device open and
+ * nothing else of the caller's; -ETIMEDOUT when it has not answered in time, and then it
+ * is left to end when the read does. path may be /proc/self/fd/N (the caller's N).
  */
 int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms);
+/* How long the door and the screens wait for that read: a sleeping disk spins up in
+   seconds; a loop device over a dead server's image never answers. */
+#define SIG_PROBE_MS 2000u
 /* "an ext4 file system 'data' (UUID 1b2c...) at 0x438, a dos partition table at 0x1fe";
    "" when there is nothing. buf, cut at len. */
 char *sig_describe(const struct sig_list *l, char *buf, size_t len);
