@@ -60,7 +60,7 @@ START_TEST(probe_files)
 	ck_assert_str_eq(l.s[0].label, "bench");
 	ck_assert(!l.s[0].table && l.s[0].uuid[0]);
 	ck_assert_int_eq(sig_probe_path("/nonexistent/drivebench", &l), -ENOENT);
-	/* in a thread of its own, the same answers (a read that never returns: t_stacks) */
+	/* in a process of its own, the same answers (a read that never returns: t_stacks) */
 	ck_assert_int_eq(sig_probe_path_within(path, &l, 30000), 0);
 	ck_assert_uint_eq(l.n, 1);
 	ck_assert_str_eq(l.s[0].label, "bench");
