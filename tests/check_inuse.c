@@ -833,8 +833,11 @@ START_TEST(test_remote_backing)
 	    "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
 	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n"
 	    "42 21 0:70 / %s-alias rw - nfs4 srv:/export rw\n"
-	    "43 21 0:70 /x %s-x rw - nfs4 srv:/export/x rw\n",
-	    dir, dir, dir, dir);
+	    "43 21 0:70 /x %s-x rw - nfs4 srv:/export/x rw\n"
+	    "44 21 0:72 / %s-again rw - nfs4 srv:/export/ rw\n"
+	    "45 21 0:73 / %s-sub rw - nfs4 srv:/export/x rw\n"
+	    "46 21 0:74 / %s-fuse rw - fuse.sshfs srv:/export rw\n",
+	    dir, dir, dir, dir, dir, dir, dir);
 	add_mounts(dir, "\n" P1_MOUNTED);
 	if (_i == 0) {
 		add_mounts(dir, mounts);
@@ -906,6 +909,16 @@ START_TEST(test_remote_backing)
 	fmt(alt, sizeof(alt), "%s-x/y", dir);
 	ck_assert(inuse_remote_alias(snap, want, alt));
 	ck_assert(inuse_remote_alias(snap, alt, want));
+	/* the export mounted again as a file system of its own (other options, another
+	   device number): by the server's path; not a FUSE daemon's that names the same */
+	fmt(alt, sizeof(alt), "%s-sub/y", dir);
+	ck_assert(inuse_remote_alias(snap, want, alt));
+	fmt(want, sizeof(want), "%s-again/img", dir);
+	ck_assert(inuse_remote_alias(snap, img, want));
+	fmt(want, sizeof(want), "%s-fuse/img", dir);
+	ck_assert(!inuse_remote_alias(snap, img, want));
+	fmt(want, sizeof(want), "%s-not/img", dir);
+	ck_assert(!inuse_remote_alias(snap, img, want));
 	fmt(want, sizeof(want), "%s-not/img", dir);
 	ck_assert_ptr_nonnull(inuse_remote_path(snap, img));
 	ck_assert_ptr_null(inuse_remote_path(snap, "/etc/fstab"));

@@ -666,6 +666,7 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 	for (size_t i = 0; i < s->nremote; i++) {
 		free(s->remote[i].at);
 		free(s->remote[i].root);
+		free(s->remote[i].source);
 	}
 	for (size_t i = 0; i < s->nopens; i++)
 		free(s->opens[i].path);

@@ -54,6 +54,7 @@ struct remote_mnt {
 	char *at;  /* where it is mounted, in its own mount namespace's terms */
 	char *root; /* what of its file system is mounted there ("/", or "/sub" for a bind
 		       mount of a directory) */
+	char *source; /* a network file system's export ("srv:/export"); NULL for FUSE */
 };
 
 /* An overlay (overlayfs): where each file's data is, its upper or a lower directory. */
@@ -131,8 +132,8 @@ bool inuse_remote_dev(const struct inuse_snapshot *s, dev_t dev);
 const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const char *path);
 /*
  * Paths a and b (as the kernel shows them) name one file of one remote file system through
- * two of its mounts: a bind mount, the same NFS export mounted twice, a container's volume
- * and the host's mount of it.
+ * two of its mounts: a bind mount, the same NFS export mounted twice (with the same
+ * options or not), a container's volume and the host's mount of it.
  */
 bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b);
 /* inuse_overlay.c: an overlay mount from mountinfo (opts: its super options) */

@@ -162,9 +162,14 @@ static bool is_remote(const char *fstype)
 	return false;
 }
 
-/* root: what of the file system is mounted; at: where, in its own namespace's terms */
+/*
+ * root: what of the file system is mounted; at: where, in its own namespace's terms;
+ * source: the server's export ("srv:/export"), kept for a network file system (a FUSE
+ * daemon's source names nothing)
+ */
 static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
-		      unsigned min, const char *root, const char *at)
+		      unsigned min, const char *root, const char *at, const char *fstype,
+		      const char *source)
 {
 	struct remote_mnt *r;
 
@@ -174,6 +179,8 @@ static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, un
 	*r = (struct remote_mnt){.id = atoi(id), .dev = makedev(maj, min)};
 	s->nremote++; /* freed with the snapshot, whole or not */
 	if ((at && !(r->at = strdup(at))) || !(r->root = strdup(root)))
+		return -ENOMEM;
+	if (source && strncmp(fstype, "fuse", 4) && !(r->source = strdup(source)))
 		return -ENOMEM;
 	return 0;
 }
@@ -228,21 +235,38 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
 	return NULL;
 }
 
-/* The path from the file system's root: what r mounts, then what is below it. */
+/*
+ * What is below mount r (rest) as a path from its file system's root: what r mounts, then
+ * rest; with by_source, from the server's ("srv:/export" + "/sub" + "/img").
+ */
+static bool fs_path(const struct remote_mnt *r, bool by_source, const char *rest, char *buf,
+		    size_t len)
+{
+	const char *pre = by_source ? r->source : "";
+	size_t n = strlen(pre);
+
+	if (n > 1 && pre[n - 1] == '/')
+		n--;
+	return (size_t)snprintf(buf, len, "%.*s%s%s", (int)n, pre,
+				strcmp(r->root, "/") ? r->root : "", rest) < len;
+}
+
+/*
+ * One file through mounts r and q: the same path from the root of one file system (one
+ * device number), or, for a network file system mounted twice with options that keep the
+ * kernel from sharing one (nosharecache, another rsize, a container's own mount), the
+ * same path from the same server's export.
+ */
 static bool same_in_fs(const struct remote_mnt *r, const char *rest, const struct remote_mnt *q,
 		       const char *qrest)
 {
-	const char *a = strcmp(r->root, "/") ? r->root : "";
-	const char *b = strcmp(q->root, "/") ? q->root : "";
-	size_t na = strlen(a), nb = strlen(b);
+	char a[2 * PATH_MAX], b[2 * PATH_MAX];
+	bool by_source = r->dev != q->dev;
 
-	if (r->dev != q->dev)
+	if (by_source && (!r->source || !q->source))
 		return false;
-	/* a + rest == b + qrest, without building either */
-	if (na >= nb)
-		return !strncmp(a, b, nb) && !strncmp(a + nb, qrest, na - nb) &&
-		       strlen(qrest) >= na - nb && !strcmp(rest, qrest + (na - nb));
-	return same_in_fs(q, qrest, r, rest);
+	return fs_path(r, by_source, rest, a, sizeof(a)) &&
+	       fs_path(q, by_source, qrest, b, sizeof(b)) && !strcmp(a, b);
 }
 
 /*
@@ -297,14 +321,15 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 			}
 		inuse_unescape(field[3]);
 		inuse_unescape(field[4]);
+		if (source)
+			inuse_unescape(source);
 		if (fstype && is_remote(fstype) &&
-		    (ret = add_remote(s, rcap, field[0], maj, min, field[3], field[4])))
+		    (ret = add_remote(s, rcap, field[0], maj, min, field[3], field[4], fstype,
+				      source)))
 			break;
 		if (fstype && opts && !strcmp(fstype, "overlay") &&
 		    (ret = inuse_add_overlay(s, field[0], maj, min, field[3], field[4], opts)))
 			break;
-		if (source)
-			inuse_unescape(source);
 		if (maj != 0) {
 			dev = makedev(maj, min);
 			ret = add_mount_at(s, cap, dev, field[4], fstype ? fstype : "", "");
