@@ -94,9 +94,9 @@ struct probe_msg {
 /*
  * The prober, a grandchild of the caller, in a session of its own (no terminal's signals
  * reach it): it holds the one descriptor it probes and the pipe, and no other (not a
- * result's lock, not an output), so a read that never returns keeps nothing of the
- * caller's. While it waits it holds the device open, so the caller's own last close of
- * it (at exit) does not wait for that read to end: the prober's does.
+ * result's lock, not an output, not the standard streams), so a read that never returns
+ * keeps nothing of the caller's. While it waits it holds the device open, so the caller's own last
+ * close of it (at exit) does not wait for that read to end: the prober's does.
  */
 static void prober(const char *path, int wr)
 {
@@ -113,6 +113,11 @@ static void prober(const char *path, int wr)
 			from = (unsigned)keep[k] + 1;
 	}
 	close_range(from, ~0u, 0);
+	/* nor the caller's standard streams: a pipe reading them would wait for it too */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int i = 0; null >= 0 && i < 3; i++)
+		if (i != null)
+			dup2(null, i);
 	setsid();
 	m.ret = fd < 0 ? -err : sig_probe_fd(fd, &m.sl);
 	_exit(write(wr, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : 1);
