@@ -165,10 +165,10 @@ int inuse_check_file(dev_t dev, ino_t ino, const char *path, const struct inuse_
 		     struct inuse *out, char *err, size_t errlen);
 
 /*
- * The file whose data path is (as the kernel shows it), when st (path's own stat) is of a
- * file on an overlay (overlayfs): st becomes that of the file in the upper or a lower
- * directory that holds it, the file that a loop device over path writes. A directory
- * becomes the upper directory, where a file made in it goes. Else st is left as it is.
+ * When st (the stat of path, as the kernel shows it) is of a file on an overlay
+ * (overlayfs), st becomes that of the file in the upper or a lower directory that holds
+ * its data: the file a loop device over path writes. A directory becomes the upper
+ * directory, where a file made in it goes. Else st is left as it is.
  */
 void inuse_overlay_real(const struct inuse_snapshot *s, const char *path, struct stat *st);
 

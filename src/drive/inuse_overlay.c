@@ -122,9 +122,9 @@ static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *
 }
 
 /*
- * The file whose data path (as the kernel shows it, in any mount namespace's terms) is,
- * when st (path's own stat) is of an overlay's file: st becomes that file's, on the upper
- * or a lower directory's file system, through overlays stacked on overlays. A directory
+ * When st (the stat of path, as the kernel shows it, in any mount namespace's terms) is
+ * of an overlay's file, st becomes that of the file that holds its data, on the upper or
+ * a lower directory's file system, through overlays stacked on overlays. A directory
  * becomes the upper directory, where a file made in it goes. Else st is left as it is.
  */
 void inuse_overlay_real(const struct inuse_snapshot *s, const char *path, struct stat *st)
