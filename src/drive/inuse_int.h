@@ -59,7 +59,6 @@ struct remote_mnt {
 
 /* An overlay (overlayfs): where each file's data is, its upper or a lower directory. */
 struct overlay_mnt {
-	int id;
 	dev_t dev;   /* the overlay's device number, what stat() of its files says */
 	char *at;    /* where it is mounted, in its own mount namespace's terms */
 	char *root;  /* what of the overlay is mounted there */
@@ -137,8 +136,8 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
  */
 bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b);
 /* inuse_overlay.c: an overlay mount from mountinfo (opts: its super options) */
-int inuse_add_overlay(struct inuse_snapshot *s, const char *id, unsigned maj, unsigned min,
-		      const char *root, const char *at, const char *opts);
+int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, const char *root,
+		      const char *at, const char *opts);
 void inuse_free_overlays(struct inuse_snapshot *s);
 bool inuse_overlay_dev(const struct inuse_snapshot *s, dev_t dev);
 /* inuse_loop.c: a loop device's backing path (-ENOMEM, else 0); then, once the mounts

@@ -328,7 +328,7 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 				      source)))
 			break;
 		if (fstype && opts && !strcmp(fstype, "overlay") &&
-		    (ret = inuse_add_overlay(s, field[0], maj, min, field[3], field[4], opts)))
+		    (ret = inuse_add_overlay(s, maj, min, field[3], field[4], opts)))
 			break;
 		if (maj != 0) {
 			dev = makedev(maj, min);

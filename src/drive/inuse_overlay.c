@@ -34,15 +34,15 @@ static char *option(const char *opts, const char *key)
 	return NULL;
 }
 
-int inuse_add_overlay(struct inuse_snapshot *s, const char *id, unsigned maj, unsigned min,
-		      const char *root, const char *at, const char *opts)
+int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, const char *root,
+		      const char *at, const char *opts)
 {
 	struct overlay_mnt *o;
 
 	if (GROW(s->ovl, s->novl, s->ovl_cap, 8))
 		return -ENOMEM;
 	o = &s->ovl[s->novl++]; /* freed with the snapshot, whole or not */
-	*o = (struct overlay_mnt){.id = atoi(id), .dev = makedev(maj, min)};
+	*o = (struct overlay_mnt){.dev = makedev(maj, min)};
 	o->at = strdup(at);
 	o->root = strdup(root);
 	o->upper = option(opts, "upperdir");

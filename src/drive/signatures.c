@@ -95,8 +95,8 @@ struct probe_msg {
  * The prober, a grandchild of the caller, in a session of its own (no terminal's signals
  * reach it): it holds the one descriptor it probes and the pipe, and no other (not a
  * result's lock, not an output, not the standard streams), so a read that never returns
- * keeps nothing of the caller's. While it waits it holds the device open, so the caller's own last
- * close of it (at exit) does not wait for that read to end: the prober's does.
+ * keeps nothing of the caller's. While it waits it holds the device open, so the caller's
+ * own last close of it (at exit) does not wait for that read to end: the prober's does.
  */
 static void prober(const char *path, int wr)
 {
