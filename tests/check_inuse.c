@@ -830,14 +830,20 @@ START_TEST(test_remote_backing)
 	/* nfs on the fixture's directory, and one beside it that must not cover it; the same
 	   file system again beside it (a bind mount), and its directory /x */
 	fmt(mounts, sizeof(mounts),
-	    "40 21 0:70 / %s rw - nfs4 srv:/export rw\n"
-	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw\n"
-	    "42 21 0:70 / %s-alias rw - nfs4 srv:/export rw\n"
-	    "43 21 0:70 /x %s-x rw - nfs4 srv:/export/x rw\n"
+	    "40 21 0:70 / %s rw - nfs4 srv:/export rw,vers=4.2,addr=10.0.0.5\n"
+	    "41 21 0:71 / %s-not rw - nfs4 srv:/other rw,addr=10.0.0.5\n"
+	    "42 21 0:70 / %s-alias rw - nfs4 srv:/export rw,vers=4.2,addr=10.0.0.5\n"
+	    "43 21 0:70 /x %s-x rw - nfs4 srv:/export/x rw,vers=4.2,addr=10.0.0.5\n"
 	    "44 21 0:72 / %s-again rw - nfs4 srv:/export/ rw\n"
 	    "45 21 0:73 / %s-sub rw - nfs4 srv:/export/x rw\n"
-	    "46 21 0:74 / %s-fuse rw - fuse.sshfs srv:/export rw\n",
-	    dir, dir, dir, dir, dir, dir, dir);
+	    "46 21 0:74 / %s-fuse rw - fuse.sshfs srv:/export rw\n"
+	    "47 21 0:75 / %s-byaddr rw - nfs4 10.0.0.5:/export "
+	    "rw,addr=10.0.0.5,clientaddr=1.2.3.4\n"
+	    "48 21 0:76 / %s-v6 rw - nfs4 [fd00::5]:/export rw,addr=fd00::5\n"
+	    "49 21 0:77 / %s-v6name rw - nfs4 v6srv:/export rw,vers=4.2,addr=fd00::5\n"
+	    "50 21 0:78 / %s-cifs rw - cifs //nas/export rw,vers=3.1.1,addr=10.0.0.5\n"
+	    "51 21 0:79 / %s-cifs2 rw - cifs //10.0.0.5/export/x rw,addr=10.0.0.5\n",
+	    dir, dir, dir, dir, dir, dir, dir, dir, dir, dir, dir, dir);
 	add_mounts(dir, "\n" P1_MOUNTED);
 	if (_i == 0) {
 		add_mounts(dir, mounts);
@@ -918,6 +924,20 @@ START_TEST(test_remote_backing)
 	fmt(want, sizeof(want), "%s-fuse/img", dir);
 	ck_assert(!inuse_remote_alias(snap, img, want));
 	fmt(want, sizeof(want), "%s-not/img", dir);
+	ck_assert(!inuse_remote_alias(snap, img, want));
+	/* the server named by its address, as the kernel's "addr=" says it is: NFS by IPv4
+	   and IPv6 addresses, CIFS; another server's export of that path is another file */
+	fmt(want, sizeof(want), "%s-byaddr/img", dir);
+	ck_assert(inuse_remote_alias(snap, img, want));
+	ck_assert(inuse_remote_alias(snap, want, img));
+	fmt(alt, sizeof(alt), "%s-v6/img", dir);
+	ck_assert(!inuse_remote_alias(snap, img, alt));
+	fmt(want, sizeof(want), "%s-v6name/img", dir);
+	ck_assert(inuse_remote_alias(snap, alt, want));
+	fmt(want, sizeof(want), "%s-cifs/x/y", dir);
+	fmt(alt, sizeof(alt), "%s-cifs2/y", dir);
+	ck_assert(inuse_remote_alias(snap, want, alt));
+	fmt(want, sizeof(want), "%s-cifs/img", dir);
 	ck_assert(!inuse_remote_alias(snap, img, want));
 	fmt(want, sizeof(want), "%s-not/img", dir);
 	ck_assert_ptr_nonnull(inuse_remote_path(snap, img));

@@ -667,6 +667,7 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 		free(s->remote[i].at);
 		free(s->remote[i].root);
 		free(s->remote[i].source);
+		free(s->remote[i].server);
 	}
 	for (size_t i = 0; i < s->nopens; i++)
 		free(s->opens[i].path);

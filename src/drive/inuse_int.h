@@ -55,6 +55,8 @@ struct remote_mnt {
 	char *root; /* what of its file system is mounted there ("/", or "/sub" for a bind
 		       mount of a directory) */
 	char *source; /* a network file system's export ("srv:/export"); NULL for FUSE */
+	char *server; /* the same by the server's address, the kernel's "addr=" option
+			 ("10.0.0.5:/export", "//10.0.0.5/share"), or NULL */
 };
 
 /* An overlay (overlayfs): where each file's data is, its upper or a lower directory. */
@@ -135,6 +137,9 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
  * options or not), a container's volume and the host's mount of it.
  */
 bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const char *b);
+/* The value of key ("upperdir") in mountinfo's super options, octal escapes decoded, as
+   a string to free; NULL when it is not there (or on no memory) */
+char *inuse_mount_option(const char *opts, const char *key);
 /* inuse_overlay.c: an overlay mount from mountinfo (opts: its super options) */
 int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, const char *root,
 		      const char *at, const char *opts);

@@ -162,14 +162,54 @@ static bool is_remote(const char *fstype)
 	return false;
 }
 
+char *inuse_mount_option(const char *opts, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == '=') {
+			char *v = strndup(p + k + 1, strcspn(p + k + 1, ","));
+			if (v)
+				inuse_unescape(v);
+			return v;
+		}
+	return NULL;
+}
+
+/*
+ * source with its server named by the address the kernel connected to (opts' "addr="),
+ * as a string to free, or NULL: "nas:/export" and "10.0.0.5:/export" are one export when
+ * nas is 10.0.0.5, which the mount table says and no name lookup has to. NFS names a
+ * server "host:/path" ("[fe80::1]:/path"), CIFS "//host/share".
+ */
+static char *by_address(const char *source, const char *opts)
+{
+	char *addr = inuse_mount_option(opts, "addr"), *out = NULL;
+	const char *path = NULL;
+
+	if (!addr || !*addr)
+		goto done;
+	if (!strncmp(source, "//", 2))
+		path = strchr(source + 2, '/');
+	else if (source[0] == '[')
+		path = strstr(source, "]:") ? strstr(source, "]:") + 1 : NULL;
+	else
+		path = strchr(source, ':');
+	if (path && asprintf(&out, "%s%s%s", source[0] == '/' ? "//" : "", addr, path) < 0)
+		out = NULL;
+done:
+	free(addr);
+	return out;
+}
+
 /*
  * root: what of the file system is mounted; at: where, in its own namespace's terms;
  * source: the server's export ("srv:/export"), kept for a network file system (a FUSE
- * daemon's source names nothing)
+ * daemon's source names nothing), with opts, its super options (the server's address)
  */
 static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, unsigned maj,
 		      unsigned min, const char *root, const char *at, const char *fstype,
-		      const char *source)
+		      const char *source, const char *opts)
 {
 	struct remote_mnt *r;
 
@@ -180,8 +220,11 @@ static int add_remote(struct inuse_snapshot *s, size_t *rcap, const char *id, un
 	s->nremote++; /* freed with the snapshot, whole or not */
 	if ((at && !(r->at = strdup(at))) || !(r->root = strdup(root)))
 		return -ENOMEM;
-	if (source && strncmp(fstype, "fuse", 4) && !(r->source = strdup(source)))
+	if (!source || !strncmp(fstype, "fuse", 4))
+		return 0;
+	if (!(r->source = strdup(source)))
 		return -ENOMEM;
+	r->server = opts ? by_address(source, opts) : NULL; /* NULL on no memory: by name */
 	return 0;
 }
 
@@ -239,10 +282,9 @@ const struct remote_mnt *inuse_remote_path(const struct inuse_snapshot *s, const
  * What is below mount r (rest) as a path from its file system's root: what r mounts, then
  * rest; with by_source, from the server's ("srv:/export" + "/sub" + "/img").
  */
-static bool fs_path(const struct remote_mnt *r, bool by_source, const char *rest, char *buf,
+static bool fs_path(const struct remote_mnt *r, const char *pre, const char *rest, char *buf,
 		    size_t len)
 {
-	const char *pre = by_source ? r->source : "";
 	size_t n = strlen(pre);
 
 	if (n > 1 && pre[n - 1] == '/')
@@ -251,22 +293,29 @@ static bool fs_path(const struct remote_mnt *r, bool by_source, const char *rest
 				strcmp(r->root, "/") ? r->root : "", rest) < len;
 }
 
+static bool same_path(const struct remote_mnt *r, const char *rpre, const char *rest,
+		      const struct remote_mnt *q, const char *qpre, const char *qrest)
+{
+	char a[2 * PATH_MAX], b[2 * PATH_MAX];
+
+	return rpre && qpre && fs_path(r, rpre, rest, a, sizeof(a)) &&
+	       fs_path(q, qpre, qrest, b, sizeof(b)) && !strcmp(a, b);
+}
+
 /*
  * One file through mounts r and q: the same path from the root of one file system (one
  * device number), or, for a network file system mounted twice with options that keep the
  * kernel from sharing one (nosharecache, another rsize, a container's own mount), the
- * same path from the same server's export.
+ * same path from the same server's export, the server named as either mount names it or
+ * by its address.
  */
 static bool same_in_fs(const struct remote_mnt *r, const char *rest, const struct remote_mnt *q,
 		       const char *qrest)
 {
-	char a[2 * PATH_MAX], b[2 * PATH_MAX];
-	bool by_source = r->dev != q->dev;
-
-	if (by_source && (!r->source || !q->source))
-		return false;
-	return fs_path(r, by_source, rest, a, sizeof(a)) &&
-	       fs_path(q, by_source, qrest, b, sizeof(b)) && !strcmp(a, b);
+	if (r->dev == q->dev)
+		return same_path(r, "", rest, q, "", qrest);
+	return same_path(r, r->source, rest, q, q->source, qrest) ||
+	       same_path(r, r->server, rest, q, q->server, qrest);
 }
 
 /*
@@ -325,7 +374,7 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 			inuse_unescape(source);
 		if (fstype && is_remote(fstype) &&
 		    (ret = add_remote(s, rcap, field[0], maj, min, field[3], field[4], fstype,
-				      source)))
+				      source, opts)))
 			break;
 		if (fstype && opts && !strcmp(fstype, "overlay") &&
 		    (ret = inuse_add_overlay(s, maj, min, field[3], field[4], opts)))

@@ -19,21 +19,6 @@
 
 #include "grow.h"
 
-/* opts' value of key ("upperdir"), mountinfo's octal escapes decoded, or NULL */
-static char *option(const char *opts, const char *key)
-{
-	size_t k = strlen(key);
-
-	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, key, k) && p[k] == '=') {
-			char *v = strndup(p + k + 1, strcspn(p + k + 1, ","));
-			if (v)
-				inuse_unescape(v);
-			return v;
-		}
-	return NULL;
-}
-
 int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, const char *root,
 		      const char *at, const char *opts)
 {
@@ -45,8 +30,8 @@ int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, cons
 	*o = (struct overlay_mnt){.dev = makedev(maj, min)};
 	o->at = strdup(at);
 	o->root = strdup(root);
-	o->upper = option(opts, "upperdir");
-	o->lower = option(opts, "lowerdir");
+	o->upper = inuse_mount_option(opts, "upperdir");
+	o->lower = inuse_mount_option(opts, "lowerdir");
 	return o->at && o->root ? 0 : -ENOMEM;
 }
 
