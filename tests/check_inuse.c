@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 
 #include "inuse.h"
 #include "inuse_int.h"
@@ -947,6 +948,25 @@ START_TEST(test_remote_backing)
 }
 END_TEST
 
+/* inuse_overlay_real() of dir/path (mode) on overlay ovl is dir/real, or unchanged if "" */
+static void overlay_case(const struct inuse_snapshot *snap, const char *dir, dev_t ovl,
+			 const char *path, const char *real, mode_t mode)
+{
+	char p[4200];
+	struct stat st = {.st_mode = mode, .st_dev = ovl, .st_ino = 7}, want;
+
+	fmt(p, sizeof(p), "%s/%s", dir, path);
+	inuse_overlay_real(snap, p, &st);
+	if (!real[0]) {
+		ck_assert_msg(st.st_dev == ovl && st.st_ino == 7, "%s", path);
+		return;
+	}
+	fmt(p, sizeof(p), "%s/%s", dir, real);
+	ck_assert_int_eq(stat(p, &want), 0);
+	ck_assert_msg(st.st_dev == want.st_dev && st.st_ino == want.st_ino, "%s is not %s", path,
+		      real);
+}
+
 /*
  * A file on an overlay is the file of its upper or first lower directory that holds it
  * (the mount's root field and the layers' paths as mountinfo escapes them); a directory
@@ -957,7 +977,7 @@ START_TEST(test_overlay_real)
 	char dir[4096], sys[4096], proc[4096], mounts[20000], path[4200], err[256] = "";
 	struct inuse_roots roots = {.proc = proc, .sys = sys};
 	struct inuse_snapshot *snap;
-	struct stat st, want;
+	struct stat st;
 	const dev_t ovl = makedev(0, 40);
 
 	fmt(dir, sizeof(dir), "%s/overlay", tmproot);
@@ -990,24 +1010,92 @@ START_TEST(test_overlay_real)
 		{"bind/c", "lo2/sub/c", S_IFREG}, {"m/sub/none", "", S_IFREG},
 		{"m/sub", "up", S_IFDIR},	  {"elsewhere/sub/a", "", S_IFREG},
 	};
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		st = (struct stat){.st_mode = cases[i].mode, .st_dev = ovl, .st_ino = 7};
-		fmt(path, sizeof(path), "%s/%s", dir, cases[i].path);
-		inuse_overlay_real(snap, path, &st);
-		if (!cases[i].real[0]) {
-			ck_assert_msg(st.st_dev == ovl && st.st_ino == 7, "%s", cases[i].path);
-			continue;
-		}
-		fmt(path, sizeof(path), "%s/%s", dir, cases[i].real);
-		ck_assert_int_eq(stat(path, &want), 0);
-		ck_assert_msg(st.st_dev == want.st_dev && st.st_ino == want.st_ino, "%s is not %s",
-			      cases[i].path, cases[i].real);
-	}
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		overlay_case(snap, dir, ovl, cases[i].path, cases[i].real, cases[i].mode);
 	/* a file of another device is not the overlay's */
 	st = (struct stat){.st_mode = S_IFREG, .st_dev = makedev(0, 41), .st_ino = 7};
 	fmt(path, sizeof(path), "%s/m/sub/a", dir);
 	inuse_overlay_real(snap, path, &st);
 	ck_assert(st.st_dev == makedev(0, 41) && st.st_ino == 7);
+	inuse_snapshot_free(snap);
+}
+END_TEST
+
+/* set xattr name (value v) on dir/rel */
+static void set_attr(const char *dir, const char *rel, const char *name, const char *v)
+{
+	char path[4200];
+
+	fmt(path, sizeof(path), "%s/%s", dir, rel);
+	ck_assert_msg(setxattr(path, name, v, strlen(v), 0) == 0, "setxattr %s %s: %s", path, name,
+		      strerror(errno));
+}
+
+/*
+ * metacopy=on: a file whose metadata alone was copied up is the lower file holding its
+ * data, found by its path or its redirect (absolute, or a name in its directory), through
+ * a lower layer's metacopy too, and in a data-only layer, which no other lookup reaches;
+ * a metacopy with its data nowhere is itself. The layers as mountinfo shows them with
+ * the "lowerdir+" and "datadir+" options of the new mount API, and a "userxattr" mount
+ * whose attributes are user.overlay.*.
+ */
+START_TEST(test_overlay_metacopy)
+{
+	char dir[4096], sys[4096], proc[4096], mounts[20000], err[256] = "";
+	struct inuse_roots roots = {.proc = proc, .sys = sys};
+	struct inuse_snapshot *snap;
+
+	fmt(dir, sizeof(dir), "%s/metacopy%d", tmproot, _i);
+	mkdir_p(dir);
+	build_tree(dir,
+		   (const struct fs_entry[]){{"up/sub/m", "", NULL},
+					     {"lo1/sub/m", "lower m", NULL},
+					     {"up/sub/r", "", NULL},
+					     {"lo2/sub/old", "renamed", NULL},
+					     {"up/sub/d", "", NULL},
+					     {"data/blobs/d1", "data only", NULL},
+					     {"data/sub/hidden", "data only", NULL},
+					     {"lo1/sub/chain", "", NULL},
+					     {"lo2/sub/chain", "chain", NULL},
+					     {"up/sub/orphan", "", NULL},
+					     {"lo1/sub/plain", "plain", NULL},
+					     {"proc/self/mountinfo", "", NULL},
+					     {"sys/class/block/sda/dev", "8:0", NULL}},
+		   13);
+	const char *ns = _i ? "user.overlay." : "trusted.overlay.";
+	char meta[40], redir[40];
+	fmt(meta, sizeof(meta), "%smetacopy", ns);
+	fmt(redir, sizeof(redir), "%sredirect", ns);
+	set_attr(dir, "up/sub/m", meta, "");
+	set_attr(dir, "up/sub/r", meta, "");
+	set_attr(dir, "up/sub/r", redir, "old");
+	set_attr(dir, "up/sub/d", meta, "");
+	set_attr(dir, "up/sub/d", redir, "/blobs/d1");
+	set_attr(dir, "lo1/sub/chain", meta, "");
+	set_attr(dir, "up/sub/orphan", meta, "");
+	/* the other namespace's attribute means nothing to this mount */
+	set_attr(dir, "lo1/sub/plain", _i ? "trusted.overlay.metacopy" : "user.overlay.metacopy",
+		 "");
+	fmt(mounts, sizeof(mounts),
+	    "21 1 8:0 / / rw - ext4 /dev/sda rw\n"
+	    "50 21 0:40 / %s/m rw - overlay overlay rw,lowerdir+=%s/lo1,lowerdir+=%s/lo2,"
+	    "datadir+=%s/data,upperdir=%s/up,workdir=%s/work,redirect_dir=on,metacopy=on%s\n",
+	    dir, dir, dir, dir, dir, dir, _i ? ",userxattr" : "");
+	add_mounts(dir, mounts);
+	fmt(sys, sizeof(sys), "%s/sys", dir);
+	fmt(proc, sizeof(proc), "%s/proc", dir);
+	ck_assert_msg(inuse_snapshot_take(&snap, &roots, err, sizeof(err)) == 0, "%s", err);
+	const char *cases[][2] = {
+		{"m/sub/m", "lo1/sub/m"},
+		{"m/sub/r", "lo2/sub/old"},
+		{"m/sub/d", "data/blobs/d1"},
+		{"m/sub/chain", "lo2/sub/chain"},
+		{"m/sub/orphan", "up/sub/orphan"},
+		{"m/sub/plain", "lo1/sub/plain"},
+		{"m/sub/hidden", ""},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		overlay_case(snap, dir, makedev(0, 40), cases[i][0], cases[i][1], S_IFREG);
 	inuse_snapshot_free(snap);
 }
 END_TEST
@@ -1368,6 +1456,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_reach_by_path);
 	tcase_add_loop_test(tc, test_remote_backing, 0, 2);
 	tcase_add_test(tc, test_overlay_real);
+	tcase_add_loop_test(tc, test_overlay_metacopy, 0, 2);
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
 	suite_add_tcase(s, tc);

@@ -355,6 +355,30 @@ else
 	skip "an overlay" "mount -t overlay failed"
 fi
 
+# 18c: with metacopy=on (containers/storage's default on Fedora), a chmod copies up the
+# metadata alone: the data stays in the lower file, which a read-only loop device over
+# the overlay's file then reads, and writing that lower file changes what it reads
+mkdir -p "$T/ovlm/lower" "$T/ovlm/upper" "$T/ovlm/work" "$T/ovlm/m"
+head -c 1M /dev/urandom >"$T/ovlm/lower/meta.img"
+truncate -s 64M "$T/ovlm/lower/meta.img"
+if mount -t overlay overlay -o \
+	"lowerdir=$T/ovlm/lower,upperdir=$T/ovlm/upper,workdir=$T/ovlm/work,metacopy=on" \
+	"$T/ovlm/m" 2>/dev/null; then
+	cleanup_add "umount -l $T/ovlm/m"
+	chmod 600 "$T/ovlm/m/meta.img"
+	md5sum <"$T/ovlm/lower/meta.img" >"$T/ovlm.sum"
+	check "metacopy: a chmod copies up no data" \
+		test "$(stat -c %b "$T/ovlm/upper/meta.img")" -lt 64
+	if mkloop lm "$T/ovlm/m/meta.img" -r; then
+		refused "the lower file holding the data of a metacopy file under a read-only loop device" \
+			"$T/ovlm/lower/meta.img" "backs $(lname "$lm") \(a loop device\)"
+		check "metacopy: the lower file is unchanged" \
+			cmp -s "$T/ovlm.sum" <(md5sum <"$T/ovlm/lower/meta.img")
+	fi
+else
+	skip "an overlay with metacopy=on" "mount -t overlay -o metacopy=on failed"
+fi
+
 # 19: a file open for writing on a FUSE file system whose daemon stops answering, as on a
 # dead NFS server's mount: the snapshot knows it from the mount table and fdinfo, and
 # never waits on a stat() there

@@ -66,6 +66,7 @@ struct overlay_mnt {
 	char *root;  /* what of the overlay is mounted there */
 	char *upper; /* the upper directory, or NULL (a read-only overlay) */
 	char *lower; /* the lower directories, top first, ':' between, or NULL */
+	bool userxattr; /* its own attributes are "user.overlay.*", not "trusted.overlay.*" */
 };
 
 struct swap_ent {

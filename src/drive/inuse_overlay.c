@@ -4,7 +4,9 @@
  * layers) keeps its files' data in. stat() of a file there gives the overlay's device
  * number, and the loop driver says the same of a loop device over it, while the data is
  * in a file of the upper or a lower directory's file system: writing that file by its own
- * path writes the loop device. So a file on an overlay is taken as that real file.
+ * path writes the loop device. So a file on an overlay is taken as that real file: with
+ * metacopy=on, a file whose metadata alone was copied up (a chmod, a chown) keeps its
+ * data in a lower file, which that upper file's attributes point to.
  */
 #include "inuse.h"
 #include "inuse_int.h"
@@ -16,8 +18,47 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 
 #include "grow.h"
+#include "strbuf.h"
+
+/*
+ * The lower directories of an overlay mounted with the new mount API's options, one
+ * each ("lowerdir+=/l1,lowerdir+=/l2,datadir+=/d"), as "lowerdir=" lists them
+ * ("/l1:/l2::/d"): *out, NULL when there are none; -ENOMEM, else 0.
+ */
+static int layers(const char *opts, char **out)
+{
+	struct strbuf b = {0};
+	bool data = false;
+	char *all;
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		bool d = !strncmp(p, "datadir+=", 9);
+		size_t at = d ? 9 : 10;
+		char *v;
+		if (!d && strncmp(p, "lowerdir+=", 10))
+			continue;
+		if (!(v = strndup(p + at, strcspn(p + at, ",")))) {
+			free(strbuf_take(&b));
+			return -ENOMEM;
+		}
+		inuse_unescape(v);
+		strbuf_add(&b, "%s%s%s", b.len ? ":" : "", d && !data ? ":" : "", v);
+		data |= d;
+		free(v);
+	}
+	all = strbuf_take(&b);
+	if (!all)
+		return -ENOMEM;
+	if (!*all) {
+		free(all);
+		all = NULL;
+	}
+	*out = all;
+	return 0;
+}
 
 int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, const char *root,
 		      const char *at, const char *opts)
@@ -32,6 +73,10 @@ int inuse_add_overlay(struct inuse_snapshot *s, unsigned maj, unsigned min, cons
 	o->root = strdup(root);
 	o->upper = inuse_mount_option(opts, "upperdir");
 	o->lower = inuse_mount_option(opts, "lowerdir");
+	if (!o->lower && layers(opts, &o->lower))
+		return -ENOMEM;
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		o->userxattr |= !strncmp(p, "userxattr", 9) && (p[9] == ',' || p[9] == '\0');
 	return o->at && o->root ? 0 : -ENOMEM;
 }
 
@@ -73,37 +118,81 @@ static const char *below(const struct overlay_mnt *o, const char *path)
 static bool in_layer(const struct inuse_snapshot *s, const char *dir, size_t dirlen,
 		     const char *rel, mode_t want, struct stat *st, char *out, size_t len)
 {
+	char path[PATH_MAX];
 	struct stat cst;
 
-	if (!dirlen || (size_t)snprintf(out, len, "%.*s%s", (int)dirlen, dir, rel) >= len ||
-	    inuse_remote_path(s, out) || stat(out, &cst) || (cst.st_mode & S_IFMT) != want)
+	if (!dirlen ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)dirlen, dir, rel) >= sizeof(path) ||
+	    strlen(path) >= len || inuse_remote_path(s, path) || stat(path, &cst) ||
+	    (cst.st_mode & S_IFMT) != want)
 		return false;
 	*st = cst;
+	strcpy(out, path);
 	return true;
 }
 
-/* One step down: path on overlay o (rest below its mount point) to its layer's file. */
+/*
+ * Whether the layer file at path holds only metadata (metacopy=on), its data being in a
+ * layer below at rel, which its redirect changes when it was renamed: "/a/b" from the
+ * overlay's root, "b" in the same directory.
+ */
+static bool metacopy(const struct overlay_mnt *o, const char *path, char *rel, size_t len)
+{
+	const char *ns = o->userxattr ? "user.overlay." : "trusted.overlay.";
+	char name[32], to[PATH_MAX];
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "%smetacopy", ns);
+	if (getxattr(path, name, NULL, 0) < 0)
+		return false;
+	snprintf(name, sizeof(name), "%sredirect", ns);
+	n = getxattr(path, name, to, sizeof(to) - 1);
+	if (n > 0) {
+		char *slash = strrchr(rel, '/');
+		to[n] = '\0';
+		if (to[0] == '/')
+			snprintf(rel, len, "%s", to);
+		else if (slash && (size_t)(slash + 1 - rel) + (size_t)n < len)
+			strcpy(slash + 1, to);
+	}
+	return true;
+}
+
+/*
+ * One step down: path on overlay o (rest below its mount point) to its layer's file, the
+ * upper directory's, else the first lower one's that has it; for a file whose metadata
+ * alone is there, the first one below holding its data, data-only layers ("::") too.
+ */
 static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *o, const char *rest,
 		      mode_t want, struct stat *st, char *out, size_t len)
 {
 	char rel[PATH_MAX];
 	const char *l = o->lower;
+	bool found = false;
 
 	if ((size_t)snprintf(rel, sizeof(rel), "%s%s", strcmp(o->root, "/") ? o->root : "", rest) >=
 	    sizeof(rel))
 		return false;
 	/* the upper directory first: a file copied up is there, and new files go there */
-	if (o->upper &&
-	    in_layer(s, o->upper, strlen(o->upper), want == S_IFDIR ? "" : rel, want, st, out, len))
-		return true;
-	/* then the lower directories, top first ("/l1:/l2"; "::" before data-only ones) */
+	if (o->upper && in_layer(s, o->upper, strlen(o->upper), want == S_IFDIR ? "" : rel, want,
+				 st, out, len)) {
+		if (want == S_IFDIR || !metacopy(o, out, rel, sizeof(rel)))
+			return true;
+		found = true;
+	}
+	/* then the lower directories, top first ("/l1:/l2"; data-only ones after "::") */
 	while (want == S_IFREG && l && *l) {
 		size_t n = strcspn(l, ":");
-		if (in_layer(s, l, n, rel, want, st, out, len))
-			return true;
+		if (!n && !found)
+			break; /* only a metacopy's redirect reaches a data-only layer */
+		if (in_layer(s, l, n, rel, want, st, out, len)) {
+			if (!metacopy(o, out, rel, sizeof(rel)))
+				return true;
+			found = true;
+		}
 		l += n + (l[n] == ':');
 	}
-	return false;
+	return found; /* a metacopy whose data is in no layer: that file */
 }
 
 /*

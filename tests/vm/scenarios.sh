@@ -508,6 +508,19 @@ overlay() {
 	losetup -d "$lo"
 	w1s overlay/merged-file-free-allowed 0 /tmp/ovm/up
 	umount /tmp/ovm
+	# metacopy=on: a chmod copies up the metadata alone, a read-only loop device over the
+	# overlay's file reads the lower file, and that is what a run must not write
+	dd if=/dev/urandom of=/tmp/ovfs/l/meta bs=1M count=8 2>/dev/null
+	if mount -t overlay overlay -o \
+		lowerdir=/tmp/ovfs/l,upperdir=/tmp/ovfs/u,workdir=/tmp/ovfs/w,metacopy=on /tmp/ovm; then
+		chmod 600 /tmp/ovm/meta
+		lo=$(losetup -f) && losetup -r "$lo" /tmp/ovm/meta
+		w1s overlay/metacopy-lower-refused 3 /tmp/ovfs/l/meta
+		losetup -d "$lo"
+		umount /tmp/ovm
+	else
+		fail overlay/metacopy "no overlay with metacopy=on here"
+	fi
 	umount /tmp/ovfs
 	losetup -d "$lf"
 	rm -f /tmp/ovfs.img
