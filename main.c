@@ -17,6 +17,7 @@
 #include "siteconf.h"
 #include "text.h"
 #include "tui.h"
+#include "units.h"
 #include "version.h"
 
 struct command {
@@ -109,6 +110,15 @@ int main(int argc, char **argv)
 	if (settings.uring_gather && engine_auto_parse(settings.uring_gather, &on)) {
 		fprintf(stderr, "drivebench: DRIVEBENCH_URING_GATHER: '%s' is not auto or no\n",
 			settings.uring_gather);
+		return EXIT_USAGE;
+	}
+	uint64_t ns;
+	if (settings.no_progress &&
+	    (units_parse_duration(settings.no_progress, &ns) || ns < ENGINE_NO_PROGRESS_MIN_NS)) {
+		fprintf(stderr,
+			"drivebench: DRIVEBENCH_NO_PROGRESS: '%s' is not a duration of 100ms or "
+			"more\n",
+			settings.no_progress);
 		return EXIT_USAGE;
 	}
 	if (site_apply(&site))

@@ -193,6 +193,15 @@ START_TEST(test_poll_parse)
 	s.busy_poll = "sometimes";
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	ck_assert_int_eq(o.poll, ENGINE_POLL_NO);
+	/* no_progress: a duration of 100 ms or more, else the default (0) */
+	s = (struct settings){.no_progress = "2m"};
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
+	ck_assert_uint_eq(o.no_progress_ns, 120000 * MS);
+	s.no_progress = "50ms";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
+	ck_assert_uint_eq(o.no_progress_ns, 0);
+	s.no_progress = "soon";
+	ck_assert_int_eq(engine_opts_from_settings(&o, &s), -EINVAL);
 	/* uring_async: no (the default) or auto; auto only with fewer threads than CPUs */
 	s = (struct settings){0};
 	ck_assert_int_eq(engine_opts_from_settings(&o, &s), 0);
@@ -796,6 +805,146 @@ START_TEST(test_loop_4k_native)
 }
 END_TEST
 
+/*
+ * A device one queue of which stops answering after DEAD_AFTER I/Os, as a dead NFS
+ * server's or a hung FUSE daemon's does: its wait never returns, whatever its timeout,
+ * until dead_release is set, as a thread asleep in the kernel. The other queues complete
+ * at once. It counts the dead queues closed.
+ */
+#define DEAD_AFTER 64
+static atomic_bool dead_taken, dead_release;
+static atomic_uint dead_closed;
+
+struct dead_io {
+	bool dead;
+	unsigned done, n;
+	unsigned slots[64];
+	int res[64];
+};
+
+static int dead_open(struct engine_io **io, int fd, unsigned depth, const struct iovec *bufs,
+		     unsigned flags)
+{
+	struct dead_io *d = calloc(1, sizeof(*d));
+
+	(void)fd, (void)bufs, (void)flags;
+	if (depth > 64 || !d) {
+		free(d);
+		return -EINVAL;
+	}
+	d->dead = !atomic_exchange(&dead_taken, true);
+	*io = (struct engine_io *)d;
+	return 0;
+}
+
+static void dead_close(struct engine_io *io)
+{
+	struct dead_io *d = (struct dead_io *)io;
+
+	if (d->dead)
+		atomic_fetch_add(&dead_closed, 1);
+	free(d);
+}
+
+static void dead_queue(struct engine_io *io, unsigned slot, bool write, uint64_t off, uint32_t len)
+{
+	struct dead_io *d = (struct dead_io *)io;
+
+	(void)write, (void)off;
+	d->slots[d->n] = slot;
+	d->res[d->n++] = (int)len;
+}
+
+static int dead_submit_wait(struct engine_io *io, unsigned min_complete, uint64_t timeout_ns)
+{
+	struct dead_io *d = (struct dead_io *)io;
+
+	(void)min_complete, (void)timeout_ns;
+	while (d->dead && d->done >= DEAD_AFTER && !atomic_load(&dead_release))
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	return 0;
+}
+
+static unsigned dead_reap(struct engine_io *io, struct engine_cqe *out, unsigned max)
+{
+	struct dead_io *d = (struct dead_io *)io;
+	unsigned n = d->n < max ? d->n : max;
+
+	if (d->dead && d->done >= DEAD_AFTER)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		out[i] = (struct engine_cqe){.slot = d->slots[i], .res = d->res[i]};
+	memmove(d->slots, d->slots + n, (d->n - n) * sizeof(d->slots[0]));
+	memmove(d->res, d->res + n, (d->n - n) * sizeof(d->res[0]));
+	d->n -= n;
+	d->done += n;
+	return n;
+}
+
+static const char *dead_describe(struct engine_io *io)
+{
+	(void)io;
+	return "dead (test)";
+}
+
+static const struct engine_ops engine_dead = {
+	.name = "dead",
+	.open = dead_open,
+	.close = dead_close,
+	.queue = dead_queue,
+	.submit_wait = dead_submit_wait,
+	.reap = dead_reap,
+	.describe = dead_describe,
+};
+
+/*
+ * A worker held in the kernel by a device that stopped answering: once the no-progress
+ * limit fails the step, the step ends without that worker, with the other's figures, its
+ * samples and the error, rather than waiting for it for ever. The caller then frees its
+ * workload and ctl; when the device answers at last, the abandoned worker ends without
+ * touching them (an ASan build sees any use after free) and closes its queue.
+ */
+START_TEST(test_abandon)
+{
+	struct target t;
+	char *path, err[256];
+	struct workload *wl = calloc(1, sizeof(*wl));
+	struct engine_ctl *ctl = calloc(1, sizeof(*ctl));
+	struct step_result r;
+	struct seen seen = {0};
+
+	ck_assert(wl && ctl);
+	atomic_store(&dead_taken, false);
+	atomic_store(&dead_release, false);
+	atomic_store(&dead_closed, 0);
+	open_file_target(&t, &path, 1 << 20, false);
+	workload_defaults(wl);
+	wl->threads = 2;
+	wl->qdepth = 2;
+	wl->time_ns = 3600000 * MS;
+	wl->interval_ns = 50 * MS;
+	ctl->no_progress_ns = 200 * MS;
+	ck_assert_int_eq(
+		engine_run(&engine_dead, &t, wl, ctl, count_sample, &seen, &r, err, sizeof(err)),
+		-ETIMEDOUT);
+	ck_assert_msg(strstr(err, "no progress: worker thread "), "%s", err);
+	ck_assert_int_eq(r.error, -ETIMEDOUT);
+	/* the other worker's I/O, and the dead one's before it died, in samples */
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, DEAD_AFTER);
+	ck_assert_uint_ge(r.nsamples, 1);
+	ck_assert_uint_eq(seen.n, r.nsamples);
+	ck_assert_uint_eq(atomic_load(&dead_closed), 0);
+	free(ctl);
+	free(wl);
+	close_file_target(&t, path);
+	atomic_store(&dead_release, true);
+	for (int i = 0; i < 5000 && !atomic_load(&dead_closed); i++)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	ck_assert_uint_eq(atomic_load(&dead_closed), 1);
+	step_result_free(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -814,6 +963,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, test_no_host_stall);
 	tcase_add_loop_test(tc, test_scripted_stall, 0, 2);
 	tcase_add_test(tc, test_collector_oom);
+	tcase_add_test(tc, test_abandon);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("loop");
 	tcase_set_timeout(tc, 60);

@@ -163,6 +163,10 @@ DRIVEBENCH_URING_GATHER=off "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_URING_GATHER: 'off' is not auto or no" "$T/um.err" &&
 	pass "a bad DRIVEBENCH_URING_GATHER: exit 2" ||
 	fail "a bad DRIVEBENCH_URING_GATHER: exit 2" "$(cat "$T/um.err")"
+DRIVEBENCH_NO_PROGRESS=10ms "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
+[ $? = 2 ] && grep -q "DRIVEBENCH_NO_PROGRESS: '10ms' is not a duration of 100ms or more" "$T/um.err" &&
+	pass "a bad DRIVEBENCH_NO_PROGRESS: exit 2" ||
+	fail "a bad DRIVEBENCH_NO_PROGRESS: exit 2" "$(cat "$T/um.err")"
 DRIVEBENCH_URING_ASYNC=sometimes "$DRIVEBENCH" list >/dev/null 2>"$T/ua.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_URING_ASYNC: 'sometimes' is not no or auto" "$T/ua.err" &&
 	pass "a bad DRIVEBENCH_URING_ASYNC: exit 2" ||

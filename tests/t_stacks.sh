@@ -496,6 +496,26 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	check "a file open on a FUSE file system that stopped answering: a run does not wait" \
 		test $? -eq 0
 	rm -f "$T/hang-now"
+	# a run whose file stops answering mid-step (a dead NFS server, a hung daemon): the
+	# step fails for no progress ($DRIVEBENCH_NO_PROGRESS shortens the minute), and the
+	# run is saved and said while its thread is still held in the kernel
+	truncate -s 64M "$T/hung/mid.img"
+	DRIVEBENCH_NO_PROGRESS=1s timeout -s KILL 120 "$DRIVEBENCH" run --target "$T/hung/mid.img" \
+		--rw randread --time 1h --interval 100ms --quiet --out "$T/mid.json" >/dev/null 2>"$T/me" &
+	mp=$!
+	for _ in $(seq 100); do [ -s "$T/mid.json" ] && break; sleep 0.1; done
+	sleep 1
+	touch "$T/hang-now"
+	for _ in $(seq 300); do grep -q '"status": "failed"' "$T/mid.json" && break; sleep 0.1; done
+	check "a run whose file stops answering mid-step is saved as failed while it still hangs" \
+		grep -q '"status": "failed"' "$T/mid.json"
+	check "... it says why" grep -q "no progress: worker thread 1 completed no I/O for 1 s" "$T/me"
+	check "... with what it measured before" /usr/bin/python3 -c 'import json, sys
+st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
+sys.exit(not (st["samples"] and st["summary"]["all"]["ios"] > 0))' "$T/mid.json"
+	rm -f "$T/hang-now"
+	wait $mp
+	check "... and exits 1 once the file system answers" test $? -eq 1
 	kill $hp
 	# the same in a mount namespace of its own (a container's volume): the kernel shows
 	# the loop device's backing file by the namespace's path, which here is an empty

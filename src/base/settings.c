@@ -19,5 +19,6 @@ void settings_from_env(struct settings *s)
 		.uring_setup = getenv("DRIVEBENCH_URING_SETUP"),
 		.uring_async = getenv("DRIVEBENCH_URING_ASYNC"),
 		.uring_gather = getenv("DRIVEBENCH_URING_GATHER"),
+		.no_progress = getenv("DRIVEBENCH_NO_PROGRESS"),
 	};
 }

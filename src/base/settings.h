@@ -31,6 +31,7 @@ struct settings {
 	const char *uring_setup; /* DRIVEBENCH_URING_SETUP: the first ring setup tried */
 	const char *uring_async; /* DRIVEBENCH_URING_ASYNC: no or auto (engine.h) */
 	const char *uring_gather; /* DRIVEBENCH_URING_GATHER: auto or no (engine.h) */
+	const char *no_progress;  /* DRIVEBENCH_NO_PROGRESS: the no-progress limit (engine.h) */
 };
 
 /* Fill s from the environment. */

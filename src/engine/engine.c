@@ -14,6 +14,7 @@
 #include "engine_int.h"
 
 #include "settings.h"
+#include "units.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -65,6 +66,11 @@ int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 	o->gather_off = !gather;
 	if (s->busy_poll && engine_poll_parse(s->busy_poll, &o->poll)) {
 		o->poll = ENGINE_POLL_NO;
+		ret = -EINVAL;
+	}
+	if (s->no_progress && (units_parse_duration(s->no_progress, &o->no_progress_ns) ||
+			       o->no_progress_ns < ENGINE_NO_PROGRESS_MIN_NS)) {
+		o->no_progress_ns = 0;
 		ret = -EINVAL;
 	}
 	return ret;
@@ -289,6 +295,36 @@ static void step_free(struct step_run *step)
 /* ---- running it ------------------------------------------------------------------- */
 
 /*
+ * An abandoned worker that comes back from the kernel ends at once (engine_int.h,
+ * orphaned); one that has not within this long is left to the kernel, detached.
+ */
+#define ORPHAN_JOIN_NS 200000000ull /* 200 ms */
+
+/*
+ * Steps with abandoned workers, whose queues may still have I/O in flight into the
+ * steps' buffers: never freed, and kept here rather than lost (a leak checker sees them
+ * reachable).
+ */
+static struct step_run *orphans;
+static pthread_mutex_t orphans_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Join thread t if it ends within ns; else detach it. */
+static void join_within(pthread_t t, uint64_t ns)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)(ns / 1000000000ull);
+	until.tv_nsec += (long)(ns % 1000000000ull);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	if (pthread_timedjoin_np(t, NULL, &until) != 0)
+		pthread_detach(t);
+}
+
+/*
  * Start every worker, release them together once all are set up, collect until all have
  * ended, and join them. Returns 0, or -errno with a message when a worker could not
  * start or set up, or the collector ran out of memory.
@@ -317,7 +353,10 @@ static int run_workers(struct step_run *step, engine_sample_fn on_sample, void *
 		ret = engine_collect(step, on_sample, arg, out);
 	}
 	for (unsigned i = 0; i < started; i++)
-		pthread_join(step->w[i].tid, NULL);
+		if (!step->w[i].abandoned)
+			pthread_join(step->w[i].tid, NULL);
+		else
+			join_within(step->w[i].tid, ORPHAN_JOIN_NS);
 	if (ret == 0)
 		return 0;
 	if (atomic_load(&step->go) == 2) {
@@ -349,7 +388,7 @@ static int step_error(struct step_run *step, struct step_result *out, char *err,
 {
 	for (unsigned i = 0; i < step->nworkers; i++) {
 		const struct worker *w = &step->w[i];
-		if (!w->error)
+		if (!w->error || w->abandoned)
 			continue;
 		out->error = w->error;
 		out->error_offset = w->error_offset;
@@ -389,8 +428,9 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 	}
 	step->ops = ops;
 	step->ctl = ctl ? ctl : &step->own_ctl;
-	step->no_progress_ns =
-		step->ctl->no_progress_ns ? step->ctl->no_progress_ns : ENGINE_NO_PROGRESS_NS;
+	step->no_progress_ns = step->ctl->no_progress_ns	? step->ctl->no_progress_ns
+			       : step->ctl->opts.no_progress_ns ? step->ctl->opts.no_progress_ns
+								: ENGINE_NO_PROGRESS_NS;
 	ret = step_setup(step, streams, n, out, err, errlen);
 	if (ret == 0)
 		ret = run_workers(step, on_sample, arg, out, err, errlen);
@@ -400,8 +440,16 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 		out->stopped = atomic_load(&step->ctl->stop) != 0;
 		ret = step_error(step, out, err, errlen);
 	}
-	step_free(step);
-	free(step);
+	if (step->abandoned) {
+		/* what an abandoned worker had in flight may still land in the step's buffers */
+		pthread_mutex_lock(&orphans_lock);
+		step->next_orphan = orphans;
+		orphans = step;
+		pthread_mutex_unlock(&orphans_lock);
+	} else {
+		step_free(step);
+		free(step);
+	}
 	return ret;
 }
 

@@ -160,6 +160,12 @@ struct engine_opts {
 	 * I/O io_uring's worker threads complete (engine_gather()).
 	 */
 	bool gather_off;
+	/*
+	 * $DRIVEBENCH_NO_PROGRESS: the no-progress limit (ENGINE_NO_PROGRESS_NS), for a
+	 * device that legitimately stalls for longer, or a script that would rather know
+	 * sooner; 0: the default.
+	 */
+	uint64_t no_progress_ns;
 };
 
 struct settings;
@@ -167,9 +173,10 @@ struct settings;
  * The engine's options from the settings (settings.h): busy_poll
  * ($DRIVEBENCH_BUSY_POLL, or the site's) else NO, uring_setup ($DRIVEBENCH_URING_SETUP)
  * else 0, uring_async ($DRIVEBENCH_URING_ASYNC: no or auto) else no, uring_gather
- * ($DRIVEBENCH_URING_GATHER: auto or no) else auto. 0, or -EINVAL for a busy_poll that is
- * not auto, yes or no, or a uring_async or uring_gather that is not no or auto (that
- * field is then the default).
+ * ($DRIVEBENCH_URING_GATHER: auto or no) else auto, no_progress ($DRIVEBENCH_NO_PROGRESS:
+ * a duration of ENGINE_NO_PROGRESS_MIN_NS or more) else the default. 0, or -EINVAL for a
+ * busy_poll that is not auto, yes or no, a uring_async or uring_gather that is not no or
+ * auto, or a no_progress that is not such a duration (that field is then the default).
  */
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s);
 /* Does a step with this many threads busy-poll under o (NULL: the defaults)? */
@@ -228,6 +235,7 @@ struct engine_ctl {
  * answers at all still holds the step until the kernel's own I/O timeout fails the I/O.
  */
 #define ENGINE_NO_PROGRESS_NS 60000000000ull /* a minute */
+#define ENGINE_NO_PROGRESS_MIN_NS 100000000ull	 /* the least $DRIVEBENCH_NO_PROGRESS: 100 ms */
 
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 

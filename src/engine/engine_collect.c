@@ -71,7 +71,7 @@ static bool span_ready(struct collector *c, uint32_t *end)
 		for (unsigned i = 0; i < step->nworkers; i++) {
 			struct worker *w = &step->w[i];
 			struct rec *r = NULL;
-			bool final = w->finished;
+			bool final = w->finished || w->abandoned;
 			for (uint32_t k = 0; (r = peek(w, k)); k++) {
 				final |= r->final;
 				if (r->last >= e)
@@ -93,10 +93,11 @@ static bool span_ready(struct collector *c, uint32_t *end)
 	return true;
 }
 
+/* Has every worker ended (its final record consumed) or been abandoned? */
 static bool all_finished(struct step_run *step)
 {
 	for (unsigned i = 0; i < step->nworkers; i++)
-		if (!step->w[i].finished)
+		if (!step->w[i].finished && !step->w[i].abandoned)
 			return false;
 	return true;
 }
@@ -268,6 +269,31 @@ static void progress_watch(struct collector *c, uint64_t period_ns, bool counts)
 			atomic_store(&step->stuck, 1);
 			atomic_store(&step->failed, 1);
 		}
+	}
+}
+
+/*
+ * Abandon: once the step has failed, a worker that has still completed nothing for the
+ * no-progress limit is asleep in the kernel for a device that stopped answering (an NFS
+ * server gone, a FUSE daemon hung, a multipath device queueing with no path left) and
+ * may never return: no signal ends a wait on a FUSE request its daemon holds. The step
+ * ends without it, with what it published: the other workers' figures, the samples so
+ * far and the error are the caller's to save, rather than a run that waits for ever.
+ */
+static void abandon_stuck(struct collector *c)
+{
+	struct step_run *step = c->step;
+
+	if (!atomic_load(&step->failed))
+		return;
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		struct worker *w = &step->w[i];
+		if (w->finished || w->abandoned || w->quiet_ns < step->no_progress_ns ||
+		    atomic_load_explicit(&w->ended, memory_order_relaxed))
+			continue;
+		w->abandoned = true;
+		step->abandoned++;
+		atomic_store_explicit(&w->orphaned, true, memory_order_release);
 	}
 }
 
@@ -479,6 +505,7 @@ static int collect(struct collector *c)
 		c->host->sleep_ns(c->host->arg, ENGINE_WATCH_NS);
 		watch(c, t, t + ENGINE_WATCH_NS, c->host->now_ns(c->host->arg),
 		      paused || atomic_load(&step->ctl->pause) != 0);
+		abandon_stuck(c);
 	}
 	stall_close(c);
 	for (unsigned i = 0; i < step->nworkers; i++)
@@ -535,6 +562,8 @@ static void summarize_workers(struct step_run *step, unsigned first, unsigned n,
 	r->total.host_stall_ns = out->host_stall_ns;
 	for (unsigned i = first; i < first + n; i++) {
 		struct worker *w = &step->w[i];
+		if (w->abandoned)
+			continue; /* its own counts are its own until it ends: only its records */
 		for (int d = 0; d < 2; d++) {
 			io_acc_merge(&r->drain_acc[d], &w->drain[d]);
 			io_acc_merge(&r->ramp_acc[d], &w->ramp[d]);

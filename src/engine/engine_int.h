@@ -61,6 +61,15 @@ struct worker {
 	uint64_t quiet_ns;       /* collector: watched time since it last changed, host stalls
 				    and pauses left out */
 	atomic_bool ended;       /* its loop is over */
+	bool abandoned;		 /* collector: given up on, asleep in the kernel for a device
+				    that stopped answering (engine_collect.c, abandon_stuck) */
+	/*
+	 * Set with abandoned: the worker, back from the kernel, ends at once, touching
+	 * nothing of the caller's (its workload, its ctl), which engine_run_streams() no
+	 * longer waits for, and draining nothing: what it still has in flight lands in
+	 * buffers of the step, which is then never freed.
+	 */
+	atomic_bool orphaned;
 	/* the collector's watch (see workers_stalled) */
 	int stat_fd;             /* /proc/self/task/TID/schedstat, or -1 */
 	uint64_t seen_turns;
@@ -106,6 +115,8 @@ struct step_run {
 	uint64_t no_progress_ns; /* the limit (ctl's, or ENGINE_NO_PROGRESS_NS) */
 	atomic_int stuck;        /* 1: a worker made no progress for no_progress_ns */
 	unsigned stuck_worker;   /* which (index in w), once stuck */
+	unsigned abandoned;	 /* workers the collector abandoned: the step is never freed */
+	struct step_run *next_orphan; /* engine.c's list of such steps */
 	atomic_uint nready;      /* workers set up (or failed to) */
 	atomic_uint nrunning;    /* workers in their loop (clock_in) */
 	atomic_int go;           /* 1: run; 2: t0 is set too; -1: give up */

@@ -57,7 +57,7 @@ void engine_trace_summarize(struct step_run *step, struct step_result *out)
 	for (unsigned i = 0; i < step->nworkers; i++) {
 		const struct worker *w = &step->w[i];
 		const struct stream_run *s = w->s;
-		if (!s->trace.n)
+		if (!s->trace.n || w->abandoned)
 			continue;
 		r->trace_ios += s->trace.n;
 		r->issued += w->replay.issued;

@@ -563,6 +563,9 @@ static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
 	unsigned want = L->inflight < L->wait_for ? L->inflight : L->wait_for;
 	int ret = L->ops->submit_wait(L->io, want, wait_timeout(L));
 
+	/* abandoned while the kernel held it: the caller may have moved on (engine_int.h) */
+	if (atomic_load_explicit(&L->w->orphaned, memory_order_acquire))
+		return -ECANCELED;
 	if (ret < 0) {
 		L->w->error = ret;
 		atomic_store(&L->step->failed, 1);
