@@ -288,12 +288,16 @@ static void abandon_stuck(struct collector *c)
 		return;
 	for (unsigned i = 0; i < step->nworkers; i++) {
 		struct worker *w = &step->w[i];
+		unsigned in = WAIT_IN;
 		if (w->finished || w->abandoned || w->quiet_ns < step->no_progress_ns ||
-		    atomic_load_explicit(&w->ended, memory_order_relaxed))
-			continue;
+		    !atomic_compare_exchange_strong_explicit(&w->wait, &in, WAIT_ABANDONED,
+							     memory_order_acq_rel,
+							     memory_order_relaxed))
+			continue; /* not in the kernel now: the next look sees */
 		w->abandoned = true;
 		step->abandoned++;
-		atomic_store_explicit(&w->orphaned, true, memory_order_release);
+		/* the record it was filling, which it never touches again, joins its others */
+		atomic_store_explicit(&w->head, atomic_load(&w->head) + 1, memory_order_release);
 	}
 }
 
@@ -370,6 +374,9 @@ static void take_records(struct worker *w, uint32_t end, struct io_acc *into)
 		if (r->final) {
 			w->finished = true;
 			w->end_ns = r->end_ns;
+		} else {
+			/* the end of what it has accounted for so far: an abandoned worker's */
+			w->end_ns = (uint64_t)(r->last + 1) * w->step->interval_ns;
 		}
 		/* the slot goes back to the worker only after it has been read */
 		atomic_store_explicit(&w->tail, atomic_load(&w->tail) + 1, memory_order_release);
@@ -477,6 +484,27 @@ static int emit(struct collector *c, uint32_t end)
 	return 0;
 }
 
+/*
+ * The records abandoned workers published that no span took yet (every other worker has
+ * ended, its records taken), as one last sample. Returns 0 or -ENOMEM.
+ */
+static int flush_abandoned(struct collector *c)
+{
+	struct step_run *step = c->step;
+	uint32_t end = 0;
+	bool any = false;
+
+	for (unsigned i = 0; i < step->nworkers; i++) {
+		struct rec *r;
+		for (uint32_t k = 0; step->w[i].abandoned && (r = peek(&step->w[i], k)); k++)
+			if (!any || r->last > end) {
+				end = r->last;
+				any = true;
+			}
+	}
+	return any && end >= c->next ? emit(c, end) : 0;
+}
+
 static int collect(struct collector *c)
 {
 	struct step_run *step = c->step;
@@ -507,6 +535,8 @@ static int collect(struct collector *c)
 		      paused || atomic_load(&step->ctl->pause) != 0);
 		abandon_stuck(c);
 	}
+	if (!ret && step->abandoned)
+		ret = flush_abandoned(c);
 	stall_close(c);
 	for (unsigned i = 0; i < step->nworkers; i++)
 		if (step->w[i].stat_fd >= 0)

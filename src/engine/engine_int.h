@@ -23,6 +23,8 @@
 
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 
+enum { WAIT_OUT, WAIT_IN, WAIT_ABANDONED }; /* struct worker's wait */
+
 struct rec {
 	uint32_t first;          /* first interval this record covers */
 	uint32_t last;           /* last interval it covers */
@@ -43,7 +45,8 @@ struct worker {
 	_Atomic uint32_t head;   /* records published; written by the worker */
 	_Atomic uint32_t tail;   /* records consumed; written by the collector */
 	bool finished;           /* collector: the final record is consumed */
-	uint64_t end_ns;         /* collector: measured time at which the worker stopped */
+	uint64_t end_ns;	 /* collector: measured time at which the worker stopped; until
+				    then, the end of the records taken (an abandoned one's) */
 	uint64_t ios;            /* collector: I/Os in the records consumed so far */
 	struct io_acc drain[2];  /* completions after the measured time; the worker's until
 				    it is joined */
@@ -64,12 +67,15 @@ struct worker {
 	bool abandoned;		 /* collector: given up on, asleep in the kernel for a device
 				    that stopped answering (engine_collect.c, abandon_stuck) */
 	/*
-	 * Set with abandoned: the worker, back from the kernel, ends at once, touching
-	 * nothing of the caller's (its workload, its ctl), which engine_run_streams() no
-	 * longer waits for, and draining nothing: what it still has in flight lands in
-	 * buffers of the step, which is then never freed.
+	 * WAIT_OUT, WAIT_IN while it is in its queue's submit_wait (in the kernel), and
+	 * WAIT_ABANDONED once the collector abandoned it there (a compare-and-swap from
+	 * WAIT_IN, so never while it runs its own code). Back from the kernel, an abandoned
+	 * worker ends at once, touching none of its records (its current one is then the
+	 * collector's) and nothing of the caller's (its workload, its ctl), which
+	 * engine_run_streams() no longer waits for; it drains nothing, and what it still
+	 * has in flight lands in buffers of the step, which is then never freed.
 	 */
-	atomic_bool orphaned;
+	atomic_uint wait;
 	/* the collector's watch (see workers_stalled) */
 	int stat_fd;             /* /proc/self/task/TID/schedstat, or -1 */
 	uint64_t seen_turns;

@@ -561,10 +561,11 @@ static inline void account(struct loop *L, const struct engine_cqe *cqes, unsign
 static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
 {
 	unsigned want = L->inflight < L->wait_for ? L->inflight : L->wait_for;
+	atomic_store_explicit(&L->w->wait, WAIT_IN, memory_order_release);
 	int ret = L->ops->submit_wait(L->io, want, wait_timeout(L));
 
 	/* abandoned while the kernel held it: the caller may have moved on (engine_int.h) */
-	if (atomic_load_explicit(&L->w->orphaned, memory_order_acquire))
+	if (atomic_exchange_explicit(&L->w->wait, WAIT_OUT, memory_order_acq_rel) == WAIT_ABANDONED)
 		return -ECANCELED;
 	if (ret < 0) {
 		L->w->error = ret;
@@ -588,6 +589,8 @@ static inline int submit_and_reap(struct loop *L, struct engine_cqe *cqes)
 	return 0;
 }
 
+static void loop_free(struct loop *L);
+
 /* The loop is over: publish the last record, which runs to the interval it stopped in. */
 static void loop_end(struct loop *L)
 {
@@ -604,6 +607,12 @@ static void loop_end(struct loop *L)
 	if (last > cur->last)
 		cur->last = last;
 	publish_final(w, cur, end - meas0);
+	loop_free(L);
+}
+
+/* The loop's own arrays. */
+static void loop_free(struct loop *L)
+{
 	free(L->free_slots);
 	free(L->sub_ns);
 	free(L->slot_off);
@@ -641,7 +650,12 @@ static void worker_loop(struct worker *w, struct engine_io *io)
 			sleep_until_due(&L);
 			continue;
 		}
-		if (submit_and_reap(&L, cqes) < 0)
+		int ret = submit_and_reap(&L, cqes);
+		if (ret == -ECANCELED) { /* abandoned: its records are the collector's now */
+			loop_free(&L);
+			return;
+		}
+		if (ret < 0)
 			break;
 	}
 	loop_end(&L);
