@@ -295,8 +295,8 @@ static void step_free(struct step_run *step)
 /* ---- running it ------------------------------------------------------------------- */
 
 /*
- * An abandoned worker that comes back from the kernel ends at once (engine_int.h,
- * orphaned); one that has not within this long is left to the kernel, detached.
+ * An abandoned worker that comes back from the kernel ends at once (struct worker's
+ * wait); one that has not within this long is left to the kernel, detached.
  */
 #define ORPHAN_JOIN_NS 200000000ull /* 200 ms */
 

@@ -232,7 +232,7 @@ struct engine_ctl {
  * as an I/O error does: the device stopped answering. Anything shorter is a slow device
  * or a starved host, which the step's numbers and warnings show. The collector's watch
  * sees it, every ENGINE_WATCH_NS; a worker asleep in the kernel for a device that never
- * answers at all still holds the step until the kernel's own I/O timeout fails the I/O.
+ * answers at all is then abandoned there (engine_collect.c), so the step still ends.
  */
 #define ENGINE_NO_PROGRESS_NS 60000000000ull /* a minute */
 #define ENGINE_NO_PROGRESS_MIN_NS 100000000ull	 /* the least $DRIVEBENCH_NO_PROGRESS: 100 ms */
