@@ -927,7 +927,9 @@ START_TEST(test_abandon)
 	ck_assert_int_eq(
 		engine_run(&engine_dead, &t, wl, ctl, count_sample, &seen, &r, err, sizeof(err)),
 		-ETIMEDOUT);
-	ck_assert_msg(strstr(err, "no progress: worker thread "), "%s", err);
+	ck_assert_msg(strstr(err, "no progress: worker thread ") &&
+			      strstr(err, "; 1 thread is left waiting in the kernel"),
+		      "%s", err);
 	ck_assert_int_eq(r.error, -ETIMEDOUT);
 	/* the dead worker's I/O before it died (and the other's), in samples that add up to
 	   the total, over the time they cover */

@@ -509,7 +509,8 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	for _ in $(seq 300); do grep -q '"status": "failed"' "$T/mid.json" && break; sleep 0.1; done
 	check "a run whose file stops answering mid-step is saved as failed while it still hangs" \
 		grep -q '"status": "failed"' "$T/mid.json"
-	check "... it says why" grep -q "no progress: worker thread 1 completed no I/O for 1 s" "$T/me"
+	check "... it says why" grep -q \
+		"no progress: worker thread 1 completed no I/O for 1 s.*; 1 thread is left waiting in the kernel" "$T/me"
 	check "... with what it measured before" /usr/bin/python3 -c 'import json, sys
 st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
 sys.exit(not (st["samples"] and st["summary"]["all"]["ios"] > 0))' "$T/mid.json"

@@ -401,10 +401,15 @@ static int step_error(struct step_run *step, struct step_result *out, char *err,
 	if (atomic_load(&step->stuck)) {
 		const struct worker *w = &step->w[step->stuck_worker];
 		out->error = -ETIMEDOUT;
+		char left[96] = "";
+		if (step->abandoned)
+			snprintf(left, sizeof(left), "; %u %s left waiting in the kernel",
+				 step->abandoned,
+				 step->abandoned > 1 ? "threads are" : "thread is");
 		snprintf(err, errlen,
 			 "%s: no progress: worker thread %u completed no I/O for %.3g s (the "
-			 "no-progress limit), the time the host did not run drivebench left out",
-			 w->s->t->path, w->index + 1, (double)step->no_progress_ns / 1e9);
+			 "no-progress limit), the time the host did not run drivebench left out%s",
+			 w->s->t->path, w->index + 1, (double)step->no_progress_ns / 1e9, left);
 		return out->error;
 	}
 	return 0;
