@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "signatures.h"
 
 START_TEST(words)
@@ -66,6 +67,18 @@ START_TEST(probe_files)
 	ck_assert_str_eq(l.s[0].label, "bench");
 	ck_assert_int_eq(sig_probe_path_within("/nonexistent/drivebench", &l, 30000), -ENOENT);
 	ck_assert_uint_eq(l.n, 0);
+	/* through a descriptor of the caller's, as the door asks of a target it holds */
+	int held = open(path, O_RDONLY | O_CLOEXEC);
+	char proc[64];
+	ck_assert_int_ge(held, 0);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", held);
+	ck_assert_int_eq(sig_probe_path_within(proc, &l, 30000), 0);
+	ck_assert_str_eq(l.s[0].label, "bench");
+	close(held);
+	/* whether a path answers at all: a file, a directory, none */
+	ck_assert_int_eq(probe_path_answers(path, 30000), 0);
+	ck_assert_int_eq(probe_path_answers("/tmp", 30000), 0);
+	ck_assert_int_eq(probe_path_answers("/nonexistent/drivebench", 30000), -ENOENT);
 }
 END_TEST
 

@@ -495,6 +495,20 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 		--out "$T/beside-hung.json" >/dev/null 2>"$T/e"
 	check "a file open on a FUSE file system that stopped answering: a run does not wait" \
 		test $? -eq 0
+	# a target or an output there: the door asks apart and does not wait (names never
+	# looked up, so that no cached entry answers for the file system)
+	(timeout -s KILL 30 "$DRIVEBENCH" run --target "$T/hung/never.img" --rw randread \
+		--time 1s --quiet --out "$T/hung-target.json" 2>&1 >/dev/null
+	echo "exit $?") | cat >"$T/e"
+	check "a target on a FUSE file system that stopped answering is refused without waiting (exit 2)" \
+		test "$(tail -n 1 "$T/e")" = "exit 2" -a \
+		-n "$(grep "never.img: the target did not answer within 2 s" "$T/e")"
+	(timeout -s KILL 30 "$DRIVEBENCH" run --target "$hf2" --rw randread --time 1s --quiet \
+		--out "$T/hung/never/out.json" 2>&1 >/dev/null
+	echo "exit $?") | cat >"$T/e"
+	check "an output on a FUSE file system that stopped answering is refused without waiting (exit 2)" \
+		test "$(tail -n 1 "$T/e")" = "exit 2" -a \
+		-n "$(grep "never: the output's directory did not answer within 2 s" "$T/e")"
 	rm -f "$T/hang-now"
 	# a run whose file stops answering mid-step (a dead NFS server, a hung daemon): the
 	# step fails for no progress ($DRIVEBENCH_NO_PROGRESS shortens the minute), and the

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "text.h"
 
 /* Value name of the probe's current signature into buf (visible), or "". */
@@ -85,77 +86,18 @@ int sig_probe_path(const char *path, struct sig_list *out)
 	return ret;
 }
 
-/* What the prober sends back through its pipe. */
-struct probe_msg {
-	int ret;
-	struct sig_list sl;
-};
-
-/*
- * The prober, a grandchild of the caller, in a session of its own (no terminal's signals
- * reach it): it holds the one descriptor it probes and the pipe, and no other (not a
- * result's lock, not an output, not the standard streams), so a read that never returns
- * keeps nothing of the caller's. While it waits it holds the device open, so the caller's
- * own last close of it (at exit) does not wait for that read to end: the prober's does.
- */
-static void prober(const char *path, int wr)
+static int ask_sigs(int fd, void *msg, size_t len, void *arg)
 {
-	struct probe_msg m = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* before the rest is closed */
-	int err = fd < 0 ? errno : 0;
-	int keep[2] = {fd < 0 || wr < fd ? wr : fd, fd < 0 || wr > fd ? wr : fd};
-	unsigned from = 3;
-
-	for (int k = 0; k < 2; k++) {
-		if (keep[k] > (int)from)
-			close_range(from, (unsigned)keep[k] - 1, 0);
-		if (keep[k] + 1 > (int)from)
-			from = (unsigned)keep[k] + 1;
-	}
-	close_range(from, ~0u, 0);
-	/* nor the caller's standard streams: a pipe reading them would wait for it too */
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	for (int i = 0; null >= 0 && i < 3; i++)
-		if (i != null)
-			dup2(null, i);
-	setsid();
-	m.ret = fd < 0 ? -err : sig_probe_fd(fd, &m.sl);
-	_exit(write(wr, &m, sizeof(m)) == (ssize_t)sizeof(m) ? 0 : 1);
+	(void)len, (void)arg;
+	return sig_probe_fd(fd, msg);
 }
 
 int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms)
 {
-	struct pollfd pfd;
-	struct probe_msg m;
-	int p[2], ret, st;
-	pid_t pid;
+	const struct probe p = {.path = path, .ask = ask_sigs};
 
 	memset(out, 0, sizeof(*out));
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		if (fork() == 0)
-			prober(path, p[1]);
-		_exit(0); /* the prober is init's (or a subreaper's) to reap, never a zombie here */
-	}
-	ret = pid < 0 ? -errno : 0;
-	close(p[1]);
-	if (pid > 0)
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-	pfd = (struct pollfd){.fd = p[0], .events = POLLIN};
-	while (!ret && (ret = poll(&pfd, 1, (int)ms)) < 0)
-		ret = errno == EINTR ? 0 : -errno; /* a signal (a resize): wait again */
-	if (ret > 0)
-		ret = read(p[0], &m, sizeof(m)) == (ssize_t)sizeof(m) ? m.ret : -EIO;
-	else if (ret == 0 && pid > 0)
-		ret = -ETIMEDOUT;
-	if (ret == 0)
-		*out = m.sl;
-	close(p[0]);
-	return ret;
+	return probe_within(&p, out, sizeof(*out), ms);
 }
 
 /* A signature in words: "ext4 file system", "LVM2 member", "swap area", "dos partition

@@ -38,9 +38,10 @@ int sig_probe_path(const char *path, struct sig_list *out);
  * The same, waiting for it at most ms milliseconds: a read of a loop device over an
  * image on a server that stopped answering never returns, and neither a screen nor a
  * refusal may wait with it, nor the caller's exit (the last close of a block device waits
- * for its reads). So the probe runs in a process of its own, holding the device open and
- * nothing else of the caller's; -ETIMEDOUT when it has not answered in time, and then it
- * is left to end when the read does. path may be /proc/self/fd/N (the caller's N).
+ * for its reads). So the probe runs in a process of its own (probe_within(), probe.h),
+ * holding the device open and nothing else of the caller's; -ETIMEDOUT when it has not
+ * answered in time, and then it is left to end when the read does. path may be
+ * /proc/self/fd/N (the caller's N).
  */
 int sig_probe_path_within(const char *path, struct sig_list *out, unsigned ms);
 /* How long the door and the screens wait for that read: a sleeping disk spins up in

@@ -15,6 +15,7 @@
 #include "errbuf.h"
 #include "health_watch.h"
 #include "preset.h"
+#include "probe.h"
 #include "purge.h"
 #include "safety.h"
 #include "settings.h"
@@ -142,6 +143,35 @@ static int output_path(struct run *r, const struct run_request *rq, char *err, s
 }
 
 /*
+ * Does path's file system answer? A target or an output on a network file system whose
+ * server is gone, or on a FUSE file system whose daemon hangs, would hold the door for
+ * ever (open(), stat() and realpath() of it wait, and no signal ends a FUSE wait), so it
+ * is asked apart first (probe.h), for at most PROBE_ANSWER_MS. With in_dir, the directory
+ * path is in is asked (an output not made yet). what names it in the message. Nodes under
+ * /dev are the kernel's own. 0, or -ETIMEDOUT with the message in err.
+ */
+static int answers(const char *path, bool in_dir, const char *what, char *err, size_t errlen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	int ret;
+
+	if (!strncmp(path, "/dev/", 5))
+		return 0;
+	if (in_dir)
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	ret = probe_path_answers(in_dir ? dir : path, PROBE_ANSWER_MS);
+	if (ret != -ETIMEDOUT)
+		return 0; /* an answer, whatever it is: the open itself says what is wrong */
+	snprintf(err, errlen,
+		 "%s: %s did not answer within %u s (is its file system's server gone, or its "
+		 "FUSE daemon hung?); not waiting for it",
+		 in_dir ? dir : path, what, PROBE_ANSWER_MS / 1000);
+	return ret;
+}
+
+/*
  * Open the target. A writing plan's exclusive open that the kernel refuses is explained
  * by what uses the device; when nothing does, the claim is one being released (io_uring
  * tears down a ring that held the device after its process has gone), so it is tried
@@ -152,8 +182,10 @@ static int open_target(struct target *t, const char *path, const struct run_requ
 {
 	uint64_t limit = rq->busy_retry_ns ? rq->busy_retry_ns : BUSY_RETRY_NS;
 	uint64_t t0 = now_ns();
-	int ret;
+	int ret = answers(path, false, "the target", err, errlen);
 
+	if (ret < 0)
+		return ret;
 	for (;;) {
 		ret = target_open(t, path, writes, err, errlen);
 		if (ret != -EBUSY)
@@ -429,6 +461,8 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	if (ret < 0)
 		goto fail;
 	ret = output_path(r, rq, err, errlen);
+	if (ret == 0)
+		ret = answers(r->path, true, "the output's directory", err, errlen);
 	if (ret < 0)
 		goto fail;
 	ret = open_targets(r, rq, writes, err, errlen);
