@@ -830,7 +830,7 @@ static int dead_open(struct engine_io **io, int fd, unsigned depth, const struct
 	(void)fd, (void)bufs, (void)flags;
 	if (depth > 64 || !d) {
 		free(d);
-		return -EINVAL;
+		return d ? -EINVAL : -ENOMEM;
 	}
 	d->dead = !atomic_exchange(&dead_taken, true);
 	*io = (struct engine_io *)d;

@@ -514,7 +514,7 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	# step fails for no progress ($DRIVEBENCH_NO_PROGRESS shortens the minute), and the
 	# run is saved and said while its thread is still held in the kernel
 	truncate -s 64M "$T/hung/mid.img"
-	DRIVEBENCH_NO_PROGRESS=1s timeout -s KILL 120 "$DRIVEBENCH" run --target "$T/hung/mid.img" \
+	DRIVEBENCH_NO_PROGRESS=2s timeout -s KILL 120 "$DRIVEBENCH" run --target "$T/hung/mid.img" \
 		--rw randread --time 1h --interval 100ms --quiet --out "$T/mid.json" >/dev/null 2>"$T/me" &
 	mp=$!
 	for _ in $(seq 100); do [ -s "$T/mid.json" ] && break; sleep 0.1; done
@@ -524,7 +524,7 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	check "a run whose file stops answering mid-step is saved as failed while it still hangs" \
 		grep -q '"status": "failed"' "$T/mid.json"
 	check "... it says why" grep -q \
-		"no progress: worker thread 1 completed no I/O for 1 s.*; 1 thread is left waiting in the kernel" "$T/me"
+		"no progress: worker thread 1 completed no I/O for 2 s.*; 1 thread is left waiting in the kernel" "$T/me"
 	check "... with what it measured before" /usr/bin/python3 -c 'import json, sys
 st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
 sys.exit(not (st["samples"] and st["summary"]["all"]["ios"] > 0))' "$T/mid.json"
