@@ -1041,7 +1041,7 @@ static void set_attr(const char *dir, const char *rel, const char *name, const c
  */
 START_TEST(test_overlay_metacopy)
 {
-	char dir[4096], sys[4096], proc[4096], mounts[20000], err[256] = "";
+	char dir[4096], sys[4096], proc[4096], mounts[20000], path[4200], err[256] = "";
 	struct inuse_roots roots = {.proc = proc, .sys = sys};
 	struct inuse_snapshot *snap;
 
@@ -1066,6 +1066,12 @@ START_TEST(test_overlay_metacopy)
 	char meta[40], redir[40];
 	fmt(meta, sizeof(meta), "%smetacopy", ns);
 	fmt(redir, sizeof(redir), "%sredirect", ns);
+	/* trusted.* wants root; user.* on tmpfs, Linux 6.6 */
+	fmt(path, sizeof(path), "%s/up/sub/m", dir);
+	if (setxattr(path, meta, "", 0, 0) < 0 && (errno == EPERM || errno == EOPNOTSUPP)) {
+		printf("SKIP: check_inuse metacopy: %s attributes: %s\n", ns, strerror(errno));
+		return;
+	}
 	set_attr(dir, "up/sub/m", meta, "");
 	set_attr(dir, "up/sub/r", meta, "");
 	set_attr(dir, "up/sub/r", redir, "old");
