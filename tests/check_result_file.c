@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "result.h"
+#include "result_saver.h"
 #include "rundir.h"
 
 /* A small run of nsteps steps of one sample each, status st. */
@@ -224,6 +225,74 @@ START_TEST(owner_lock_across_saves)
 }
 END_TEST
 
+/*
+ * Saves written by the saver's thread (result_saver.h): each finished on this one keeps the
+ * owner's lock on the new inode; one written and not yet taken refuses the next; a save
+ * its owner gave up on is not renamed into place; and stop discards one never taken.
+ */
+START_TEST(saver_off_thread)
+{
+	struct result r, back;
+	struct result_save s, t;
+	struct result_saver *v = result_saver_start();
+	char path[4096], err[512];
+	atomic_bool gave_up = true;
+	bool hidden;
+
+	ck_assert_ptr_nonnull(v);
+	mini(&r, 1, RS_INCOMPLETE);
+	snprintf(path, sizeof(path), "%s/bg.json", tmpdir);
+	ck_assert_msg(result_create(&r, path, sizeof(path), RESULT_REPLACE, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (unsigned i = 0; i < 3; i++) {
+		one_more_step(&r);
+		ck_assert_int_eq(result_save_prepare(&r, path, &s, err, sizeof(err)), 0);
+		ck_assert(s.own);
+		ck_assert_int_eq(result_saver_give(v, &s), 0);
+		ck_assert_ptr_null(s.text); /* the saver's now */
+		ck_assert(result_saver_take(v, &s, 30000000000ull));
+		ck_assert_msg(result_save_finish(&r, &s, err, sizeof(err)) == 0, "%s", err);
+		ck_assert(result_being_written(path));
+		ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_uint_eq(back.phases[0].nsteps, i + 2);
+		result_free(&back);
+	}
+	/* written, not taken: the next save waits its turn */
+	one_more_step(&r);
+	ck_assert_int_eq(result_save_prepare(&r, path, &s, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_saver_give(v, &s), 0);
+	while (result_saver_busy_ns(v))
+		usleep(1000);
+	ck_assert_int_eq(result_save_prepare(&r, path, &t, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_saver_give(v, &t), -EBUSY);
+	ck_assert_ptr_nonnull(t.text); /* still the caller's */
+	ck_assert(result_saver_take(v, &s, 0));
+	ck_assert_int_eq(result_save_finish(&r, &s, err, sizeof(err)), 0);
+	/* given up on: written, never renamed into place, nothing left behind */
+	one_more_step(&r);
+	result_save_discard(&t);
+	ck_assert_int_eq(result_save_prepare(&r, path, &t, err, sizeof(err)), 0);
+	t.cancel = &gave_up;
+	result_save_write(&t);
+	ck_assert_int_eq(t.ret, -ECANCELED);
+	result_save_discard(&t);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(back.phases[0].nsteps, 5);
+	result_free(&back);
+	ck_assert(result_being_written(path));
+	/* stopped with a save written and never taken: that save goes with it */
+	ck_assert_int_eq(result_save_prepare(&r, path, &s, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_saver_give(v, &s), 0);
+	while (result_saver_busy_ns(v))
+		usleep(1000);
+	result_saver_stop(v);
+	result_free(&r);
+	ck_assert(!result_being_written(path));
+	ck_assert_uint_eq(count_files(&hidden), 1);
+	ck_assert(!hidden);
+}
+END_TEST
+
 static int set_label(struct result *r, void *arg)
 {
 	snprintf(r->label, sizeof(r->label), "%s", (const char *)arg);
@@ -359,6 +428,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, new_name_series, 0, (int)(sizeof(series) / sizeof(series[0])));
 	tcase_add_test(tc, new_names_race);
 	tcase_add_test(tc, owner_lock_across_saves);
+	tcase_add_test(tc, saver_off_thread);
 	tcase_add_test(tc, rewrite_during_autosave);
 	tcase_add_test(tc, replace_when_free);
 	suite_add_tcase(s, tc);

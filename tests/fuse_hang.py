@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuse_hang.py MOUNTPOINT FLAG: a FUSE file system (python3-fusepy) in the foreground
-# that makes files and takes writes (a truncate sets a file's size; it reads as zeros),
+# that makes, renames and links files and takes writes (a file reads as zeros),
 # and whose getattr and read wait for as long as FLAG exists, as a dead NFS server's
 # mount does. tests/t_stacks.sh: the door and the screens must not wait on it.
 import errno, os, stat, sys, time
@@ -33,7 +33,24 @@ class Hang(Operations):
         return 1
 
     def write(self, path, data, offset, fh):
+        self.files[path] = max(self.files.get(path, 0), offset + len(data))
         return len(data)
+
+    # what a result's save asks: a temporary file renamed (or linked) into place
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old, 0)
+        return 0
+
+    def link(self, target, source):
+        self.files[target] = self.files.get(source, 0)
+        return 0
+
+    def unlink(self, path):
+        self.files.pop(path, None)
+        return 0
+
+    def chmod(self, path, mode):
+        return 0
 
     def truncate(self, path, length, fh=None):
         self.files[path] = length

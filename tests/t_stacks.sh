@@ -510,6 +510,13 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 		test "$(tail -n 1 "$T/e")" = "exit 2" -a \
 		-n "$(grep "never: the output's directory did not answer within 2 s" "$T/e")"
 	rm -f "$T/hang-now"
+	# hang_after FILE: the file system stops answering 1 s after FILE (a run's result,
+	# written at its start) is there
+	hang_after() {
+		for _ in $(seq 100); do [ -s "$1" ] && break; sleep 0.1; done
+		sleep 1
+		touch "$T/hang-now"
+	}
 	# a run whose file stops answering mid-step (a dead NFS server, a hung daemon): the
 	# step fails for no progress ($DRIVEBENCH_NO_PROGRESS shortens the minute), and the
 	# run is saved and said while its thread is still held in the kernel
@@ -517,9 +524,7 @@ fcntl.ioctl(fd, 0x4C04, bytes(info))      # LOOP_SET_STATUS64' "$hla"
 	DRIVEBENCH_NO_PROGRESS=2s timeout -s KILL 120 "$DRIVEBENCH" run --target "$T/hung/mid.img" \
 		--rw randread --time 1h --interval 100ms --quiet --out "$T/mid.json" >/dev/null 2>"$T/me" &
 	mp=$!
-	for _ in $(seq 100); do [ -s "$T/mid.json" ] && break; sleep 0.1; done
-	sleep 1
-	touch "$T/hang-now"
+	hang_after "$T/mid.json"
 	for _ in $(seq 300); do grep -q '"status": "failed"' "$T/mid.json" && break; sleep 0.1; done
 	check "a run whose file stops answering mid-step is saved as failed while it still hangs" \
 		grep -q '"status": "failed"' "$T/mid.json"
@@ -530,6 +535,28 @@ st = json.load(open(sys.argv[1]))["phases"][0]["steps"][0]
 sys.exit(not (st["samples"] and st["summary"]["all"]["ios"] > 0))' "$T/mid.json"
 	rm -f "$T/hang-now"
 	wait $mp
+	check "... and exits 1 once the file system answers" test $? -eq 1
+	# a run whose result's directory stops answering mid-run (a results directory on NFS,
+	# its server gone): the saves wait on a thread of their own, the run goes on, and its
+	# end gives up on that directory after the no-progress limit and saves elsewhere
+	sv=$(mkfile 64M saver.img)
+	DRIVEBENCH_NO_PROGRESS=2s timeout -s KILL 120 "$DRIVEBENCH" run --target "$sv" --rw randread \
+		--time 6s --interval 200ms --autosave 300ms --quiet --out "$T/hung/saved.json" \
+		>/dev/null 2>"$T/se" &
+	sp=$!
+	hang_after "$T/hung/saved.json"
+	for _ in $(seq 300); do grep -q "saved in" "$T/se" && break; sleep 0.1; done
+	check "a run whose result's directory stops answering ends, saved elsewhere, while it hangs" \
+		grep -q "hung/saved.json: its directory did not answer a save within 2 s (is its file system's server gone.*; the result is saved in $XDG_DATA_HOME/drivebench/results/saved.json instead" "$T/se"
+	check "... complete, with every interval" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["phases"][0]["steps"][0]
+sys.exit(not (d["status"] == "complete" and len(st["samples"]["rows"]) >= 28))' \
+		"$XDG_DATA_HOME/drivebench/results/saved.json"
+	check "... and said while it ran that its saves were not answered" grep -q \
+		"autosave failed: .*hung/saved.json: its directory has not answered a save for 2 s; the run goes on" "$T/se"
+	rm -f "$T/hang-now"
+	wait $sp
 	check "... and exits 1 once the file system answers" test $? -eq 1
 	kill $hp
 	# the same in a mount namespace of its own (a container's volume): the kernel shows

@@ -423,7 +423,8 @@ static int run_one(struct run_model *m, unsigned qi)
 		snprintf(m->s.saved, sizeof(m->s.saved), "%s", run_result_path(run));
 		m->s.nsaved++;
 	} else {
-		snprintf(m->s.error, sizeof(m->s.error), "the result was not saved: %s", err);
+		snprintf(m->s.error, sizeof(m->s.error),
+			 "the result was not saved where it belongs: %s", err);
 	}
 	if (res->status == RS_FAILED && res->error[0])
 		snprintf(m->s.error, sizeof(m->s.error), "%s", res->error);

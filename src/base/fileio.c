@@ -158,3 +158,19 @@ mode_t fileio_new_file_mode(void)
 	}
 	return (mode_t)(0666 & ~mask);
 }
+
+int fileio_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

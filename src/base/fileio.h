@@ -37,5 +37,7 @@ const char *fileio_kind(mode_t m);
  * files other threads create; 0644 where /proc does not say.
  */
 mode_t fileio_new_file_mode(void);
+/* All of buf (len bytes) to fd, across short writes and EINTR: 0 or -errno (-EIO: none). */
+int fileio_write_all(int fd, const void *buf, size_t len);
 
 #endif

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "fileio.h"
+
 size_t text_utf8_next(const char *s, size_t n, uint32_t *cp)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -435,20 +437,6 @@ struct filter {
 	size_t nheld;
 };
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The visible form of buf, newlines kept; an incomplete last character is held back. */
 static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 {
@@ -498,14 +486,14 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 			i += used;
 		}
 		if (o + cl > sizeof(out)) {
-			if (write_all(f->fd, out, o))
+			if (fileio_write_all(f->fd, out, o))
 				return -1;
 			o = 0;
 		}
 		memcpy(out + o, c, cl);
 		o += cl;
 	}
-	if (o && write_all(f->fd, out, o))
+	if (o && fileio_write_all(f->fd, out, o))
 		return -1;
 	return (ssize_t)size;
 }
@@ -522,7 +510,7 @@ static int filter_close(void *cookie)
 	struct filter *f = cookie;
 
 	if (f->nheld)
-		write_all(f->fd, TEXT_REPLACEMENT, 3);
+		fileio_write_all(f->fd, TEXT_REPLACEMENT, 3);
 	f->nheld = 0;
 	pthread_mutex_lock(&filters_lock);
 	f->used = false;

@@ -17,10 +17,12 @@
 #include "preset.h"
 #include "probe.h"
 #include "purge.h"
+#include "result_saver.h"
 #include "safety.h"
 #include "settings.h"
 #include "step_streams.h"
 #include "text.h"
+#include "units.h"
 
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
 #define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
@@ -506,6 +508,9 @@ struct watched {
 	void *arg;
 	uint64_t save_period_ns;
 	uint64_t last_save_ns;
+	struct result_saver *saver; /* NULL: saves on this thread */
+	uint64_t answer_ns;	    /* how long a save may take: the no-progress limit */
+	bool told_slow;		    /* that a save has taken longer was said */
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -518,22 +523,13 @@ static void attach_health(struct run *r, struct health_watch *w)
 	result_summarize(&r->res);
 }
 
-/*
- * Save the result (status incomplete) when the period has passed since the last save:
- * after a sample, a step or a phase. Every event, a sample's too, comes from the runner's
- * own thread (the engine's collector runs on it), so the result is never saved while it
- * changes. Told to the front end as RUN_EV_AUTOSAVE, or a log line when it fails.
- */
-static void autosave(struct watched *x, const struct runner_event *ev)
+/* A save's outcome told to the front end: RUN_EV_AUTOSAVE, or a log line when it failed. */
+static void tell_saved(struct watched *x, const struct runner_event *ev, int ret, const char *err)
 {
-	uint64_t now = now_ns();
 	struct runner_event told = *ev;
-	char err[DB_ERR_LEN], msg[4200];
+	char msg[DB_ERR_LEN + 32];
 
-	if (now - x->last_save_ns < x->save_period_ns)
-		return;
-	x->last_save_ns = now;
-	if (result_save(&x->r->res, x->r->path, err, sizeof(err)) < 0) {
+	if (ret < 0) {
 		snprintf(msg, sizeof(msg), "autosave failed: %s", err);
 		told.kind = RUN_EV_LOG;
 		told.msg = msg;
@@ -545,6 +541,51 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 	told.sample = NULL;
 	if (x->fn)
 		x->fn(x->arg, &told);
+}
+
+/*
+ * Save the result (status incomplete) when the period has passed since the last save:
+ * after a sample, a step or a phase. Every event, a sample's too, comes from the runner's
+ * own thread (the engine's collector runs on it), so the result is never saved while it
+ * changes: it is made text here, and the saver's thread writes that, so a results
+ * directory that stops answering holds the saver, never the measurement. A save still
+ * being written when the next is due puts that one off; one that takes longer than the
+ * no-progress limit is said once.
+ */
+static void autosave(struct watched *x, const struct runner_event *ev)
+{
+	struct result_save s;
+	uint64_t now = now_ns();
+	char err[DB_ERR_LEN], d[32];
+	int ret;
+
+	if (x->saver && result_saver_take(x->saver, &s, 0)) {
+		ret = result_save_finish(&x->r->res, &s, err, sizeof(err));
+		tell_saved(x, ev, ret, err);
+	}
+	if (now - x->last_save_ns < x->save_period_ns)
+		return;
+	if (x->saver && result_saver_busy_ns(x->saver)) {
+		if (result_saver_busy_ns(x->saver) >= x->answer_ns && !x->told_slow) {
+			x->told_slow = true;
+			snprintf(err, sizeof(err),
+				 "%s: its directory has not answered a save for %s; the run goes "
+				 "on, "
+				 "and is saved elsewhere at its end if it still does not",
+				 x->r->path, units_fmt_duration(d, sizeof(d), x->answer_ns));
+			tell_saved(x, ev, -ETIMEDOUT, err);
+		}
+		return;
+	}
+	x->last_save_ns = now;
+	ret = result_save_prepare(&x->r->res, x->r->path, &s, err, sizeof(err));
+	if (ret == 0 && x->saver && result_saver_give(x->saver, &s) == 0)
+		return;
+	if (ret == 0) {
+		result_save_write(&s);
+		ret = result_save_finish(&x->r->res, &s, err, sizeof(err));
+	}
+	tell_saved(x, ev, ret, err);
 }
 
 /* A thermal warning on step st of the result: kept in it and told as a log event. */
@@ -624,10 +665,11 @@ static void on_event(void *arg, const struct runner_event *ev)
 }
 
 /*
- * The result could not be saved where it belongs (a full disk, say; err says why): the
- * measured run is not lost while a copy fits elsewhere. Under the name asked for (or the
- * next free one of its series) in the results directory, else the temp directory, each
- * checked as any output; err then ends with where it went.
+ * The result could not be saved where it belongs (a full disk, a server gone; err says
+ * why): the measured run is not lost while a copy fits elsewhere. Under the name asked for
+ * (or the next free one of its series) in the results directory, else the temp directory,
+ * each checked as any output, and asked first whether it answers; err then ends with
+ * where it went.
  */
 static void save_elsewhere(struct run *r, char *err, size_t errlen)
 {
@@ -638,7 +680,7 @@ static void save_elsewhere(struct run *r, char *err, size_t errlen)
 	base = base ? base + 1 : r->path;
 	if (r->results_dir)
 		snprintf(dirs[n++], sizeof(dirs[0]), "%s", r->results_dir);
-	else if (result_dir(r->settings, dirs[n], sizeof(dirs[0])) == 0)
+	else if (result_dir_name(r->settings, dirs[n], sizeof(dirs[0])) == 0)
 		n++;
 	snprintf(dirs[n++], sizeof(dirs[0]), "%s", tmp && tmp[0] == '/' ? tmp : "/tmp");
 	snprintf(dirs[n++], sizeof(dirs[0]), "/tmp");
@@ -648,12 +690,50 @@ static void save_elsewhere(struct run *r, char *err, size_t errlen)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dirs[i], base) >= (int)sizeof(path) ||
 		    !strcmp(path, r->path) ||
+		    probe_path_answers(dirs[i], PROBE_ANSWER_MS) == -ETIMEDOUT ||
+		    (!i && !r->results_dir && result_dir(r->settings, e2, sizeof(e2)) < 0) ||
 		    safety_check_output(path, NULL, 0, false, NULL, e2, sizeof(e2)) < 0 ||
 		    result_create(&r->res, path, sizeof(path), RESULT_NEW, e2, sizeof(e2)) < 0)
 			continue;
 		snprintf(err, errlen, "%s; the result is saved in %s instead", why, path);
 		return;
 	}
+}
+
+/*
+ * The last save, by the saver (none: here), within the no-progress limit for it and an
+ * autosave still being written: 0 or -errno with err; -ETIMEDOUT when the result's
+ * directory did not answer in time.
+ */
+static int final_save(struct watched *x, char *err, size_t errlen)
+{
+	struct run *r = x->r;
+	struct result_save s;
+	uint64_t end = now_ns() + x->answer_ns, now;
+	char e2[DB_ERR_LEN], d[32];
+	int ret;
+
+	if (!x->saver)
+		return result_save(&r->res, r->path, err, errlen);
+	/* an autosave first: until it is finished its inode holds the file's lock */
+	if (result_saver_take(x->saver, &s, x->answer_ns))
+		result_save_finish(&r->res, &s, e2, sizeof(e2));
+	if (!result_saver_busy_ns(x->saver)) {
+		if ((ret = result_save_prepare(&r->res, r->path, &s, err, errlen)) < 0)
+			return ret;
+		if (result_saver_give(x->saver, &s) < 0) { /* not while idle */
+			result_save_write(&s);
+			return result_save_finish(&r->res, &s, err, errlen);
+		}
+		now = now_ns();
+		if (result_saver_take(x->saver, &s, now < end ? end - now : 1))
+			return result_save_finish(&r->res, &s, err, errlen);
+	}
+	text_fmt(err, errlen,
+		 "%s: its directory did not answer a save within %s (is its file system's server "
+		 "gone, or its FUSE daemon hung?)",
+		 r->path, units_fmt_duration(d, sizeof(d), x->answer_ns));
+	return -ETIMEDOUT;
 }
 
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
@@ -670,7 +750,11 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 			    .fn = fn,
 			    .arg = arg,
 			    .save_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
-			    .last_save_ns = now_ns()};
+			    .last_save_ns = now_ns(),
+			    .answer_ns = ctl && ctl->no_progress_ns ? ctl->no_progress_ns
+					 : ctl && ctl->opts.no_progress_ns
+						 ? ctl->opts.no_progress_ns
+						 : ENGINE_NO_PROGRESS_NS};
 	struct drive *d = NULL;
 	char perr[256];
 	int ret;
@@ -693,6 +777,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		target_close(&r->t[i]);
 	if (app_plan(r->plan))
 		release_claims(r);
+	x.saver = result_saver_start();
 	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, on_event, &x);
 	if (x.w) {
 		health_watch_finish(x.w);
@@ -704,7 +789,11 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	for (unsigned i = 0; i < r->nt; i++)
 		target_close(&r->t[i]);
 	release_claims(r);
-	if (result_save(&r->res, r->path, err, errlen) < 0) {
+	int saved = final_save(&x, err, errlen);
+	result_saver_stop(x.saver); /* left writing when it timed out */
+	if (saved == -ETIMEDOUT)
+		result_forget(&r->res);
+	if (saved < 0) {
 		save_elsewhere(r, err, errlen);
 		return -EIO;
 	}

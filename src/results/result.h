@@ -116,6 +116,7 @@
  * ENGINE_MAX_STREAMS objects), warnings per step RESULT_MAX_WARNINGS (codes told apart: a
  * code given twice is kept once). Past one, the file is refused.
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -504,8 +505,38 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
  * is writing the file.
  */
 int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+/*
+ * result_save() in three parts, for a file system that may stop answering (a server gone,
+ * a FUSE daemon hung) while r's thread must not wait for it:
+ * - prepare, on r's thread: r as its file will hold it, into s (r may change afterwards);
+ * - write, on any thread: all of the file system's part, touching s alone, so a thread
+ *   that never comes back holds nothing of r's; s->ret is then 0 or -errno, with s->err;
+ * - finish, on r's thread again: the file r owns keeps the new, locked inode.
+ * discard lets go of a prepared or written s instead of finishing it.
+ */
+struct result_save {
+	char *text; /* r as its file holds it */
+	size_t len;
+	char path[4096];
+	bool own; /* path is the file r owns */
+	int fd;	  /* written: the new inode, locked, when own; else -1 */
+	int ret;  /* written: 0 or -errno, and err saying what failed */
+	char err[1024];
+	const atomic_bool *cancel; /* NULL, or set once the owner gave up on the save: what
+				      is written is not renamed into place (-ECANCELED) */
+};
+int result_save_prepare(const struct result *r, const char *path, struct result_save *s, char *err,
+			size_t errlen);
+void result_save_write(struct result_save *s);
+int result_save_finish(const struct result *r, struct result_save *s, char *err, size_t errlen);
+void result_save_discard(struct result_save *s);
 /* Let go of the file r owns (no-op when none). */
 void result_release(struct result *r);
+/*
+ * Let go of it without closing it: its file system stopped answering, and a close may
+ * wait for it (NFS's unlock, FUSE's flush). The descriptor is closed with the process.
+ */
+void result_forget(struct result *r);
 /*
  * Change the result file at path in place: under its lock, read it again (all of it), let
  * edit change it (0, or -errno to leave the file as it was), save it. 0 or -errno, message
@@ -540,6 +571,8 @@ int result_load(struct result *r, const char *path, char *err, size_t errlen);
  */
 struct settings;
 int result_dir(const struct settings *s, char *buf, size_t len);
+/* Its name alone, nothing made (a directory that may not answer is asked first). */
+int result_dir_name(const struct settings *s, char *buf, size_t len);
 /*
  * The name of a new result in dir: "2026-11-30T13-05-21_bench3_nvme0n1_8k-7030.json" (UTC
  * time, the host's short name, the target, the preset). It may be

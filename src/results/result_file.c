@@ -58,16 +58,15 @@ static void sync_dir(const char *path)
 }
 
 /*
- * r into a new temporary file beside path (same file system: a rename is atomic), synced
- * and locked: its descriptor into *fd, its name into tmp. 0, or -errno with *step saying
- * what failed (nothing is left behind).
+ * text (len bytes) into a new temporary file beside path (same file system: a rename is
+ * atomic), synced and locked: its descriptor into *fd, its name into tmp. 0, or -errno
+ * with *step saying what failed (nothing is left behind).
  */
-static int write_temp(const struct result *r, const char *path, char *tmp, size_t tmplen, int *fd,
-		      const char **step)
+static int write_temp(const char *text, size_t len, const char *path, char *tmp, size_t tmplen,
+		      int *fd, const char **step)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[4096];
-	FILE *f = NULL;
 	int ret;
 
 	*fd = -1;
@@ -79,35 +78,34 @@ static int write_temp(const struct result *r, const char *path, char *tmp, size_
 		return -errno;
 	*step = "writing";
 	/* a fresh inode nobody else has opened: the lock is ours at once */
-	if (fchmod(*fd, fileio_new_file_mode()) || flock(*fd, LOCK_EX | LOCK_NB)) {
+	if (fchmod(*fd, fileio_new_file_mode()) || flock(*fd, LOCK_EX | LOCK_NB))
 		ret = -errno;
-		goto fail;
-	}
-	int wfd = fcntl(*fd, F_DUPFD_CLOEXEC, 0);
-	if (wfd < 0 || !(f = fdopen(wfd, "w"))) {
-		ret = -errno;
-		if (wfd >= 0)
-			close(wfd);
-		goto fail;
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	errno = 0;
-	ret = result_write(r, f);
-	if (ret == -EIO && errno) /* what the failed write said: ENOSPC, EFBIG */
-		ret = -errno;
-	if (!ret && fflush(f))
-		ret = -errno;
-	if (!ret && fsync(*fd))
-		ret = -errno;
-	if (fclose(f) && !ret)
+	else if (!(ret = fileio_write_all(*fd, text, len)) && fsync(*fd))
 		ret = -errno;
 	if (!ret)
 		return 0;
-fail:
 	unlink(tmp);
 	close(*fd);
 	*fd = -1;
 	return ret;
+}
+
+/* r as its file holds it: *text (malloc'd, NUL-ended) and *len; 0 or -errno. */
+static int result_text(const struct result *r, char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = result_write(r, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret < 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -246,6 +244,23 @@ static void save_error(char *err, size_t errlen, const char *path, const char *s
 			 access(path, F_OK) == 0 ? " (the previous file is untouched)" : "");
 }
 
+/* r, as text, into a temporary file beside path: write_temp()'s. */
+static int result_temp(const struct result *r, const char *path, char *tmp, size_t tmplen, int *fd,
+		       const char **step)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	*fd = -1;
+	*step = "writing";
+	if ((ret = result_text(r, &text, &len)) < 0)
+		return ret;
+	ret = write_temp(text, len, path, tmp, tmplen, fd, step);
+	free(text);
+	return ret;
+}
+
 int result_create(struct result *r, char *path, size_t len, enum result_claim how, char *err,
 		  size_t errlen)
 {
@@ -263,7 +278,7 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
 		free(lk);
 		return -ENAMETOOLONG;
 	}
-	ret = write_temp(r, path, tmp, sizeof(tmp), &fd, &step);
+	ret = result_temp(r, path, tmp, sizeof(tmp), &fd, &step);
 	if (ret == 0) {
 		step = "renaming into place";
 		ret = how == RESULT_NEW ? rename_series(tmp, path, len) : rename_replace(tmp, path);
@@ -289,39 +304,87 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
 	return 0;
 }
 
-int result_save(const struct result *r, const char *path, char *err, size_t errlen)
+int result_save_prepare(const struct result *r, const char *path, struct result_save *s, char *err,
+			size_t errlen)
 {
-	struct result_lock *own = r->lock && !strcmp(r->lock->path, path) ? r->lock : NULL;
+	int ret;
+
+	*s = (struct result_save){.fd = -1};
+	if (text_copy(s->path, sizeof(s->path), path) >= sizeof(s->path)) {
+		text_fmt(err, errlen, "%.64s...: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	s->own = r->lock && !strcmp(r->lock->path, path);
+	if ((ret = result_text(r, &s->text, &s->len)) < 0)
+		text_fmt(err, errlen, "%s: writing: %s", path, strerror(-ret));
+	return ret;
+}
+
+void result_save_write(struct result_save *s)
+{
 	char tmp[4096 + 32];
 	const char *step;
 	int fd, ret;
 
-	if (strlen(path) >= sizeof(tmp) - 32) {
-		text_fmt(err, errlen, "%.64s...: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	ret = write_temp(r, path, tmp, sizeof(tmp), &fd, &step);
-	if (ret < 0)
-		goto fail;
-	step = "renaming into place";
-	/* the owner's name holds its locked inode: replaced by the next locked one */
-	ret = own ? (rename(tmp, path) ? -errno : 0) : rename_replace(tmp, path);
-	if (ret < 0) {
+	ret = write_temp(s->text, s->len, s->path, tmp, sizeof(tmp), &fd, &step);
+	if (ret == 0 && s->cancel && atomic_load(s->cancel)) {
 		unlink(tmp);
 		close(fd);
-		goto fail;
+		ret = -ECANCELED;
+	} else if (ret == 0) {
+		step = "renaming into place";
+		/* the owner's name holds its locked inode: replaced by the next locked one */
+		ret = s->own ? (rename(tmp, s->path) ? -errno : 0) : rename_replace(tmp, s->path);
+		if (ret < 0) {
+			unlink(tmp);
+			close(fd);
+		}
 	}
-	sync_dir(path);
-	if (own) {
-		close(own->fd);
-		own->fd = fd;
+	if (ret == 0) {
+		sync_dir(s->path);
+		if (s->own)
+			s->fd = fd;
+		else
+			close(fd);
 	} else {
-		close(fd);
+		save_error(s->err, sizeof(s->err), s->path, step, ret);
 	}
-	return 0;
-fail:
-	save_error(err, errlen, path, step, ret);
+	s->ret = ret;
+}
+
+int result_save_finish(const struct result *r, struct result_save *s, char *err, size_t errlen)
+{
+	int ret = s->ret;
+
+	if (ret < 0)
+		text_copy(err, errlen, s->err);
+	else if (s->fd >= 0 && r->lock && !strcmp(r->lock->path, s->path)) {
+		close(r->lock->fd);
+		r->lock->fd = s->fd;
+		s->fd = -1;
+	}
+	result_save_discard(s);
 	return ret;
+}
+
+void result_save_discard(struct result_save *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->text);
+	s->text = NULL;
+}
+
+int result_save(const struct result *r, const char *path, char *err, size_t errlen)
+{
+	struct result_save s;
+	int ret = result_save_prepare(r, path, &s, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	result_save_write(&s);
+	return result_save_finish(r, &s, err, errlen);
 }
 
 void result_release(struct result *r)
@@ -329,6 +392,12 @@ void result_release(struct result *r)
 	if (!r->lock)
 		return;
 	close(r->lock->fd);
+	free(r->lock);
+	r->lock = NULL;
+}
+
+void result_forget(struct result *r)
+{
 	free(r->lock);
 	r->lock = NULL;
 }
@@ -357,7 +426,7 @@ int result_rewrite(const char *path, int (*edit)(struct result *r, void *arg), v
 	ret = result_load(&r, path, err, errlen);
 	if (ret == 0 && (ret = edit(&r, arg)) < 0)
 		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
-	if (ret == 0 && (ret = write_temp(&r, path, tmp, sizeof(tmp), &fd, &step)) == 0) {
+	if (ret == 0 && (ret = result_temp(&r, path, tmp, sizeof(tmp), &fd, &step)) == 0) {
 		/* the run's last save stays its time: the library lists runs by it */
 		if (have_was)
 			futimens(fd, (struct timespec[2]){{.tv_nsec = UTIME_OMIT}, was.st_mtim});

@@ -56,6 +56,13 @@ static int mkdir_p(char *path)
 
 int result_dir(const struct settings *s, char *buf, size_t len)
 {
+	int ret = result_dir_name(s, buf, len);
+
+	return ret < 0 ? ret : mkdir_p(buf);
+}
+
+int result_dir_name(const struct settings *s, char *buf, size_t len)
+{
 	const char *env = s ? s->results : NULL;
 	const char *xdg = s ? s->data_home : NULL;
 	const char *home = s ? s->home : NULL;
@@ -74,9 +81,7 @@ int result_dir(const struct settings *s, char *buf, size_t len)
 			return -ENOENT;
 		n = snprintf(buf, len, "%s/.local/share/drivebench/results", home);
 	}
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return mkdir_p(buf);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 /* Lower-case letters, digits, '.', '-' and '_'; spaces become '-'; the rest go. */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A result's saves on a thread of their own (result_saver.h). */
+#include "result_saver.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+
+enum saver_state { SAVER_IDLE, SAVER_GIVEN, SAVER_WRITTEN };
+
+struct result_saver {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* the state changed, or quit */
+	enum saver_state state;
+	bool quit;	 /* the owner is done: end when idle */
+	atomic_bool abandoned; /* the owner is gone: the thread frees everything, and the
+				  save it was writing is not renamed into place */
+	uint64_t given_ns;
+	struct result_save save;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void saver_free(struct result_saver *v)
+{
+	result_save_discard(&v->save);
+	pthread_cond_destroy(&v->cond);
+	pthread_mutex_destroy(&v->lock);
+	free(v);
+}
+
+static void *saver_main(void *arg)
+{
+	struct result_saver *v = arg;
+
+	pthread_mutex_lock(&v->lock);
+	for (;;) {
+		while (v->state != SAVER_GIVEN && !v->quit)
+			pthread_cond_wait(&v->cond, &v->lock);
+		if (v->state != SAVER_GIVEN)
+			break;
+		pthread_mutex_unlock(&v->lock);
+		result_save_write(&v->save); /* where a dead file system holds the thread */
+		pthread_mutex_lock(&v->lock);
+		if (atomic_load(&v->abandoned)) {
+			pthread_mutex_unlock(&v->lock);
+			saver_free(v);
+			return NULL;
+		}
+		v->state = SAVER_WRITTEN;
+		pthread_cond_broadcast(&v->cond);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return NULL;
+}
+
+struct result_saver *result_saver_start(void)
+{
+	struct result_saver *v = calloc(1, sizeof(*v));
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int ret;
+
+	if (!v)
+		return NULL;
+	v->save.fd = -1;
+	pthread_mutex_init(&v->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&v->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	/* signals stay the measuring thread's: the thread starts with all of them blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&v->thread, NULL, saver_main, v);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		saver_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+int result_saver_give(struct result_saver *v, struct result_save *s)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&v->lock);
+	if (v->state != SAVER_IDLE) {
+		ret = -EBUSY;
+	} else {
+		v->save = *s;
+		v->save.cancel = &v->abandoned;
+		*s = (struct result_save){.fd = -1};
+		v->state = SAVER_GIVEN;
+		v->given_ns = mono_ns();
+		pthread_cond_broadcast(&v->cond);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return ret;
+}
+
+bool result_saver_take(struct result_saver *v, struct result_save *s, uint64_t wait_ns)
+{
+	uint64_t end = mono_ns() + wait_ns;
+	struct timespec ts = {.tv_sec = (time_t)(end / 1000000000ull),
+			      .tv_nsec = (long)(end % 1000000000ull)};
+	bool taken = false;
+
+	pthread_mutex_lock(&v->lock);
+	while (wait_ns && v->state == SAVER_GIVEN &&
+	       pthread_cond_timedwait(&v->cond, &v->lock, &ts) != ETIMEDOUT)
+		;
+	if (v->state == SAVER_WRITTEN) {
+		*s = v->save;
+		s->cancel = NULL;
+		v->save = (struct result_save){.fd = -1};
+		v->state = SAVER_IDLE;
+		taken = true;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return taken;
+}
+
+uint64_t result_saver_busy_ns(struct result_saver *v)
+{
+	uint64_t ns = 0;
+
+	pthread_mutex_lock(&v->lock);
+	if (v->state == SAVER_GIVEN)
+		ns = mono_ns() - v->given_ns;
+	pthread_mutex_unlock(&v->lock);
+	return ns;
+}
+
+void result_saver_stop(struct result_saver *v)
+{
+	if (!v)
+		return;
+	pthread_mutex_lock(&v->lock);
+	if (v->state == SAVER_GIVEN) {
+		/* still writing: the thread is the last to hold v, and frees it */
+		atomic_store(&v->abandoned, true);
+		pthread_mutex_unlock(&v->lock);
+		pthread_detach(v->thread);
+		return;
+	}
+	v->quit = true;
+	pthread_cond_broadcast(&v->cond);
+	pthread_mutex_unlock(&v->lock);
+	pthread_join(v->thread, NULL);
+	saver_free(v);
+}
