@@ -1035,9 +1035,11 @@ static void set_attr(const char *dir, const char *rel, const char *name, const c
  * metacopy=on: a file whose metadata alone was copied up is the lower file holding its
  * data, found by its path or its redirect (absolute, or a name in its directory), through
  * a lower layer's metacopy too, and in a data-only layer, which no other lookup reaches;
- * a metacopy with its data nowhere is itself. The layers as mountinfo shows them with
- * the "lowerdir+" and "datadir+" options of the new mount API, and a "userxattr" mount
- * whose attributes are user.overlay.*.
+ * a metacopy with its data nowhere is itself. A directory renamed on the overlay
+ * (redirect_dir=on) by its redirect, relative or absolute, in a lower layer too, a
+ * metacopy's redirect from there on; nothing below an opaque directory. The layers as
+ * mountinfo shows them with the "lowerdir+" and "datadir+" options of the new mount API,
+ * and a "userxattr" mount whose attributes are user.overlay.*.
  */
 START_TEST(test_overlay_metacopy)
 {
@@ -1059,9 +1061,21 @@ START_TEST(test_overlay_metacopy)
 					     {"lo2/sub/chain", "chain", NULL},
 					     {"up/sub/orphan", "", NULL},
 					     {"lo1/sub/plain", "plain", NULL},
+					     /* directories renamed on the overlay */
+					     {"up/new/keep", "", NULL},
+					     {"lo1/old/f", "in a renamed dir", NULL},
+					     {"up/a/moved/keep", "", NULL},
+					     {"lo1/x/y/g", "moved by path", NULL},
+					     {"up/n1/keep", "", NULL},
+					     {"lo1/o1/n2/keep", "", NULL},
+					     {"lo2/o1/o2/h", "renamed twice", NULL},
+					     {"up/rd/mf", "", NULL},
+					     {"lo1/od/of", "both renamed", NULL},
+					     {"up/op/keep", "", NULL},
+					     {"lo1/op/k", "under an opaque dir", NULL},
 					     {"proc/self/mountinfo", "", NULL},
 					     {"sys/class/block/sda/dev", "8:0", NULL}},
-		   13);
+		   24);
 	const char *ns = _i ? "user.overlay." : "trusted.overlay.";
 	char meta[40], redir[40];
 	fmt(meta, sizeof(meta), "%smetacopy", ns);
@@ -1079,6 +1093,16 @@ START_TEST(test_overlay_metacopy)
 	set_attr(dir, "up/sub/d", redir, "/blobs/d1");
 	set_attr(dir, "lo1/sub/chain", meta, "");
 	set_attr(dir, "up/sub/orphan", meta, "");
+	set_attr(dir, "up/new", redir, "old");
+	set_attr(dir, "up/a/moved", redir, "/x/y");
+	set_attr(dir, "up/n1", redir, "o1");
+	set_attr(dir, "lo1/o1/n2", redir, "o2"); /* renamed when lo1 was an upper layer */
+	set_attr(dir, "up/rd", redir, "od");
+	set_attr(dir, "up/rd/mf", meta, "");
+	set_attr(dir, "up/rd/mf", redir, "of");
+	char opaque[40];
+	fmt(opaque, sizeof(opaque), "%sopaque", ns);
+	set_attr(dir, "up/op", opaque, "y");
 	/* the other namespace's attribute means nothing to this mount */
 	set_attr(dir, "lo1/sub/plain", _i ? "trusted.overlay.metacopy" : "user.overlay.metacopy",
 		 "");
@@ -1099,6 +1123,11 @@ START_TEST(test_overlay_metacopy)
 		{"m/sub/orphan", "up/sub/orphan"},
 		{"m/sub/plain", "lo1/sub/plain"},
 		{"m/sub/hidden", ""},
+		{"m/new/f", "lo1/old/f"},
+		{"m/a/moved/g", "lo1/x/y/g"},
+		{"m/n1/n2/h", "lo2/o1/o2/h"},
+		{"m/rd/mf", "lo1/od/of"},
+		{"m/op/k", ""},
 	};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		overlay_case(snap, dir, makedev(0, 40), cases[i][0], cases[i][1], S_IFREG);

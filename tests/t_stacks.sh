@@ -379,6 +379,30 @@ else
 	skip "an overlay with metacopy=on" "mount -t overlay -o metacopy=on failed"
 fi
 
+# 18d: with redirect_dir=on, a directory renamed on the overlay is a new upper directory
+# that points to its old place below: its files stay in the lower directory by the old
+# name, which a read-only loop device over the overlay's file by the new one then reads
+mkdir -p "$T/ovld/lower/d" "$T/ovld/upper" "$T/ovld/work" "$T/ovld/m"
+head -c 1M /dev/urandom >"$T/ovld/lower/d/img"
+truncate -s 64M "$T/ovld/lower/d/img"
+if mount -t overlay overlay -o \
+	"lowerdir=$T/ovld/lower,upperdir=$T/ovld/upper,workdir=$T/ovld/work,redirect_dir=on" \
+	"$T/ovld/m" 2>/dev/null && mv "$T/ovld/m/d" "$T/ovld/m/e" 2>/dev/null; then
+	cleanup_add "umount -l $T/ovld/m"
+	md5sum <"$T/ovld/lower/d/img" >"$T/ovld.sum"
+	check "redirect_dir: the renamed directory's file is not copied up" \
+		test ! -e "$T/ovld/upper/e/img" -a -d "$T/ovld/upper/e"
+	if mkloop ld "$T/ovld/m/e/img" -r; then
+		refused "the lower file of a directory renamed on the overlay under a read-only loop device" \
+			"$T/ovld/lower/d/img" "backs $(lname "$ld") \(a loop device\)"
+		check "redirect_dir: the lower file is unchanged" \
+			cmp -s "$T/ovld.sum" <(md5sum <"$T/ovld/lower/d/img")
+	fi
+else
+	mountpoint -q "$T/ovld/m" && umount -l "$T/ovld/m"
+	skip "an overlay with redirect_dir=on" "mount -t overlay -o redirect_dir=on, or a rename there, failed"
+fi
+
 # 19: a file open for writing on a FUSE file system whose daemon stops answering, as on a
 # dead NFS server's mount: the snapshot knows it from the mount table and fdinfo, and
 # never waits on a stat() there

@@ -6,7 +6,9 @@
  * in a file of the upper or a lower directory's file system: writing that file by its own
  * path writes the loop device. So a file on an overlay is taken as that real file: with
  * metacopy=on, a file whose metadata alone was copied up (a chmod, a chown) keeps its
- * data in a lower file, which that upper file's attributes point to.
+ * data in a lower file, which that upper file's attributes point to; with
+ * redirect_dir=on, a directory renamed on the overlay is a new upper directory whose
+ * attributes point to where it was in the layers below, its files not copied up.
  */
 #include "inuse.h"
 #include "inuse_int.h"
@@ -132,21 +134,70 @@ static bool in_layer(const struct inuse_snapshot *s, const char *dir, size_t dir
 }
 
 /*
+ * A directory's overlay attribute name (metacopy, redirect, opaque) into buf: in the
+ * trusted namespace, or the user one on a userxattr mount.
+ */
+static const char *attr(const struct overlay_mnt *o, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", o->userxattr ? "user.overlay." : "trusted.overlay.", name);
+	return buf;
+}
+
+/*
+ * rel (a file's path in layer dir, from the overlay's root) as the layers below see it: a
+ * directory on the way that was renamed in this layer (redirect_dir=on) has its old place
+ * in its redirect ("/a/b" from the root, "b" beside it), and one made opaque (removed and
+ * made again) hides everything below it: false. A layer on a remote mount is not asked.
+ */
+static bool below_layer(const struct inuse_snapshot *s, const struct overlay_mnt *o,
+			const char *dir, size_t dirlen, char *rel, size_t len)
+{
+	char out[PATH_MAX] = "", path[PATH_MAX], to[PATH_MAX], name[32];
+	bool here = true; /* the directory so far is in this layer */
+	struct stat st;
+	size_t n;
+
+	for (const char *p = rel; *p == '/'; p += 1 + n) {
+		n = strcspn(p + 1, "/");
+		ssize_t got = -1;
+		if (here && p[1 + n] == '/') {
+			here = (size_t)snprintf(path, sizeof(path), "%.*s%.*s", (int)dirlen, dir,
+						(int)(p + 1 + n - rel), rel) < sizeof(path) &&
+			       !inuse_remote_path(s, path) && stat(path, &st) == 0 &&
+			       S_ISDIR(st.st_mode);
+			if (here &&
+			    getxattr(path, attr(o, "opaque", name, sizeof(name)), to, 1) == 1 &&
+			    to[0] == 'y')
+				return false;
+			if (here)
+				got = getxattr(path, attr(o, "redirect", name, sizeof(name)), to,
+					       sizeof(to) - 1);
+		}
+		size_t at = got > 0 && to[0] == '/' ? 0 : strlen(out);
+		if (got > 0)
+			to[got] = '\0';
+		if ((size_t)snprintf(out + at, sizeof(out) - at, "%s%.*s",
+				     got > 0 && to[0] == '/' ? "" : "/",
+				     got > 0 ? (int)got : (int)n,
+				     got > 0 ? to : p + 1) >= sizeof(out) - at)
+			return false;
+	}
+	return (size_t)snprintf(rel, len, "%s", out) < len;
+}
+
+/*
  * Whether the layer file at path holds only metadata (metacopy=on), its data being in a
  * layer below at rel, which its redirect changes when it was renamed: "/a/b" from the
  * overlay's root, "b" in the same directory.
  */
 static bool metacopy(const struct overlay_mnt *o, const char *path, char *rel, size_t len)
 {
-	const char *ns = o->userxattr ? "user.overlay." : "trusted.overlay.";
 	char name[32], to[PATH_MAX];
 	ssize_t n;
 
-	snprintf(name, sizeof(name), "%smetacopy", ns);
-	if (getxattr(path, name, NULL, 0) < 0)
+	if (getxattr(path, attr(o, "metacopy", name, sizeof(name)), NULL, 0) < 0)
 		return false;
-	snprintf(name, sizeof(name), "%sredirect", ns);
-	n = getxattr(path, name, to, sizeof(to) - 1);
+	n = getxattr(path, attr(o, "redirect", name, sizeof(name)), to, sizeof(to) - 1);
 	if (n > 0) {
 		char *slash = strrchr(rel, '/');
 		to[n] = '\0';
@@ -160,37 +211,40 @@ static bool metacopy(const struct overlay_mnt *o, const char *path, char *rel, s
 
 /*
  * One step down: path on overlay o (rest below its mount point) to its layer's file, the
- * upper directory's, else the first lower one's that has it; for a file whose metadata
- * alone is there, the first one below holding its data, data-only layers ("::") too.
+ * upper directory's, else the first lower one's that has it, by the path each layer knows
+ * it by; for a file whose metadata alone is there, the first one below holding its data,
+ * data-only layers ("::") too.
  */
 static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *o, const char *rest,
 		      mode_t want, struct stat *st, char *out, size_t len)
 {
 	char rel[PATH_MAX];
-	const char *l = o->lower;
-	bool found = false;
+	bool upper = o->upper, found = false;
+	const char *l = upper ? o->upper : o->lower;
 
 	if ((size_t)snprintf(rel, sizeof(rel), "%s%s", strcmp(o->root, "/") ? o->root : "", rest) >=
 	    sizeof(rel))
 		return false;
-	/* the upper directory first: a file copied up is there, and new files go there */
-	if (o->upper && in_layer(s, o->upper, strlen(o->upper), want == S_IFDIR ? "" : rel, want,
-				 st, out, len)) {
-		if (want == S_IFDIR || !metacopy(o, out, rel, sizeof(rel)))
-			return true;
-		found = true;
-	}
-	/* then the lower directories, top first ("/l1:/l2"; data-only ones after "::") */
-	while (want == S_IFREG && l && *l) {
-		size_t n = strcspn(l, ":");
+	/* a directory: the upper one, where new files go */
+	if (want == S_IFDIR)
+		return upper && in_layer(s, l, strlen(l), "", want, st, out, len);
+	/* the upper directory first, where a file copied up is; then the lower ones, top
+	   first ("/l1:/l2"; data-only ones after "::") */
+	for (; l && (upper || *l); upper = false) {
+		size_t n = upper ? strlen(l) : strcspn(l, ":");
 		if (!n && !found)
 			break; /* only a metacopy's redirect reaches a data-only layer */
-		if (in_layer(s, l, n, rel, want, st, out, len)) {
-			if (!metacopy(o, out, rel, sizeof(rel)))
+		if (n) {
+			bool hit = in_layer(s, l, n, rel, want, st, out, len);
+			/* the path below: before a metacopy's own redirect, which is from there */
+			bool open = below_layer(s, o, l, n, rel, sizeof(rel));
+			if (hit && !metacopy(o, out, rel, sizeof(rel)))
 				return true;
-			found = true;
+			found |= hit;
+			if (!open)
+				break;
 		}
-		l += n + (l[n] == ':');
+		l = upper ? o->lower : l + n + (l[n] == ':');
 	}
 	return found; /* a metacopy whose data is in no layer: that file */
 }

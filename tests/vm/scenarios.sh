@@ -521,6 +521,20 @@ overlay() {
 	else
 		fail overlay/metacopy "no overlay with metacopy=on here"
 	fi
+	# redirect_dir=on: a directory renamed on the overlay keeps its files below, by the
+	# old name, which a read-only loop device over the overlay's file by the new one reads
+	mkdir -p /tmp/ovfs/l/d
+	dd if=/dev/urandom of=/tmp/ovfs/l/d/img bs=1M count=8 2>/dev/null
+	if mount -t overlay overlay -o \
+		lowerdir=/tmp/ovfs/l,upperdir=/tmp/ovfs/u,workdir=/tmp/ovfs/w,redirect_dir=on /tmp/ovm &&
+		mv /tmp/ovm/d /tmp/ovm/e; then
+		lo=$(losetup -f) && losetup -r "$lo" /tmp/ovm/e/img
+		w1s overlay/redirect-dir-lower-refused 3 /tmp/ovfs/l/d/img
+		losetup -d "$lo"
+		umount /tmp/ovm
+	else
+		fail overlay/redirect-dir "no overlay with redirect_dir=on here"
+	fi
 	umount /tmp/ovfs
 	losetup -d "$lf"
 	rm -f /tmp/ovfs.img
