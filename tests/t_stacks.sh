@@ -355,6 +355,17 @@ else
 	skip "an overlay" "mount -t overlay failed"
 fi
 
+# lower_read NAME WHAT MERGED LOWER: under a read-only loop device over the overlay's file
+# MERGED, whose data is in LOWER, a write to LOWER is refused, and LOWER is unchanged
+lower_read() {
+	local l sum
+	sum=$(md5sum <"$4")
+	mkloop l "$3" -r || return 0
+	refused "the lower file $2 under a read-only loop device" "$4" \
+		"backs $(lname "$l") \(a loop device\)"
+	check "$1: the lower file is unchanged" test "$sum" = "$(md5sum <"$4")"
+}
+
 # 18c: with metacopy=on (containers/storage's default on Fedora), a chmod copies up the
 # metadata alone: the data stays in the lower file, which a read-only loop device over
 # the overlay's file then reads, and writing that lower file changes what it reads
@@ -366,15 +377,10 @@ if mount -t overlay overlay -o \
 	"$T/ovlm/m" 2>/dev/null; then
 	cleanup_add "umount -l $T/ovlm/m"
 	chmod 600 "$T/ovlm/m/meta.img"
-	md5sum <"$T/ovlm/lower/meta.img" >"$T/ovlm.sum"
 	check "metacopy: a chmod copies up no data" \
 		test "$(stat -c %b "$T/ovlm/upper/meta.img")" -lt 64
-	if mkloop lm "$T/ovlm/m/meta.img" -r; then
-		refused "the lower file holding the data of a metacopy file under a read-only loop device" \
-			"$T/ovlm/lower/meta.img" "backs $(lname "$lm") \(a loop device\)"
-		check "metacopy: the lower file is unchanged" \
-			cmp -s "$T/ovlm.sum" <(md5sum <"$T/ovlm/lower/meta.img")
-	fi
+	lower_read metacopy "holding the data of a metacopy file" "$T/ovlm/m/meta.img" \
+		"$T/ovlm/lower/meta.img"
 else
 	skip "an overlay with metacopy=on" "mount -t overlay -o metacopy=on failed"
 fi
@@ -389,15 +395,10 @@ if mount -t overlay overlay -o \
 	"lowerdir=$T/ovld/lower,upperdir=$T/ovld/upper,workdir=$T/ovld/work,redirect_dir=on" \
 	"$T/ovld/m" 2>/dev/null && mv "$T/ovld/m/d" "$T/ovld/m/e" 2>/dev/null; then
 	cleanup_add "umount -l $T/ovld/m"
-	md5sum <"$T/ovld/lower/d/img" >"$T/ovld.sum"
 	check "redirect_dir: the renamed directory's file is not copied up" \
 		test ! -e "$T/ovld/upper/e/img" -a -d "$T/ovld/upper/e"
-	if mkloop ld "$T/ovld/m/e/img" -r; then
-		refused "the lower file of a directory renamed on the overlay under a read-only loop device" \
-			"$T/ovld/lower/d/img" "backs $(lname "$ld") \(a loop device\)"
-		check "redirect_dir: the lower file is unchanged" \
-			cmp -s "$T/ovld.sum" <(md5sum <"$T/ovld/lower/d/img")
-	fi
+	lower_read redirect_dir "of a directory renamed on the overlay" "$T/ovld/m/e/img" \
+		"$T/ovld/lower/d/img"
 else
 	mountpoint -q "$T/ovld/m" && umount -l "$T/ovld/m"
 	skip "an overlay with redirect_dir=on" "mount -t overlay -o redirect_dir=on, or a rename there, failed"
