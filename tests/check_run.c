@@ -194,7 +194,11 @@ START_TEST(test_default_path)
 }
 END_TEST
 
-/* Autosaves: the door saves the growing result (incomplete) and says so; the runner never. */
+/*
+ * Autosaves: the door saves the growing result (incomplete) and says so once each is
+ * written (by its saver thread: how many are written in a 100 ms run is the host's to
+ * say, one at least); the runner never.
+ */
 struct saves {
 	const char *path;
 	unsigned n;
@@ -232,7 +236,7 @@ START_TEST(test_autosave)
 	/* every 1 ns: after every sample, the step and the phase */
 	ck_assert_int_eq(run_execute(r, NULL, 1, on_save, &sv, err, sizeof(err)), 0);
 	run_close(r);
-	ck_assert_uint_ge(sv.n, 3);
+	ck_assert_uint_ge(sv.n, 1);
 	ck_assert(sv.incomplete);
 	result_init(&back);
 	ck_assert_msg(result_load(&back, out, err, sizeof(err)) == 0, "%s", err);

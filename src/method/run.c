@@ -569,9 +569,8 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 		if (result_saver_busy_ns(x->saver) >= x->answer_ns && !x->told_slow) {
 			x->told_slow = true;
 			snprintf(err, sizeof(err),
-				 "%s: its directory has not answered a save for %s; the run goes "
-				 "on, "
-				 "and is saved elsewhere at its end if it still does not",
+				 "%s: its directory has not answered a save for %s; the run "
+				 "goes on, and is saved elsewhere at its end if it still does not",
 				 x->r->path, units_fmt_duration(d, sizeof(d), x->answer_ns));
 			tell_saved(x, ev, -ETIMEDOUT, err);
 		}

@@ -148,10 +148,11 @@ void result_saver_stop(struct result_saver *v)
 		return;
 	pthread_mutex_lock(&v->lock);
 	if (v->state == SAVER_GIVEN) {
-		/* still writing: the thread is the last to hold v, and frees it */
+		/* still writing: the thread is the last to hold v, and frees it (maybe at once) */
+		pthread_t t = v->thread;
 		atomic_store(&v->abandoned, true);
 		pthread_mutex_unlock(&v->lock);
-		pthread_detach(v->thread);
+		pthread_detach(t);
 		return;
 	}
 	v->quit = true;
