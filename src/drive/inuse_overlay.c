@@ -185,19 +185,24 @@ static bool below_layer(const struct inuse_snapshot *s, const struct overlay_mnt
 	return (size_t)snprintf(rel, len, "%s", out) < len;
 }
 
+/* Whether the layer file at path holds only metadata (metacopy=on), its data below. */
+static bool metacopy(const struct overlay_mnt *o, const char *path)
+{
+	char name[32];
+
+	return getxattr(path, attr(o, "metacopy", name, sizeof(name)), NULL, 0) >= 0;
+}
+
 /*
- * Whether the layer file at path holds only metadata (metacopy=on), its data being in a
- * layer below at rel, which its redirect changes when it was renamed: "/a/b" from the
- * overlay's root, "b" in the same directory.
+ * Where, in the layers below, a metacopy file at path has its data: rel, as its redirect
+ * changes it when it was renamed ("/a/b" from the overlay's root, "b" in the same
+ * directory).
  */
-static bool metacopy(const struct overlay_mnt *o, const char *path, char *rel, size_t len)
+static void redirect(const struct overlay_mnt *o, const char *path, char *rel, size_t len)
 {
 	char name[32], to[PATH_MAX];
-	ssize_t n;
+	ssize_t n = getxattr(path, attr(o, "redirect", name, sizeof(name)), to, sizeof(to) - 1);
 
-	if (getxattr(path, attr(o, "metacopy", name, sizeof(name)), NULL, 0) < 0)
-		return false;
-	n = getxattr(path, attr(o, "redirect", name, sizeof(name)), to, sizeof(to) - 1);
 	if (n > 0) {
 		char *slash = strrchr(rel, '/');
 		to[n] = '\0';
@@ -206,7 +211,6 @@ static bool metacopy(const struct overlay_mnt *o, const char *path, char *rel, s
 		else if (slash && (size_t)(slash + 1 - rel) + (size_t)n < len)
 			strcpy(slash + 1, to);
 	}
-	return true;
 }
 
 /*
@@ -236,13 +240,14 @@ static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *
 			break; /* only a metacopy's redirect reaches a data-only layer */
 		if (n) {
 			bool hit = in_layer(s, l, n, rel, want, st, out, len);
-			/* the path below: before a metacopy's own redirect, which is from there */
-			bool open = below_layer(s, o, l, n, rel, sizeof(rel));
-			if (hit && !metacopy(o, out, rel, sizeof(rel)))
+			if (hit && !metacopy(o, out))
 				return true;
+			/* the path below, then a metacopy's own redirect from there */
+			if (!below_layer(s, o, l, n, rel, sizeof(rel)))
+				return found || hit;
+			if (hit)
+				redirect(o, out, rel, sizeof(rel));
 			found |= hit;
-			if (!open)
-				break;
 		}
 		l = upper ? o->lower : l + n + (l[n] == ':');
 	}
