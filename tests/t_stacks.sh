@@ -290,6 +290,8 @@ if mkloop lz "$(mkfile 64M lazy.img)" && fsmount m "$lz"; then
 	sleep 600 3>"$m/held" &
 	lzp=$!
 	cleanup_add "kill $lzp"
+	# the file open before the unmount, which a later open would not find
+	for _ in $(seq 200); do [ -L /proc/$lzp/fd/3 ] && break; sleep 0.05; done
 	umount -l "$m"
 	refused "an ext4 unmounted lazily, a file on it still open" "$lz" \
 		"mounted: $(lname "$lz") \(ext4\), though no mount table here shows where"
@@ -613,11 +615,12 @@ fi
 
 # Another process with a piece of the reach open for writing (a virtual machine on the
 # disk, a dd, another run) is a use of it; one that only reads is not.
-# hold VAR rw|ro PATH: a background process with PATH open, its pid in VAR
+# hold VAR rw|ro PATH: a background process with PATH open (once this returns), its pid in VAR
 hold() {
 	if [ "$2" = rw ]; then sleep 600 3<>"$3" & else sleep 600 3<"$3" & fi
 	cleanup_add "kill $!"
 	printf -v "$1" '%s' "$!"
+	for _ in $(seq 200); do [ -L /proc/$!/fd/3 ] && break; sleep 0.05; done
 }
 mkloop lh "$(mkfile 16M held.img)"
 hold p rw "$lh"

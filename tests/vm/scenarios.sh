@@ -197,6 +197,8 @@ guard() {
 	# a process writing the disk without claiming it (a virtual machine's disk, a dd)
 	sleep 120 3<>/dev/nvme0n1 &
 	holder=$!
+	i=0
+	while [ ! -L /proc/$holder/fd/3 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 	rc guard/written-nvme0n1-refused 3 drivebench run --target /dev/nvme0n1 --rw randwrite \
 		--time 1s --quiet --yes-destroy=/dev/nvme0n1 --out $res/refused.json
 	case $why in
