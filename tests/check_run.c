@@ -196,8 +196,8 @@ END_TEST
 
 /*
  * Autosaves: the door saves the growing result (incomplete) and says so once each is
- * written (by its saver thread: how many are written in a 100 ms run is the host's to
- * say, one at least); the runner never.
+ * written, the last at the latest before the final save (its saver thread writes one at
+ * a time: how many a 100 ms run has is the host's to say, one at least); the runner never.
  */
 struct saves {
 	const char *path;

@@ -134,8 +134,8 @@ static bool in_layer(const struct inuse_snapshot *s, const char *dir, size_t dir
 }
 
 /*
- * A directory's overlay attribute name (metacopy, redirect, opaque) into buf: in the
- * trusted namespace, or the user one on a userxattr mount.
+ * The name of an overlay attribute (metacopy, redirect, opaque) into buf: in the trusted
+ * namespace, or the user one on a userxattr mount.
  */
 static const char *attr(const struct overlay_mnt *o, const char *name, char *buf, size_t len)
 {
@@ -236,7 +236,7 @@ static bool one_layer(const struct inuse_snapshot *s, const struct overlay_mnt *
 	   first ("/l1:/l2"; data-only ones after "::") */
 	for (; l && (upper || *l); upper = false) {
 		size_t n = upper ? strlen(l) : strcspn(l, ":");
-		if (!n && !found)
+		if (!upper && !n && !found)
 			break; /* only a metacopy's redirect reaches a data-only layer */
 		if (n) {
 			bool hit = in_layer(s, l, n, rel, want, st, out, len);

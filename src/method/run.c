@@ -511,6 +511,7 @@ struct watched {
 	struct result_saver *saver; /* NULL: saves on this thread */
 	uint64_t answer_ns;	    /* how long a save may take: the no-progress limit */
 	bool told_slow;		    /* that a save has taken longer was said */
+	struct runner_event last;   /* the last event autosave() saw (its pointers stale) */
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -539,6 +540,7 @@ static void tell_saved(struct watched *x, const struct runner_event *ev, int ret
 	}
 	told.step = NULL;
 	told.sample = NULL;
+	told.steady = NULL;
 	if (x->fn)
 		x->fn(x->arg, &told);
 }
@@ -559,6 +561,7 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 	char err[DB_ERR_LEN], d[32];
 	int ret;
 
+	x->last = *ev;
 	if (x->saver && result_saver_take(x->saver, &s, 0)) {
 		ret = result_save_finish(&x->r->res, &s, err, sizeof(err));
 		tell_saved(x, ev, ret, err);
@@ -715,8 +718,10 @@ static int final_save(struct watched *x, char *err, size_t errlen)
 	if (!x->saver)
 		return result_save(&r->res, r->path, err, errlen);
 	/* an autosave first: until it is finished its inode holds the file's lock */
-	if (result_saver_take(x->saver, &s, x->answer_ns))
-		result_save_finish(&r->res, &s, e2, sizeof(e2));
+	if (result_saver_take(x->saver, &s, x->answer_ns)) {
+		ret = result_save_finish(&r->res, &s, e2, sizeof(e2));
+		tell_saved(x, &x->last, ret, e2);
+	}
 	if (!result_saver_busy_ns(x->saver)) {
 		if ((ret = result_save_prepare(&r->res, r->path, &s, err, errlen)) < 0)
 			return ret;
