@@ -74,10 +74,12 @@ static struct opt *run_opts(void)
 
 static struct engine_ctl run_ctl;
 
+/* Each signal counts: the first stops the run, and any while its result's directory does
+   not answer stops the wait for it (run.h). */
 static void on_signal(int sig)
 {
 	(void)sig;
-	atomic_store(&run_ctl.stop, 1);
+	atomic_fetch_add(&run_ctl.stop, 1);
 }
 
 void cli_catch_stop_signals(void (*fn)(int sig))

@@ -585,6 +585,26 @@ sys.exit(not (d["status"] == "complete" and len(st["samples"]["rows"]) >= 28))' 
 	rm -f "$T/hang-now"
 	wait $sp
 	check "... and exits 1 once the file system answers" test $? -eq 1
+	# with the minute's limit, Ctrl-C ends the wait: the first signal stops the run, one
+	# while its end waits for the directory saves elsewhere at once
+	"$DRIVEBENCH" run --target "$sv" --rw randread --time 1h --interval 200ms \
+		--autosave 300ms --quiet --out "$T/hung/int.json" >/dev/null 2>"$T/ie" &
+	ip=$!
+	cleanup_add "kill -9 $ip"
+	hang_after "$T/hung/int.json"
+	for _ in $(seq 15); do
+		grep -q "saved in" "$T/ie" && break
+		kill -INT $ip
+		sleep 1
+	done
+	check "Ctrl-C while the end of a run waits for its result's directory saves elsewhere at once" \
+		grep -q "hung/int.json: its directory did not answer a save within .*; the result is saved in $XDG_DATA_HOME/drivebench/results/int.json instead" "$T/ie"
+	check "... the run aborted, with what it measured" /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["status"] == "aborted" and d["phases"][0]["steps"][0]["samples"]["rows"]))' \
+		"$XDG_DATA_HOME/drivebench/results/int.json"
+	rm -f "$T/hang-now"
+	wait $ip
 	kill $hp
 	# the same in a mount namespace of its own (a container's volume): the kernel shows
 	# the loop device's backing file by the namespace's path, which here is an empty

@@ -219,7 +219,8 @@ struct engine_host {
 
 /* Shared with whoever may stop or pause the step (signal handler, TUI, runner). */
 struct engine_ctl {
-	atomic_int stop;  /* set to 1: workers stop issuing, drain, and the step ends */
+	atomic_int stop;  /* set (not 0): workers stop issuing, drain, and the step ends; a
+			     signal handler adds one per signal (run.h's final save) */
 	atomic_int pause; /* set to 1: workers drain and wait; measured time stops too */
 	uint64_t no_progress_ns; /* 0: ENGINE_NO_PROGRESS_NS. Tests shrink it */
 	const struct engine_host *host; /* NULL: the real one. Tests script it */

@@ -27,6 +27,7 @@
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
 #define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
 #define AUTOSAVE_NS	  30000000000ull
+#define FINAL_SLICE_NS	  100000000ull /* the final save's wait looks for a signal this often */
 #define RUN_MAX_CLAIMS	  (RUN_MAX_TARGETS * 4)
 
 struct run {
@@ -512,6 +513,7 @@ struct watched {
 	uint64_t answer_ns;	    /* how long a save may take: the no-progress limit */
 	bool told_slow;		    /* that a save has taken longer was said */
 	struct runner_event last;   /* the last event autosave() saw (its pointers stale) */
+	const atomic_int *stop;	    /* the engine's stop: each signal adds one (NULL: none) */
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -703,22 +705,39 @@ static void save_elsewhere(struct run *r, char *err, size_t errlen)
 }
 
 /*
+ * The save the saver was given, once written, by end (a monotonic time) or until a signal
+ * comes (the stop counted past seen): true and *s, else false.
+ */
+static bool take_by(struct watched *x, struct result_save *s, uint64_t end, int seen)
+{
+	for (;;) {
+		uint64_t now = now_ns(), left = now < end ? end - now : 0;
+		if (result_saver_take(x->saver, s, left < FINAL_SLICE_NS ? left : FINAL_SLICE_NS))
+			return true;
+		if (!result_saver_busy_ns(x->saver) || now >= end ||
+		    (x->stop && atomic_load(x->stop) != seen))
+			return false;
+	}
+}
+
+/*
  * The last save, by the saver (none: here), within the no-progress limit for it and an
- * autosave still being written: 0 or -errno with err; -ETIMEDOUT when the result's
- * directory did not answer in time.
+ * autosave still being written, or until a signal (Ctrl-C) says not to wait: 0 or -errno
+ * with err; -ETIMEDOUT when the result's directory did not answer by then.
  */
 static int final_save(struct watched *x, char *err, size_t errlen)
 {
 	struct run *r = x->r;
 	struct result_save s;
-	uint64_t end = now_ns() + x->answer_ns, now;
+	uint64_t t0 = now_ns(), end = t0 + x->answer_ns;
+	int seen = x->stop ? atomic_load(x->stop) : 0;
 	char e2[DB_ERR_LEN], d[32];
 	int ret;
 
 	if (!x->saver)
 		return result_save(&r->res, r->path, err, errlen);
 	/* an autosave first: until it is finished its inode holds the file's lock */
-	if (result_saver_take(x->saver, &s, x->answer_ns)) {
+	if (take_by(x, &s, end, seen)) {
 		ret = result_save_finish(&r->res, &s, e2, sizeof(e2));
 		tell_saved(x, &x->last, ret, e2);
 	}
@@ -729,14 +748,13 @@ static int final_save(struct watched *x, char *err, size_t errlen)
 			result_save_write(&s);
 			return result_save_finish(&r->res, &s, err, errlen);
 		}
-		now = now_ns();
-		if (result_saver_take(x->saver, &s, now < end ? end - now : 1))
+		if (take_by(x, &s, end, seen))
 			return result_save_finish(&r->res, &s, err, errlen);
 	}
 	text_fmt(err, errlen,
 		 "%s: its directory did not answer a save within %s (is its file system's server "
 		 "gone, or its FUSE daemon hung?)",
-		 r->path, units_fmt_duration(d, sizeof(d), x->answer_ns));
+		 r->path, units_fmt_duration(d, sizeof(d), now_ns() - t0));
 	return -ETIMEDOUT;
 }
 
@@ -755,6 +773,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 			    .arg = arg,
 			    .save_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
 			    .last_save_ns = now_ns(),
+			    .stop = ctl ? &ctl->stop : NULL,
 			    .answer_ns = ctl && ctl->no_progress_ns ? ctl->no_progress_ns
 					 : ctl && ctl->opts.no_progress_ns
 						 ? ctl->opts.no_progress_ns

@@ -93,8 +93,10 @@ const struct result *run_result(const struct run *r);
 
 /*
  * Run the plan; ctl, fn and arg as for runner_run(); autosave_ns 0: every 30 s. The
- * result is saved at the end whatever happened. Returns the runner's status (0,
- * -ECANCELED, -errno); a result that could not be saved makes it -EIO, reason in err.
+ * result is saved at the end whatever happened: where it belongs within the no-progress
+ * limit, or until ctl->stop changes (another signal), else elsewhere. Returns the runner's
+ * status (0, -ECANCELED, -errno); a result that could not be saved where it belongs makes
+ * it -EIO, reason (and where it went) in err.
  */
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
 		void *arg, char *err, size_t errlen);
