@@ -714,8 +714,9 @@ static bool take_by(struct watched *x, struct result_save *s, uint64_t end, int 
 		uint64_t now = now_ns(), left = now < end ? end - now : 0;
 		if (result_saver_take(x->saver, s, left < FINAL_SLICE_NS ? left : FINAL_SLICE_NS))
 			return true;
-		if (!result_saver_busy_ns(x->saver) || now >= end ||
-		    (x->stop && atomic_load(x->stop) != seen))
+		if (!result_saver_busy_ns(x->saver)) /* none given, or written just now */
+			return result_saver_take(x->saver, s, 0);
+		if (now >= end || (x->stop && atomic_load(x->stop) != seen))
 			return false;
 	}
 }
