@@ -52,6 +52,13 @@ int engine_auto_parse(const char *s, bool *on)
 	return 0;
 }
 
+uint64_t engine_no_progress_ns(const struct engine_ctl *ctl)
+{
+	return ctl && ctl->no_progress_ns	 ? ctl->no_progress_ns
+	       : ctl && ctl->opts.no_progress_ns ? ctl->opts.no_progress_ns
+						 : ENGINE_NO_PROGRESS_NS;
+}
+
 int engine_opts_from_settings(struct engine_opts *o, const struct settings *s)
 {
 	int ret = 0;
@@ -433,9 +440,7 @@ int engine_run_streams(const struct engine_ops *ops, const struct engine_stream 
 	}
 	step->ops = ops;
 	step->ctl = ctl ? ctl : &step->own_ctl;
-	step->no_progress_ns = step->ctl->no_progress_ns	? step->ctl->no_progress_ns
-			       : step->ctl->opts.no_progress_ns ? step->ctl->opts.no_progress_ns
-								: ENGINE_NO_PROGRESS_NS;
+	step->no_progress_ns = engine_no_progress_ns(step->ctl);
 	ret = step_setup(step, streams, n, out, err, errlen);
 	if (ret == 0)
 		ret = run_workers(step, on_sample, arg, out, err, errlen);

@@ -237,6 +237,8 @@ struct engine_ctl {
  */
 #define ENGINE_NO_PROGRESS_NS 60000000000ull /* a minute */
 #define ENGINE_NO_PROGRESS_MIN_NS 100000000ull	 /* the least $DRIVEBENCH_NO_PROGRESS: 100 ms */
+/* The limit under ctl (NULL: none): its own, else its options', else the default. */
+uint64_t engine_no_progress_ns(const struct engine_ctl *ctl);
 
 typedef void (*engine_sample_fn)(void *arg, const struct sample *s);
 

@@ -775,10 +775,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 			    .save_period_ns = autosave_ns ? autosave_ns : AUTOSAVE_NS,
 			    .last_save_ns = now_ns(),
 			    .stop = ctl ? &ctl->stop : NULL,
-			    .answer_ns = ctl && ctl->no_progress_ns ? ctl->no_progress_ns
-					 : ctl && ctl->opts.no_progress_ns
-						 ? ctl->opts.no_progress_ns
-						 : ENGINE_NO_PROGRESS_NS};
+			    .answer_ns = engine_no_progress_ns(ctl)};
 	struct drive *d = NULL;
 	char perr[256];
 	int ret;

@@ -22,14 +22,6 @@ struct result_saver {
 	struct result_save save;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void saver_free(struct result_saver *v)
 {
 	result_save_discard(&v->save);
@@ -102,7 +94,7 @@ int result_saver_give(struct result_saver *v, struct result_save *s)
 		v->save.cancel = &v->abandoned;
 		*s = (struct result_save){.fd = -1};
 		v->state = SAVER_GIVEN;
-		v->given_ns = mono_ns();
+		v->given_ns = mono_now_ns();
 		pthread_cond_broadcast(&v->cond);
 	}
 	pthread_mutex_unlock(&v->lock);
@@ -111,7 +103,7 @@ int result_saver_give(struct result_saver *v, struct result_save *s)
 
 bool result_saver_take(struct result_saver *v, struct result_save *s, uint64_t wait_ns)
 {
-	uint64_t end = mono_ns() + wait_ns;
+	uint64_t end = mono_now_ns() + wait_ns;
 	struct timespec ts = {.tv_sec = (time_t)(end / 1000000000ull),
 			      .tv_nsec = (long)(end % 1000000000ull)};
 	bool taken = false;
@@ -137,7 +129,7 @@ uint64_t result_saver_busy_ns(struct result_saver *v)
 
 	pthread_mutex_lock(&v->lock);
 	if (v->state == SAVER_GIVEN)
-		ns = mono_ns() - v->given_ns;
+		ns = mono_now_ns() - v->given_ns;
 	pthread_mutex_unlock(&v->lock);
 	return ns;
 }
