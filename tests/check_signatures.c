@@ -7,6 +7,7 @@
 #include "fstree.h"
 
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe.h"
@@ -82,6 +83,51 @@ START_TEST(probe_files)
 }
 END_TEST
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* a prober on a busy host: it works (here, spins) for 2.5 s before it answers */
+static int ask_busy(int fd, void *msg, size_t len, void *arg)
+{
+	double end = now_s() + 2.5;
+
+	(void)fd, (void)arg;
+	while (now_s() < end)
+		;
+	snprintf(msg, len, "busy");
+	return 0;
+}
+
+/* a prober in a read that does not return (for 10 s here): it sleeps, using nothing */
+static int ask_stuck(int fd, void *msg, size_t len, void *arg)
+{
+	(void)fd, (void)arg;
+	sleep(10);
+	snprintf(msg, len, "stuck");
+	return 0;
+}
+
+/* slow is waited for, stuck is not: what a loaded host and a dead server look like */
+START_TEST(probe_slow_or_stuck)
+{
+	struct probe p = {.path = "/tmp", .ask = ask_busy};
+	char msg[16] = "";
+	double t0;
+
+	ck_assert_int_eq(probe_within(&p, msg, sizeof(msg), 1000), 0);
+	ck_assert_str_eq(msg, "busy");
+	p.ask = ask_stuck;
+	t0 = now_s();
+	ck_assert_int_eq(probe_within(&p, msg, sizeof(msg), 1000), -ETIMEDOUT);
+	ck_assert_msg(now_s() - t0 < 9.0, "a sleeping prober was waited for %.1f s", now_s() - t0);
+}
+END_TEST
+
 static Suite *signatures_suite(void)
 {
 	Suite *s = suite_create("signatures");
@@ -90,6 +136,8 @@ static Suite *signatures_suite(void)
 	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, words);
 	tcase_add_test(tc, probe_files);
+	tcase_add_test(tc, probe_slow_or_stuck);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #define PROBE_MSG_MAX 4096 /* the largest answer (struct sig_list fits) */
+#define PROBE_LOOK_MS 250  /* how often a prober that has not answered is looked at */
 
 /* What the prober sends back through its pipe. */
 struct answer {
@@ -80,12 +83,78 @@ int probe_path_answers(const char *path, unsigned ms)
 	return probe_within(&p, NULL, 0, ms);
 }
 
+/*
+ * Has the prober moved since *mark: is it runnable (waiting for a CPU on a loaded host),
+ * or has it used CPU time or read anything since the last look? A read that never
+ * returns (a dead server's file, a hung FUSE daemon) sleeps with neither.
+ */
+static bool prober_moves(pid_t pid, unsigned long long *mark)
+{
+	unsigned long long ticks[2] = {0, 0}, rchar = 0, now;
+	char path[64], buf[1024], *p;
+	bool runnable = false;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	/* the name may hold anything: the fields start after its last ')' */
+	if (n <= 0 || (buf[n] = '\0', !(p = strrchr(buf, ')'))) || p[1] != ' ' || !p[2])
+		return false;
+	runnable = p[2] == 'R';
+	/* p + 2 is field 3 (the state); utime and stime are fields 14 and 15 */
+	p += 2;
+	for (int f = 3; f < 14 && p; f++)
+		p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+	if (p)
+		sscanf(p, "%llu %llu", &ticks[0], &ticks[1]);
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0 && (buf[n] = '\0', (p = strstr(buf, "rchar: "))))
+			rchar = strtoull(p + 7, NULL, 10);
+	}
+	now = ticks[0] + ticks[1] + rchar;
+	if (now != *mark) {
+		*mark = now;
+		return true;
+	}
+	return runnable;
+}
+
+/*
+ * Wait for an answer on rd: until ms pass in which the prober (pid, or 0 when not known)
+ * did not move, or PROBE_SLOW_MS in all. > 0 when there is one, 0 when not, -errno.
+ */
+static int await_answer(int rd, pid_t pid, unsigned ms)
+{
+	struct pollfd pfd = {.fd = rd, .events = POLLIN};
+	unsigned long long mark = 0;
+	unsigned waited = 0, still = 0, step;
+	int r;
+
+	for (;;) {
+		step = pid > 0 && ms > PROBE_LOOK_MS ? PROBE_LOOK_MS : ms;
+		while ((r = poll(&pfd, 1, (int)step)) < 0 && errno == EINTR)
+			; /* a signal (a resize): wait again */
+		if (r != 0)
+			return r < 0 ? -errno : r;
+		waited += step;
+		still = pid > 0 && prober_moves(pid, &mark) ? 0 : still + step;
+		if (still >= ms || waited >= PROBE_SLOW_MS)
+			return 0;
+	}
+}
+
 int probe_within(const struct probe *p, void *msg, size_t len, unsigned ms)
 {
 	struct answer *a;
-	struct pollfd pfd;
-	int pipefd[2], ret, st;
-	pid_t pid;
+	int pipefd[2], pidfd[2], ret, st;
+	pid_t pid, prober_pid = 0;
 
 	if (len > PROBE_MSG_MAX)
 		return -EINVAL;
@@ -96,21 +165,38 @@ int probe_within(const struct probe *p, void *msg, size_t len, unsigned ms)
 		free(a);
 		return ret;
 	}
+	if (pipe2(pidfd, O_CLOEXEC) < 0) {
+		ret = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		free(a);
+		return ret;
+	}
 	pid = fork();
 	if (pid == 0) {
+		pid_t g;
+
 		close(pipefd[0]);
-		if (fork() == 0)
+		close(pidfd[0]);
+		if ((g = fork()) == 0) {
+			close(pidfd[1]);
 			prober(p, len, pipefd[1]);
-		_exit(0);
+		}
+		/* the pipe holds it whole: the caller reads it once this child has ended */
+		_exit(g > 0 && write(pidfd[1], &g, sizeof(g)) == (ssize_t)sizeof(g) ? 0 : 1);
 	}
 	ret = pid < 0 ? -errno : 0;
 	close(pipefd[1]);
-	if (pid > 0)
+	close(pidfd[1]);
+	if (pid > 0) {
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
-	pfd = (struct pollfd){.fd = pipefd[0], .events = POLLIN};
-	while (!ret && (ret = poll(&pfd, 1, (int)ms)) < 0)
-		ret = errno == EINTR ? 0 : -errno; /* a signal (a resize): wait again */
+		if (read(pidfd[0], &prober_pid, sizeof(prober_pid)) != (ssize_t)sizeof(prober_pid))
+			prober_pid = 0;
+	}
+	close(pidfd[0]);
+	if (!ret)
+		ret = await_answer(pipefd[0], prober_pid, ms);
 	if (ret > 0) {
 		size_t want = offsetof(struct answer, msg) + len, got = 0;
 		ssize_t n = 1;

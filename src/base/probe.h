@@ -34,9 +34,14 @@ struct probe {
 /*
  * Ask p within ms: the answer's return (the open's -errno, or ask's), with msg filled
  * when it is 0; -ETIMEDOUT when no answer came in time (the grandchild is left to end
- * when its wait does), -errno when it could not be asked.
+ * when its wait does), -errno when it could not be asked. "In time" is ms in which the
+ * prober did not move: a prober that is runnable, or uses CPU time, or reads, is slow
+ * (a host busy with other work), not stuck, and is waited for up to PROBE_SLOW_MS in
+ * all; one that sleeps in a read that never returns is given up on after ms.
  */
 int probe_within(const struct probe *p, void *msg, size_t len, unsigned ms);
+/* The longest a prober that keeps moving is waited for */
+#define PROBE_SLOW_MS 30000u
 
 /*
  * Does path (a file or a directory) answer its open() and fstat() within ms? A file on a
