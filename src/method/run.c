@@ -27,7 +27,6 @@
 #define BUSY_RETRY_NS	  2000000000ull /* an unexplained EBUSY: retried this long */
 #define BUSY_RETRY_GAP_NS 20000000ull	/* between tries */
 #define AUTOSAVE_NS	  30000000000ull
-#define FINAL_SLICE_NS	  100000000ull /* the final save's wait looks for a signal this often */
 #define RUN_MAX_CLAIMS	  (RUN_MAX_TARGETS * 4)
 
 struct run {
@@ -668,23 +667,17 @@ static void on_event(void *arg, const struct runner_event *ev)
 		autosave(x, ev);
 }
 
-/*
- * The result could not be saved where it belongs (a full disk, a server gone; err says
- * why): the measured run is not lost while a copy fits elsewhere. Under the name asked for
- * (or the next free one of its series) in the results directory, else the temp directory,
- * each checked as any output, and asked first whether it answers; err then ends with
- * where it went.
- */
-static void save_elsewhere(struct run *r, char *err, size_t errlen)
+void run_save_elsewhere(struct result *res, const char *where, const char *results_dir,
+			const struct settings *set, char *err, size_t errlen)
 {
-	const char *tmp = getenv("TMPDIR"), *base = strrchr(r->path, '/');
+	const char *tmp = getenv("TMPDIR"), *base = strrchr(where, '/');
 	char dirs[3][4096], path[4096], why[DB_ERR_LEN], e2[DB_ERR_LEN];
 	size_t n = 0;
 
-	base = base ? base + 1 : r->path;
-	if (r->results_dir)
-		snprintf(dirs[n++], sizeof(dirs[0]), "%s", r->results_dir);
-	else if (result_dir_name(r->settings, dirs[n], sizeof(dirs[0])) == 0)
+	base = base ? base + 1 : where;
+	if (results_dir)
+		snprintf(dirs[n++], sizeof(dirs[0]), "%s", results_dir);
+	else if (result_dir_name(set, dirs[n], sizeof(dirs[0])) == 0)
 		n++;
 	snprintf(dirs[n++], sizeof(dirs[0]), "%s", tmp && tmp[0] == '/' ? tmp : "/tmp");
 	snprintf(dirs[n++], sizeof(dirs[0]), "/tmp");
@@ -693,31 +686,14 @@ static void save_elsewhere(struct run *r, char *err, size_t errlen)
 		if (i && !strcmp(dirs[i], dirs[i - 1]))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dirs[i], base) >= (int)sizeof(path) ||
-		    !strcmp(path, r->path) ||
+		    !strcmp(path, where) ||
 		    probe_path_answers(dirs[i], PROBE_ANSWER_MS) == -ETIMEDOUT ||
-		    (!i && !r->results_dir && result_dir(r->settings, e2, sizeof(e2)) < 0) ||
+		    (!i && !results_dir && result_dir(set, e2, sizeof(e2)) < 0) ||
 		    safety_check_output(path, NULL, 0, false, NULL, e2, sizeof(e2)) < 0 ||
-		    result_create(&r->res, path, sizeof(path), RESULT_NEW, e2, sizeof(e2)) < 0)
+		    result_create(res, path, sizeof(path), RESULT_NEW, e2, sizeof(e2)) < 0)
 			continue;
 		snprintf(err, errlen, "%s; the result is saved in %s instead", why, path);
 		return;
-	}
-}
-
-/*
- * The save the saver was given, once written, by end (a monotonic time) or until a signal
- * comes (the stop counted past seen): true and *s, else false.
- */
-static bool take_by(struct watched *x, struct result_save *s, uint64_t end, int seen)
-{
-	for (;;) {
-		uint64_t now = now_ns(), left = now < end ? end - now : 0;
-		if (result_saver_take(x->saver, s, left < FINAL_SLICE_NS ? left : FINAL_SLICE_NS))
-			return true;
-		if (!result_saver_busy_ns(x->saver)) /* none given, or written just now */
-			return result_saver_take(x->saver, s, 0);
-		if (now >= end || (x->stop && atomic_load(x->stop) != seen))
-			return false;
 	}
 }
 
@@ -730,33 +706,20 @@ static int final_save(struct watched *x, char *err, size_t errlen)
 {
 	struct run *r = x->r;
 	struct result_save s;
-	uint64_t t0 = now_ns(), end = t0 + x->answer_ns;
-	int seen = x->stop ? atomic_load(x->stop) : 0;
-	char e2[DB_ERR_LEN], d[32];
+	uint64_t t0 = now_ns();
+	const struct result_wait w = {.start = t0,
+				      .end = t0 + x->answer_ns,
+				      .stop = x->stop,
+				      .seen = x->stop ? atomic_load(x->stop) : 0};
+	char e2[DB_ERR_LEN];
 	int ret;
 
-	if (!x->saver)
-		return result_save(&r->res, r->path, err, errlen);
 	/* an autosave first: until it is finished its inode holds the file's lock */
-	if (take_by(x, &s, end, seen)) {
+	if (x->saver && result_saver_take_by(x->saver, &s, &w)) {
 		ret = result_save_finish(&r->res, &s, e2, sizeof(e2));
 		tell_saved(x, &x->last, ret, e2);
 	}
-	if (!result_saver_busy_ns(x->saver)) {
-		if ((ret = result_save_prepare(&r->res, r->path, &s, err, errlen)) < 0)
-			return ret;
-		if (result_saver_give(x->saver, &s) < 0) { /* not while idle */
-			result_save_write(&s);
-			return result_save_finish(&r->res, &s, err, errlen);
-		}
-		if (take_by(x, &s, end, seen))
-			return result_save_finish(&r->res, &s, err, errlen);
-	}
-	text_fmt(err, errlen,
-		 "%s: its directory did not answer a save within %s (is its file system's server "
-		 "gone, or its FUSE daemon hung?)",
-		 r->path, units_fmt_duration(d, sizeof(d), now_ns() - t0));
-	return -ETIMEDOUT;
+	return result_saver_save_by(x->saver, &r->res, r->path, &w, err, errlen);
 }
 
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
@@ -815,7 +778,7 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	if (saved == -ETIMEDOUT)
 		result_forget(&r->res);
 	if (saved < 0) {
-		save_elsewhere(r, err, errlen);
+		run_save_elsewhere(&r->res, r->path, r->results_dir, r->settings, err, errlen);
 		return -EIO;
 	}
 	return ret;

@@ -101,5 +101,14 @@ const struct result *run_result(const struct run *r);
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
 		void *arg, char *err, size_t errlen);
 void run_close(struct run *r);
+/*
+ * The result res could not be saved at where (a full disk, a server gone; err says why):
+ * the measured run is not lost while a copy fits elsewhere. Under the name asked for (or
+ * the next free one of its series) in results_dir (NULL: the settings' results
+ * directory), else the temp directory, each checked as any output, and asked first
+ * whether it answers; res then owns the copy, and err ends with where it went.
+ */
+void run_save_elsewhere(struct result *res, const char *where, const char *results_dir,
+			const struct settings *set, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "text.h"
+#include "units.h"
+
+#define WAIT_SLICE_NS 100000000ull /* a final save's wait looks for a signal this often */
+
 enum saver_state { SAVER_IDLE, SAVER_GIVEN, SAVER_WRITTEN };
 
 struct result_saver {
@@ -132,6 +137,46 @@ uint64_t result_saver_busy_ns(struct result_saver *v)
 		ns = mono_now_ns() - v->given_ns;
 	pthread_mutex_unlock(&v->lock);
 	return ns;
+}
+
+bool result_saver_take_by(struct result_saver *v, struct result_save *s,
+			  const struct result_wait *w)
+{
+	for (;;) {
+		uint64_t now = mono_now_ns(), left = now < w->end ? w->end - now : 0;
+		if (result_saver_take(v, s, left < WAIT_SLICE_NS ? left : WAIT_SLICE_NS))
+			return true;
+		if (!result_saver_busy_ns(v)) /* none given, or written just now */
+			return result_saver_take(v, s, 0);
+		if (now >= w->end || (w->stop && atomic_load(w->stop) != w->seen))
+			return false;
+	}
+}
+
+int result_saver_save_by(struct result_saver *v, const struct result *r, const char *path,
+			 const struct result_wait *w, char *err, size_t errlen)
+{
+	struct result_save s;
+	char d[32];
+	int ret;
+
+	if (!v)
+		return result_save(r, path, err, errlen);
+	if (!result_saver_busy_ns(v)) {
+		if ((ret = result_save_prepare(r, path, &s, err, errlen)) < 0)
+			return ret;
+		if (result_saver_give(v, &s) < 0) { /* not while idle */
+			result_save_write(&s);
+			return result_save_finish(r, &s, err, errlen);
+		}
+		if (result_saver_take_by(v, &s, w))
+			return result_save_finish(r, &s, err, errlen);
+	}
+	text_fmt(err, errlen,
+		 "%s: its directory did not answer a save within %s (is its file system's server "
+		 "gone, or its FUSE daemon hung?)",
+		 path, units_fmt_duration(d, sizeof(d), mono_now_ns() - w->start));
+	return -ETIMEDOUT;
 }
 
 void result_saver_stop(struct result_saver *v)

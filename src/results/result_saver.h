@@ -10,7 +10,9 @@
  * writing is the kernel's until its file system answers (an NFS hard mount's wait ends at
  * the process's exit; a FUSE request its daemon holds, only when the daemon answers).
  */
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "result.h"
@@ -28,6 +30,26 @@ int result_saver_give(struct result_saver *v, struct result_save *s);
 bool result_saver_take(struct result_saver *v, struct result_save *s, uint64_t wait_ns);
 /* How long the save being written has been at it; 0 when none is. */
 uint64_t result_saver_busy_ns(struct result_saver *v);
+/*
+ * How long the end of a run waits for its save: from start to end (monotonic times,
+ * mono_now_ns()), or until *stop (a signal's count; NULL: none) moves past seen.
+ */
+struct result_wait {
+	uint64_t start, end;
+	const atomic_int *stop;
+	int seen;
+};
+/* The save v was given, once written, within w: true and *s, else false. */
+bool result_saver_take_by(struct result_saver *v, struct result_save *s,
+			  const struct result_wait *w);
+/*
+ * Save r to path through v (NULL: on this thread), within w: 0 or -errno with err;
+ * -ETIMEDOUT when its directory did not answer by then (err says so; v is left writing:
+ * stop it, and forget r's file, whose close may wait too), or while v still writes an
+ * earlier save.
+ */
+int result_saver_save_by(struct result_saver *v, const struct result *r, const char *path,
+			 const struct result_wait *w, char *err, size_t errlen);
 /*
  * End it (NULL: nothing): its thread joined and a written save discarded, or, while one
  * is still being written, that thread left to discard it and end when its write returns.
