@@ -10,20 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "errbuf.h"
 #include "fio_client.h"
 #include "preset.h"
+#include "probe.h"
 #include "result.h"
 #include "result_io.h"
+#include "result_saver.h"
+#include "run.h"
+#include "runner.h"
 #include "safety.h"
 #include "text.h"
 
+/* each signal adds one: the first stops fio, another stops the wait for a save */
 static atomic_int hosts_stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	atomic_store(&hosts_stop, 1);
+	atomic_fetch_add(&hosts_stop, 1);
 }
 
 static void on_line(void *arg, const char *line)
@@ -44,14 +50,77 @@ static const char *confirmed(const char *host, const char *target, const char *c
 	return NULL;
 }
 
+/*
+ * Take the result's file before anything runs, as a run here does: an output another run
+ * is writing is refused now, not after hours of fio, and nothing takes the name meanwhile.
+ * claim holds it: a --out that is there is locked as it is (a run that measures nothing
+ * leaves it so), a new one holds the plan, status incomplete. 0, or an exit status said.
+ */
+static int claim_output(const char *cmd, const struct plan *plan, struct result *claim, char *path,
+			size_t len, bool replace)
+{
+	char err[DB_ERR_LEN], dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	text_fmt(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (probe_path_answers(dir, PROBE_ANSWER_MS) == -ETIMEDOUT) {
+		fprintf(stderr,
+			"drivebench %s: %s: the output's directory did not answer within %u s (is "
+			"its file system's server gone, or its FUSE daemon hung?); not waiting for "
+			"it\n",
+			cmd, path, PROBE_ANSWER_MS / 1000);
+		return EXIT_USAGE;
+	}
+	if (runner_begin_result(plan, claim) < 0) {
+		fprintf(stderr, "drivebench %s: out of memory\n", cmd);
+		return EXIT_RUN_FAILED;
+	}
+	if (result_create(claim, path, len, replace ? RESULT_HOLD : RESULT_NEW, err, sizeof(err)) <
+	    0) {
+		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * The end of the run: res saved into the file claim took, within the no-progress limit
+ * or until another signal, else elsewhere (run.h), as a run here is. 0 when it is where
+ * it belongs; -EIO with err saying why (and where it went, when it fits anywhere).
+ */
+static int keep(struct result *res, struct result *claim, const char *path, char *err,
+		size_t errlen)
+{
+	uint64_t t0 = mono_now_ns();
+	const struct result_wait w = {.start = t0,
+				      .end = t0 + engine_no_progress_ns(NULL),
+				      .stop = &hosts_stop,
+				      .seen = atomic_load(&hosts_stop)};
+	struct result_saver *v = result_saver_start();
+	int ret;
+
+	result_take_file(res, claim);
+	ret = result_saver_save_by(v, res, path, &w, err, errlen);
+	result_saver_stop(v);
+	if (ret == -ETIMEDOUT)
+		result_forget(res);
+	if (ret < 0) {
+		run_save_elsewhere(res, path, NULL, cli_settings(), err, errlen);
+		return -EIO;
+	}
+	return 0;
+}
+
 int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_options *ro,
 		  const char *const *hosts, unsigned nhosts, const char *const *yes, unsigned nyes)
 {
 	struct fio_lab lab = {.plan = plan, .hosts = hosts, .nhosts = nhosts, .target = ro->target,
 			      .on_line = on_line, .arg = (void *)&ro->quiet, .stop = &hosts_stop};
 	char err[DB_ERR_LEN], dir[4096], path[4096];
-	struct result res;
+	struct result res, claim;
 	int ret;
+
+	result_init(&claim);
 
 	/* a --yes-destroy that names no host and target of this run is a mistake */
 	for (unsigned i = 0; i < nyes; i++) {
@@ -90,6 +159,10 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return EXIT_USAGE;
 	}
+	if ((ret = claim_output(cmd, plan, &claim, path, sizeof(path), ro->out != NULL))) {
+		result_free(&claim);
+		return ret;
+	}
 	for (unsigned i = 0; i < plan->nphases; i++)
 		if (plan->phases[i].kind == PH_PURGE && plan->phases[i].purge != PURGE_NONE &&
 		    !ro->quiet)
@@ -104,17 +177,23 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 	cli_catch_stop_signals(on_signal);
 	ret = fio_lab_run(&lab, &res, err, sizeof(err));
 	if (ret) {
+		/* nothing measured, no result: the file is left as it was, or none */
+		result_unclaim(&claim);
+		result_free(&claim);
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		return ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	if (err[0])
 		fprintf(stderr, "drivebench %s: warning: %s\n", cmd, err);
-	if (result_create(&res, path, sizeof(path), ro->out ? RESULT_REPLACE : RESULT_NEW, err,
-			  sizeof(err))) {
+	text_copy(res.label, sizeof(res.label), ro->label ? ro->label : "");
+	text_copy(res.note, sizeof(res.note), ro->note ? ro->note : "");
+	if (keep(&res, &claim, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+		result_free(&claim);
 		result_free(&res);
 		return EXIT_RUN_FAILED;
 	}
+	result_free(&claim);
 	result_release(&res);
 	/* as a run here: the result's path, and nothing else, on stdout */
 	text_fput_visible(stdout, path);

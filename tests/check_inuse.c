@@ -1387,12 +1387,8 @@ START_TEST(test_multi_device_fs)
 	build_tree(dir, disks, sizeof(disks) / sizeof(disks[0]));
 	{
 		char path[4096];
-		FILE *f;
 		fmt(path, sizeof(path), "%s/proc/self/mountinfo", dir);
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		fputs("21 1 0:30 /@ / rw - btrfs /dev/sde rw,subvol=/@\n", f);
-		fclose(f);
+		test_put_text(path, "21 1 0:30 /@ / rw - btrfs /dev/sde rw,subvol=/@\n");
 	}
 	want_reasons(dir, makedev(8, 48),
 		     (const char *[]){"mounted|mounted: sdd on / (one of 2 devices of btrfs "

@@ -418,6 +418,56 @@ START_TEST(replace_when_free)
 }
 END_TEST
 
+/* A file held as it is: its content kept until the first save, and it is left so when
+   nothing is saved; none there, and the result is written, and removed on letting go. */
+START_TEST(hold_as_it_is)
+{
+	struct result a, b, back;
+	char path[4096], err[512], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/held.json", tmpdir);
+	test_put_text(path, "an earlier file");
+	mini(&a, 1, RS_INCOMPLETE);
+	mini(&b, 2, RS_COMPLETE);
+	ck_assert_msg(result_create(&a, path, sizeof(path), RESULT_HOLD, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert(result_being_written(path));
+	/* another holder, or a replacer, is refused while a holds it */
+	ck_assert_int_eq(result_create(&b, path, sizeof(path), RESULT_HOLD, err, sizeof(err)),
+			 -EAGAIN);
+	ck_assert_msg(strstr(err, "another drivebench is still writing it"), "%s", err);
+	ck_assert_int_eq(result_create(&b, path, sizeof(path), RESULT_REPLACE, err, sizeof(err)),
+			 -EAGAIN);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "an earlier file");
+	/* let go without a save: the file stays as it was, free */
+	result_unclaim(&a);
+	ck_assert(!result_being_written(path));
+	ck_assert_int_eq(access(path, F_OK), 0);
+	/* held again, the owner's save replaces it and keeps it locked; taken over by b */
+	ck_assert_int_eq(result_create(&a, path, sizeof(path), RESULT_HOLD, err, sizeof(err)), 0);
+	result_take_file(&b, &a);
+	ck_assert_msg(result_save(&b, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(result_being_written(path));
+	result_free(&b);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(back.phases[0].nsteps, 2);
+	result_free(&back);
+	/* none there: a is written at the name, and letting go of it removes it */
+	snprintf(path, sizeof(path), "%s/made.json", tmpdir);
+	ck_assert_int_eq(result_create(&a, path, sizeof(path), RESULT_HOLD, err, sizeof(err)), 0);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	result_free(&back);
+	result_unclaim(&a);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	result_free(&a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("result_file");
@@ -431,6 +481,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, saver_off_thread);
 	tcase_add_test(tc, rewrite_during_autosave);
 	tcase_add_test(tc, replace_when_free);
+	tcase_add_test(tc, hold_as_it_is);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -352,6 +352,48 @@ rc=$?
 check "a host with no fio server: exit 1, fio's message, no result" \
 	test "$rc" -eq 1 -a ! -e "$T/nohost.json"
 check "a host with no fio server: fio's message" grep -q "failed to connect" "$T/err"
+echo "an earlier file" >"$T/kept.json"
+timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$L" --rw randread --time 1s --quiet \
+	--out "$T/kept.json" 2>/dev/null
+check "a host with no fio server: a --out that was there is left as it was" \
+	test "$(cat "$T/kept.json")" = "an earlier file"
+
+# the result's file is the run's from its start, as a run here: a second run for the same
+# --out is refused at once, and the first one's result is not overwritten
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 3s --quiet \
+	--label first --out "$T/same.json" 2>"$T/first.err" &
+pid=$!
+for _ in $(seq 100); do # until the first run holds its file
+	python3 -c 'import fcntl,sys; fcntl.flock(open(sys.argv[1]), fcntl.LOCK_SH | fcntl.LOCK_NB)' \
+		"$T/same.json" 2>/dev/null || { [ -e "$T/same.json" ] && break; }
+	sleep 0.1
+done
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 1s --quiet \
+	--label second --out "$T/same.json" 2>"$T/second.err"
+rc=$?
+check "two runs for one --out: the second is refused at once (exit 2), said why" \
+	test "$rc" -eq 2 -a -n "$(grep "same.json: another drivebench is still writing it" "$T/second.err")"
+wait $pid
+rc=$?
+check "two runs for one --out: the first ends (exit 0) with its own result there" \
+	test "$rc" -eq 0 -a "$(json "$T/same.json" '(d["status"], d.get("label"))' 2>/dev/null)" = "('complete', 'first')"
+
+# the --out's directory is gone by the end: the result is saved in the results directory
+mkdir "$T/gone"
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 3s --quiet \
+	--out "$T/gone/lab.json" 2>"$T/gone.err" &
+pid=$!
+for _ in $(seq 100); do
+	[ -e "$T/gone/lab.json" ] && break
+	sleep 0.1
+done
+rm -rf "$T/gone"
+wait $pid
+rc=$?
+check "the --out's directory removed during the run: exit 1, where the result went said" \
+	test "$rc" -eq 1 -a -n "$(grep -F "$T/gone/lab.json: creating a temporary file: No such file or directory; the result is saved in $XDG_DATA_HOME/drivebench/results/lab.json instead" "$T/gone.err")"
+check "the --out's directory removed during the run: the result there is whole" \
+	test "$(json "$XDG_DATA_HOME/drivebench/results/lab.json" '(d["status"], len(d["phases"]))' 2>/dev/null)" = "('complete', 1)"
 
 wait $stall_pid
 rc=$?

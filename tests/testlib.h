@@ -52,6 +52,16 @@ static inline char *test_tmpfile(const char *dir, uint64_t size)
 	return path;
 }
 
+/* A file at path that holds text (replaced if it is there). */
+static inline void test_put_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
 /* The settings as main() would read them from the environment the test has set up. */
 static inline const struct settings *test_settings_env(void)
 {

@@ -488,6 +488,9 @@ int result_write(const struct result *r, FILE *out);
 enum result_claim {
 	RESULT_NEW,	/* a new file: path if free, else path-2, path-3, ... (before .json) */
 	RESULT_REPLACE, /* path, replacing what is there unless another writer holds it */
+	RESULT_HOLD,	/* path, a file there locked as it is (what it holds kept until the
+			   first result_save()) unless another writer holds it; none, and
+			   r is written there */
 };
 /*
  * The first save of r, which then owns the file: later result_save()s to that path replace
@@ -532,6 +535,10 @@ int result_save_finish(const struct result *r, struct result_save *s, char *err,
 void result_save_discard(struct result_save *s);
 /* Let go of the file r owns (no-op when none). */
 void result_release(struct result *r);
+/* Let go of the file r owns, and remove it if r wrote it there (not a file it held). */
+void result_unclaim(struct result *r);
+/* to owns the file from owned (its own, if any, let go of): its next save replaces it. */
+void result_take_file(struct result *to, struct result *from);
 /*
  * Let go of it without closing it: its file system stopped answering, and a close may
  * wait for it (NFS's unlock, FUSE's flush). The descriptor is closed with the process.

@@ -29,6 +29,7 @@
 struct result_lock {
 	int fd;		 /* the inode at path, flock'd */
 	char path[4096]; /* the file's name */
+	bool made;	 /* the inode is one this process wrote (not a file held as it was) */
 };
 
 /* The directory part of path into dir ("." for a bare name). */
@@ -267,6 +268,7 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
 	char tmp[4096 + 32];
 	const char *step;
 	struct result_lock *lk = malloc(sizeof(*lk));
+	bool made = false;
 	int fd, ret;
 
 	if (!lk) {
@@ -278,15 +280,31 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
 		free(lk);
 		return -ENAMETOOLONG;
 	}
+	if (how == RESULT_HOLD) {
+		/* a file there is locked as it is; none, and r is written at the name */
+		step = "locking";
+		ret = lock_current(path, LOCK_EX, &fd);
+		if (ret == -ENOLCK)
+			how = RESULT_REPLACE;
+		else if (ret == 0)
+			goto held;
+		else if (ret != -ENOENT)
+			goto failed;
+	}
 	ret = result_temp(r, path, tmp, sizeof(tmp), &fd, &step);
 	if (ret == 0) {
 		step = "renaming into place";
-		ret = how == RESULT_NEW ? rename_series(tmp, path, len) : rename_replace(tmp, path);
+		ret = how == RESULT_NEW	   ? rename_series(tmp, path, len)
+		      : how == RESULT_HOLD ? rename_new(tmp, path)
+					   : rename_replace(tmp, path);
+		if (ret == -EEXIST && how == RESULT_HOLD)
+			ret = -EAGAIN; /* another writer took the name in between */
 		if (ret < 0) {
 			unlink(tmp);
 			close(fd);
 		}
 	}
+failed:
 	if (ret < 0) {
 		if (ret == -EEXIST && how == RESULT_NEW)
 			text_fmt(err, errlen, "%s: no free name (%u taken)", path, MAX_NAMES);
@@ -296,7 +314,10 @@ int result_create(struct result *r, char *path, size_t len, enum result_claim ho
 		return ret;
 	}
 	sync_dir(path);
+	made = true;
+held:
 	result_release(r);
+	lk->made = made;
 	lk->fd = fd;
 	text_copy(lk->path, sizeof(lk->path), path);
 	text_copy(r->path, sizeof(r->path), path);
@@ -394,6 +415,25 @@ void result_release(struct result *r)
 	close(r->lock->fd);
 	free(r->lock);
 	r->lock = NULL;
+}
+
+void result_unclaim(struct result *r)
+{
+	struct stat a, b;
+
+	if (r->lock && r->lock->made && fstat(r->lock->fd, &a) == 0 &&
+	    lstat(r->lock->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(r->lock->path);
+	result_release(r);
+}
+
+void result_take_file(struct result *to, struct result *from)
+{
+	if (to == from)
+		return;
+	result_release(to);
+	to->lock = from->lock;
+	from->lock = NULL;
 }
 
 void result_forget(struct result *r)
