@@ -128,6 +128,43 @@ else
 	skip "symlink race" "could not make or mount a file system on a loop device"
 fi
 
+# --- an export's name, free when checked, made a symlink to a mounted file system's image
+# before the open: the name is created, never followed, and checked again. strace holds
+# each open of the name 2 s; the link is made once both of the first look's stat()s are done
+img3=$(mkfile 16M export-fs.img)
+mkloop expdev "$img3"
+mkdir -p "$T/mnt3"
+if ! command -v strace >/dev/null; then
+	skip "export name race" "needs strace"
+elif mkfs.ext4 -q "$expdev" 2>/dev/null && mount "$expdev" "$T/mnt3"; then
+	cleanup_add "umount $T/mnt3"
+	sync
+	sum0=$(md5sum <"$img3")
+	env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -o "$T/exp.trace" -P "$T/exp.csv" -e trace=openat,newfstatat,statx \
+		-e inject=openat:delay_enter=2000000 \
+		"$DRIVEBENCH" export-samples tests/fixtures/results/e100.json -o "$T/exp.csv" \
+		2>"$T/exp.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(grep -cE 'stat(x|at)\(' "$T/exp.trace" 2>/dev/null)" -ge 2 ] && break
+		sleep 0.1
+	done
+	ln -s "$img3" "$T/exp.csv"
+	wait $pid
+	rc=$?
+	check "export name race: refused (exit 2), as the image it names now is" \
+		test $rc -eq 2 -a -n "$(grep "exp.csv: refusing to write an output there" "$T/exp.err")"
+	check "export name race: the image is unchanged" test "$(md5sum <"$img3")" = "$sum0"
+else
+	skip "export name race" "could not make or mount a file system on a loop device"
+fi
+ln -s "$T/nothing-here" "$T/dangling.csv"
+"$DRIVEBENCH" export-samples tests/fixtures/results/e100.json -o "$T/dangling.csv" 2>"$T/e"
+rc=$?
+check "an export named by a symlink to no file: refused (exit 2), nothing made where it points" \
+	test $rc -eq 2 -a ! -e "$T/nothing-here" -a -n "$(grep "a symbolic link to no file" "$T/e")"
+
 # --- a loop device over a block device node that was deleted: the loop driver still knows
 mkloop under "$(mkfile 32M under.img)"
 # stat prints the major and minor in hex (a for 10): as numbers, not as printf's words

@@ -559,23 +559,38 @@ FILE *safety_open_output(const char *path, const struct inuse_roots *roots, char
 			 size_t errlen)
 {
 	struct stat before, st;
-	bool existed = stat(path, &before) == 0;
 	FILE *f;
-	int fd;
+	int fd = -1;
 
-	if (safety_check_output(path, NULL, 0, false, roots, err, errlen) < 0)
-		return NULL;
-	/* never blocks on a FIFO put there since, never truncates before fstat() says what it is */
-	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
+	/* what is opened is what was checked: a name that was free is created, never
+	   followed (a symlink or file put there since makes the open fail, and the check
+	   run again); a file that was there must be the same inode once open */
+	for (unsigned tries = 0; fd < 0 && tries < 3; tries++) {
+		bool existed = stat(path, &before) == 0;
+		if (safety_check_output(path, NULL, 0, false, roots, err, errlen) < 0)
+			return NULL;
+		/* never blocks on a FIFO put there since, never truncates before fstat() says
+		   what it is */
+		fd = open(path,
+			  O_WRONLY | (existed ? 0 : O_CREAT | O_EXCL) | O_NONBLOCK | O_NOCTTY |
+				  O_CLOEXEC,
+			  0666);
+		if (fd < 0 && errno != (existed ? ENOENT : EEXIST)) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return NULL;
+		}
+		if (fd >= 0 &&
+		    (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+		     (existed && (st.st_dev != before.st_dev || st.st_ino != before.st_ino)))) {
+			close(fd);
+			fd = -1;
+		}
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (existed && (st.st_dev != before.st_dev || st.st_ino != before.st_ino))) {
-		snprintf(err, errlen, "%s: refusing to write an output there: it changed while it was "
-			 "checked", path);
-		close(fd);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: refusing to write an output there: %s", path,
+			 lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &before) < 0
+				 ? "it is a symbolic link to no file"
+				 : "it changed while it was checked");
 		return NULL;
 	}
 	if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "w"))) {
