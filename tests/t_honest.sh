@@ -29,6 +29,19 @@ if is_root && mkloop adev "$(mkfile 32M auto.img)"; then
 		--quiet --out "$T/zr.json" >/dev/null 2>&1
 	check "purge zeroout: written, no warning" test \
 		"$(json "$T/zr.json" "'reads-unwritten' in [w['code'] for w in d['phases'][1]['steps'][0].get('warnings', [])]")" = False
+	# what was written since counts, not that something was: a fill scaled to 1 % of the
+	# device, and writes over a tenth of it, leave 99 % and 90 % of the reads' range unwritten
+	printf '[preset]\nname = fill then read\n[purge]\nmethod = auto\n[precondition]\nread = 0\npattern = sequential\nbs = 128k\nthreads = 2\nloops = 1\n[measure]\nread = 100\ntime = 300ms\n' >"$T/fr.preset"
+	printf '[preset]\nname = a tenth then read\n[purge]\nmethod = discard\n[precondition]\nread = 0\nrange = 10%%\ntime = 300ms\n[measure]\nread = 100\ntime = 300ms\n' >"$T/tr.preset"
+	"$DRIVEBENCH" run --preset "$T/fr.preset" --target "$adev" --yes-destroy="$adev" \
+		--scale 0.01 --quiet --out "$T/fr.json" >/dev/null 2>&1
+	"$DRIVEBENCH" run --preset "$T/tr.preset" --target "$adev" --yes-destroy="$adev" \
+		--quiet --out "$T/tr.json" >/dev/null 2>&1
+	# (a fill of 1 % is whole blocks of 128k per thread: a little more on 32 MiB)
+	check "a fill of 1 % after the purge: the reads warn of about 99 % unwritten" \
+		grep -qE "reads-unwritten: .*deallocated: (98|99)\.[0-9]% of the range it reads" <("$DRIVEBENCH" show "$T/fr.json")
+	check "writes over a tenth after the purge: the reads warn of 90 % unwritten" \
+		grep -qE "reads-unwritten: .*deallocated: (89\.9|90\.[01])% of the range it reads" <("$DRIVEBENCH" show "$T/tr.json")
 else
 	skip "purge auto: loop device" "needs root for a loop device"
 fi

@@ -80,8 +80,8 @@ struct plan_run {
 	/* rounds run again in this phase, beyond its plan (run_phase gives back the rest) */
 	uint64_t extra_ns;
 	unsigned extra_steps;
-	bool discarded;       /* a block device this run's purge deallocated (discard, a secure
-				 erase) and no step has written since */
+	struct written *written; /* [nt]: what the run wrote of its block devices since a purge
+				    deallocated part of one; NULL until one does */
 };
 
 static uint64_t plan_now(const struct plan_run *r)
@@ -249,6 +249,14 @@ static void on_purge_progress(void *arg, double pct, const char *what)
 	emit(w->r, RUN_EV_LOG, NULL, NULL, NULL, what, 0);
 }
 
+/* What the run wrote of target t since a purge (make: a map made when there is none). */
+static struct written *written_of(struct plan_run *r, const struct target *t, bool make)
+{
+	if (!r->written && make)
+		r->written = calloc(r->nt ? r->nt : 1, sizeof(*r->written));
+	return written_map(r->written, r->targets, r->nt, t);
+}
+
 /* The purge of one target: a step of the purge phase. */
 static int purge_target(struct plan_run *r, const struct plan_phase *ph, const struct target *t)
 {
@@ -301,9 +309,14 @@ static int purge_target(struct plan_run *r, const struct plan_phase *ph, const s
 		fail_run(r, rp, st, err, start);
 		return ret;
 	}
-	/* every method but zeroout (and none) leaves the range unmapped: auto's discard too */
-	if (out.used != PURGE_NONE && out.used != PURGE_ZEROOUT && t->is_blockdev)
-		r->discarded = true;
+	/* every method but zeroout (and none) leaves the range unmapped: auto's discard too
+	   (an erase of the device or namespace: all of it) */
+	if (out.used != PURGE_NONE && out.used != PURGE_ZEROOUT && t->is_blockdev &&
+	    written_of(r, t, true)) {
+		bool whole = purge_method_erases_device(out.used);
+		written_purged(written_of(r, t, false), t, whole ? 0 : start,
+			       whole ? t->size : len);
+	}
 	st->status = RS_COMPLETE;
 	r->step_global++;
 	emit(r, RUN_EV_STEP_DONE, st, NULL, NULL, NULL, eta(r, 0, NULL));
@@ -349,13 +362,13 @@ static void check_unwritten(struct plan_run *r, const struct workload *wl,
 	if (r->ops == &engine_null)
 		return;
 	if (!ss) {
-		if (unwritten_reads(r->t, wl, r->discarded, NULL, one, sizeof(one)))
+		if (unwritten_reads(r->t, wl, written_of(r, r->t, false), NULL, one, sizeof(one)))
 			warn(r, st, SW_READS_UNWRITTEN, "%s", one);
 		return;
 	}
 	for (unsigned i = 0; i < ss->n && n < sizeof(all); i++)
-		if (unwritten_reads(ss->es[i].t, &ss->wl[i], r->discarded, ss->name[i], one,
-				    sizeof(one)))
+		if (unwritten_reads(ss->es[i].t, &ss->wl[i], written_of(r, ss->es[i].t, false),
+				    ss->name[i], one, sizeof(one)))
 			n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", n ? "; " : "", one);
 	if (all[0])
 		warn(r, st, SW_READS_UNWRITTEN,
@@ -559,9 +572,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	for (unsigned i = 0; i < st->nstreams && i < ps->nstreams; i++)
 		step_def_fold(&st->streams[i].def, &ps->streams[i].wl, lbs);
 	step_warnings(r, st, &sr, &ds, threads, ret);
-	for (unsigned i = 0; i < (ss ? ss->n : 1); i++)
-		if ((ss ? ss->wl[i] : wl).read_pct < 100)
-			r->discarded = false;
+	written_step(r->written, r->targets, r->nt, r->t, &wl, ss, &sr);
 	r->planned_done_ns += r->step_planned_ns;
 	r->step_global++;
 	if (ret < 0) {
@@ -884,5 +895,6 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 done:
 	units_fmt_utc(res->ended, sizeof(res->ended), -1);
 	emit(&r, RUN_EV_RUN_DONE, NULL, NULL, NULL, NULL, 0);
+	free(r.written);
 	return ret;
 }
