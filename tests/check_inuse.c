@@ -526,6 +526,150 @@ START_TEST(test_mapped_writers)
 }
 END_TEST
 
+/* inuse_ring_files() each(): the paths, each followed by '|', in the buffer arg */
+static int take_path(void *arg, const char *path)
+{
+	char *got = arg;
+	size_t used = strlen(got);
+
+	snprintf(got + used, 4096 - used, "%s|", path);
+	return strstr(path, "/enomem") ? -ENOMEM : 0;
+}
+
+/* The files inuse_ring_files() takes from an io_uring's fdinfo text, in got (4096 bytes). */
+static int parse_ring(const char *text, unsigned left, char *got)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	ck_assert_ptr_nonnull(f);
+	got[0] = '\0';
+	ret = inuse_ring_files(f, &left, take_path, got);
+	fclose(f);
+	return ret;
+}
+
+static const struct {
+	const char *text; /* a ring's fdinfo */
+	unsigned left;	  /* paths the parser may take */
+	const char *want; /* the paths it took, each followed by '|' */
+	int ret;
+} ring_cases[] = {
+	/* as this kernel shows it: paths escaped as mountinfo's are; a socket is no path, a
+	   deleted file is said so (left to stat() to find nothing); the registered buffers
+	   that follow are not files */
+	{"pos:\t0\nflags:\t02000002\nmnt_id:\t17\nino:\t122019\nSqMask:\t0x3\nSqThread:\t-1\n"
+	 "UserFiles:\t101\n    0: /dev/loop3p2\n    1: socket:[4711]\n    2: /srv/a\\040b\\012c\n"
+	 "  100: /srv/gone\\040(deleted)\nUserBufs:\t1\n    0: 0x7f0000001000/4096\nPollList:\n",
+	 100, "/dev/loop3p2|/srv/a b\nc|/srv/gone (deleted)|", 0},
+	/* a kernel before 2025: the name alone (nothing to find it by), and empty slots */
+	{"UserFiles:\t2\n    0: loop3p2\n    1: <none>\nUserBufs:\t0\n", 100, "", 0},
+	/* a ring busy when it was read: the kernel shows no list at all */
+	{"pos:\t0\nflags:\t02000002\nmnt_id:\t17\nino:\t122019\n", 100, "", -EAGAIN},
+	{"", 100, "", -EAGAIN},
+	{"UserFiles:\t0\nUserBufs:\t0\n", 100, "", 0},
+	/* no more than it may take */
+	{"UserFiles:\t3\n    0: /a\n    1: /b\n    2: /c\n", 2, "/a|/b|", 0},
+	{"UserFiles:\t1\n    0: /a\n", 0, "", 0},
+	/* odd lines: what is not an entry ends the list; entries elsewhere are not files */
+	{"    0: /before\nUserFiles:\t3\n    0: /a\n    1:/b\n    2: /c\n", 100, "/a|", 0},
+	{"UserFiles:\t2\n    x: /a\n    1: /b\n", 100, "", 0},
+	{"UserFiles:\t2\n\n    1: /b\n", 100, "", 0},
+	{"UserFiles:\t1\n    0: /no-newline-at-the-end", 100, "/no-newline-at-the-end|", 0},
+	/* what each() says stops the reading */
+	{"UserFiles:\t2\n    0: /enomem\n    1: /b\n", 100, "/enomem|", -ENOMEM},
+};
+
+START_TEST(test_ring_files)
+{
+	char got[4096];
+	int ret = parse_ring(ring_cases[_i].text, ring_cases[_i].left, got);
+
+	ck_assert_int_eq(ret, ring_cases[_i].ret);
+	ck_assert_str_eq(got, ring_cases[_i].want);
+}
+END_TEST
+
+/*
+ * A line longer than any path (the kernel's are not, but it is read in pieces): no piece
+ * of it is taken for an entry, however it reads, and the list goes on after it.
+ */
+START_TEST(test_ring_long_line)
+{
+	static const char tail[] = "    9: /tail";
+	size_t reps = 8 * PATH_MAX / (sizeof(tail) - 1), len = 0;
+	char *text = malloc(64 + reps * (sizeof(tail) - 1)), got[4096];
+
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)sprintf(text, "UserFiles:\t2\n    0: /");
+	for (size_t i = 0; i < reps; i++)
+		len += (size_t)sprintf(text + len, "%s", tail);
+	sprintf(text + len, "\n    1: /short\nUserBufs:\t0\n");
+	ck_assert_int_eq(parse_ring(text, 100, got), 0);
+	ck_assert_str_eq(got, "/short|");
+	free(text);
+}
+END_TEST
+
+/*
+ * Files registered in another process's io_uring, its descriptors closed (or never
+ * opened): a partition's node is a use of its disk, a file a use of the file. Not a
+ * deleted file's old path, no socket, no ring too busy to show its files, no ring of this
+ * process; and a file a process also has open for writing is said as that.
+ */
+START_TEST(test_ring_writers)
+{
+	char dir[4096], node[4096], file[4096], other[4096], info[16384], dd[4200], self[2][64];
+	struct inuse u;
+
+	if (!machine_with_files("rings", dir, node, file, other))
+		return;
+	fmt(dd, sizeof(dd), "UserFiles:\t1\n    0: %s\nUserBufs:\t0", other);
+	fmt(info, sizeof(info),
+	    "pos:\t0\nflags:\t02000002\nmnt_id:\t17\nino:\t4711\n"
+	    "UserFiles:\t5\n    0: %s\n    1: %s\n    2: %s/gone.img\\040(deleted)\n"
+	    "    3: socket:[99]\n    7: %s/not-there\nUserBufs:\t0\n",
+	    node, file, dir, dir);
+	fmt(self[0], sizeof(self[0]), "proc/%ld/fd/9", (long)getpid());
+	fmt(self[1], sizeof(self[1]), "proc/%ld/fdinfo/9", (long)getpid());
+	const struct fs_entry procs[] = {
+		{"proc/4343/comm", "fio", NULL},
+		{"proc/4343/fd/5", NULL, "anon_inode:[io_uring]"},
+		{"proc/4343/fdinfo/5", info, NULL},
+		{"proc/4343/fd/6", NULL, "anon_inode:[eventfd]"},
+		{"proc/4343/fdinfo/6", info, NULL},
+		/* open for writing, and registered too */
+		{"proc/4344/comm", "dd", NULL},
+		{"proc/4344/fd/4", NULL, "anon_inode:[io_uring]"},
+		{"proc/4344/fdinfo/4", dd, NULL},
+		{"proc/4344/fd/3", NULL, other},
+		/* too busy to show its files */
+		{"proc/4345/comm", "busy", NULL},
+		{"proc/4345/fd/3", NULL, "anon_inode:[io_uring]"},
+		{"proc/4345/fdinfo/3", "pos:\t0\nflags:\t02000002\nmnt_id:\t17\nino:\t4712", NULL},
+		{self[0], NULL, "anon_inode:[io_uring]"},
+		{self[1], info, NULL},
+	};
+	build_tree(dir, procs, sizeof(procs) / sizeof(procs[0]));
+
+	ck_assert_int_eq(check_in(dir, makedev(7, 3), &u), 0);
+	ck_assert_msg(
+		has_reason(&u, INUSE_OPEN, "registered in an io_uring: loop3p2 by fio (pid 4343)"),
+		"%s", all_reasons(&u));
+	/* and loop3p1's two mounts */
+	ck_assert_msg(u.nreasons == 3, "%s", all_reasons(&u));
+	check_file_in(dir, file, &u);
+	ck_assert_uint_eq(u.flags, INUSE_BIT(INUSE_OPEN));
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "registered in an io_uring by fio (pid 4343)"),
+		      "%s", all_reasons(&u));
+	ck_assert_msg(u.nreasons == 1, "%s", all_reasons(&u));
+	check_file_in(dir, other, &u);
+	ck_assert_msg(has_reason(&u, INUSE_OPEN, "open for writing by dd (pid 4344)"), "%s",
+		      all_reasons(&u));
+	ck_assert_msg(u.nreasons == 1, "%s", all_reasons(&u));
+}
+END_TEST
+
 /* A swap partition: its node (made here, never opened) resolves to the partition. */
 START_TEST(test_swap_device)
 {
@@ -1476,6 +1620,9 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_swap_device);
 	tcase_add_test(tc, test_open_writers);
 	tcase_add_test(tc, test_mapped_writers);
+	tcase_add_loop_test(tc, test_ring_files, 0, sizeof(ring_cases) / sizeof(ring_cases[0]));
+	tcase_add_test(tc, test_ring_long_line);
+	tcase_add_test(tc, test_ring_writers);
 	tcase_add_test(tc, test_exporters);
 	tcase_add_test(tc, test_more_exporters);
 	tcase_add_loop_test(tc, test_unescape, 0, sizeof(unescape_cases) / sizeof(unescape_cases[0]));

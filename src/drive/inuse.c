@@ -210,15 +210,9 @@ static void read_comm(const char *proc, const char *pid, char *buf, size_t len)
 	text_visible(buf, len, raw[0] ? raw : "?");
 }
 
-/*
- * Add a writer of what st describes (a block device or a regular file): process pid's,
- * once per object (a descriptor before a mapping; from is where its entries begin), its
- * command name read into who (32 bytes) when first needed; or, pid NULL, the exporter
- * who. remote: a file's path on a remote mount, or NULL. 0, or -ENOMEM.
- */
-static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
-		    enum open_how how, const char *proc, const char *pid, char *who,
-		    const char *remote)
+int inuse_add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
+		   enum open_how how, const char *proc, const char *pid, char *who,
+		   const char *remote)
 {
 	bool is_file = S_ISREG(st->st_mode);
 	dev_t dev = is_file ? st->st_dev : st->st_rdev;
@@ -227,7 +221,7 @@ static int add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const st
 		return 0;
 	for (size_t i = from; pid && i < s->nopens; i++)
 		if (s->opens[i].is_file == is_file && s->opens[i].dev == dev &&
-		    (!is_file || s->opens[i].ino == st->st_ino))
+		    (!is_file || (st->st_ino && s->opens[i].ino == st->st_ino)))
 			return 0;
 	if (pid && !who[0])
 		read_comm(proc, pid, who, 32);
@@ -295,7 +289,7 @@ static int load_maps(struct inuse_snapshot *s, size_t *cap, size_t from, const c
 			inuse_unescape(line + at);
 			inuse_overlay_real(s, line + at, &st);
 		}
-		ret = add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm, remote);
+		ret = inuse_add_open(s, cap, from, &st, OPEN_MAP, proc, pid, comm, remote);
 	}
 	free(line);
 	fclose(f);
@@ -363,9 +357,10 @@ static const char *next_pid(DIR *pd, const char *self)
 }
 
 /*
- * Every other process's descriptors open for writing, and shared writable mappings, on a
- * block device or a regular file. A descriptor's link in /proc/PID/fd carries its access
- * mode in its own permission bits (l-wx or lrwx for writing), so only those are followed.
+ * Every other process's descriptors open for writing, shared writable mappings, and files
+ * registered in its io_uring instances, on a block device or a regular file. A
+ * descriptor's link in /proc/PID/fd carries its access mode in its own permission bits
+ * (l-wx or lrwx for writing), so only those are followed; a ring's is always lrwx.
  * Processes that end or are not ours to see meanwhile are skipped.
  */
 static int load_opens(struct inuse_snapshot *s, const char *proc)
@@ -383,6 +378,7 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 		char fddir[PATH_MAX], comm[32] = "";
 		size_t from = s->nopens;
 		struct dirent *fe;
+		bool rings = false;
 		DIR *fd;
 
 		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
@@ -390,16 +386,22 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 		while (fd && !ret && (fe = readdir(fd))) {
 			struct stat lst, st;
 			char link[PATH_MAX];
-			if (fe->d_name[0] != '.' &&
-			    !fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) &&
-			    (lst.st_mode & S_IWUSR) &&
-			    fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st, link))
-				ret = add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm, link);
+			if (fe->d_name[0] == '.' ||
+			    fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) ||
+			    !(lst.st_mode & S_IWUSR))
+				continue;
+			if (inuse_is_ring(dirfd(fd), fe->d_name))
+				rings = true; /* read once its descriptors and mappings are in */
+			else if (fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st, link))
+				ret = inuse_add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm,
+						     link);
 		}
 		if (fd)
 			closedir(fd);
 		if (!ret)
 			ret = load_maps(s, &cap, from, proc, pid, comm);
+		if (!ret && rings)
+			ret = inuse_load_rings(s, &cap, from, proc, pid, comm);
 	}
 	closedir(pd);
 	return ret;
@@ -430,7 +432,7 @@ static int add_export_dev(struct inuse_snapshot *s, size_t *cap, dev_t dev, cons
 {
 	struct stat st = {.st_mode = S_IFBLK, .st_rdev = dev};
 
-	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
+	return inuse_add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
 }
 
 /*
@@ -490,7 +492,7 @@ static int add_export(struct inuse_snapshot *s, size_t *cap, const char *dir, co
 		return 0; /* not a path, or one a stat() could wait on forever */
 	if (S_ISCHR(st.st_mode))
 		return add_controller(s, cap, st.st_rdev, who);
-	return add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
+	return inuse_add_open(s, cap, 0, &st, OPEN_EXPORT, NULL, NULL, (char *)who, NULL);
 }
 
 /* Subdirectories of dir, one at a time: NULL at the end (dir closed). */

@@ -18,8 +18,9 @@
  *     it), holders (sysfs holders/: LVM, md, dm) and loop devices over the part of it the
  *     write reaches, each followed up in turn; and another process that holds any of
  *     these open for writing (/proc/PID/fd: a virtual machine on the disk, a dd, a
- *     database, another drivebench run) or mapped shared and writable (/proc/PID/maps),
- *     or that the kernel exports without claiming (enabled nvmet namespaces and LIO
+ *     database, another drivebench run), mapped shared and writable (/proc/PID/maps)
+ *     or registered in one of its io_uring instances (their fdinfo: by path, in any
+ *     mode), or that the kernel exports without claiming (enabled nvmet namespaces and LIO
  *     backstores in configfs), found by the same device numbers and inodes. A
  *     partition of a disk in the reach counts when its byte range overlaps the reach:
  *     writing sda2 does not touch a mounted sda1, writing sda does.
@@ -144,9 +145,9 @@ int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t i
 
 /*
  * A writer of the regular file (dev, ino) that is not a process named self (drivebench,
- * whose own results are told apart by their locks): a process with it open for writing or
- * mapped, or a kernel exporter. Its words ("qemu-system-x86 (pid 4242)", "LIO backstore
- * fileio_0/vm") into buf; false when there is none.
+ * whose own results are told apart by their locks): a process with it open for writing,
+ * mapped or registered in an io_uring, or a kernel exporter. Its words ("qemu-system-x86
+ * (pid 4242)", "LIO backstore fileio_0/vm") into buf; false when there is none.
  */
 bool inuse_snapshot_foreign_writer(const struct inuse_snapshot *s, dev_t dev, ino_t ino,
 				   const char *self, char *buf, size_t len);

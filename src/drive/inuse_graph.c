@@ -26,6 +26,14 @@
 
 #define UP_MAX_DEPTH 8 /* holders and loops stacked over one another, followed this far */
 
+/* How another process writes what it holds, in its reasons ("open for writing: sdb by") */
+static const char *const open_words[] = {
+	[OPEN_FD] = "open for writing",
+	[OPEN_MAP] = "mapped for writing",
+	/* the mode the ring's file was opened in is not shown: it may write */
+	[OPEN_RING] = "registered in an io_uring",
+};
+
 struct walk {
 	const struct inuse_snapshot *s;
 	struct inuse_reach *reach;
@@ -344,10 +352,8 @@ static void uses_one(struct walk *w, const struct blk_entry *e, uint64_t off, ui
 			add_reason(w, depth ? up : INUSE_OPEN, "%sexported: %s by %s", prefix,
 				   e->name, op->who);
 		else
-			add_reason(w, depth ? up : INUSE_OPEN,
-				   "%s%s for writing: %s by %s (pid %ld)", prefix,
-				   op->how == OPEN_MAP ? "mapped" : "open", e->name, op->who,
-				   (long)op->pid);
+			add_reason(w, depth ? up : INUSE_OPEN, "%s%s: %s by %s (pid %ld)", prefix,
+				   open_words[op->how], e->name, op->who, (long)op->pid);
 	}
 	up_holders(w, e, prefix, through, depth);
 	for (size_t k = 0; k < s->nblk; k++) {
@@ -430,9 +436,9 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 			add_reason(w, INUSE_OPEN, "%s%sexported by %s", o->via,
 				   o->via[0] ? ", " : "", op->who);
 		else
-			add_reason(w, INUSE_OPEN, "%s%s%s for writing by %s (pid %ld)", o->via,
-				   o->via[0] ? ", " : "", op->how == OPEN_MAP ? "mapped" : "open",
-				   op->who, (long)op->pid);
+			add_reason(w, INUSE_OPEN, "%s%s%s by %s (pid %ld)", o->via,
+				   o->via[0] ? ", " : "", open_words[op->how], op->who,
+				   (long)op->pid);
 	}
 	for (size_t k = 0; k < s->nswaps; k++)
 		if (s->swaps[k].is_file && s->swaps[k].dev == o->dev && s->swaps[k].ino == o->ino)

@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "inuse.h"
@@ -78,10 +80,11 @@ struct swap_ent {
 
 /*
  * A writer of a block device or a regular file that does not claim it: another process
- * with a descriptor open for writing or a shared writable mapping, or a kernel exporter
- * (an NVMe-oF target namespace, a LIO backstore) that has it open.
+ * with a descriptor open for writing, a shared writable mapping or the file registered in
+ * an io_uring of its own, or a kernel exporter (an NVMe-oF target namespace, a LIO
+ * backstore) that has it open.
  */
-enum open_how { OPEN_FD, OPEN_MAP, OPEN_EXPORT };
+enum open_how { OPEN_FD, OPEN_MAP, OPEN_RING, OPEN_EXPORT };
 
 struct open_ent {
 	bool is_file; /* a regular file (dev, ino); else the block device dev */
@@ -153,6 +156,33 @@ int inuse_read_loop(const char *dir, struct blk_entry *e);
 int inuse_read_zram_writeback(const char *dir, struct blk_entry *e);
 /* What each of those paths is, asking no remote file system. */
 void inuse_resolve_backing(struct inuse_snapshot *s);
+
+/*
+ * inuse.c: add a writer of what st describes (a block device or a regular file): process
+ * pid's, once per object (a descriptor before a mapping, a mapping before a ring; from is
+ * where its entries begin), its command name read into who (32 bytes) when first needed;
+ * or, pid NULL, the exporter who. remote: a file's path on a remote mount, or NULL; a
+ * file without an inode (0) is known by it alone. 0, or -ENOMEM.
+ */
+int inuse_add_open(struct inuse_snapshot *s, size_t *cap, size_t from, const struct stat *st,
+		   enum open_how how, const char *proc, const char *pid, char *who,
+		   const char *remote);
+
+/* inuse_uring.c: descriptor name in the fd directory dirfd is an io_uring instance */
+bool inuse_is_ring(int dirfd, const char *name);
+#define INUSE_MAX_RING_FILES 4096 /* registered files of one process looked at, at most */
+/*
+ * The files registered in an io_uring instance, from its fdinfo f: each path of its
+ * "UserFiles:" list, escapes decoded, passed to each(arg, path) while *left (counted
+ * down) lasts. Entries that are no path are not (a kernel before 2025 shows a file's name
+ * alone; a socket is "socket:[N]"), nor lines longer than a path can be. 0; -EAGAIN when
+ * there is no list (the kernel shows none while the ring is busy); -ENOMEM; or what
+ * each() returned when not 0.
+ */
+int inuse_ring_files(FILE *f, unsigned *left, int (*each)(void *arg, const char *path), void *arg);
+/* Every file registered in process pid's rings, as inuse_add_open() takes it: 0, -ENOMEM */
+int inuse_load_rings(struct inuse_snapshot *s, size_t *cap, size_t from, const char *proc,
+		     const char *pid, char *comm);
 
 /* d is one of the n numbers in set */
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);
