@@ -68,6 +68,8 @@ TEST_SRC := $(wildcard tests/check_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 BIN_OBJ  := $(BUILD)/main.o $(CLI_SRC:%.c=$(BUILD)/%.o) $(UI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# small programs the shell tests start (tests/helper_*.c), linked with the libraries alone
+HELPERS  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/helper_*.c))
 LIB      := $(BUILD)/libdrivebench.a
 UI_LIB   := $(BUILD)/libdrivebench-ui.a
 BIN      := $(BUILD)/drivebench
@@ -79,7 +81,7 @@ BIN      := $(BUILD)/drivebench
 # `all` is the program alone; `tests` adds the test programs (check, umockdev), which
 # `check`, `asan` and `bench` build
 all: $(BIN)
-tests: $(BIN) $(TESTS)
+tests: $(BIN) $(TESTS) $(HELPERS)
 
 help:
 	@echo "make run | check | check-vm | check-package | stress | bench | install | uninstall | asan | fuzz | clean   (V=1 for commands)"
@@ -138,6 +140,10 @@ $(BUILD)/tests/check_ui_%: $(BUILD)/tests/check_ui_%.o $(UI_LIB) $(LIB)
 $(BUILD)/cli/cli_charts.o: DB_CFLAGS += $(CHARTS_CFLAGS)
 $(UMOCKDEV_TESTS:%=$(BUILD)/tests/%.o): DB_CFLAGS += $(UMOCKDEV_CFLAGS)
 $(UMOCKDEV_TESTS:%=$(BUILD)/tests/%): CHECK_LDLIBS += $(UMOCKDEV_LIBS)
+
+$(BUILD)/tests/helper_%: $(BUILD)/tests/helper_%.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(DB_LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")

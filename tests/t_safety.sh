@@ -185,6 +185,69 @@ mkloop backed "$(mkfile 16M backed.img)"
 refused "file backing a loop device" $(write_args) --target "$T/backed.img"
 check "file backing a loop device: the reason names it" grep -q "backs $(basename "$backed")" "$T/e"
 
+# --- a process writing through an io_uring needs no descriptor of what it writes: a
+# partition registered with its ring (the descriptor closed), and a file opened straight
+# into its ring's file table, are found in the ring's fdinfo; once it ends, both are free
+helper=${BUILD:-build}/tests/helper_uring
+# ring_holder VAR MODE PATH: a helper_uring holding PATH in its ring (once this returns)
+ring_holder() {
+	rm -f "$T/ring-ready"
+	"$helper" "$2" "$3" "$T/ring-ready" 2>>"$T/ring.err" &
+	cleanup_add "kill $!"
+	printf -v "$1" '%s' "$!"
+	for _ in $(seq 200); do [ -e "$T/ring-ready" ] && break; sleep 0.05; done
+}
+# the kernel shows registered files by path (before 2025, by their name alone)
+ring_paths() { cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -A1 '^UserFiles:' | grep -q '^ *0: /'; }
+ring_free() { # ring_free NAME PID TARGET [confirm]: it ends, then TARGET is written
+	kill "$2"
+	wait "$2" 2>/dev/null
+	"$DRIVEBENCH" $(write_args) --target "$3" ${4:+--yes-destroy="$3"} >/dev/null 2>"$T/e"
+	check "$1" test $? -eq 0
+}
+mkloop ur "$(mkfile 32M ring.img)" -P
+printf 'label: dos\n,8M,L\n,,L\n' | sfdisk -q "$ur" >/dev/null 2>&1
+partx -a "$ur" 2>/dev/null || true
+if [ ! -x "$helper" ]; then
+	skip "io_uring" "no $helper (make tests)"
+elif [ ! -b "${ur}p1" ]; then
+	skip "io_uring" "could not partition a loop device"
+else
+	ring_holder p register "${ur}p1"
+	if ! [ -e "$T/ring-ready" ]; then
+		skip "io_uring" "the helper could not register a file: $(cat "$T/ring.err")"
+	elif ! ring_paths "$p"; then
+		skip "io_uring" "this kernel shows registered files by name, not path ($(uname -r))"
+	else
+		check "io_uring: the helper holds no descriptor of the partition" \
+			test -z "$(find /proc/"$p"/fd -lname "${ur}p1" 2>/dev/null)"
+		urn=$(basename "$ur")
+		refused "io_uring: a partition registered in another process's ring" \
+			$(write_args) --target "${ur}p1" --yes-destroy="${ur}p1"
+		check "io_uring: the refusal names the ring's process" grep -qF \
+			"it is in use (registered in an io_uring: ${urn}p1 by helper_uring (pid $p))" "$T/e"
+		refused "io_uring: its whole disk" $(write_args) --target "$ur" --yes-destroy="$ur"
+		"$DRIVEBENCH" $(write_args) --target "${ur}p2" --yes-destroy="${ur}p2" >/dev/null 2>"$T/e"
+		check "io_uring: the sibling partition is written" test $? -eq 0
+		"$DRIVEBENCH" list --json "${ur}p1" >"$T/ring.json" 2>"$T/e"
+		check "io_uring: list says the disk is in use, and why" test "$(json "$T/ring.json" \
+			'[r["text"] for x in d["drives"] for r in x["in_use"]["reasons"]]')" = \
+			"['registered in an io_uring: ${urn}p1 by helper_uring (pid $p)']"
+		ring_free "io_uring: free again once the ring's process ends" "$p" "${ur}p1" confirm
+		"$DRIVEBENCH" list --json "${ur}p1" >"$T/ring.json" 2>"$T/e"
+		check "io_uring: list says it is free again" \
+			test "$(json "$T/ring.json" '[x["in_use"]["reasons"] for x in d["drives"]]')" = "[[]]"
+		rf=$(mkfile 16M ring-file.img)
+		ring_holder p direct "$rf"
+		check "io_uring: the helper opened the file with no descriptor" \
+			test -z "$(find /proc/"$p"/fd -lname "$rf" 2>/dev/null)"
+		refused "io_uring: a file opened into another process's ring" $(write_args) --target "$rf"
+		check "io_uring: the refusal names it" grep -qF \
+			"it is in use (registered in an io_uring by helper_uring (pid $p))" "$T/e"
+		ring_free "io_uring: the file is written once the ring's process ends" "$p" "$rf"
+	fi
+fi
+
 # --- nothing that could block is opened: a FIFO is refused at once ------------------------
 mkfifo "$T/fifo"
 timeout 5 "$DRIVEBENCH" run --target "$T/fifo" --time 1s --quiet --out "$T/fifo.json" 2>"$T/e"
