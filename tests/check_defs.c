@@ -2,7 +2,8 @@
 /*
  * Measurement definitions (step_def.h): their file form and old files without them,
  * and compare's comparability marks: runs that differ in scale, wait, sector size or
- * latency kind are flagged with their code in every format, and --strict refuses.
+ * latency kind are flagged with their code in every format, and --strict refuses, and
+ * percentiles by their own kind.
  */
 #include "testlib.h"
 
@@ -67,52 +68,79 @@ static const struct {
 	{NULL, {1, 1}, {SWT_INTERRUPT, SWT_INTERRUPT}, {512, 512}, {SL_TOTAL, SL_TOTAL}},
 };
 
+/* Does HTML mark a table (not-comparable outside the percentile charts' captions)? */
+static bool html_marks_table(const char *html)
+{
+	static const char span[] = "<span class=\"warn not-comparable\">";
+
+	for (const char *at = strstr(html, span); at; at = strstr(at + 1, span)) {
+		const char *line = at;
+		while (line > html && line[-1] != '\n')
+			line--;
+		if (strncmp(line, "<figcaption>Latency percentiles", 31))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Comparing a and b with the metrics in mask (0: every metric): is code (NULL: nothing)
+ * flagged in every format, does --strict refuse it, or build when nothing is? The run
+ * header of every format but CSV shows scale (0: not checked).
+ */
+static void check_flagged(const struct result *a, const struct result *b, unsigned mask,
+			  const char *code, double scale)
+{
+	const struct result *ptrs[2] = {a, b};
+	struct report_opts o = {.no_specs = true, .metric_mask = mask};
+	struct report rep;
+	char err[1024];
+
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.ngroups, 1);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		char *buf = NULL, want[32];
+		size_t len = 0;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &buf, &len), 0);
+		/* HTML's percentile charts are marked whatever the metric */
+		if (code)
+			ck_assert_msg(strstr(buf, code), "%s: no %s in\n%s", report_format_name[f],
+				      code, buf);
+		else
+			ck_assert_msg(f == RF_HTML ? !html_marks_table(buf)
+						   : !strstr(buf, "not-comparable:"),
+				      "%s: marked alike runs:\n%s", report_format_name[f], buf);
+		/* with a note of how the runs differ */
+		if (code && f == RF_TEXT)
+			ck_assert_msg(!strncmp(strstr(buf, code) + strlen(code), ": ", 2), "%s",
+				      buf);
+		snprintf(want, sizeof(want), f == RF_JSON ? "\"scale\": %g" : "x%g", scale);
+		if (scale > 0 && f != RF_CSV)
+			ck_assert_msg(strstr(buf, want), "%s: no %s", report_format_name[f], want);
+		free(buf);
+	}
+	report_free(&rep);
+
+	o.strict = true;
+	int ret = report_build(&rep, ptrs, 2, &o, err, sizeof(err));
+	if (code) {
+		ck_assert_int_eq(ret, -EDOM);
+		ck_assert_ptr_nonnull(strstr(err, code));
+	} else {
+		ck_assert_msg(ret == 0, "--strict refused: %s", err);
+		report_free(&rep);
+	}
+}
+
 /* Each pair flagged with its code in text, Markdown, CSV, JSON and HTML; none when alike. */
 START_TEST(flagged_in_every_format)
 {
 	struct result runs[2];
-	const struct result *ptrs[2] = {&runs[0], &runs[1]};
-	struct report_opts o = {.no_specs = true};
-	struct report rep;
-	char err[1024];
 
 	for (unsigned i = 0; i < 2; i++)
 		one_step(&runs[i], i ? "Drive B" : "Drive A", differ[_i].scale[i],
 			 differ[_i].wait[i], differ[_i].lbs[i], differ[_i].lat[i]);
-	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
-	ck_assert_uint_eq(rep.ngroups, 1);
-	for (unsigned f = 0; f < RF_COUNT; f++) {
-		char *buf = NULL;
-		size_t len = 0;
-		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &buf, &len), 0);
-		if (differ[_i].code)
-			ck_assert_msg(strstr(buf, differ[_i].code), "%s: no %s in\n%s",
-				      report_format_name[f], differ[_i].code, buf);
-		else
-			ck_assert_msg(!strstr(buf, "not-comparable:"), "%s: marked alike runs",
-				      report_format_name[f]);
-		/* the runs' scale in the run header */
-		char scale[32];
-		snprintf(scale, sizeof(scale), f == RF_JSON ? "\"scale\": %g" : "x%g",
-			 differ[_i].scale[1]);
-		if (f != RF_CSV)
-			ck_assert_msg(strstr(buf, scale), "%s: no %s", report_format_name[f], scale);
-		free(buf);
-	}
-	if (differ[_i].code)
-		ck_assert_ptr_nonnull(rep.groups[0].differ_note);
-	report_free(&rep);
-
-	/* --strict refuses what is not comparable, builds what is */
-	o.strict = true;
-	int ret = report_build(&rep, ptrs, 2, &o, err, sizeof(err));
-	if (differ[_i].code) {
-		ck_assert_int_eq(ret, -EDOM);
-		ck_assert_ptr_nonnull(strstr(err, differ[_i].code));
-	} else {
-		ck_assert_int_eq(ret, 0);
-		report_free(&rep);
-	}
+	check_flagged(&runs[0], &runs[1], 0, differ[_i].code, differ[_i].scale[1]);
 	result_free(&runs[0]);
 	result_free(&runs[1]);
 }
@@ -185,6 +213,65 @@ START_TEST(fio_kinds_flagged)
 }
 END_TEST
 
+/*
+ * fio's json+ of one job with lat_percentiles=1 (percentiles of total latency) and
+ * without (of completion latency, though its mean is total): their percentile tables
+ * are flagged latency-kind in every format and --strict refuses them; their means and
+ * IOPS compare as before. A result saved before the definition said what its
+ * percentiles span reads it from the import's clat-percentiles warning.
+ */
+#define KIND "not-comparable:latency-kind"
+START_TEST(percentile_kinds_flagged)
+{
+	struct result clat, lat, old;
+	char err[512], path[] = "/tmp/drivebench-defs-XXXXXX";
+	int fd;
+
+	ck_assert_int_eq(fio_import_file(&clat, FIX "/fio/lat.json", NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(fio_import_file(&lat, FIX "/fio/lat-pct.json", NULL, err, sizeof(err)), 0);
+	for (unsigned m = RM_P99; m <= RM_P9999; m++)
+		check_flagged(&clat, &lat, 1u << m, KIND, 0);
+	check_flagged(&clat, &lat, 0, KIND, 0); /* every metric: the percentiles' tables too */
+	check_flagged(&clat, &lat, 1u << RM_LAT_AVG, NULL, 0);
+	check_flagged(&clat, &lat, 1u << RM_IOPS, NULL, 0);
+	check_flagged(&lat, &lat, 1u << RM_P99, NULL, 0);
+	/* HTML's percentile chart of the step, drawn whatever the metric, is marked */
+	const struct result *ptrs[2] = {&clat, &lat};
+	struct report_opts o = {.no_specs = true, .metric_mask = 1u << RM_IOPS};
+	struct report rep;
+	char *html = NULL;
+	size_t len = 0;
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(report_render(&rep, RF_HTML, &html, &len), 0);
+	ck_assert_ptr_nonnull(strstr(html, "<figcaption>Latency percentiles: 4k read random 1T16Q "
+					   "<span class=\"warn not-comparable\">"
+					   "not-comparable:latency-kind</span>"));
+	free(html);
+	report_free(&rep);
+
+	/* the import's file without "percentiles" in its definition */
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	close(fd);
+	ck_assert_int_eq(result_save(&clat, path, err, sizeof(err)), 0);
+	json_object *doc = json_object_from_file(path), *phases, *steps, *def;
+	ck_assert_ptr_nonnull(doc);
+	ck_assert(json_object_object_get_ex(doc, "phases", &phases));
+	steps = json_object_object_get(json_object_array_get_idx(phases, 0), "steps");
+	def = json_object_object_get(json_object_array_get_idx(steps, 0), "definition");
+	ck_assert_ptr_nonnull(def);
+	json_object_object_del(def, "percentiles");
+	ck_assert_int_eq(json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY), 0);
+	json_object_put(doc);
+	ck_assert_int_eq(result_load(&old, path, err, sizeof(err)), 0);
+	unlink(path);
+	check_flagged(&old, &lat, 1u << RM_P99, KIND, 0);
+	check_flagged(&old, &lat, 1u << RM_LAT_AVG, NULL, 0);
+	result_free(&old);
+	result_free(&clat);
+	result_free(&lat);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("defs");
@@ -194,6 +281,7 @@ static Suite *suite(void)
 			    (int)(sizeof(differ) / sizeof(differ[0])));
 	tcase_add_test(tc, file_form);
 	tcase_add_test(tc, fio_kinds_flagged);
+	tcase_add_test(tc, percentile_kinds_flagged);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -191,6 +191,24 @@ else
 	fail "import clat-only" "$(head -c 300 "$T/import.err")"
 fi
 
+# fio: percentiles of clat (no lat_percentiles=1) and of lat, both with lat's mean: the
+# percentile tables are marked, --metric iops or avg-lat is not
+if "$DRIVEBENCH" import "$FIO/lat.json" --out "$T/fio-pclat.json" --quiet 2>"$T/import.err" &&
+	"$DRIVEBENCH" import "$FIO/lat-pct.json" --out "$T/fio-plat.json" --quiet 2>>"$T/import.err"; then
+	[ "$(def "$T/fio-pclat.json" percentiles)|$(def "$T/fio-plat.json" percentiles)" = \
+		"completion-only|total" ] && pass "import records what its percentiles span" ||
+		fail "import records what its percentiles span" "$(def "$T/fio-pclat.json" percentiles)"
+	flagged fio-percentiles not-comparable:latency-kind --metric p99 "$T/fio-pclat.json" \
+		"$T/fio-plat.json"
+	for m in iops avg-lat; do
+		"$DRIVEBENCH" compare --strict --metric $m "$T/fio-pclat.json" "$T/fio-plat.json" \
+			>/dev/null 2>"$T/pm.err" && pass "--metric $m: percentiles' kind not a difference" ||
+			fail "--metric $m: percentiles' kind not a difference" "$(cat "$T/pm.err")"
+	done
+else
+	fail "import lat.json, lat-pct.json" "$(head -c 300 "$T/import.err")"
+fi
+
 # export-fio: fio's percentiles of total latency, and the logs a steady-state verdict needs
 "$DRIVEBENCH" export-fio snia-iops >"$T/snia.fio" 2>&1
 grep -qx "lat_percentiles=1" "$T/snia.fio" && pass "export-fio sets lat_percentiles=1" ||

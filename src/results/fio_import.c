@@ -253,8 +253,8 @@ static void hist_pcts(struct dir_stats *ds, const struct hist *h)
 }
 
 /*
- * What the step's numbers mean: the latency kind of its mean (and a warning when its
- * percentiles are of another kind), fio's wait (polled I/O with hipri), its ioengine
+ * What the step's numbers mean: the latency kinds of its mean and of its percentiles
+ * (and a warning when they differ), fio's wait (polled I/O with hipri), its ioengine
  * and the options of it that change how I/O is issued. Scale and sector sizes are not
  * in fio's output: unknown. 0 or -ENOMEM.
  */
@@ -268,6 +268,7 @@ static int entry_def(const struct importer *im, struct result_step *st, const st
 	size_t used = 0;
 
 	d->lat = sk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
+	d->pct_lat = lk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
 	d->wait = opt_bool(im, e, "hipri") ? SWT_POLLED : SWT_INTERRUPT;
 	text_fmt(d->engine, sizeof(d->engine), "fio %s", eng ? eng : "psync");
 	/* io_uring's issue: non-blocking first, or every request async (force_async=1); a

@@ -561,12 +561,13 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 
 	if (note_presets(rep) || report_check_defs(rep))
 		return -ENOMEM;
-	for (unsigned g = 0; g < rep->ngroups; g++)
-		if (rep->groups[g].differ &&
-		    note(rep, "%s: %s: %s", rep->groups[g].title,
-			 report_differ_codes(codes, sizeof(codes), rep->groups[g].differ, " "),
-			 rep->groups[g].differ_note))
+	for (unsigned g = 0; g < rep->ngroups; g++) {
+		const char *how;
+		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
+		if (bits && note(rep, "%s: %s: %s", rep->groups[g].title,
+				 report_differ_codes(codes, sizeof(codes), bits, " "), how))
 			return -ENOMEM;
+	}
 	/* 4K-sector targets: what a run's mix folded (step_def.h, bs_folded), once a group */
 	for (unsigned g = 0; g < rep->ngroups; g++)
 		for (unsigned i = 0; i < rep->nruns; i++) {
@@ -620,14 +621,15 @@ static int refuse_incomparable(const struct report *rep, char *err, size_t errle
 	size_t used = 0;
 	char codes[256];
 
-	for (unsigned g = 0; g < rep->ngroups && used < errlen; g++)
-		if (rep->groups[g].differ)
-			used += (size_t)snprintf(err + used, errlen - used, "%s%s: %s: %s",
-						 used ? "; " : "not comparable (--strict): ",
-						 rep->groups[g].title,
-						 report_differ_codes(codes, sizeof(codes),
-								     rep->groups[g].differ, " "),
-						 rep->groups[g].differ_note);
+	for (unsigned g = 0; g < rep->ngroups && used < errlen; g++) {
+		const char *how;
+		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
+		if (bits)
+			used += (size_t)snprintf(
+				err + used, errlen - used, "%s%s: %s: %s",
+				used ? "; " : "not comparable (--strict): ", rep->groups[g].title,
+				report_differ_codes(codes, sizeof(codes), bits, " "), how);
+	}
 	return used ? -EDOM : 0;
 }
 
@@ -700,8 +702,10 @@ void report_free(struct report *rep)
 	for (unsigned i = 0; i < rep->nnotes; i++)
 		free(rep->notes[i]);
 	free(rep->notes);
-	for (unsigned g = 0; g < rep->ngroups; g++)
+	for (unsigned g = 0; g < rep->ngroups; g++) {
 		free(rep->groups[g].differ_note);
+		free(rep->groups[g].differ_pct_note);
+	}
 	free(rep->groups);
 	free(rep->runs);
 	spec_list_free(&rep->specs);
@@ -770,8 +774,7 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g, str
 		 report_metric_info[m].unit, grp->title);
 	t->nrows = grp->nrows;
 	t->ncols = rep->nruns;
-	t->differ = grp->differ;
-	t->differ_note = grp->differ_note;
+	t->differ = report_differ(rep, g, 1u << m, &t->differ_note);
 	t->row_names = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row_names));
 	t->col_names = calloc(t->ncols, sizeof(*t->col_names));
 	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));

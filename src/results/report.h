@@ -31,6 +31,8 @@
  * carries those fields (report_group.differ) and a note saying each run's values; every
  * renderer marks its tables with the stable codes ("not-comparable:scale"), and the
  * note is in the notes too. With report_opts.strict, report_build() refuses instead.
+ * What the percentiles span marks the tables and charts of percentiles alone
+ * (report_differ()), and is refused only when the report shows them.
  *
  * Ownership: the report points into the results it was built from; they must outlive it.
  */
@@ -82,6 +84,8 @@ extern const struct report_metric_info report_metric_info[RM_COUNT];
 
 /* The metrics measured from I/O (every interval sample has them); the rest are drive's. */
 #define REPORT_IO_METRICS ((1u << RM_HOST_WRITTEN) - 1)
+/* The latency percentiles, which a histogram's percentile chart shows too. */
+#define REPORT_PCT_METRICS   ((1u << RM_P99) | (1u << RM_P999) | (1u << RM_P9999))
 #define REPORT_DRIVE_METRICS ((1u << RM_HOST_WRITTEN) | (1u << RM_TEMP_MAX))
 
 /* The metric's value in a direction's statistics, in its unit. */
@@ -114,9 +118,12 @@ struct report_row {
 struct report_group {
 	char title[128]; /* "8k 70/30 random" */
 	unsigned first_row, nrows;
-	unsigned differ;   /* bits (1u << step_def_field) of the incomparable fields its
-			      steps differ in; 0: comparable */
-	char *differ_note; /* malloc'd when differ: "scale: run A 0.01, run B 0.02" */
+	unsigned differ;       /* bits (1u << step_def_field) of the incomparable fields its
+				  steps differ in, for tables of every metric; 0: comparable */
+	char *differ_note;     /* malloc'd when differ: "scale: run A 0.01, run B 0.02" */
+	unsigned differ_pct;   /* ... for its tables and charts of percentiles: differ and the
+				  fields of percentiles alone (step_def_scope) */
+	char *differ_pct_note; /* malloc'd when differ_pct */
 };
 
 struct report {
@@ -212,8 +219,16 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g,
 		 struct report_table *t);
 void report_table_free(struct report_table *t);
 
-/* report_defs.c: each group's differ and differ_note. 0 or -ENOMEM. */
+/* report_defs.c: each group's differ and differ_pct, and their notes. 0 or -ENOMEM. */
 int report_check_defs(struct report *rep);
+/*
+ * The incomparable fields of group g for what shows the metrics in metric_mask (a
+ * table: its metric; a row of CSV or JSON, the notes and --strict: rep->metric_mask), as
+ * bits, and their note into *note (NULL when none; note may be NULL): differ_pct when a
+ * percentile is among them, else differ.
+ */
+unsigned report_differ(const struct report *rep, unsigned g, unsigned metric_mask,
+		       const char **note);
 /*
  * "not-comparable:scale not-comparable:wait": the codes of the fields in bits, each
  * once (lbs and pbs share "sector"), sep between them. Returns buf.

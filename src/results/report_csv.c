@@ -176,11 +176,11 @@ int report_render_csv(const struct report *rep, FILE *out)
 			num(out, sv ? sv->first_round : 0, sv && sv->first_round, false);
 			num(out, sv ? sv->data_excursion_pct : 0, sv != NULL, false);
 			num(out, sv ? sv->slope_excursion_pct : 0, sv != NULL, false);
-			/* the codes of the row's table (its group), the note is in other formats */
+			/* the codes of the row's tables (its group's, for the metrics shown), the
+			   note is in other formats */
 			char codes[256];
-			report_csv_field(out,
-					 report_differ_codes(codes, sizeof(codes),
-							     rep->groups[row->group].differ, " "),
+			unsigned bits = report_differ(rep, row->group, rep->metric_mask, NULL);
+			report_csv_field(out, report_differ_codes(codes, sizeof(codes), bits, " "),
 					 false);
 			warnings(out, row->steps[i]);
 		}

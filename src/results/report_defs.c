@@ -5,6 +5,8 @@
  * in a field that makes steps incomparable carries the fields (bits) and a note saying
  * how each run's steps were measured; every renderer marks its tables with the codes
  * ("not-comparable:scale"), and report_build() with --strict refuses the comparison.
+ * A field of percentiles alone (step_def_scope) marks only the tables and charts of
+ * percentiles: steps whose percentiles are of other latency kinds have comparable IOPS.
  */
 #include "report.h"
 
@@ -96,15 +98,40 @@ static char *differ_note(const struct report *rep, const struct report_group *g,
 	return strdup(buf);
 }
 
+/* The fields a difference in which makes tables of every metric incomparable, as bits. */
+static unsigned every_table(void)
+{
+	unsigned bits = 0;
+
+	for (unsigned f = 0; f < SD_COUNT; f++)
+		if (step_def_info[f].incomparable == SDS_ALL)
+			bits |= 1u << f;
+	return bits;
+}
+
 int report_check_defs(struct report *rep)
 {
 	for (unsigned gi = 0; gi < rep->ngroups; gi++) {
 		struct report_group *g = &rep->groups[gi];
-		g->differ = group_differ(rep, g);
+		g->differ_pct = group_differ(rep, g);
+		g->differ = g->differ_pct & every_table();
 		if (g->differ && !(g->differ_note = differ_note(rep, g, g->differ)))
+			return -ENOMEM;
+		if (g->differ_pct && !(g->differ_pct_note = differ_note(rep, g, g->differ_pct)))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+unsigned report_differ(const struct report *rep, unsigned g, unsigned metric_mask,
+		       const char **note)
+{
+	const struct report_group *grp = &rep->groups[g];
+	bool pct = metric_mask & REPORT_PCT_METRICS;
+
+	if (note)
+		*note = pct ? grp->differ_pct_note : grp->differ_note;
+	return pct ? grp->differ_pct : grp->differ;
 }
 
 char *report_differ_codes(char *buf, size_t len, unsigned bits, const char *sep)

@@ -28,17 +28,11 @@
 #include "units.h"
 #include "version.h"
 
-/*
- * A line chart in its figure (class: NULL, or the figure's CSS class), its files named
- * by section and what (report_html.h). 0 or -errno.
- */
-static int figure(FILE *out, const struct report *rep, const char *class, const struct chart *c,
-		  const char *section, const char *what)
+/* A line chart in its figure, its files named by section and what (report_html.h). 0 or -errno. */
+static int figure(FILE *out, const struct report *rep, const struct chart *c, const char *section,
+		  const char *what)
 {
-	if (class)
-		fprintf(out, "<figure class=\"%s\">\n", class);
-	else
-		fputs("<figure>\n", out);
+	fputs("<figure>\n", out);
 	int ret = html_svg(out, rep, svg_chart, c, section, what);
 	fputs("</figure>\n", out);
 	return ret;
@@ -323,7 +317,7 @@ static int section_precondition(FILE *out, const struct report *rep)
 				     : "seconds");
 		snprintf(c.ylabel, sizeof(c.ylabel), "%s (%s)", report_metric_info[m].title,
 			 report_metric_info[m].unit);
-		ret = figure(out, rep, NULL, &c, "Preconditioning", report_metric_info[m].name);
+		ret = figure(out, rep, &c, "Preconditioning", report_metric_info[m].name);
 		free(c.series);
 	}
 	svg_series_free(all, rep->nruns * RM_COUNT);
@@ -400,7 +394,23 @@ static int section_bars(FILE *out, const struct report *rep)
 	return ret;
 }
 
-/* A step's latency percentiles, one curve per drive (report_exceedance), log on log. */
+/* " codes: note" for a table's or chart's caption when bits; nothing when 0. */
+static void differ_span(FILE *out, unsigned bits, const char *note)
+{
+	char codes[256];
+
+	if (!bits)
+		return;
+	fputs(" <span class=\"warn not-comparable\">", out);
+	esc(out, report_differ_codes(codes, sizeof(codes), bits, " "));
+	fputs("</span>: ", out);
+	esc(out, note ? note : "");
+}
+
+/*
+ * A step's latency percentiles, one curve per drive (report_exceedance), log on log,
+ * captioned not-comparable when its group's percentiles are of other kinds.
+ */
 static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool *heading)
 {
 	struct chart c = {.ylog = true, .xnines = true};
@@ -434,8 +444,18 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 			fputs("<h3>Latency percentiles</h3>\n", out);
 		*heading = true;
 		char what[192];
+		const char *how;
+		unsigned bits = report_differ(rep, r->group, REPORT_PCT_METRICS, &how);
 		snprintf(what, sizeof(what), "percentiles %s", r->name);
-		ret = figure(out, rep, "percentiles", &c, rep->groups[r->group].title, what);
+		fputs("<figure class=\"percentiles\">\n", out);
+		ret = html_svg(out, rep, svg_chart, &c, rep->groups[r->group].title, what);
+		if (bits) {
+			fputs("<figcaption>", out);
+			esc(out, c.title);
+			differ_span(out, bits, how);
+			fputs("</figcaption>\n", out);
+		}
+		fputs("</figure>\n", out);
 	}
 	svg_series_free(c.series, c.nseries);
 	return ret;
@@ -493,13 +513,7 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			break;
 		fputs("<figcaption>", out);
 		esc(out, t.title);
-		if (t.differ) {
-			char codes[256];
-			fputs(" <span class=\"warn not-comparable\">", out);
-			esc(out, report_differ_codes(codes, sizeof(codes), t.differ, " "));
-			fputs("</span>: ", out);
-			esc(out, t.differ_note ? t.differ_note : "");
-		}
+		differ_span(out, t.differ, t.differ_note);
 		fputs("</figcaption>\n", out);
 		html_table(out, &t);
 		fputs("</figure>\n", out);
@@ -648,7 +662,7 @@ static int section_rate_curves(FILE *out, const struct report *rep)
 		snprintf(c.xlabel, sizeof(c.xlabel), "Throughput (IOPS)");
 		snprintf(c.ylabel, sizeof(c.ylabel), "Average latency (ms)");
 		if (!ret)
-			ret = figure(out, rep, NULL, &c, "Rate curve", titles[k]);
+			ret = figure(out, rep, &c, "Rate curve", titles[k]);
 		svg_series_free(c.series, c.nseries);
 		free(names);
 	}

@@ -84,18 +84,20 @@ static void codes_json(struct jwrite *w, const char *key, unsigned bits)
 	jwrite_end_array(w);
 }
 
-/* Each group whose steps are not comparable: its codes and how they differ. */
+/* Each group whose steps are not comparable (in the metrics shown): its codes and how. */
 static void comparability_json(struct jwrite *w, const struct report *rep)
 {
 	jwrite_key(w, "not_comparable");
 	jwrite_begin_array(w);
 	for (unsigned g = 0; g < rep->ngroups; g++) {
-		if (!rep->groups[g].differ)
+		const char *how;
+		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
+		if (!bits)
 			continue;
 		jwrite_begin_object(w);
 		jwrite_kstr(w, "group", rep->groups[g].title);
-		codes_json(w, "codes", rep->groups[g].differ);
-		jwrite_kstr(w, "note", rep->groups[g].differ_note);
+		codes_json(w, "codes", bits);
+		jwrite_kstr(w, "note", how);
 		jwrite_end_object(w);
 	}
 	jwrite_end_array(w);
@@ -129,8 +131,9 @@ static void row_json(struct jwrite *w, const struct report *rep, unsigned r)
 	jwrite_ku64(w, "threads", wl->threads);
 	jwrite_ku64(w, "qdepth", wl->qdepth);
 	jwrite_ku64(w, "rate_iops", wl->rate_iops);
-	if (rep->groups[row->group].differ)
-		codes_json(w, "not_comparable", rep->groups[row->group].differ);
+	unsigned bits = report_differ(rep, row->group, rep->metric_mask, NULL);
+	if (bits)
+		codes_json(w, "not_comparable", bits);
 	jwrite_key(w, "values");
 	jwrite_begin_object(w);
 	for (unsigned m = 0; m < RM_COUNT; m++) {

@@ -36,17 +36,18 @@
  *   steps       [ step ... ]
  * step:
  *   label       "2T2Q", "round 7", "4k 65/35" ...
- *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start", "range_size",
- *                "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
+ *   workload    {"pattern", "bs" (bytes) or "bssplit" (fio syntax), "read_pct", "range_start",
+ *                "range_size", "range_pct", "threads", "qdepth", "time_ns", "ramp_ns", "rate_iops",
  *                "data", "compress_pct", "interval_ns", "seed",
  *                "distribution" (fio's random_distribution syntax; absent: uniform)}
  *   rate_pct    present when the rate was a share of the last uncapped step's IOPS
  *               (`rate = 10%`): that share, the step's place on a rate curve
  *   status, error, error_offset
  *   engine      backend description
- *   definition  {"latency": "total"|"completion-only", "wait": "interrupt"|"busy-poll"|
- *                "polled", "engine", "flags", "scale", "lbs", "pbs", "host_other_pct",
- *                "version"}: what the step's numbers mean (step_def.h, STEP_DEF_FIELDS);
+ *   definition  {"latency": "total"|"completion-only", "percentiles" (the same), "wait":
+ *                "interrupt"|"busy-poll"|"polled", "issue", "engine", "flags", "scale", "lbs",
+ *                "pbs", "host_other_pct", "version", "bs_folded"}: what the step's numbers
+ *                mean (step_def.h, STEP_DEF_FIELDS);
  *               a field not known is left out, and so is the whole object in files
  *               from before it existed: they load with every field unknown
  *   app         {"tool", "load", "threads", "seconds", "tps", "transactions", "errors",

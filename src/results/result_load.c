@@ -252,6 +252,12 @@ static void load_step(struct loader *L, struct result_step *s, bool stream)
 			jread_skip(&L->j);
 		}
 	}
+	/* a definition from before "percentiles": they are of the mean's kind, unless the
+	   import warned they are clat's (fio without lat_percentiles=1) */
+	if (s->def.lat && !s->def.pct_lat)
+		s->def.pct_lat = result_step_warning(s, step_warning_code[SW_CLAT_PERCENTILES])
+					 ? SL_COMPLETION
+					 : s->def.lat;
 }
 
 /*

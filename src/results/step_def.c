@@ -56,6 +56,9 @@ char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, 
 	case SD_LATENCY:
 		text_copy(buf, len, step_lat_name[d->lat < SL_COUNT ? d->lat : SL_UNKNOWN]);
 		break;
+	case SD_PCT_LATENCY:
+		text_copy(buf, len, step_lat_name[d->pct_lat < SL_COUNT ? d->pct_lat : SL_UNKNOWN]);
+		break;
 	case SD_WAIT:
 		text_copy(buf, len, step_wait_name[d->wait < SWT_COUNT ? d->wait : SWT_UNKNOWN]);
 		break;
@@ -127,6 +130,10 @@ int step_def_parse(struct step_def *d, enum step_def_field f, const char *s)
 	case SD_LATENCY:
 		ret = parse_name(step_lat_name, SL_COUNT, s, &e);
 		d->lat = ret ? SL_UNKNOWN : (enum step_lat)e;
+		return ret;
+	case SD_PCT_LATENCY:
+		ret = parse_name(step_lat_name, SL_COUNT, s, &e);
+		d->pct_lat = ret ? SL_UNKNOWN : (enum step_lat)e;
 		return ret;
 	case SD_WAIT:
 		ret = parse_name(step_wait_name, SWT_COUNT, s, &e);
@@ -238,6 +245,8 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 	} while (0)
 	if (d->lat)
 		ADD("%slatency %s", used ? ", " : "", step_lat_name[d->lat]);
+	if (d->pct_lat && d->pct_lat != d->lat)
+		ADD("%spercentiles %s", used ? ", " : "", step_lat_name[d->pct_lat]);
 	if (d->wait)
 		ADD("%swait %s", used ? ", " : "", step_wait_name[d->wait]);
 	if (d->engine[0])
@@ -281,7 +290,7 @@ void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, dou
 
 	memset(d, 0, sizeof(*d));
 	/* drivebench times an I/O from before the io_uring_enter that submits it */
-	d->lat = SL_TOTAL;
+	d->lat = d->pct_lat = SL_TOTAL;
 	d->wait = busy_poll ? SWT_BUSY_POLL : SWT_INTERRUPT;
 	snprintf(d->engine, sizeof(d->engine), "%.*s", (int)(sp ? sp - desc : (long)strlen(desc)),
 		 desc);
@@ -323,7 +332,7 @@ void step_def_begin(struct step_def *d, double scale, const struct target *const
 		    unsigned ntargets)
 {
 	memset(d, 0, sizeof(*d));
-	d->lat = SL_TOTAL;
+	d->lat = d->pct_lat = SL_TOTAL;
 	d->scale = scale;
 	d->lbs = ntargets ? targets[0]->lbs : 0;
 	d->pbs = ntargets ? targets[0]->pbs : 0;

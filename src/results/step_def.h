@@ -46,38 +46,48 @@ enum step_issue {
 };
 extern const char *const step_issue_name[SI_COUNT]; /* "", "nowait-first", "async" */
 
+/* Which of compare's tables a difference in a field makes incomparable. */
+enum step_def_scope {
+	SDS_NONE,	 /* none: the field is shown, not compared */
+	SDS_ALL,	 /* every table of the steps */
+	SDS_PERCENTILES, /* only the tables and charts of latency percentiles and histograms */
+};
+
 /*
  * The definition's fields, declared once: id, key in the file, the code compare marks
- * tables with ("not-comparable:<code>", two fields may share one), whether a difference
- * makes two steps incomparable, whether the file holds a number (else a string), and
- * what the field says.
+ * tables with ("not-comparable:<code>", two fields may share one), which tables a
+ * difference makes incomparable (step_def_scope), whether the file holds a number (else
+ * a string), and what the field says.
  */
 #define STEP_DEF_FIELDS(X)                                                                         \
-	X(SD_LATENCY, "latency", "latency-kind", true, false,                                     \
-	  "what a latency spans: total (before submission to completion, fio's lat) or "         \
-	  "completion-only (fio's clat, without the submission)")                                \
-	X(SD_WAIT, "wait", "wait", true, false,                                                    \
-	  "how completions were waited for: interrupt (sleeping), busy-poll (spinning on the "   \
-	  "completion queue first) or polled (the kernel polling the device)")                   \
-	X(SD_ISSUE, "issue", "issue", true, false,                                                 \
-	  "how the uring engine issued reads and writes: nowait-first (non-blocking first, "     \
-	  "io_uring's worker threads for what cannot be: fio's default) or async (marked "       \
-	  "IOSQE_ASYNC up front, on a target that cannot take non-blocking I/O)")               \
-	X(SD_ENGINE, "engine", "engine", false, false,                                             \
-	  "what issued the I/O: drivebench's uring or null engine, or fio and its ioengine")     \
-	X(SD_FLAGS, "flags", "flags", false, false,                                                \
-	  "the ring's setup flags and registrations, or fio's ioengine options")                 \
-	X(SD_SCALE, "scale", "scale", true, true,                                                  \
-	  "the run's --scale: step times and rounds are this share of the preset's")             \
-	X(SD_LBS, "lbs", "sector", true, true, "the target's logical sector size, bytes")          \
-	X(SD_PBS, "pbs", "sector", true, true, "the target's physical sector size, bytes")         \
-	X(SD_HOST_LOAD, "host_other_pct", "host-load", false, true,                                \
-	  "CPU time other processes used during the step, % of all the host's CPUs")             \
-	X(SD_VERSION, "version", "version", false, false,                                          \
-	  "the drivebench that measured (or imported) the step")                                 \
-	X(SD_BS_FOLDED, "bs_folded", "bs-folded", false, false,                                    \
-	  "the preset's block sizes below the target's logical block size, their shares "        \
-	  "folded into it (\"512b/10:1k/5:2k/5 into 4k\"): the mix the step ran is in its "      \
+	X(SD_LATENCY, "latency", "latency-kind", SDS_ALL, false,                                   \
+	  "what a latency spans: total (before submission to completion, fio's lat) or "           \
+	  "completion-only (fio's clat, without the submission)")                                  \
+	X(SD_PCT_LATENCY, "percentiles", "latency-kind", SDS_PERCENTILES, false,                   \
+	  "what the latency percentiles and histogram span, total or completion-only: an fio "     \
+	  "import without lat_percentiles=1 has clat's beside lat's mean")                         \
+	X(SD_WAIT, "wait", "wait", SDS_ALL, false,                                                 \
+	  "how completions were waited for: interrupt (sleeping), busy-poll (spinning on the "     \
+	  "completion queue first) or polled (the kernel polling the device)")                     \
+	X(SD_ISSUE, "issue", "issue", SDS_ALL, false,                                              \
+	  "how the uring engine issued reads and writes: nowait-first (non-blocking first, "       \
+	  "io_uring's worker threads for what cannot be: fio's default) or async (marked "         \
+	  "IOSQE_ASYNC up front, on a target that cannot take non-blocking I/O)")                  \
+	X(SD_ENGINE, "engine", "engine", SDS_NONE, false,                                          \
+	  "what issued the I/O: drivebench's uring or null engine, or fio and its ioengine")       \
+	X(SD_FLAGS, "flags", "flags", SDS_NONE, false,                                             \
+	  "the ring's setup flags and registrations, or fio's ioengine options")                   \
+	X(SD_SCALE, "scale", "scale", SDS_ALL, true,                                               \
+	  "the run's --scale: step times and rounds are this share of the preset's")               \
+	X(SD_LBS, "lbs", "sector", SDS_ALL, true, "the target's logical sector size, bytes")       \
+	X(SD_PBS, "pbs", "sector", SDS_ALL, true, "the target's physical sector size, bytes")      \
+	X(SD_HOST_LOAD, "host_other_pct", "host-load", SDS_NONE, true,                             \
+	  "CPU time other processes used during the step, % of all the host's CPUs")               \
+	X(SD_VERSION, "version", "version", SDS_NONE, false,                                       \
+	  "the drivebench that measured (or imported) the step")                                   \
+	X(SD_BS_FOLDED, "bs_folded", "bs-folded", SDS_NONE, false,                                 \
+	  "the preset's block sizes below the target's logical block size, their shares "          \
+	  "folded into it (\"512b/10:1k/5:2k/5 into 4k\"): the mix the step ran is in its "        \
 	  "workload")
 
 /* clang-format off */
@@ -90,10 +100,11 @@ enum step_def_field {
 /* clang-format on */
 
 struct step_def_info {
-	const char *key;   /* in the file's "definition" object */
-	const char *code;  /* "scale": compare's mark is "not-comparable:scale" */
-	bool incomparable; /* steps that differ here are not compared silently */
-	bool number;	   /* a JSON number in the file; else a string */
+	const char *key;		  /* in the file's "definition" object */
+	const char *code;		  /* "scale": compare's mark is "not-comparable:scale" */
+	enum step_def_scope incomparable; /* the tables in which steps that differ here are
+					     not compared silently; SDS_NONE: none */
+	bool number;			  /* a JSON number in the file; else a string */
 	const char *about;
 };
 extern const struct step_def_info step_def_info[SD_COUNT];
@@ -102,6 +113,8 @@ extern const struct step_def_info step_def_info[SD_COUNT];
 
 struct step_def {
 	enum step_lat lat;
+	enum step_lat pct_lat; /* what its percentiles and histogram span (an fio import's
+				  may be clat's when its mean is lat's) */
 	enum step_wait wait;
 	enum step_issue issue;
 	char engine[48];       /* "uring", "null", "fio-3.33 io_uring" */
@@ -124,13 +137,14 @@ int step_def_find(const char *key);
 bool step_def_known(const struct step_def *d);
 /* Both known and different: the two steps differ in field f. */
 bool step_def_differs(const struct step_def *a, const struct step_def *b, enum step_def_field f);
-/* Each incomparable field in which a and b differ, as bits (1u << field). */
+/* Each incomparable field (of any scope) in which a and b differ, as bits (1u << field). */
 unsigned step_def_incomparable(const struct step_def *a, const struct step_def *b);
 /* The known fields as a "definition" object (the key before it is the caller's). */
 void step_def_write(struct jwrite *w, const struct step_def *d);
 /*
  * "latency total, wait interrupt, engine uring (flags), scale 0.01, sectors 512/4096,
- * other processes 3% of the CPUs, drivebench 0.1.0": the known fields, for show.
+ * other processes 3% of the CPUs, drivebench 0.1.0": the known fields, for show (the
+ * percentiles' kind when it is not the latency's).
  */
 char *step_def_describe(const struct step_def *d, char *buf, size_t len);
 
@@ -163,7 +177,7 @@ struct target;
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets);
 /*
- * What a step's definition holds before the engine has run it (latency kind, scale,
+ * What a step's definition holds before the engine has run it (latency kinds, scale,
  * the first target's sectors, this drivebench): what a result saved while the step runs,
  * or left by a run that died in it, says; step_def_record() completes it.
  */
