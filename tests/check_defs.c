@@ -2,17 +2,19 @@
 /*
  * Measurement definitions (step_def.h): their file form and old files without them,
  * and compare's comparability marks: runs that differ in scale, wait, sector size or
- * latency kind are flagged with their code in every format, and --strict refuses, and
- * percentiles by their own kind.
+ * latency kind are flagged with their code in every format, and --strict refuses; runs
+ * on several targets by every target's sector sizes, and percentiles by their own kind.
  */
 #include "testlib.h"
 
 #include <json-c/json.h>
 
+#include "engine.h"
 #include "fio_import.h"
 #include "report.h"
 #include "result.h"
 #include "result_io.h"
+#include "target.h"
 #include "version.h"
 
 #define FIX DB_SRCDIR "/tests/fixtures"
@@ -214,6 +216,88 @@ START_TEST(fio_kinds_flagged)
 END_TEST
 
 /*
+ * Two runs on several targets: their targets' sector sizes ({lbs, pbs}, a 0 ends them),
+ * whether compare flags them, and what show says of the first.
+ */
+static const struct {
+	uint32_t sizes[2][4][2];
+	bool flagged;
+	const char *shown;
+} multi[] = {
+	/* a 4096-byte-sector target beside a 512 one is not two 512 ones */
+	{{{{512, 512}, {4096, 4096}}, {{512, 512}, {512, 512}}},
+	 true,
+	 "sectors 512/512+4096/4096,"},
+	/* ... whichever --target came first */
+	{{{{512, 512}, {512, 512}}, {{4096, 4096}, {512, 512}}}, true, "sectors 512/512+512/512,"},
+	/* the order of --target does not matter */
+	{{{{4096, 4096}, {512, 512}}, {{512, 512}, {4096, 4096}}},
+	 false,
+	 "sectors 512/512+4096/4096,"},
+	/* nor how many targets of one size (the run's label says how many) */
+	{{{{512, 512}, {512, 512}}, {{512, 512}}}, false, "sectors 512/512+512/512,"},
+	{{{{4096, 4096}, {512, 4096}}, {{512, 4096}, {512, 4096}, {4096, 4096}, {4096, 4096}}},
+	 false,
+	 "sectors 512/4096+4096/4096,"},
+	/* what share of the targets has each size does */
+	{{{{512, 512}, {4096, 4096}}, {{4096, 4096}}}, true, "sectors 512/512+4096/4096,"},
+	{{{{4096, 4096}, {512, 512}, {4096, 4096}}, {{512, 512}, {512, 512}, {4096, 4096}}},
+	 true,
+	 "sectors 512/512+4096/4096+4096/4096,"},
+	/* and the physical size counts too */
+	{{{{512, 512}, {512, 4096}}, {{512, 4096}, {512, 512}}},
+	 false,
+	 "sectors 512/512+512/4096,"},
+	{{{{512, 512}, {512, 4096}}, {{512, 512}, {512, 512}}}, true, "sectors 512/512+512/4096,"},
+};
+
+/*
+ * A step on several targets records every target's sector sizes, as the runner does
+ * (step_def_record), and compare flags runs whose targets' sizes differ; the record
+ * survives a save and a load, and show says it.
+ */
+START_TEST(multi_target_sectors)
+{
+	struct result runs[2];
+	struct target t[2][4];
+	const struct target *tp[2][4];
+
+	memset(t, 0, sizeof(t));
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned n = 0;
+		one_step(&runs[i], "Drive A", 1, SWT_INTERRUPT, 512, SL_TOTAL);
+		for (; n < 4 && multi[_i].sizes[i][n][0]; n++) {
+			t[i][n].lbs = multi[_i].sizes[i][n][0];
+			t[i][n].pbs = multi[_i].sizes[i][n][1];
+			tp[i][n] = &t[i][n];
+		}
+		struct step_result sr;
+		memset(&sr, 0, sizeof(sr));
+		snprintf(sr.engine_desc, sizeof(sr.engine_desc), "io_uring SINGLE_ISSUER");
+		step_def_record(&runs[i].phases[0].steps[0], &sr, 1, tp[i], n);
+	}
+	check_flagged(&runs[0], &runs[1], 1u << RM_IOPS,
+		      multi[_i].flagged ? "not-comparable:sector" : NULL, 0);
+
+	/* the file holds each target's sizes, smallest first, and show says them */
+	char path[] = "/tmp/drivebench-defs-XXXXXX", err[512], words[512];
+	int fd = mkstemp(path);
+	struct result back;
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(result_save(&runs[0], path, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_load(&back, path, err, sizeof(err)), 0);
+	unlink(path);
+	step_def_describe(&back.phases[0].steps[0].def, words, sizeof(words));
+	ck_assert_msg(strstr(words, multi[_i].shown), "show says \"%s\", not %s", words,
+		      multi[_i].shown);
+	result_free(&back);
+	result_free(&runs[0]);
+	result_free(&runs[1]);
+}
+END_TEST
+
+/*
  * fio's json+ of one job with lat_percentiles=1 (percentiles of total latency) and
  * without (of completion latency, though its mean is total): their percentile tables
  * are flagged latency-kind in every format and --strict refuses them; their means and
@@ -281,6 +365,7 @@ static Suite *suite(void)
 			    (int)(sizeof(differ) / sizeof(differ[0])));
 	tcase_add_test(tc, file_form);
 	tcase_add_test(tc, fio_kinds_flagged);
+	tcase_add_loop_test(tc, multi_target_sectors, 0, (int)(sizeof(multi) / sizeof(multi[0])));
 	tcase_add_test(tc, percentile_kinds_flagged);
 	suite_add_tcase(s, tc);
 	return s;

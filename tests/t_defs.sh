@@ -80,6 +80,33 @@ if is_root && mkloop l512 "$(mkfile 64M l512.img)" --sector-size 512 &&
 	[ "$(def "$T/sec4k.json" lbs)" = 4096 ] && pass "a 4096-byte-sector target records lbs" ||
 		fail "a 4096-byte-sector target records lbs" "$(def "$T/sec4k.json" lbs)"
 	flagged sector not-comparable:sector "$T/sec512.json" "$T/sec4k.json"
+	# a run on several targets: every target's sizes, whatever the order of --target
+	if mkloop l512b "$(mkfile 64M l512b.img)" --sector-size 512; then
+		multi() { # multi NAME TARGET...: a null-engine run of the tiny preset on them all
+			local name=$1 args=() t; shift
+			for t in "$@"; do args+=(--target "$t"); done
+			"$DRIVEBENCH" run "${args[@]}" --engine null --preset "$T/tiny.preset" \
+				--scale 0.1 --busy-poll no --quiet --out "$T/$name.json" \
+				>"$T/$name.log" 2>&1 || fail "run $name" "$(head -c 300 "$T/$name.log")"
+		}
+		multi mixed "$l512" "$l4k"
+		multi mixed-rev "$l4k" "$l512"
+		multi two512 "$l512" "$l512b"
+		[ "$(def "$T/mixed-rev.json" sectors)" = 512/512+4096/4096 ] &&
+			pass "a run on several targets records each one's sectors" ||
+			fail "a run on several targets records each one's sectors" \
+				"$(def "$T/mixed-rev.json" sectors)"
+		"$DRIVEBENCH" show "$T/mixed.json" | grep -q "sectors 512/512+4096/4096," &&
+			pass "show prints every target's sectors" ||
+			fail "show prints every target's sectors" "$("$DRIVEBENCH" show "$T/mixed.json")"
+		flagged sector-targets not-comparable:sector "$T/mixed.json" "$T/two512.json"
+		flagged sector-targets-rev not-comparable:sector "$T/two512.json" "$T/mixed-rev.json"
+		"$DRIVEBENCH" compare --strict "$T/mixed.json" "$T/mixed-rev.json" >/dev/null \
+			2>"$T/order.err" && pass "the order of --target is not a difference" ||
+			fail "the order of --target is not a difference" "$(cat "$T/order.err")"
+	else
+		skip "sector sizes of several targets" "no third loop device"
+	fi
 else
 	skip "sector sizes" "needs root and loop devices"
 fi

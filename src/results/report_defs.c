@@ -27,51 +27,102 @@ static void put(char *buf, size_t len, size_t *used, const char *s)
 }
 
 /*
+ * Hold d against first[], per incomparable field not in bits the first step that knows
+ * it (d becomes it when none does yet): the bits of the fields in which they differ.
+ */
+static unsigned against(const struct step_def **first, const struct step_def *d, unsigned bits)
+{
+	unsigned differ = 0;
+
+	for (unsigned f = 0; f < SD_COUNT; f++) {
+		char v[256];
+		if (!step_def_info[f].incomparable || (bits & (1u << f)))
+			continue;
+		if (!first[f] && step_def_text(d, (enum step_def_field)f, v, sizeof(v))[0])
+			first[f] = d;
+		else if (first[f] && step_def_differs(first[f], d, (enum step_def_field)f))
+			differ |= 1u << f;
+	}
+	return differ;
+}
+
+/*
  * The bits of the incomparable fields in which two steps of group g differ. Per field,
  * every step is held against the first that knows it: two known values that differ make
  * one of them differ from that first one, so one pass finds what comparing every pair
- * would (a group of 10,000 rows compares in linear time).
+ * would (a group of 10,000 rows compares in linear time). A stream row is held against
+ * its own row alone: the streams of a step on several targets ran on targets of their
+ * own, whose sector sizes may differ; what the table compares is each across the runs.
  */
 static unsigned group_differ(const struct report *rep, const struct report_group *g)
 {
 	const struct step_def *first[SD_COUNT] = {0};
 	unsigned bits = 0;
 
-	for (unsigned r = g->first_row; r < g->first_row + g->nrows; r++)
-		for (unsigned i = 0; i < rep->nruns; i++) {
-			const struct step_def *d = &rep->rows[r].steps[i]->def;
-			for (unsigned f = 0; f < SD_COUNT; f++) {
-				char v[160];
-				if (!step_def_info[f].incomparable || (bits & (1u << f)))
-					continue;
-				if (!first[f] && step_def_text(d, (enum step_def_field)f, v, sizeof(v))[0])
-					first[f] = d;
-				else if (first[f] && step_def_differs(first[f], d, (enum step_def_field)f))
-					bits |= 1u << f;
-			}
-		}
+	for (unsigned r = g->first_row; r < g->first_row + g->nrows; r++) {
+		const struct step_def *row_first[SD_COUNT] = {0};
+		for (unsigned i = 0; i < rep->nruns; i++)
+			bits |= against(rep->rows[r].stream ? row_first : first,
+					&rep->rows[r].steps[i]->def, bits);
+	}
 	return bits;
 }
 
-/* Run i's values of field f over group g, distinct, "/" between: "busy-poll/interrupt". */
-static void run_values(const struct report *rep, const struct report_group *g, unsigned i,
-		       enum step_def_field f, char *buf, size_t len)
+#define VALUES_SEP " or " /* between a run's values of a field ("512/512+4096/4096" has '/') */
+
+/* Is v one of the values in list, VALUES_SEP between them? */
+static bool listed(const char *list, const char *v)
+{
+	size_t n = strlen(v), len;
+
+	for (const char *at = list, *end; *at; at = end + strlen(VALUES_SEP)) {
+		end = strstr(at, VALUES_SEP);
+		len = end ? (size_t)(end - at) : strlen(at);
+		if (len == n && !strncmp(at, v, n))
+			return true;
+		if (!end)
+			break;
+	}
+	return false;
+}
+
+/*
+ * Run i's values of field f over group g, distinct, VALUES_SEP between ("busy-poll or
+ * interrupt"): of its steps' rows, and with streams of its stream rows too. Returns buf.
+ */
+static char *run_values(const struct report *rep, const struct report_group *g, unsigned i,
+			enum step_def_field f, bool streams, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (unsigned r = g->first_row; r < g->first_row + g->nrows; r++) {
-		char v[160], *at;
+		char v[256];
+		if (rep->rows[r].stream && !streams)
+			continue;
 		step_def_text(&rep->rows[r].steps[i]->def, f, v, sizeof(v));
 		if (!v[0])
 			text_copy(v, sizeof(v), "unknown");
-		at = strstr(buf, v);
-		if (at && (at == buf || at[-1] == '/') && (at[strlen(v)] == '/' || !at[strlen(v)]))
+		if (listed(buf, v))
 			continue;
 		if (used)
-			put(buf, len, &used, "/");
+			put(buf, len, &used, VALUES_SEP);
 		put(buf, len, &used, v);
 	}
+	return buf;
+}
+
+/* Do the steps' rows alone show how the runs differ in field f (else their streams do)? */
+static bool steps_show(const struct report *rep, const struct report_group *g,
+		       enum step_def_field f)
+{
+	char first[512], v[512];
+
+	run_values(rep, g, 0, f, false, first, sizeof(first));
+	for (unsigned i = 1; i < rep->nruns; i++)
+		if (strcmp(first, run_values(rep, g, i, f, false, v, sizeof(v))))
+			return true;
+	return false;
 }
 
 /* "scale: run A 0.01, run B 0.02; wait: ..." for the fields in bits. */
@@ -87,11 +138,12 @@ static char *differ_note(const struct report *rep, const struct report_group *g,
 		if (used)
 			put(buf, sizeof(buf), &used, "; ");
 		put(buf, sizeof(buf), &used, step_def_info[f].key);
+		bool streams = !steps_show(rep, g, (enum step_def_field)f);
 		for (unsigned i = 0; i < rep->nruns; i++) {
 			put(buf, sizeof(buf), &used, i ? ", " : ": ");
 			put(buf, sizeof(buf), &used, rep->runs[i].label);
 			put(buf, sizeof(buf), &used, " ");
-			run_values(rep, g, i, (enum step_def_field)f, v, sizeof(v));
+			run_values(rep, g, i, (enum step_def_field)f, streams, v, sizeof(v));
 			put(buf, sizeof(buf), &used, v);
 		}
 	}

@@ -46,8 +46,9 @@
  *   engine      backend description
  *   definition  {"latency": "total"|"completion-only", "percentiles" (the same), "wait":
  *                "interrupt"|"busy-poll"|"polled", "issue", "engine", "flags", "scale", "lbs",
- *                "pbs", "host_other_pct", "version", "bs_folded"}: what the step's numbers
- *                mean (step_def.h, STEP_DEF_FIELDS);
+ *                "pbs", "sectors" (several targets: "512/512+4096/4096"), "host_other_pct",
+ *                "version", "bs_folded"}: what the step's numbers mean (step_def.h,
+ *                STEP_DEF_FIELDS);
  *               a field not known is left out, and so is the whole object in files
  *               from before it existed: they load with every field unknown
  *   app         {"tool", "load", "threads", "seconds", "tps", "transactions", "errors",

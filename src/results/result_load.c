@@ -163,7 +163,7 @@ static void load_app(struct loader *L, struct step_app *a)
 /* A step's definition: fields it does not know (a newer drivebench's) are skipped. */
 static void load_def(struct loader *L, struct step_def *d)
 {
-	char k[32], v[160];
+	char k[32], v[256];
 
 	if (jread_null(&L->j) || !jread_get_object(&L->j, "definition"))
 		return;

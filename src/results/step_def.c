@@ -49,6 +49,20 @@ const struct step_def_info step_def_info[SD_COUNT] = {
 #undef X
 };
 
+/* "512/512+4096/4096": n pairs, as the file holds them; "" when they do not fit. */
+static char *sectors_text(const struct step_sectors *sec, unsigned n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u/%u", i ? "+" : "",
+					 sec[i].lbs, sec[i].pbs);
+	if (used >= len)
+		buf[0] = '\0';
+	return buf;
+}
+
 char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -82,6 +96,12 @@ char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, 
 	case SD_PBS:
 		if (d->pbs)
 			snprintf(buf, len, "%u", d->pbs);
+		break;
+	case SD_SECTORS:
+		if (d->nsectors)
+			sectors_text(d->sectors, d->nsectors, buf, len);
+		else if (d->lbs && d->pbs)
+			snprintf(buf, len, "%u/%u", d->lbs, d->pbs);
 		break;
 	case SD_HOST_LOAD:
 		if (d->has_host_load)
@@ -117,6 +137,52 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 	if (end == s || *end || !isfinite(v) || v < lo || v > hi)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* Put p into sec[n] (n below STEP_DEF_MAX_TARGETS) in order: smallest lbs, then pbs. */
+static void sectors_insert(struct step_sectors *sec, unsigned n, struct step_sectors p)
+{
+	unsigned i = n;
+
+	while (i &&
+	       (sec[i - 1].lbs > p.lbs || (sec[i - 1].lbs == p.lbs && sec[i - 1].pbs > p.pbs))) {
+		sec[i] = sec[i - 1];
+		i--;
+	}
+	sec[i] = p;
+}
+
+/* One size of "512/4096", from *s on, which is left after it. */
+static int parse_size(const char **s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (**s < '0' || **s > '9')
+		return -EINVAL;
+	v = strtoul(*s, &end, 10);
+	if (!v || v > 1ul << 30)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	*s = end;
+	return 0;
+}
+
+/* "512/512+4096/4096", in any order, into d's sectors (sorted); -EINVAL: none. */
+static int parse_sectors(struct step_def *d, const char *s)
+{
+	struct step_sectors p;
+
+	d->nsectors = 0;
+	do {
+		if (d->nsectors == STEP_DEF_MAX_TARGETS || parse_size(&s, &p.lbs) || *s++ != '/' ||
+		    parse_size(&s, &p.pbs) || (*s && *s != '+')) {
+			d->nsectors = 0;
+			return -EINVAL;
+		}
+		sectors_insert(d->sectors, d->nsectors++, p);
+	} while (*s++);
 	return 0;
 }
 
@@ -160,6 +226,8 @@ int step_def_parse(struct step_def *d, enum step_def_field f, const char *s)
 			ret = -EINVAL;
 		*(f == SD_LBS ? &d->lbs : &d->pbs) = ret ? 0 : (uint32_t)v;
 		return ret;
+	case SD_SECTORS:
+		return parse_sectors(d, s);
 	case SD_HOST_LOAD:
 		ret = parse_num(s, 0, 100, &v);
 		d->has_host_load = !ret;
@@ -186,7 +254,7 @@ int step_def_find(const char *key)
 
 bool step_def_known(const struct step_def *d)
 {
-	char buf[160];
+	char buf[256];
 
 	for (unsigned f = 0; f < SD_COUNT; f++)
 		if (step_def_text(d, (enum step_def_field)f, buf, sizeof(buf))[0])
@@ -194,12 +262,57 @@ bool step_def_known(const struct step_def *d)
 	return false;
 }
 
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * What compare holds sectors by: each size with its share of the step's targets, the
+ * counts divided by their greatest common divisor ("512/512:1+4096/4096:1" for 512+4096
+ * and for 512+512+4096+4096); "" when unknown. A step's figures are the sum over its
+ * targets, each doing the same share of the work, so the order of --target does not
+ * matter, nor does the number of targets of one size (the run's label says how many).
+ */
+static char *sectors_key(const struct step_def *d, char *buf, size_t len)
+{
+	struct step_sectors one = {d->lbs, d->pbs};
+	const struct step_sectors *sec = d->nsectors ? d->sectors : &one;
+	unsigned n = d->nsectors ? d->nsectors : (d->lbs && d->pbs), count[STEP_DEF_MAX_TARGETS];
+	unsigned distinct = 0, g = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		bool same = i && !memcmp(&sec[i], &sec[i - 1], sizeof(*sec));
+		if (!same)
+			count[distinct++] = 0;
+		count[distinct - 1]++;
+	}
+	for (unsigned k = 0; k < distinct; k++)
+		g = gcd(count[k], g);
+	for (unsigned i = 0, k = 0; i < n && used < len; i += count[k++])
+		used += (size_t)snprintf(buf + used, len - used, "%s%u/%u:%u", k ? "+" : "",
+					 sec[i].lbs, sec[i].pbs, count[k] / g);
+	return buf;
+}
+
 bool step_def_differs(const struct step_def *a, const struct step_def *b, enum step_def_field f)
 {
-	char x[160], y[160];
+	char x[256], y[256];
 
-	step_def_text(a, f, x, sizeof(x));
-	step_def_text(b, f, y, sizeof(y));
+	if (f == SD_SECTORS) {
+		sectors_key(a, x, sizeof(x));
+		sectors_key(b, y, sizeof(y));
+	} else {
+		step_def_text(a, f, x, sizeof(x));
+		step_def_text(b, f, y, sizeof(y));
+	}
 	return x[0] && y[0] && strcmp(x, y);
 }
 
@@ -218,8 +331,10 @@ void step_def_write(struct jwrite *w, const struct step_def *d)
 {
 	jwrite_begin_object(w);
 	for (unsigned f = 0; f < SD_COUNT; f++) {
-		char buf[160];
+		char buf[256];
 		if (!step_def_text(d, (enum step_def_field)f, buf, sizeof(buf))[0])
+			continue;
+		if (f == SD_SECTORS && !d->nsectors) /* one target's: lbs and pbs say them */
 			continue;
 		if (!step_def_info[f].number)
 			jwrite_kstr(w, step_def_info[f].key, buf);
@@ -234,7 +349,7 @@ void step_def_write(struct jwrite *w, const struct step_def *d)
 
 char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 {
-	char v[160];
+	char v[256];
 	size_t used = 0;
 
 	buf[0] = '\0';
@@ -257,7 +372,9 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 		ADD("%sissue %s", used ? ", " : "", step_issue_name[d->issue]);
 	if (step_def_text(d, SD_SCALE, v, sizeof(v))[0])
 		ADD("%sscale x%s", used ? ", " : "", v);
-	if (d->lbs || d->pbs)
+	if (d->nsectors)
+		ADD("%ssectors %s", used ? ", " : "", step_def_text(d, SD_SECTORS, v, sizeof(v)));
+	else if (d->lbs || d->pbs)
 		ADD("%ssectors %s/%s", used ? ", " : "", d->lbs ? step_def_text(d, SD_LBS, v, 32) : "?",
 		    d->pbs ? step_def_text(d, SD_PBS, v + 32, 32) : "?");
 	if (d->has_host_load)
@@ -308,14 +425,36 @@ void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, dou
 	text_copy(d->version, sizeof(d->version), DB_VERSION);
 }
 
+/*
+ * The sector sizes of a step on targets[ntargets]: lbs and pbs theirs when they all have
+ * the same, and with several targets each one's in sectors (unknown when one is).
+ */
+static void def_targets(struct step_def *d, const struct target *const *targets, unsigned ntargets)
+{
+	bool known = ntargets <= STEP_DEF_MAX_TARGETS;
+
+	d->lbs = ntargets ? targets[0]->lbs : 0;
+	d->pbs = ntargets ? targets[0]->pbs : 0;
+	d->nsectors = 0;
+	for (unsigned i = 0; ntargets > 1 && i < ntargets && known; i++) {
+		struct step_sectors p = {targets[i]->lbs, targets[i]->pbs};
+		d->lbs = p.lbs == d->lbs ? d->lbs : 0;
+		d->pbs = p.pbs == d->pbs ? d->pbs : 0;
+		known = p.lbs && p.pbs;
+		sectors_insert(d->sectors, d->nsectors++, p);
+	}
+	if (!known)
+		d->nsectors = 0;
+}
+
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets)
 {
 	double others = step_cpu_others_pct(&st->cpu);
-	const struct target *t = ntargets ? targets[0] : NULL;
+	const struct target *t;
 
-	step_def_measured(&st->def, sr->engine_desc, sr->busy_poll, scale, t ? t->lbs : 0,
-			  t ? t->pbs : 0, others);
+	step_def_measured(&st->def, sr->engine_desc, sr->busy_poll, scale, 0, 0, others);
+	def_targets(&st->def, targets, ntargets);
 	for (unsigned i = 0; i < st->nstreams; i++) {
 		struct result_step *s = &st->streams[i];
 		unsigned ti = s->target_index < ntargets ? s->target_index : 0;
@@ -334,8 +473,7 @@ void step_def_begin(struct step_def *d, double scale, const struct target *const
 	memset(d, 0, sizeof(*d));
 	d->lat = d->pct_lat = SL_TOTAL;
 	d->scale = scale;
-	d->lbs = ntargets ? targets[0]->lbs : 0;
-	d->pbs = ntargets ? targets[0]->pbs : 0;
+	def_targets(d, targets, ntargets);
 	text_copy(d->version, sizeof(d->version), DB_VERSION);
 }
 

@@ -79,8 +79,15 @@ enum step_def_scope {
 	  "the ring's setup flags and registrations, or fio's ioengine options")                   \
 	X(SD_SCALE, "scale", "scale", SDS_ALL, true,                                               \
 	  "the run's --scale: step times and rounds are this share of the preset's")               \
-	X(SD_LBS, "lbs", "sector", SDS_ALL, true, "the target's logical sector size, bytes")       \
-	X(SD_PBS, "pbs", "sector", SDS_ALL, true, "the target's physical sector size, bytes")      \
+	X(SD_LBS, "lbs", "sector", SDS_ALL, true,                                                  \
+	  "the target's logical sector size, bytes (of a step on several targets: theirs when "    \
+	  "they all have one, else unknown)")                                                      \
+	X(SD_PBS, "pbs", "sector", SDS_ALL, true,                                                  \
+	  "the target's physical sector size, bytes (likewise)")                                   \
+	X(SD_SECTORS, "sectors", "sector", SDS_ALL, false,                                         \
+	  "a step on several targets: each one's logical/physical sector sizes, smallest first "   \
+	  "(\"512/512+4096/4096\"); steps differ when the share of their targets of a size "       \
+	  "differs. One target's are lbs and pbs")                                                 \
 	X(SD_HOST_LOAD, "host_other_pct", "host-load", SDS_NONE, true,                             \
 	  "CPU time other processes used during the step, % of all the host's CPUs")               \
 	X(SD_VERSION, "version", "version", SDS_NONE, false,                                       \
@@ -111,6 +118,16 @@ extern const struct step_def_info step_def_info[SD_COUNT];
 
 #define STEP_DEF_MARK "not-comparable:" /* followed by the field's code */
 
+/*
+ * A step's targets at most: a run's (RUN_MAX_TARGETS, a layer above), which sectors
+ * below holds and step_def_record() takes no more of.
+ */
+#define STEP_DEF_MAX_TARGETS 8
+
+struct step_sectors {
+	uint32_t lbs, pbs; /* bytes */
+};
+
 struct step_def {
 	enum step_lat lat;
 	enum step_lat pct_lat; /* what its percentiles and histogram span (an fio import's
@@ -120,14 +137,20 @@ struct step_def {
 	char engine[48];       /* "uring", "null", "fio-3.33 io_uring" */
 	char flags[128];       /* "SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG, registered file" */
 	double scale;	       /* 0: unknown */
-	uint32_t lbs, pbs;     /* bytes; 0: unknown */
+	uint32_t lbs, pbs;     /* bytes; 0: unknown (several targets of different sizes) */
+	unsigned nsectors;     /* a step on several targets: how many; else 0 (lbs, pbs) */
+	struct step_sectors sectors[STEP_DEF_MAX_TARGETS]; /* theirs, smallest first */
 	bool has_host_load;
 	double host_other_pct; /* % of all CPUs used by other processes over the step */
 	char version[32];      /* "0.1.0" */
 	char bs_folded[96];    /* "512b/10:1k/5:2k/5 into 4k"; "": nothing folded */
 };
 
-/* Field f of d in words ("total", "0.01", "4096"); "" when unknown. Returns buf. */
+/*
+ * Field f of d in words ("total", "0.01", "4096"); "" when unknown. Returns buf. The
+ * sectors of a step on one target are its lbs/pbs ("512/4096"), which the file holds
+ * alone.
+ */
 char *step_def_text(const struct step_def *d, enum step_def_field f, char *buf, size_t len);
 /* Set field f of d from its text form (as the file holds it). -EINVAL leaves it unknown. */
 int step_def_parse(struct step_def *d, enum step_def_field f, const char *s);
@@ -135,7 +158,11 @@ int step_def_parse(struct step_def *d, enum step_def_field f, const char *s);
 int step_def_find(const char *key);
 /* Does any field hold something? (A step from before definitions holds nothing.) */
 bool step_def_known(const struct step_def *d);
-/* Both known and different: the two steps differ in field f. */
+/*
+ * Both known and different: the two steps differ in field f. Sectors differ when the
+ * share of the steps' targets of some size differs (512+4096 and 4096+512 agree, two
+ * targets of 512 and one agree, 512+4096 and 512+512 do not).
+ */
 bool step_def_differs(const struct step_def *a, const struct step_def *b, enum step_def_field f);
 /* Each incomparable field (of any scope) in which a and b differ, as bits (1u << field). */
 unsigned step_def_incomparable(const struct step_def *a, const struct step_def *b);
@@ -144,7 +171,8 @@ void step_def_write(struct jwrite *w, const struct step_def *d);
 /*
  * "latency total, wait interrupt, engine uring (flags), scale 0.01, sectors 512/4096,
  * other processes 3% of the CPUs, drivebench 0.1.0": the known fields, for show (the
- * percentiles' kind when it is not the latency's).
+ * percentiles' kind when it is not the latency's; a step on several targets' sectors
+ * "512/512+4096/4096").
  */
 char *step_def_describe(const struct step_def *d, char *buf, size_t len);
 
@@ -170,16 +198,16 @@ struct result_step;
 struct step_result;
 struct target;
 /*
- * step_def_measured() for a step the engine ran (sr), and each of its streams, each with
- * the sector sizes of its own target (targets[stream's target_index]; the step's are
- * the first target's); its CPU use is the step's.
+ * step_def_measured() for a step the engine ran (sr) on every one of the targets, and
+ * each of its streams, each with the sector sizes of its own target (targets[stream's
+ * target_index]); its CPU use is the step's.
  */
 void step_def_record(struct result_step *st, const struct step_result *sr, double scale,
 		     const struct target *const *targets, unsigned ntargets);
 /*
  * What a step's definition holds before the engine has run it (latency kinds, scale,
- * the first target's sectors, this drivebench): what a result saved while the step runs,
- * or left by a run that died in it, says; step_def_record() completes it.
+ * the targets' sectors, this drivebench): what a result saved while the step runs, or
+ * left by a run that died in it, says; step_def_record() completes it.
  */
 void step_def_begin(struct step_def *d, double scale, const struct target *const *targets,
 		    unsigned ntargets);
