@@ -302,6 +302,14 @@ START_TEST(test_validate)
 	ck_assert_int_eq(workload_validate(&wl, 512, 2048, err, sizeof(err)), -EINVAL);
 	wl.threads = 0;
 	ck_assert_int_eq(workload_validate(&wl, 512, 1 << 30, err, sizeof(err)), -EINVAL);
+	/* a share of the target under one byte is a range too small, not the whole target */
+	uint64_t start, size;
+	wl.threads = 1;
+	wl.range_pct = 1e-9;
+	workload_range(&wl, 64ull << 20, &start, &size);
+	ck_assert_uint_eq(size, 1);
+	ck_assert_int_eq(workload_validate(&wl, 512, 64ull << 20, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "too small"), "%s", err);
 }
 END_TEST
 

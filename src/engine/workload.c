@@ -351,8 +351,10 @@ void workload_range(const struct workload *wl, uint64_t target_size, uint64_t *s
 	uint64_t left = target_size - s;
 	uint64_t z = wl->range_size;
 
+	/* a share under one byte is a tiny range (too small for any block: refused), never
+	   0, which is "to the end" */
 	if (wl->range_pct > 0)
-		z = (uint64_t)((double)target_size * wl->range_pct / 100.0);
+		z = (uint64_t)((double)target_size * wl->range_pct / 100.0) ?: 1;
 	if (z == 0 || z > left)
 		z = left;
 	*start = s;
