@@ -279,6 +279,20 @@ check "one host on two ports: no samples from logs it cannot tell apart" \
 	test "$(json "$T/samehost.json" 'sum(len(p["steps"][0].get("samples", {}).get("rows", [])) for p in d["phases"][1:])')" -eq 0
 "$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
 check "two hosts: the result compares like any other" test $? -eq 0
+# a lab run at a scale: fio's output does not say it, the plan does, and every step's
+# definition records it, so compare marks the run against one at another scale
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --preset quick --scale 0.01 \
+	--yes-destroy="$h1:$L" --quiet --out "$T/labscale.json" 2>"$T/err"
+check "a lab run at --scale 0.01: exit 0" test $? -eq 0
+check "a lab run at --scale 0.01: every step's definition says scale 0.01" \
+	test "$(json "$T/labscale.json" 'sorted({str(s.get("definition", {}).get("scale")) for p in d["phases"] for s in p["steps"]})' 2>&1)" = "['0.01']"
+"$DRIVEBENCH" run --target "$L" --engine null --preset quick --scale 0.02 --quiet \
+	--out "$T/localscale.json" 2>"$T/err"
+"$DRIVEBENCH" compare "$T/labscale.json" "$T/localscale.json" >"$T/labscale.txt" 2>&1
+check "a lab run against a local run at another scale: not-comparable:scale" \
+	grep -q "not-comparable:scale" "$T/labscale.txt"
+"$DRIVEBENCH" compare --strict "$T/labscale.json" "$T/localscale.json" >/dev/null 2>&1
+check "a lab run against a local run at another scale: --strict refuses (exit 1)" test $? -eq 1
 # a phase run until steady: fio's steady-state detection, its verdict in the phase
 cat >"$T/steady.preset" <<'PRESET'
 [preset]

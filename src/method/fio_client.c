@@ -285,10 +285,11 @@ static int spawn_fio(const struct fio_lab *lab, const char *target, const struct
 
 /*
  * Move the step labelled `job` of imported phase src into phase dst, as the plan's step
- * (its label and workload; threads times `hosts`). false when fio did not run it.
+ * (its label and workload; threads times `hosts`), its definition completed with what the
+ * plan knows and fio's output does not say: the scale. *found false when fio did not run it.
  */
 static int take_step(struct result_phase *dst, struct result_phase *src, const char *job,
-		     const struct plan_step *ps, unsigned hosts, bool *found)
+		     const struct plan_step *ps, double scale, unsigned hosts, bool *found)
 {
 	*found = false;
 	for (unsigned s = 0; src && s < src->nsteps; s++) {
@@ -308,6 +309,9 @@ static int take_step(struct result_phase *dst, struct result_phase *src, const c
 		from->label[0] = '\0';
 		memcpy(to->label, label, sizeof(label));
 		to->wl = wl;
+		to->def.scale = scale;
+		for (unsigned i = 0; i < to->nstreams; i++)
+			to->streams[i].def.scale = scale;
 		*found = true;
 		return 0;
 	}
@@ -417,8 +421,8 @@ static int lay_out(const struct fio_lab *lab, struct result *imp, struct result 
 				char job[128];
 				bool found;
 				fio_export_step_job_name(job, sizeof(job), ++n, pp, &pp->steps[s]);
-				if (take_step(dst, src, job, &pp->steps[s], h == 0 && nhosts ? nhosts : 1,
-					      &found))
+				if (take_step(dst, src, job, &pp->steps[s], plan->scale,
+					      h == 0 && nhosts ? nhosts : 1, &found))
 					return -ENOMEM;
 				if (!found) {
 					missing = true;
