@@ -280,7 +280,8 @@ check "one host on two ports: no samples from logs it cannot tell apart" \
 "$DRIVEBENCH" compare "$T/lab.json" "$T/plain.result.json" --format csv -o "$T/labcmp.csv" 2>"$T/err"
 check "two hosts: the result compares like any other" test $? -eq 0
 # a lab run at a scale: fio's output does not say it, the plan does, and every step's
-# definition records it, so compare marks the run against one at another scale
+# definition records it, so compare marks the run against one at another scale; show
+# says only what the host record holds (fio names a lab's host and no more)
 timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --preset quick --scale 0.01 \
 	--yes-destroy="$h1:$L" --quiet --out "$T/labscale.json" 2>"$T/err"
 check "a lab run at --scale 0.01: exit 0" test $? -eq 0
@@ -293,6 +294,9 @@ check "a lab run against a local run at another scale: not-comparable:scale" \
 	grep -q "not-comparable:scale" "$T/labscale.txt"
 "$DRIVEBENCH" compare --strict "$T/labscale.json" "$T/localscale.json" >/dev/null 2>&1
 check "a lab run against a local run at another scale: --strict refuses (exit 1)" test $? -eq 1
+"$DRIVEBENCH" show "$T/labscale.json" >"$T/labscale.show" 2>&1
+check "show of a lab run: the host as fio names it, no empty fields" \
+	grep -qx "Host     127.0.0.1:$port1" "$T/labscale.show"
 # a phase run until steady: fio's steady-state detection, its verdict in the phase
 cat >"$T/steady.preset" <<'PRESET'
 [preset]

@@ -92,6 +92,32 @@ static void show_targets(FILE *out, const struct result *r)
 	fputs("\n", out);
 }
 
+/*
+ * "Host     bench1, Linux 6.1.0, Intel Xeon E5-2680 x 16": the fields the host record
+ * holds, and no more (fio's client names a lab's host alone: "Host     10.0.0.2:8765").
+ */
+static void show_host(FILE *out, const struct result_host *h)
+{
+	if (!h->hostname[0])
+		return;
+	fputs("Host     ", out);
+	V(h->hostname);
+	if (h->kernel[0]) {
+		fputs(", Linux ", out);
+		V(h->kernel);
+	}
+	if (h->cpu[0]) {
+		fputs(", ", out);
+		V(h->cpu);
+	}
+	if (h->cpus[0]) {
+		fputs(h->cpu[0] ? " x " : ", ", out);
+		V(h->cpus);
+		fputs(h->cpu[0] ? "" : " CPUs", out);
+	}
+	fputs("\n", out);
+}
+
 static void show_header(FILE *out, const struct result *r)
 {
 	char label[256], cap[32] = "";
@@ -142,17 +168,7 @@ static void show_header(FILE *out, const struct result *r)
 	}
 	if (cap[0])
 		fprintf(out, "Size     %s\n", cap);
-	if (r->host_summary.hostname[0]) {
-		fputs("Host     ", out);
-		V(r->host_summary.hostname);
-		fputs(", Linux ", out);
-		V(r->host_summary.kernel);
-		fputs(", ", out);
-		V(r->host_summary.cpu);
-		fputs(" x ", out);
-		V(r->host_summary.cpus);
-		fputs("\n", out);
-	}
+	show_host(out, &r->host_summary);
 	if (r->preset_name[0]) {
 		fputs("Preset   ", out);
 		V(r->preset_name);
