@@ -376,6 +376,15 @@ timeout 60 "$DRIVEBENCH" run --host 127.0.0.1,1 --target "$L" --rw randread --ti
 check "a host with no fio server: a --out that was there is left as it was" \
 	test "$(cat "$T/kept.json")" = "an earlier file"
 
+# a target that is not there is not made by fio on the host (a name mistyped under /dev
+# would become a file): fio's refusal is said, and nothing is left
+timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$T/missing.img" --rw randread --size 16M \
+	--time 1s --quiet --out "$T/missing.json" 2>"$T/err"
+rc=$?
+check "a host's target that is not there: exit 2, fio's reason, no file made, no result" \
+	test $rc -eq 2 -a ! -e "$T/missing.img" -a ! -e "$T/missing.json" -a \
+	-n "$(grep "fio failed (exit 1): fio: file creation disallowed by allow_file_create=0" "$T/err")"
+
 # the result's file is the run's from its start, as a run here: a second run for the same
 # --out is refused at once, and the first one's result is not overwritten
 timeout 60 "$DRIVEBENCH" run --host "$h1" --target "$L" --rw randread --time 3s --quiet \

@@ -51,6 +51,7 @@ struct reader {
 	size_t json_len, json_cap;
 	bool too_big;
 	char last_err[256]; /* the last line on stderr, for messages */
+	char last_fio[256]; /* the last line of fio's own errors ("fio: ..."), either stream */
 	char silent[256];   /* why the run was given up on a silent server, or "" */
 	char gone[160];	    /* the last "client: host=... disconnected" fio printed, or "" */
 };
@@ -112,6 +113,8 @@ static void got_line(struct reader *rd, enum child_stream which, const char *s, 
 	client_gave_up(rd, s);
 	if (which == CHILD_STDERR && n)
 		text_copy(rd->last_err, sizeof(rd->last_err), s);
+	if (strstr(s, "fio: "))
+		text_copy(rd->last_fio, sizeof(rd->last_fio), strstr(s, "fio: "));
 	if (rd->lab->on_line)
 		rd->lab->on_line(rd->lab->arg, s);
 }
@@ -699,8 +702,15 @@ int fio_lab_run(const struct fio_lab *lab, struct result *out, char *err, size_t
 	}
 	if (ret)
 		goto out;
-	if ((ret = lab_import(rd, c->g.dir, stopped, &imp, err, errlen)))
+	if ((ret = lab_import(rd, c->g.dir, stopped, &imp, err, errlen))) {
+		/* a job that failed to start left no logs: what fio said is the reason */
+		if (!(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)) && rd->last_fio[0])
+			text_fmt(err, errlen, "fio failed (exit %d): %s",
+				 WIFEXITED(wstatus) ? WEXITSTATUS(wstatus)
+						    : 128 + WTERMSIG(wstatus),
+				 rd->last_fio);
 		goto out;
+	}
 	if ((ret = lab_facts(lab, &imp, out)) || (ret = lay_out(lab, &imp, out))) {
 		text_fmt(err, errlen, "out of memory");
 		goto out;

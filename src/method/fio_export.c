@@ -295,8 +295,11 @@ char *fio_export_opts(const struct plan *p, unsigned flags)
 	 */
 	strbuf_add(&o, "; lat_percentiles=1: percentiles of the total latency (submission to "
 		"completion),\n; as drivebench measures it, not of the completion latency alone.\n");
+	/* allow_file_create=0: a target that is not there is an error, as drivebench's own
+	   runs never create one (a name mistyped under /dev would become a file) */
+	strbuf_add(&o, "; allow_file_create=0: the target must be there; none is created.\n");
 	strbuf_add(&o, "[global]\nioengine=io_uring\ndirect=1\nthread=1\ngroup_reporting=1\n"
-		"lat_percentiles=1\nfilename=${DRIVEBENCH_TARGET}\n\n");
+		       "lat_percentiles=1\nallow_file_create=0\nfilename=${DRIVEBENCH_TARGET}\n\n");
 	for (unsigned i = 0; i < p->nphases; i++) {
 		const struct plan_phase *ph = &p->phases[i];
 
