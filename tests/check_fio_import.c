@@ -319,6 +319,7 @@ static const struct {
 	{"bad-notfio.txt", NULL, "bad-notfio.txt:3: not fio's JSON output"},
 	{"bad-noavg.json", "logs", "without log_avg_msec"},
 	{"jsonplus.json", "logs-bad", "logs-bad/lg_iops.1.log:2: not a line of a fio log"},
+	{"jsonplus.json", "logs-huge", "its logs give interval 0 a count past 9.2e+18"},
 	{"jsonplus.json", ".", "lg_iops"},
 	{"nonexistent.json", NULL, "nonexistent.json"},
 	{"bad-steady.json", NULL, "bad-steady.json:16: steadystate: \"criterion\" is not a string"},

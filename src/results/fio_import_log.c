@@ -361,10 +361,13 @@ static int thread_read(struct importer *im, struct step_logs *sl, const struct p
 	return 0;
 }
 
-/* A count from a rate: rounded, and held at 2^64-1 (a hostile log's rates). */
-static uint64_t to_u64(double v)
+#define COUNT_MAX 9.2e18 /* a sample's count from logs, at most (its read + write fit) */
+
+/* A count from a rate, rounded: false when past COUNT_MAX (a hostile log's rates). */
+static bool to_count(double v, uint64_t *out)
 {
-	return v < 18446744073709549568.0 ? (uint64_t)(v + 0.5) : UINT64_MAX;
+	*out = v < COUNT_MAX ? (uint64_t)(v + 0.5) : 0;
+	return v < COUNT_MAX;
 }
 
 /* The step's samples from its sums: the intervals every thread has. */
@@ -403,8 +406,14 @@ static int add_samples(struct importer *im, struct result_step *st, const struct
 			if (!st->summary.d[d].ios)
 				continue;
 			ds->iops = sl->iops[d][i];
-			ds->ios = to_u64(ds->iops * (double)s.dur_ns / 1e9);
-			ds->bytes = to_u64((double)ds->ios * avg_bs[d]);
+			if (!to_count(ds->iops * (double)s.dur_ns / 1e9, &ds->ios) ||
+			    !to_count((double)ds->ios * avg_bs[d], &ds->bytes)) {
+				text_fmt(im->err, im->errlen,
+					 "%s: step '%s': its logs give interval %u a count past "
+					 "%.3g, more than any drive does",
+					 im->file, st->label, i, COUNT_MAX);
+				return -EINVAL;
+			}
 			ds->mbps = ds->iops * avg_bs[d] / 1e6;
 			ds->mean_ns = sl->lat_w[d][i] > 0 ? sl->lat_sum[d][i] / sl->lat_w[d][i] : 0;
 		}
