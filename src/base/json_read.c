@@ -619,6 +619,8 @@ const char *jread_num_u64(const struct jread_num *n, uint64_t *v)
 	}
 	if (!(n->d >= 0 && n->d < 18446744073709551616.0))
 		return "is out of range (0 to 2^64-1)";
+	if (n->d != floor(n->d))
+		return "is not a whole number";
 	*v = (uint64_t)fabs(n->d); /* -0 as 0 */
 	return NULL;
 }

@@ -51,9 +51,10 @@ void jread_wrong_type(struct jread *j, const char *key, const char *what)
 }
 
 /*
- * Counts, sizes and times: whole, from 0 to 2^64-1 (a fraction is dropped, as json-c
- * did). Rates, means, percentages: finite and not negative. Anything else is an error
- * naming the key: a negative count does not read silently as 0.
+ * Counts, sizes and times: whole, from 0 to 2^64-1 (1e3 is one; 1.5 is refused, where
+ * json-c dropped the fraction and a file's counts then disagreed with themselves). Rates, means,
+ * percentages: finite and not negative. Anything else is an error naming the key: a negative count
+ * does not read silently as 0.
  */
 bool jread_check_u64(struct jread *j, const char *key, const struct jread_num *n, uint64_t *v)
 {
