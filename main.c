@@ -112,6 +112,12 @@ int main(int argc, char **argv)
 			settings.uring_gather);
 		return EXIT_USAGE;
 	}
+	const char *u = settings.uring_setup;
+	if (u && (u[0] < '0' || u[0] > '3' || u[1])) {
+		fprintf(stderr, "drivebench: DRIVEBENCH_URING_SETUP: '%s' is not 0, 1, 2 or 3\n",
+			u);
+		return EXIT_USAGE;
+	}
 	uint64_t ns;
 	if (settings.no_progress &&
 	    (units_parse_duration(settings.no_progress, &ns) || ns < ENGINE_NO_PROGRESS_MIN_NS)) {

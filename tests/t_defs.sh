@@ -194,6 +194,12 @@ DRIVEBENCH_NO_PROGRESS=10ms "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_NO_PROGRESS: '10ms' is not a duration of 100ms or more" "$T/um.err" &&
 	pass "a bad DRIVEBENCH_NO_PROGRESS: exit 2" ||
 	fail "a bad DRIVEBENCH_NO_PROGRESS: exit 2" "$(cat "$T/um.err")"
+for v in 4 -1 x 99999999999 ""; do
+	DRIVEBENCH_URING_SETUP=$v "$DRIVEBENCH" list >/dev/null 2>"$T/us.err"
+	[ $? = 2 ] && grep -q "DRIVEBENCH_URING_SETUP: '$v' is not 0, 1, 2 or 3" "$T/us.err" &&
+		pass "a bad DRIVEBENCH_URING_SETUP ('$v'): exit 2" ||
+		fail "a bad DRIVEBENCH_URING_SETUP ('$v'): exit 2" "$(cat "$T/us.err")"
+done
 DRIVEBENCH_URING_ASYNC=sometimes "$DRIVEBENCH" list >/dev/null 2>"$T/ua.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_URING_ASYNC: 'sometimes' is not no or auto" "$T/ua.err" &&
 	pass "a bad DRIVEBENCH_URING_ASYNC: exit 2" ||
