@@ -37,6 +37,25 @@ rc=$?
 check "the same device twice, writing: exit 2" test "$rc" -eq 2
 check "the same device twice, writing: said" grep -q "is $la again (given twice)" "$T/e"
 
+# a disk and a partition of it, either way round: one disk, bad input said as such at once
+# (not the exclusive open's refusal on the run's own claim); two partitions are two targets
+if mkloop lp "$(mkfile 48M parts.img)" -P && printf 'label: dos\n,16M,L\n,,L\n' |
+	sfdisk -q "$lp" >/dev/null 2>&1 && { partx -a "$lp" 2>/dev/null || true; } && [ -b "${lp}p2" ]; then
+	for pair in "$lp ${lp}p1" "${lp}p1 $lp"; do
+		set -- $pair
+		"$DRIVEBENCH" run --target "$1" --target "$2" --rw randwrite --time 1s --quiet \
+			--out "$T/r1.json" --yes-destroy="$1" --yes-destroy="$2" >"$T/o" 2>"$T/e"
+		rc=$?
+		check "a disk and its partition ($pair): exit 2, said" \
+			test $rc -eq 2 -a -n "$(grep -E "target $2 is (a partition of|the disk of partition) $1: one disk, given twice" "$T/e")"
+	done
+	"$DRIVEBENCH" run --target "${lp}p1" --target "${lp}p2" --rw randread --time 0.2s --quiet \
+		--out "$T/r1.json" >"$T/o" 2>"$T/e"
+	check "two partitions of one disk: two targets" test $? -eq 0
+else
+	skip "a disk and its partition" "no partitions on a loop device here"
+fi
+
 # --- a mix on both: each written, each counted, the total their sum ---------------------
 a0=$(stat_ios "$la")
 b0=$(stat_ios "$lb")

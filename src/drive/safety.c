@@ -20,8 +20,7 @@
 #include "signatures.h"
 #include "strbuf.h"
 
-/* The whole disk a block device belongs to: itself, or a partition's parent. */
-static dev_t whole_disk(dev_t dev, const struct inuse_roots *roots)
+dev_t safety_whole_disk(dev_t dev, const struct inuse_roots *roots)
 {
 	char link[256], real[PATH_MAX], part[PATH_MAX + 16];
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
@@ -243,7 +242,7 @@ int safety_check_namespaces(const struct target *t, const char *what,
 {
 	const char *sys = roots && roots->sys ? roots->sys : "/sys";
 	char real[PATH_MAX], path[PATH_MAX + 300];
-	dev_t disk = whole_disk(t->rdev, roots);
+	dev_t disk = safety_whole_disk(t->rdev, roots);
 	struct inuse_snapshot *snap;
 	struct dirent *e;
 	DIR *dir;

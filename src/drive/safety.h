@@ -73,6 +73,8 @@ bool safety_present(dev_t dev, const struct inuse_roots *roots);
 int safety_removed(const dev_t *devs, unsigned n, unsigned wait_ms,
 		   const struct inuse_roots *roots);
 
+/* The whole disk block device dev belongs to: itself, or a partition's parent. */
+dev_t safety_whole_disk(dev_t dev, const struct inuse_roots *roots);
 /* Is block device dev a partition? Then disk gets its whole disk's kernel name. */
 bool safety_partition_of(dev_t dev, const struct inuse_roots *roots, char *disk, size_t len);
 

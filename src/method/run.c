@@ -367,14 +367,28 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 		/* the same device twice: found before the second exclusive open fails on it
 		 * (by its name; what is opened is compared again below) */
 		struct stat sb;
-		for (unsigned k = 0; k < r->nt; k++)
+		bool blk = stat(paths[i], &sb) == 0 && S_ISBLK(sb.st_mode);
+		for (unsigned k = 0; k < r->nt; k++) {
 			if (!strcmp(paths[k], paths[i]) ||
-			    (stat(paths[i], &sb) == 0 && S_ISBLK(sb.st_mode) &&
-			     r->t[k].is_blockdev && sb.st_rdev == r->t[k].rdev)) {
+			    (blk && r->t[k].is_blockdev && sb.st_rdev == r->t[k].rdev)) {
 				snprintf(err, errlen, "target %s is %s again (given twice)", paths[i],
 					 r->t[k].path);
 				return -EINVAL;
 			}
+			/* a disk and a partition of it: one device, whose share each would
+			   measure (and whose exclusive claim the first takes) */
+			dev_t kd = r->t[k].rdev;
+			if (blk && r->t[k].is_blockdev &&
+			    (safety_whole_disk(sb.st_rdev, rq->roots) == kd ||
+			     safety_whole_disk(kd, rq->roots) == sb.st_rdev)) {
+				bool part = safety_whole_disk(sb.st_rdev, rq->roots) == kd;
+				snprintf(err, errlen, "target %s is %s %s: one disk, given twice",
+					 paths[i],
+					 part ? "a partition of" : "the disk of partition",
+					 r->t[k].path);
+				return -EINVAL;
+			}
+		}
 		if ((ret = open_target(t, paths[i], rq, writes, err, errlen)) < 0 ||
 		    (ret = same_disk(t, rq->diskseqs ? rq->diskseqs[i] : 0, err, errlen)) < 0)
 			return ret;
