@@ -17,6 +17,7 @@
 
 #include "settings.h"
 #include "result.h"
+#include "step_def.h"
 #include "result_io.h"
 #include "units.h"
 #include "stats.h"
@@ -1206,6 +1207,21 @@ START_TEST(warnings_loaded)
 }
 END_TEST
 
+/* a step's definition in words: the null engine's "(no I/O)" is not wrapped again */
+START_TEST(definition_words)
+{
+	struct step_def d;
+	char words[512];
+
+	step_def_measured(&d, "null (no I/O)", false, 1, 512, 512, -1);
+	step_def_describe(&d, words, sizeof(words));
+	ck_assert_msg(strstr(words, "engine null (no I/O),"), "%s", words);
+	step_def_measured(&d, "io_uring SINGLE_ISSUER", false, 1, 512, 512, -1);
+	step_def_describe(&d, words, sizeof(words));
+	ck_assert_msg(strstr(words, "engine io_uring (SINGLE_ISSUER),"), "%s", words);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("result");
@@ -1215,6 +1231,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, round_trip, 0, 5);
 	tcase_add_test(tc, format_and_version_first);
+	tcase_add_test(tc, definition_words);
 	tcase_add_test(tc, not_a_number_is_null);
 	tcase_add_test(tc, host_facts);
 	tcase_add_test(tc, many_steps_grow);

@@ -366,8 +366,8 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 		ADD("%swait %s", used ? ", " : "", step_wait_name[d->wait]);
 	if (d->engine[0])
 		ADD("%sengine %s", used ? ", " : "", d->engine);
-	if (d->flags[0])
-		ADD(" (%s)", d->flags);
+	if (d->flags[0]) /* "(no I/O)", the null engine's, is in parentheses already */
+		ADD(d->flags[0] == '(' ? " %s" : " (%s)", d->flags);
 	if (d->issue)
 		ADD("%sissue %s", used ? ", " : "", step_issue_name[d->issue]);
 	if (step_def_text(d, SD_SCALE, v, sizeof(v))[0])
