@@ -3,7 +3,9 @@
  * Measurement definitions (step_def.h): their file form and old files without them,
  * and compare's comparability marks: runs that differ in scale, wait, sector size or
  * latency kind are flagged with their code in every format, and --strict refuses; runs
- * on several targets by every target's sector sizes, and percentiles by their own kind.
+ * on several targets by every target's sector sizes, and percentiles by their own kind;
+ * a scale or sector sizes one run does not know (an import's) are said to be not known,
+ * and taken.
  */
 #include "testlib.h"
 
@@ -356,6 +358,114 @@ START_TEST(percentile_kinds_flagged)
 }
 END_TEST
 
+/* The scale shown in each format's runs table for a run of unknown scale. */
+static const char *const unknown_scale[RF_COUNT] = {
+	[RF_TEXT] = "(ad hoc)  ?  ",
+	[RF_MD] = "| (ad hoc) | ? |",
+	[RF_JSON] = "\"scale\": null",
+	[RF_HTML] = "<td>(ad hoc)</td><td>?</td>",
+};
+
+/* The metrics of the reports import_scale_not_known builds: every table, and each scope. */
+static const unsigned scale_masks[] = {0, 1u << RM_IOPS, 1u << RM_P99};
+
+/*
+ * An import's scale is not known, in the file and after a load: the runs table says so
+ * rather than x1, and the table of its step beside a run's at x0.01 is marked
+ * not-known:scale in every format, whatever its metric, which --strict takes (nothing
+ * says they differ). The import's percentiles are of total latency, as the run's.
+ */
+START_TEST(import_scale_not_known)
+{
+	struct result fio, back, db;
+	const struct result *ptrs[2] = {&back, &db};
+	struct report_opts o = {.no_specs = true, .metric_mask = scale_masks[_i]};
+	struct report rep;
+	char path[] = "/tmp/drivebench-defs-XXXXXX", err[1024];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(fio_import_file(&fio, FIX "/fio/lat-pct.json", NULL, err, sizeof(err)), 0);
+	ck_assert(fio.scale == 0);
+	ck_assert_int_eq(result_save(&fio, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(result_load(&back, path, err, sizeof(err)), 0);
+	unlink(path);
+	ck_assert(back.scale == 0);
+	one_step(&db, "Drive A", 0.01, SWT_INTERRUPT, 512, SL_TOTAL);
+	db.phases[0].steps[0].wl.threads = 1;
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.nrows, 1);
+	ck_assert_uint_eq(rep.groups[0].differ | rep.groups[0].differ_pct, 0);
+	for (unsigned f = 0; f < RF_COUNT; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		ck_assert_int_eq(report_render(&rep, (enum report_format)f, &buf, &len), 0);
+		ck_assert_msg(strstr(buf, "not-known:scale"), "%s: no not-known:scale in\n%s",
+			      report_format_name[f], buf);
+		ck_assert_msg(!strstr(buf, "not-comparable:"), "%s: marked not comparable",
+			      report_format_name[f]);
+		if (unknown_scale[f])
+			ck_assert_msg(strstr(buf, unknown_scale[f]), "%s: no %s in\n%s",
+				      report_format_name[f], unknown_scale[f], buf);
+		free(buf);
+	}
+	report_free(&rep);
+	o.strict = true;
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	report_free(&rep);
+	result_free(&fio);
+	result_free(&back);
+	result_free(&db);
+}
+END_TEST
+
+/*
+ * A run on targets of two sizes knows its sectors, and no one lbs or pbs: beside a run
+ * on one target it is compared by share, not said to be unknown; beside an import,
+ * whose sector sizes nobody knows, its sectors are not-known:sector.
+ */
+START_TEST(multi_target_not_known)
+{
+	struct result several, one, fio;
+	struct target t[2] = {{.lbs = 512, .pbs = 512}, {.lbs = 4096, .pbs = 4096}};
+	const struct target *tp[2] = {&t[0], &t[1]};
+	struct report_opts o = {.no_specs = true, .metric_mask = 1u << RM_IOPS};
+	struct report rep;
+	struct step_result sr;
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+
+	one_step(&several, "Drive A", 1, SWT_INTERRUPT, 512, SL_TOTAL);
+	memset(&sr, 0, sizeof(sr));
+	snprintf(sr.engine_desc, sizeof(sr.engine_desc), "io_uring SINGLE_ISSUER");
+	step_def_record(&several.phases[0].steps[0], &sr, 1, tp, 2);
+	ck_assert_uint_eq(several.phases[0].steps[0].def.lbs, 0);
+	one_step(&one, "Drive B", 1, SWT_INTERRUPT, 512, SL_TOTAL);
+	check_flagged(&several, &one, o.metric_mask, "not-comparable:sector", 0);
+	const struct result *ptrs[2] = {&several, &one};
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.groups[0].unknown, 0);
+	report_free(&rep);
+
+	ck_assert_int_eq(fio_import_file(&fio, FIX "/fio/lat-pct.json", NULL, err, sizeof(err)), 0);
+	several.phases[0].steps[0].wl.threads = 1;
+	ptrs[1] = &fio;
+	ck_assert_int_eq(report_build(&rep, ptrs, 2, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(rep.nrows, 1);
+	ck_assert_uint_eq(rep.groups[0].differ, 0);
+	ck_assert_uint_eq(rep.groups[0].unknown, (1u << SD_SECTORS) | (1u << SD_SCALE));
+	ck_assert_int_eq(report_render(&rep, RF_TEXT, &buf, &len), 0);
+	ck_assert_msg(strstr(buf, "not-known:scale not-known:sector: "), "%s", buf);
+	ck_assert_msg(strstr(buf, "sectors: Drive A 200GB 512/512+4096/4096, "), "%s", buf);
+	free(buf);
+	report_free(&rep);
+	result_free(&fio);
+	result_free(&one);
+	result_free(&several);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("defs");
@@ -367,6 +477,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, fio_kinds_flagged);
 	tcase_add_loop_test(tc, multi_target_sectors, 0, (int)(sizeof(multi) / sizeof(multi[0])));
 	tcase_add_test(tc, percentile_kinds_flagged);
+	tcase_add_loop_test(tc, import_scale_not_known, 0,
+			    (int)(sizeof(scale_masks) / sizeof(scale_masks[0])));
+	tcase_add_test(tc, multi_target_not_known);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -751,6 +751,7 @@ static int import_buf(struct result *r, const char *buf, size_t len, const char 
 		goto out;
 	}
 	r->status = RS_COMPLETE;
+	r->scale = 0; /* fio's output says nothing of a preset's scale */
 	fio_import_read_document(&im);
 	if (im.j.ret || resolve_threads(&im) || aggregate(&im))
 		goto out;

@@ -563,9 +563,10 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 		return -ENOMEM;
 	for (unsigned g = 0; g < rep->ngroups; g++) {
 		const char *how;
-		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
-		if (bits && note(rep, "%s: %s: %s", rep->groups[g].title,
-				 report_differ_codes(codes, sizeof(codes), bits, " "), how))
+		unsigned unknown, bits = report_differ(rep, g, rep->metric_mask, &unknown, &how);
+		if ((bits || unknown) &&
+		    note(rep, "%s: %s: %s", rep->groups[g].title,
+			 report_differ_codes(codes, sizeof(codes), bits, unknown, " "), how))
 			return -ENOMEM;
 	}
 	/* 4K-sector targets: what a run's mix folded (step_def.h, bs_folded), once a group */
@@ -623,12 +624,12 @@ static int refuse_incomparable(const struct report *rep, char *err, size_t errle
 
 	for (unsigned g = 0; g < rep->ngroups && used < errlen; g++) {
 		const char *how;
-		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
+		unsigned bits = report_differ(rep, g, rep->metric_mask, NULL, &how);
 		if (bits)
 			used += (size_t)snprintf(
 				err + used, errlen - used, "%s%s: %s: %s",
 				used ? "; " : "not comparable (--strict): ", rep->groups[g].title,
-				report_differ_codes(codes, sizeof(codes), bits, " "), how);
+				report_differ_codes(codes, sizeof(codes), bits, 0, " "), how);
 	}
 	return used ? -EDOM : 0;
 }
@@ -774,7 +775,7 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g, str
 		 report_metric_info[m].unit, grp->title);
 	t->nrows = grp->nrows;
 	t->ncols = rep->nruns;
-	t->differ = report_differ(rep, g, 1u << m, &t->differ_note);
+	t->differ = report_differ(rep, g, 1u << m, &t->unknown, &t->differ_note);
 	t->row_names = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row_names));
 	t->col_names = calloc(t->ncols, sizeof(*t->col_names));
 	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));

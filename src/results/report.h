@@ -33,6 +33,9 @@
  * note is in the notes too. With report_opts.strict, report_build() refuses instead.
  * What the percentiles span marks the tables and charts of percentiles alone
  * (report_differ()), and is refused only when the report shows them.
+ * A field some of its steps know and others do not (an import's scale) is marked
+ * "not-known:scale" (report_group.unknown) with the same note, in the tables of the
+ * field's scope; --strict takes it, since nothing says the steps differ.
  *
  * Ownership: the report points into the results it was built from; they must outlive it.
  */
@@ -120,10 +123,14 @@ struct report_group {
 	unsigned first_row, nrows;
 	unsigned differ;       /* bits (1u << step_def_field) of the incomparable fields its
 				  steps differ in, for tables of every metric; 0: comparable */
-	char *differ_note;     /* malloc'd when differ: "scale: run A 0.01, run B 0.02" */
+	unsigned unknown;      /* bits of those fields some of its steps know and others,
+				  with a recorded definition, do not */
+	char *differ_note;     /* malloc'd when differ or unknown: "scale: run A 0.01, run B
+				  0.02", "scale: run A 0.01, run B unknown" */
 	unsigned differ_pct;   /* ... for its tables and charts of percentiles: differ and the
 				  fields of percentiles alone (step_def_scope) */
-	char *differ_pct_note; /* malloc'd when differ_pct */
+	unsigned unknown_pct;  /* ... and unknown likewise */
+	char *differ_pct_note; /* malloc'd when differ_pct or unknown_pct */
 };
 
 struct report {
@@ -211,6 +218,7 @@ struct report_table {
 	const char **col_names;	   /* [ncols] */
 	struct report_cell *cells; /* [nrows * ncols], row-major */
 	unsigned differ;	   /* its group's: incomparable fields its steps differ in */
+	unsigned unknown;	   /* its group's: fields some of its steps do not know */
 	const char *differ_note;   /* its group's note, or NULL */
 };
 
@@ -219,21 +227,24 @@ int report_table(const struct report *rep, enum report_metric m, unsigned g,
 		 struct report_table *t);
 void report_table_free(struct report_table *t);
 
-/* report_defs.c: each group's differ and differ_pct, and their notes. 0 or -ENOMEM. */
+/* report_defs.c: each group's differ, unknown, their _pct and notes. 0 or -ENOMEM. */
 int report_check_defs(struct report *rep);
 /*
  * The incomparable fields of group g for what shows the metrics in metric_mask (a
  * table: its metric; a row of CSV or JSON, the notes and --strict: rep->metric_mask), as
- * bits, and their note into *note (NULL when none; note may be NULL): differ_pct when a
- * percentile is among them, else differ.
+ * bits, those some of its steps do not know into *unknown, and their note into *note
+ * (NULL when none; unknown and note may be NULL): differ_pct, unknown_pct when a
+ * percentile is among them, else differ, unknown.
  */
 unsigned report_differ(const struct report *rep, unsigned g, unsigned metric_mask,
-		       const char **note);
+		       unsigned *unknown, const char **note);
 /*
- * "not-comparable:scale not-comparable:wait": the codes of the fields in bits, each
- * once (lbs and pbs share "sector"), sep between them. Returns buf.
+ * "not-comparable:scale not-comparable:wait not-known:sector": the codes of the fields
+ * in differ, then of those in unknown, each once (lbs and pbs share "sector"), sep
+ * between them. Returns buf.
  */
-char *report_differ_codes(char *buf, size_t len, unsigned bits, const char *sep);
+char *report_differ_codes(char *buf, size_t len, unsigned differ, unsigned unknown,
+			  const char *sep);
 
 /* ---- chart series: what the HTML charts draw, from the model ------------------- */
 
@@ -345,6 +356,8 @@ struct report_wsat {
 int report_wsat(const struct report *rep, unsigned run, struct report_wsat *out);
 void report_wsat_free(struct report_wsat *w);
 
+/* A run's scale (result.h) as the runs tables print it: "x0.01"; "?" when not known. */
+char *report_fmt_scale(char *buf, size_t len, double scale);
 /* "58,550", "380.2", "12.07": a value in the metric's unit as tables print it. */
 char *report_fmt_value(char *buf, size_t len, enum report_metric m, double v);
 /* "58,550 IOPS against a rated 54,000 (108%)" for the notes under a table. */

@@ -179,9 +179,11 @@ int report_render_csv(const struct report *rep, FILE *out)
 			/* the codes of the row's tables (its group's, for the metrics shown), the
 			   note is in other formats */
 			char codes[256];
-			unsigned bits = report_differ(rep, row->group, rep->metric_mask, NULL);
-			report_csv_field(out, report_differ_codes(codes, sizeof(codes), bits, " "),
-					 false);
+			unsigned unknown, bits = report_differ(rep, row->group, rep->metric_mask,
+							       &unknown, NULL);
+			report_csv_field(
+				out, report_differ_codes(codes, sizeof(codes), bits, unknown, " "),
+				false);
 			warnings(out, row->steps[i]);
 		}
 	}

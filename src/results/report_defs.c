@@ -7,6 +7,9 @@
  * ("not-comparable:scale"), and report_build() with --strict refuses the comparison.
  * A field of percentiles alone (step_def_scope) marks only the tables and charts of
  * percentiles: steps whose percentiles are of other latency kinds have comparable IOPS.
+ * A field that some steps know and others do not is marked too ("not-known:scale"),
+ * in the tables of its scope, and not refused: nothing says the steps differ, and
+ * nothing says they do not.
  */
 #include "report.h"
 
@@ -66,6 +69,43 @@ static unsigned group_differ(const struct report *rep, const struct report_group
 					&rep->rows[r].steps[i]->def, bits);
 	}
 	return bits;
+}
+
+/*
+ * The bits of the incomparable fields that some steps of group g know and others do not
+ * (an import's scale and sector sizes). Only steps with a recorded definition count: a
+ * result from before definitions knows no field, and compares as it always did. A step
+ * that knows a field of the same code knows the field: one on targets of several sizes
+ * has no lbs or pbs, but its sectors say them. Every row counts, stream rows too:
+ * unlike their values, whether a step's streams know a field does not vary by design.
+ */
+static unsigned group_unknown(const struct report *rep, const struct report_group *g)
+{
+	unsigned known = 0, unknown = 0, code[SD_COUNT] = {0};
+
+	for (unsigned f = 0; f < SD_COUNT; f++)
+		for (unsigned e = 0; e < SD_COUNT; e++)
+			if (step_def_info[e].incomparable &&
+			    !strcmp(step_def_info[e].code, step_def_info[f].code))
+				code[f] |= 1u << e;
+	for (unsigned r = g->first_row; r < g->first_row + g->nrows; r++)
+		for (unsigned i = 0; i < rep->nruns; i++) {
+			const struct step_def *d = &rep->rows[r].steps[i]->def;
+			unsigned has = 0;
+			if (!step_def_known(d))
+				continue;
+			for (unsigned f = 0; f < SD_COUNT; f++) {
+				char v[256];
+				if (step_def_info[f].incomparable &&
+				    step_def_text(d, (enum step_def_field)f, v, sizeof(v))[0])
+					has |= 1u << f;
+			}
+			known |= has;
+			for (unsigned f = 0; f < SD_COUNT; f++)
+				if (step_def_info[f].incomparable && !(has & code[f]))
+					unknown |= 1u << f;
+		}
+	return known & unknown;
 }
 
 #define VALUES_SEP " or " /* between a run's values of a field ("512/512+4096/4096" has '/') */
@@ -167,44 +207,53 @@ int report_check_defs(struct report *rep)
 		struct report_group *g = &rep->groups[gi];
 		g->differ_pct = group_differ(rep, g);
 		g->differ = g->differ_pct & every_table();
-		if (g->differ && !(g->differ_note = differ_note(rep, g, g->differ)))
+		g->unknown_pct = group_unknown(rep, g);
+		g->unknown = g->unknown_pct & every_table();
+		if ((g->differ || g->unknown) &&
+		    !(g->differ_note = differ_note(rep, g, g->differ | g->unknown)))
 			return -ENOMEM;
-		if (g->differ_pct && !(g->differ_pct_note = differ_note(rep, g, g->differ_pct)))
+		if ((g->differ_pct || g->unknown_pct) &&
+		    !(g->differ_pct_note = differ_note(rep, g, g->differ_pct | g->unknown_pct)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
 unsigned report_differ(const struct report *rep, unsigned g, unsigned metric_mask,
-		       const char **note)
+		       unsigned *unknown, const char **note)
 {
 	const struct report_group *grp = &rep->groups[g];
 	bool pct = metric_mask & REPORT_PCT_METRICS;
 
+	if (unknown)
+		*unknown = pct ? grp->unknown_pct : grp->unknown;
 	if (note)
 		*note = pct ? grp->differ_pct_note : grp->differ_note;
 	return pct ? grp->differ_pct : grp->differ;
 }
 
-char *report_differ_codes(char *buf, size_t len, unsigned bits, const char *sep)
+char *report_differ_codes(char *buf, size_t len, unsigned differ, unsigned unknown, const char *sep)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (unsigned f = 0; f < SD_COUNT; f++) {
-		bool seen = false;
-		if (!(bits & (1u << f)))
-			continue;
-		/* fields that share a code (lbs, pbs: sector) name it once */
-		for (unsigned e = 0; e < f; e++)
-			seen |= (bits & (1u << e)) && !strcmp(step_def_info[e].code,
-							      step_def_info[f].code);
-		if (seen)
-			continue;
-		if (used)
-			put(buf, len, &used, sep);
-		put(buf, len, &used, STEP_DEF_MARK);
-		put(buf, len, &used, step_def_info[f].code);
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned bits = k ? unknown : differ;
+		for (unsigned f = 0; f < SD_COUNT; f++) {
+			bool seen = false;
+			if (!(bits & (1u << f)))
+				continue;
+			/* fields that share a code (lbs, pbs: sector) name it once */
+			for (unsigned e = 0; e < f; e++)
+				seen |= (bits & (1u << e)) &&
+					!strcmp(step_def_info[e].code, step_def_info[f].code);
+			if (seen)
+				continue;
+			if (used)
+				put(buf, len, &used, sep);
+			put(buf, len, &used, k ? STEP_DEF_UNKNOWN_MARK : STEP_DEF_MARK);
+			put(buf, len, &used, step_def_info[f].code);
+		}
 	}
 	return buf;
 }

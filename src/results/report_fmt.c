@@ -108,6 +108,15 @@ void report_run_cpu(const struct report *rep, unsigned run, struct report_cpu *o
 	}
 }
 
+char *report_fmt_scale(char *buf, size_t len, double scale)
+{
+	if (scale > 0)
+		snprintf(buf, len, "x%g", scale);
+	else
+		snprintf(buf, len, "?");
+	return buf;
+}
+
 char *report_fmt_cpu(char *buf, size_t len, const struct report_cpu *c)
 {
 	if (!c->nmeasured)

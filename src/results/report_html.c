@@ -137,7 +137,7 @@ static void section_runs(FILE *out, const struct report *rep)
 		cells[2] = cap;
 		cells[3] = run_targets(r, targets, sizeof(targets));
 		cells[4] = r->preset_name[0] ? r->preset_name : "(ad hoc)";
-		snprintf(scale, sizeof(scale), "x%g", r->scale);
+		report_fmt_scale(scale, sizeof(scale), r->scale);
 		cells[5] = scale;
 		cells[6] = r->host_summary.hostname;
 		cells[7] = r->started;
@@ -394,22 +394,27 @@ static int section_bars(FILE *out, const struct report *rep)
 	return ret;
 }
 
-/* " codes: note" for a table's or chart's caption when bits; nothing when 0. */
-static void differ_span(FILE *out, unsigned bits, const char *note)
+/*
+ * " codes: note" for a table's or chart's caption when bits or unknown (classed
+ * not-comparable, or not-known when nothing differs); nothing when both are 0.
+ */
+static void differ_span(FILE *out, unsigned bits, unsigned unknown, const char *note)
 {
 	char codes[256];
 
-	if (!bits)
+	if (!bits && !unknown)
 		return;
-	fputs(" <span class=\"warn not-comparable\">", out);
-	esc(out, report_differ_codes(codes, sizeof(codes), bits, " "));
+	fputs(bits ? " <span class=\"warn not-comparable\">" : " <span class=\"warn not-known\">",
+	      out);
+	esc(out, report_differ_codes(codes, sizeof(codes), bits, unknown, " "));
 	fputs("</span>: ", out);
 	esc(out, note ? note : "");
 }
 
 /*
  * A step's latency percentiles, one curve per drive (report_exceedance), log on log,
- * captioned not-comparable when its group's percentiles are of other kinds.
+ * captioned not-comparable when its group's percentiles are of other kinds (not-known
+ * when some of its steps do not know a field of percentiles the others do).
  */
 static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool *heading)
 {
@@ -445,14 +450,15 @@ static int exceed_chart(FILE *out, const struct report *rep, unsigned row, bool 
 		*heading = true;
 		char what[192];
 		const char *how;
-		unsigned bits = report_differ(rep, r->group, REPORT_PCT_METRICS, &how);
+		unsigned unknown,
+			bits = report_differ(rep, r->group, REPORT_PCT_METRICS, &unknown, &how);
 		snprintf(what, sizeof(what), "percentiles %s", r->name);
 		fputs("<figure class=\"percentiles\">\n", out);
 		ret = html_svg(out, rep, svg_chart, &c, rep->groups[r->group].title, what);
-		if (bits) {
+		if (bits || unknown) {
 			fputs("<figcaption>", out);
 			esc(out, c.title);
-			differ_span(out, bits, how);
+			differ_span(out, bits, unknown, how);
 			fputs("</figcaption>\n", out);
 		}
 		fputs("</figure>\n", out);
@@ -513,7 +519,7 @@ static int section_group(FILE *out, const struct report *rep, unsigned g)
 			break;
 		fputs("<figcaption>", out);
 		esc(out, t.title);
-		differ_span(out, t.differ, t.differ_note);
+		differ_span(out, t.differ, t.unknown, t.differ_note);
 		fputs("</figcaption>\n", out);
 		html_table(out, &t);
 		fputs("</figure>\n", out);

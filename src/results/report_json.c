@@ -34,7 +34,8 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 		jwrite_ku64(w, "capacity_bytes", result_capacity_bytes(r));
 		jwrite_kstr(w, "target", result_target_path(r));
 		jwrite_kstr(w, "preset", r->preset_name);
-		jwrite_kdbl(w, "scale", r->scale);
+		jwrite_key(w, "scale");
+		num(w, r->scale, r->scale > 0); /* null: not known (an import of fio's output) */
 		jwrite_kstr(w, "started", r->started);
 		jwrite_kstr(w, "status", result_status_name[r->status]);
 		jwrite_ku64(w, "unshared_steps", rep->runs[i].nunshared);
@@ -71,12 +72,12 @@ static void runs_json(struct jwrite *w, const struct report *rep)
 	jwrite_end_array(w);
 }
 
-/* "key": ["not-comparable:scale", ...], the codes of the fields in bits. */
-static void codes_json(struct jwrite *w, const char *key, unsigned bits)
+/* "key": ["not-comparable:scale", ..., "not-known:sector", ...]: the fields' codes. */
+static void codes_json(struct jwrite *w, const char *key, unsigned differ, unsigned unknown)
 {
 	char codes[256], *save = NULL;
 
-	report_differ_codes(codes, sizeof(codes), bits, " ");
+	report_differ_codes(codes, sizeof(codes), differ, unknown, " ");
 	jwrite_key(w, key);
 	jwrite_begin_array_inline(w);
 	for (char *c = strtok_r(codes, " ", &save); c; c = strtok_r(NULL, " ", &save))
@@ -84,23 +85,30 @@ static void codes_json(struct jwrite *w, const char *key, unsigned bits)
 	jwrite_end_array(w);
 }
 
-/* Each group whose steps are not comparable (in the metrics shown): its codes and how. */
+/*
+ * Each group whose steps are not comparable in the metrics shown ("not_comparable"),
+ * then each whose steps do not all know a field ("not_known"): its codes of the kind
+ * and the group's note for those metrics.
+ */
 static void comparability_json(struct jwrite *w, const struct report *rep)
 {
-	jwrite_key(w, "not_comparable");
-	jwrite_begin_array(w);
-	for (unsigned g = 0; g < rep->ngroups; g++) {
-		const char *how;
-		unsigned bits = report_differ(rep, g, rep->metric_mask, &how);
-		if (!bits)
-			continue;
-		jwrite_begin_object(w);
-		jwrite_kstr(w, "group", rep->groups[g].title);
-		codes_json(w, "codes", bits);
-		jwrite_kstr(w, "note", how);
-		jwrite_end_object(w);
+	for (unsigned k = 0; k < 2; k++) {
+		jwrite_key(w, k ? "not_known" : "not_comparable");
+		jwrite_begin_array(w);
+		for (unsigned g = 0; g < rep->ngroups; g++) {
+			const char *how;
+			unsigned unknown,
+				differ = report_differ(rep, g, rep->metric_mask, &unknown, &how);
+			if (k ? !unknown : !differ)
+				continue;
+			jwrite_begin_object(w);
+			jwrite_kstr(w, "group", rep->groups[g].title);
+			codes_json(w, "codes", k ? 0 : differ, k ? unknown : 0);
+			jwrite_kstr(w, "note", how);
+			jwrite_end_object(w);
+		}
+		jwrite_end_array(w);
 	}
-	jwrite_end_array(w);
 }
 
 static const char *const dir_name[NDIR] = {
@@ -131,9 +139,11 @@ static void row_json(struct jwrite *w, const struct report *rep, unsigned r)
 	jwrite_ku64(w, "threads", wl->threads);
 	jwrite_ku64(w, "qdepth", wl->qdepth);
 	jwrite_ku64(w, "rate_iops", wl->rate_iops);
-	unsigned bits = report_differ(rep, row->group, rep->metric_mask, NULL);
+	unsigned unknown, bits = report_differ(rep, row->group, rep->metric_mask, &unknown, NULL);
 	if (bits)
-		codes_json(w, "not_comparable", bits);
+		codes_json(w, "not_comparable", bits, 0);
+	if (unknown)
+		codes_json(w, "not_known", 0, unknown);
 	jwrite_key(w, "values");
 	jwrite_begin_object(w);
 	for (unsigned m = 0; m < RM_COUNT; m++) {

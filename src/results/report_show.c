@@ -176,7 +176,9 @@ static void show_header(FILE *out, const struct result *r)
 		V(r->preset_source[0] ? r->preset_source : "?");
 		fprintf(out, ")%s\n", r->scale != 1.0 ? ", durations scaled" : "");
 	} else {
-		fputs("Preset   none (an ad-hoc workload)\n", out);
+		fputs(r->scale > 0 ? "Preset   none (an ad-hoc workload)\n"
+				   : "Preset   none (an import of fio's output: scale not known)\n",
+		      out);
 	}
 	if (r->preset_name[0] && r->scale != 1.0)
 		fprintf(out, "Scale    %g\n", r->scale);

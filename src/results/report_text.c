@@ -111,7 +111,7 @@ static int runs_grid(const struct report *rep, struct grid *g)
 		const struct result *r = rep->runs[i].res;
 		char n[16], steps[16], scale[32];
 		snprintf(n, sizeof(n), "%u", i + 1);
-		snprintf(scale, sizeof(scale), "x%g", r->scale);
+		report_fmt_scale(scale, sizeof(scale), r->scale);
 		snprintf(steps, sizeof(steps), "%u", result_nsteps(r));
 		ret = grid_set(g, i + 1, 0, n) || grid_set(g, i + 1, 1, rep->runs[i].label) ||
 		      grid_set(g, i + 1, 2, r->preset_name[0] ? r->preset_name : "(ad hoc)") ||
@@ -195,9 +195,9 @@ static void not_comparable(const struct report_table *t, FILE *out, enum style s
 {
 	char codes[256];
 
-	if (!t->differ)
+	if (!t->differ && !t->unknown)
 		return;
-	report_differ_codes(codes, sizeof(codes), t->differ, " ");
+	report_differ_codes(codes, sizeof(codes), t->differ, t->unknown, " ");
 	fputs(st == ST_MD ? "**" : "  ", out);
 	put(out, st, codes);
 	fputs(st == ST_MD ? "**: " : ": ", out);

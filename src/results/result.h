@@ -400,7 +400,9 @@ struct result {
 	char preset_name[128];       /* "" for an ad-hoc run */
 	char preset_source[4096];
 	char *preset_text;           /* malloc'd; NULL for an ad-hoc run */
-	double scale;
+	double scale;		     /* the preset's --scale, 1 for an ad-hoc run; 0: not
+					known (an import of fio's output: no preset, its host
+					has "fio"; it is loaded so) */
 	struct result_phase *phases; /* malloc'd */
 	unsigned nphases;
 	char path[4096];             /* where it was loaded from or saved to */

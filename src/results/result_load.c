@@ -753,6 +753,10 @@ int result_load_opts(struct result *r, const char *path, unsigned what, char *er
 			text_fmt(err, errlen, "%s: out of memory", path);
 			ret = -ENOMEM;
 		}
+		/* an import of fio's output: no preset, and a scale nobody knows */
+		if (!r->preset_name[0] && !r->preset_text && r->host &&
+		    json_object_object_get_ex(r->host, "fio", NULL))
+			r->scale = 0;
 		text_copy(r->path, sizeof(r->path), path);
 	}
 	if (ret)

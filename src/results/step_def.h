@@ -117,6 +117,8 @@ struct step_def_info {
 extern const struct step_def_info step_def_info[SD_COUNT];
 
 #define STEP_DEF_MARK "not-comparable:" /* followed by the field's code */
+/* ... and where some steps know the field and others do not (docs/DESIGN.md) */
+#define STEP_DEF_UNKNOWN_MARK "not-known:"
 
 /*
  * A step's targets at most: a run's (RUN_MAX_TARGETS, a layer above), which sectors
