@@ -65,6 +65,10 @@ struct run_options {
 	bool quiet;
 	uint64_t autosave_ns;         /* 0: every 30 s */
 	const struct result *seeds_from; /* replay: reuse its seeds; NULL: new ones */
+	/* replay: each step's engine choices from its original (runner.h); engine_own: the
+	   ones the user made for this run instead (bits 1u << SD_WAIT, SD_ISSUE, SD_FLAGS) */
+	const struct result *engine_from;
+	unsigned engine_own;
 	/* the engine's options: the settings' (cli_run_options_init), then --busy-poll */
 	struct engine_opts engine;
 };

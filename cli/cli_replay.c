@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * drivebench replay: run again exactly the preset text, scale and random seeds a result
- * recorded, on another target, so a new firmware or a comparable drive gets the identical
- * test, I/O for I/O. The run itself goes the way of `drivebench run` (cli_run_plan).
+ * recorded, and each step's engine choices (its wait, issue and ring setup), on another
+ * target, so a new firmware or a comparable drive gets the identical test, I/O for I/O.
+ * The run itself goes the way of `drivebench run` (cli_run_plan).
  */
 #include "cli.h"
 
@@ -12,6 +13,8 @@
 #include "errbuf.h"
 #include "preset.h"
 #include "result.h"
+#include "settings.h"
+#include "step_def.h"
 
 enum { O_NEW_SEEDS = CLI_O_RUN_END };
 
@@ -30,6 +33,9 @@ static int replay_args(struct opt_parser *p, struct run_options *ro, bool *new_s
 			*new_seeds = true;
 		else if ((status = cli_run_opt(p, key, ro)))
 			return status;
+		/* the user's wait for this replay, rather than the original's */
+		if (key == CLI_O_BUSY_POLL)
+			ro->engine_own |= 1u << SD_WAIT;
 	}
 	if (key < 0)
 		return EXIT_USAGE;
@@ -87,6 +93,13 @@ int cli_replay(int argc, char **argv)
 	}
 	/* the same I/O sequence: each step's seed is the original's */
 	ro.seeds_from = new_seeds ? NULL : &res;
+	/* measured the same way: each step's wait, issue and ring setup are the original's,
+	   but for those chosen for this replay: --busy-poll, and DRIVEBENCH_URING_ASYNC and
+	   DRIVEBENCH_URING_SETUP when set (no option sets them). DRIVEBENCH_BUSY_POLL and the
+	   site's busy-poll are a bench's default for new runs, not a choice for this one. */
+	ro.engine_from = &res;
+	ro.engine_own |= (cli_settings()->uring_async ? 1u << SD_ISSUE : 0) |
+			 (cli_settings()->uring_setup ? 1u << SD_FLAGS : 0);
 	status = cli_run_plan("replay", plan, &ro);
 	plan_free(plan);
 out:

@@ -297,6 +297,8 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 		.label = ro->label,
 		.note = ro->note,
 		.seeds_from = ro->seeds_from,
+		.engine_from = ro->engine_from,
+		.engine_own = ro->engine_own,
 		.settings = cli_settings(),
 	};
 	struct run *run;

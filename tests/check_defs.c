@@ -17,6 +17,7 @@
 #include "result.h"
 #include "result_io.h"
 #include "target.h"
+#include "text.h"
 #include "version.h"
 
 #define FIX DB_SRCDIR "/tests/fixtures"
@@ -466,6 +467,72 @@ START_TEST(multi_target_not_known)
 }
 END_TEST
 
+/* What a replay takes from a step's definition: each engine choice it records. */
+static const struct {
+	enum step_wait wait;
+	enum step_issue issue;
+	const char *flags;
+	unsigned own;
+	enum engine_poll poll; /* the options' after (before: AUTO, sync, setup 0) */
+	bool async;
+	unsigned ring_setup;
+} replayed[] = {
+	{SWT_BUSY_POLL, SI_ASYNC, "SINGLE_ISSUER|COOP_TASKRUN|TASKRUN_FLAG, registered file", 0,
+	 ENGINE_POLL_YES, true, 1},
+	{SWT_INTERRUPT, SI_NOWAIT_FIRST, "COOP_TASKRUN, busy-poll", 0, ENGINE_POLL_NO, false, 2},
+	{SWT_INTERRUPT, SI_NOWAIT_FIRST, "default, registered ring", 0, ENGINE_POLL_NO, false, 3},
+	/* the user's choices for this run stay */
+	{SWT_BUSY_POLL, SI_ASYNC, "default", (1u << SD_WAIT) | (1u << SD_ISSUE) | (1u << SD_FLAGS),
+	 ENGINE_POLL_AUTO, false, 0},
+	/* what the definition does not know stays the run's */
+	{SWT_UNKNOWN, SI_UNKNOWN, "", 0, ENGINE_POLL_AUTO, false, 0},
+	{SWT_POLLED, SI_UNKNOWN, "mystery", 0, ENGINE_POLL_AUTO, false, 0},
+};
+
+START_TEST(replay_engine)
+{
+	struct engine_opts o = {.poll = ENGINE_POLL_AUTO};
+	struct step_def d = {.wait = replayed[_i].wait, .issue = replayed[_i].issue};
+
+	text_copy(d.engine, sizeof(d.engine), "io_uring");
+	text_copy(d.flags, sizeof(d.flags), replayed[_i].flags);
+	step_def_engine(&d, replayed[_i].own, &o);
+	ck_assert_int_eq(o.poll, replayed[_i].poll);
+	ck_assert_int_eq(o.async, replayed[_i].async);
+	ck_assert_uint_eq(o.ring_setup, replayed[_i].ring_setup);
+	step_def_engine(NULL, 0, &o);
+	ck_assert_int_eq(o.poll, replayed[_i].poll);
+}
+END_TEST
+
+/*
+ * The original step a replay's step runs again: the one at the same place of the same
+ * label; a round the original did not run, the last one it ran of the same step.
+ */
+START_TEST(replay_match)
+{
+	static const char *const labels[] = {"round 1 4k read", "round 1 4k write",
+					     "round 2 again 4k read", "round 2 again 4k write"};
+	struct result r;
+	struct workload wl;
+
+	result_init(&r);
+	workload_defaults(&wl);
+	result_add_phase(&r, "purge", PH_PURGE);
+	struct result_phase *ph = result_add_phase(&r, "precondition", PH_PRECONDITION);
+	for (unsigned i = 0; i < 4; i++)
+		ck_assert_ptr_nonnull(result_add_step(ph, labels[i], &wl));
+	ck_assert_ptr_eq(step_def_replayed(&r, 1, 1, "round 1 4k write"), &ph->steps[1].def);
+	ck_assert_ptr_eq(step_def_replayed(&r, 1, 5, "round 3 4k write"), &ph->steps[3].def);
+	ck_assert_ptr_eq(step_def_replayed(&r, 1, 4, "round 3 again 4k read"), &ph->steps[2].def);
+	ck_assert_ptr_null(step_def_replayed(&r, 1, 1, "2T2Q"));
+	ck_assert_ptr_null(step_def_replayed(&r, 1, 4, "round 3"));
+	ck_assert_ptr_null(step_def_replayed(&r, 2, 0, "round 1 4k read"));
+	ck_assert_ptr_null(step_def_replayed(NULL, 1, 0, "round 1 4k read"));
+	result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("defs");
@@ -480,6 +547,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, import_scale_not_known, 0,
 			    (int)(sizeof(scale_masks) / sizeof(scale_masks[0])));
 	tcase_add_test(tc, multi_target_not_known);
+	tcase_add_loop_test(tc, replay_engine, 0, (int)(sizeof(replayed) / sizeof(replayed[0])));
+	tcase_add_test(tc, replay_match);
 	suite_add_tcase(s, tc);
 	return s;
 }

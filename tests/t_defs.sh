@@ -186,6 +186,69 @@ fi
 if is_root && [ -n "${l512:-}" ]; then
 	gathers loop no
 fi
+# replay measures as the original did: each step's wait (what its workers did), issue and
+# ring setup are the original step's, unless the replay is told otherwise (--busy-poll;
+# DRIVEBENCH_URING_ASYNC and _SETUP); DRIVEBENCH_BUSY_POLL, a bench's default, is not
+replay() { # replay NAME ORIGINAL TARGET [VAR=VALUE...] [ARGS...]: a replay into $T/NAME.json
+	local name=$1 orig=$2 target=$3 vars=()
+	shift 3
+	while [[ ${1:-} == [A-Z]*=* ]]; do vars+=("$1"); shift; done
+	env "${vars[@]}" "$DRIVEBENCH" replay "$T/$orig.json" --target "$target" --quiet \
+		--out "$T/$name.json" "$@" >"$T/$name.log" 2>&1 ||
+		fail "replay $name" "$(head -c 300 "$T/$name.log")"
+}
+waits() { json "$T/$1.json" "' '.join(s['definition'].get('wait', '?') for p in d['phases'] for s in p['steps'])"; }
+ring() { def "$T/$1.json" flags | cut -d, -f1; }
+# 1 s of io_uring on the file, spinning, its ring set up with COOP_TASKRUN
+DRIVEBENCH_URING_SETUP=1 "$DRIVEBENCH" run --target "$img" --preset "$T/tiny.preset" --scale 0.1 \
+	--busy-poll yes --quiet --out "$T/rspin.json" >"$T/rspin.log" 2>&1 ||
+	fail "run rspin" "$(head -c 300 "$T/rspin.log")"
+if [ "$(waits rspin)" = busy-poll ]; then
+	replay rspin-again rspin "$img"
+	[ "$(waits rspin-again)|$(ring rspin-again)" = "busy-poll|$(ring rspin)" ] &&
+		pass "replay: the original's busy-poll and ring setup" ||
+		fail "replay: the original's busy-poll and ring setup" \
+			"$(waits rspin-again) $(def "$T/rspin-again.json" flags)"
+	"$DRIVEBENCH" compare --strict "$T/rspin.json" "$T/rspin-again.json" >/dev/null 2>&1 &&
+		pass "replay: comparable with its original (--strict)" ||
+		fail "replay: comparable with its original (--strict)" ""
+	replay rspin-env rspin "$img" DRIVEBENCH_BUSY_POLL=no
+	replay rspin-no rspin "$img" --busy-poll no
+	[ "$(waits rspin-env)|$(waits rspin-no)" = "busy-poll|interrupt" ] &&
+		pass "replay: --busy-poll no overrides the original's wait, DRIVEBENCH_BUSY_POLL not" ||
+		fail "replay: --busy-poll no overrides the original's wait, DRIVEBENCH_BUSY_POLL not" \
+			"$(waits rspin-env) $(waits rspin-no)"
+	replay rspin-setup rspin "$img" DRIVEBENCH_URING_SETUP=0
+	[ "$(ring rspin-setup)" = "$(ring file)" ] &&
+		pass "replay: DRIVEBENCH_URING_SETUP overrides the original's ring setup" ||
+		fail "replay: DRIVEBENCH_URING_SETUP overrides the original's ring setup" \
+			"$(ring rspin-setup), not $(ring file)"
+else
+	skip "replay of a busy-polling run" "the ring here does not busy-poll: $(waits rspin)"
+fi
+# --busy-poll auto spins in the steps of fewer threads than CPUs: replayed step by step
+if [ "$cpus" -ge 2 ]; then
+	"$DRIVEBENCH" run --target "$img" --engine null --threads "1 $cpus" --time 100ms \
+		--interval 50ms --busy-poll auto --quiet --out "$T/rauto.json" >/dev/null 2>&1
+	replay rauto-again rauto "$img" DRIVEBENCH_BUSY_POLL=yes --engine null
+	[ "$(waits rauto)|$(waits rauto-again)" = "busy-poll interrupt|busy-poll interrupt" ] &&
+		pass "replay: each step's wait under --busy-poll auto" ||
+		fail "replay: each step's wait under --busy-poll auto" "$(waits rauto) | $(waits rauto-again)"
+else
+	skip "replay of --busy-poll auto" "needs 2 CPUs"
+fi
+# async issue on zram (above): replayed, and DRIVEBENCH_URING_ASYNC=no overrides it
+if [ -f "$T/zram-auto.json" ] && [ "$(def "$T/zram-auto.json" issue)" = async ]; then
+	replay zram-again zram-auto "$zr"
+	replay zram-again-no zram-auto "$zr" DRIVEBENCH_URING_ASYNC=no
+	[ "$(def "$T/zram-again.json" issue)|$(def "$T/zram-again-no.json" issue)" = \
+		"async|nowait-first" ] && pass "replay: the original's async issue, unless told" ||
+		fail "replay: the original's async issue, unless told" \
+			"$(def "$T/zram-again.json" issue) $(def "$T/zram-again-no.json" issue)"
+else
+	skip "replay of async issue" "needs the zram run above"
+fi
+
 DRIVEBENCH_URING_GATHER=off "$DRIVEBENCH" list >/dev/null 2>"$T/um.err"
 [ $? = 2 ] && grep -q "DRIVEBENCH_URING_GATHER: 'off' is not auto or no" "$T/um.err" &&
 	pass "a bad DRIVEBENCH_URING_GATHER: exit 2" ||

@@ -105,6 +105,12 @@ enum { ENGINE_OP_READ, ENGINE_OP_WRITE, ENGINE_OP_FLUSH, ENGINE_OP_DISCARD };
 extern const struct engine_ops engine_uring;
 extern const struct engine_ops engine_null;
 /*
+ * The uring engine's ring setup that a queue's description names first (its flags:
+ * "SINGLE_ISSUER|COOP_TASKRUN|TASKRUN_FLAG, registered file"), as its place in the list
+ * engine_opts.ring_setup starts at; -1 when it names none. A replay starts there.
+ */
+int engine_uring_setup_find(const char *flags);
+/*
  * A test hook of the null engine: the next n queues it opens (one a worker thread) stall.
  * A stalled queue completes nothing until its worker stops issuing (the step's time is
  * up, it was stopped, or it failed), then completes everything in flight, in the drain.

@@ -130,6 +130,17 @@ static unsigned first_setup(unsigned flags)
 	return n < sizeof(setups) / sizeof(setups[0]) ? n : 0;
 }
 
+int engine_uring_setup_find(const char *flags)
+{
+	for (size_t i = 0; i < sizeof(setups) / sizeof(setups[0]); i++) {
+		size_t n = strlen(setups[i].name);
+		if (!strncmp(flags, setups[i].name, n) &&
+		    (!flags[n] || flags[n] == ',' || !strncmp(flags + n, "|TASKRUN_FLAG", 13)))
+			return (int)i;
+	}
+	return -1;
+}
+
 /*
  * Set up the ring with flags, and TASKRUN_FLAG too where it applies and the kernel
  * takes it. Returns 0 or -errno; *taskrun_flag says whether it was taken.

@@ -37,6 +37,8 @@ struct run {
 	int claim[RUN_MAX_CLAIMS]; /* what the targets' writes go through, held O_EXCL */
 	enum purge_scope erase_scope; /* what the confirmations let a secure erase reach */
 	const struct result *seeds_from; /* the request's: replay's seeds */
+	const struct result *engine_from; /* ... and its steps' engine choices */
+	unsigned engine_own;
 	const char *app_dir;             /* the request's settings': [app] phases' */
 	const struct settings *settings; /* the request's: where results go, for a rescue */
 	const char *results_dir;         /* the request's, or NULL */
@@ -467,6 +469,8 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	r->plan = rq->plan;
 	r->ops = rq->ops;
 	r->seeds_from = rq->seeds_from;
+	r->engine_from = rq->engine_from;
+	r->engine_own = rq->engine_own;
 	r->app_dir = rq->settings ? rq->settings->app_dir : NULL;
 	r->settings = rq->settings;
 	r->results_dir = rq->results_dir;
@@ -744,6 +748,8 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		.ctl = ctl,
 		.erase_scope = r->erase_scope,
 		.seeds_from = r->seeds_from,
+		.engine_from = r->engine_from,
+		.engine_own = r->engine_own,
 		.app_dir = r->app_dir,
 	};
 	struct watched x = {.r = r,

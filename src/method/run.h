@@ -65,6 +65,9 @@ struct run_request {
 	const struct inuse_roots *roots; /* NULL: the real /proc and /sys */
 	uint64_t busy_retry_ns;   /* an unexplained EBUSY is retried this long; 0: 2 s */
 	const struct result *seeds_from; /* replay: reuse its steps' seeds (runner.h); NULL */
+	/* replay: run each step with its engine choices but those in engine_own (runner.h) */
+	const struct result *engine_from;
+	unsigned engine_own;
 	/*
 	 * The disk sequence number each target (in target_paths' order, or the one) had when
 	 * the operator chose it (drive.h), 0 for one not checked; NULL: none checked. A device

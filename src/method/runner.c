@@ -19,6 +19,7 @@
 #include "errbuf.h"
 #include "preset.h"
 #include "purge.h"
+#include "replay.h"
 #include "safety.h"
 #include "steady.h"
 #include "step_streams.h"
@@ -40,6 +41,8 @@ struct plan_run {
 	bool no_hist;
 	enum purge_scope erase_scope;
 	const struct result *seeds_from;
+	const struct result *engine_from; /* replay: each step's engine choices (runner.h) */
+	unsigned engine_own;
 	const char *app_dir;
 	struct result *res;
 	runner_event_fn fn;
@@ -507,19 +510,6 @@ static int step_engine(struct plan_run *r, const struct workload *wl, const stru
 	return ret;
 }
 
-/* replay: the seed of the original's step at this place, if it ran the same step; or 0. */
-static uint64_t replay_seed(const struct plan_run *r, const char *label)
-{
-	const struct result_phase *p;
-
-	if (!r->seeds_from || r->phase_index >= r->seeds_from->nphases)
-		return 0;
-	p = &r->seeds_from->phases[r->phase_index];
-	if (r->rp->nsteps >= p->nsteps || strcmp(p->steps[r->rp->nsteps].label, label))
-		return 0;
-	return p->steps[r->rp->nsteps].wl.seed;
-}
-
 /* One step through the engine. 0, -ECANCELED (operator stop) or -errno (failed). */
 static int run_step(struct plan_run *r, const struct plan_step *ps, const char *label,
 		    struct result_step **out)
@@ -529,13 +519,14 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 	struct step_result sr;
 	struct devshare ds;
 	struct result_step *st;
+	struct engine_opts run_opts = r->ctl->opts; /* what a replay's step changes for itself */
 	unsigned threads = wl.threads;
 	char err[DB_ERR_LEN];
 	int ret;
 
 	uint32_t lbs = step_def_fold_lbs(r->targets, r->nt);
 	if (!wl.seed)
-		wl.seed = replay_seed(r, label);
+		wl.seed = replay_seed(r->seeds_from, r->phase_index, r->rp->nsteps, label);
 	workload_fold_split(&wl, lbs, err, sizeof(err));
 	if ((ret = step_rate(r, ps, label, &wl)) || (ret = step_streams(r, ps, &wl, &ss)))
 		return ret;
@@ -564,6 +555,8 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 		for (unsigned i = 0; i < ss->n; i++)
 			threads += ss->wl[i].threads;
 	}
+	step_def_engine(step_def_replayed(r->engine_from, r->phase_index, r->step_index, label),
+			r->engine_own, &r->ctl->opts);
 	ret = step_engine(r, &wl, ss, st, &sr, &ds, err, sizeof(err));
 	if (step_record(r, st, &sr, ss))
 		ret = ret ? ret : -ENOMEM;
@@ -573,6 +566,7 @@ static int run_step(struct plan_run *r, const struct plan_step *ps, const char *
 		step_def_fold(&st->streams[i].def, &ps->streams[i].wl, lbs);
 	step_warnings(r, st, &sr, &ds, threads, ret);
 	written_step(r->written, r->targets, r->nt, r->t, &wl, ss, &sr);
+	r->ctl->opts = run_opts;
 	r->planned_done_ns += r->step_planned_ns;
 	r->step_global++;
 	if (ret < 0) {
@@ -850,6 +844,8 @@ int runner_run(const struct plan *plan, const struct target *t, const struct run
 	r.no_hist = o->no_hist;
 	r.erase_scope = o->erase_scope;
 	r.seeds_from = o->seeds_from;
+	r.engine_from = o->engine_from;
+	r.engine_own = o->engine_own;
 	r.app_dir = o->app_dir;
 	r.res = res;
 	r.fn = fn;

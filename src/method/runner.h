@@ -82,6 +82,15 @@ struct runner_opts {
 	 * without it. NULL: every step draws a new seed.
 	 */
 	const struct result *seeds_from;
+	/*
+	 * replay: a result of the same plan whose steps' engine choices each step takes, as
+	 * their definitions recorded them (step_def_replayed(), step_def_engine()): the wait
+	 * (busy-poll or not), the issue (async or not), the ring setup. engine_own: bits
+	 * (1u << SD_WAIT, SD_ISSUE, SD_FLAGS) of the choices the user made for this run,
+	 * which ctl's options keep. NULL: ctl's options for every step.
+	 */
+	const struct result *engine_from;
+	unsigned engine_own;
 	/* Where [app] phases make their run directories (app.h): the settings' app_dir
 	   ($DRIVEBENCH_APP_DIR); NULL: APP_BASE_DIR */
 	const char *app_dir;

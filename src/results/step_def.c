@@ -390,6 +390,53 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len)
 	return buf;
 }
 
+/* A round's step without its round: "round 7 again 4k read" is "4k read", "round 7" "";
+   NULL for a label that is no round's. */
+static const char *round_step(const char *label)
+{
+	unsigned n;
+	int at = 0;
+
+	if (sscanf(label, "round %u%n", &n, &at) != 1 || !at)
+		return NULL;
+	label += at;
+	if (!strncmp(label, " again", 6))
+		label += 6;
+	return *label == ' ' ? label + 1 : label;
+}
+
+const struct step_def *step_def_replayed(const struct result *from, unsigned phase, unsigned index,
+					 const char *label)
+{
+	const struct result_phase *p;
+	const char *step = round_step(label);
+
+	if (!from || phase >= from->nphases)
+		return NULL;
+	p = &from->phases[phase];
+	if (index < p->nsteps && !strcmp(p->steps[index].label, label))
+		return &p->steps[index].def;
+	for (unsigned s = p->nsteps; step && s-- > 0;) {
+		const char *other = round_step(p->steps[s].label);
+		if (other && !strcmp(other, step))
+			return &p->steps[s].def;
+	}
+	return NULL;
+}
+
+void step_def_engine(const struct step_def *d, unsigned own, struct engine_opts *o)
+{
+	bool uring = d && !strcmp(d->engine, "io_uring");
+	int setup;
+
+	if (d && !(own & (1u << SD_WAIT)) && (d->wait == SWT_INTERRUPT || d->wait == SWT_BUSY_POLL))
+		o->poll = d->wait == SWT_BUSY_POLL ? ENGINE_POLL_YES : ENGINE_POLL_NO;
+	if (uring && !(own & (1u << SD_ISSUE)) && d->issue != SI_UNKNOWN)
+		o->async = d->issue == SI_ASYNC;
+	if (uring && !(own & (1u << SD_FLAGS)) && (setup = engine_uring_setup_find(d->flags)) >= 0)
+		o->ring_setup = (unsigned)setup;
+}
+
 double step_cpu_others_pct(const struct step_cpu *c)
 {
 	double others;

@@ -187,6 +187,27 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len);
 void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
 		       uint32_t lbs, uint32_t pbs, double others_pct);
 
+struct result;
+/*
+ * replay: the definition of the step of `from` that a replay's step (its place in phase
+ * `phase`, at `index`, and its label) runs again: the one at the same place with the
+ * same label; else, for a round the original did not run (a steady phase that runs
+ * longer), the original phase's last round of the same step (its label less "round N[
+ * again]"). NULL when there is none.
+ */
+const struct step_def *step_def_replayed(const struct result *from, unsigned phase, unsigned index,
+					 const char *label);
+struct engine_opts;
+/*
+ * replay: the engine options o (the run's) changed to run a step as d says its step ran:
+ * its wait (busy-poll yes or no: what its workers did), and of drivebench's io_uring its
+ * issue (async: engine_opts.async, which marks I/O async where the rule of
+ * engine_async() lets it) and its ring setup (the list starts at the setup it had).
+ * What d does not know stays o's, and so does each field whose bit (1u << SD_WAIT,
+ * SD_ISSUE, SD_FLAGS) is in own: the user chose it for this run. d NULL: o unchanged.
+ */
+void step_def_engine(const struct step_def *d, unsigned own, struct engine_opts *o);
+
 struct step_cpu;
 /*
  * Other processes' CPU use over a step, % of all the host's CPUs: the host's user time
