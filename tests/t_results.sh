@@ -191,6 +191,9 @@ else
 fi
 keys n
 expect "label during a run: n is refused at once while it runs" "a run is saving this result"
+keys d
+expect "delete during a run: refused at once while it runs" "a run is saving this result: delete it when it ends"
+check "delete during a run: the file is there" test -e "$live"
 kill -INT "$cpid"
 wait "$cpid"
 rc=$?

@@ -595,6 +595,10 @@ void results_delete(struct app *a)
 
 	if (!path)
 		return;
+	if (result_being_written(path)) { /* taken by a run since it was asked */
+		ui_status(a, ROLE_WARNING, "a run is saving this result: delete it when it ends");
+		return;
+	}
 	if (unlink(path) < 0) {
 		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
 		return;
@@ -792,7 +796,13 @@ void results_key(struct app *a, enum key_action act)
 			 "results.");
 		break;
 	case ACT_DELETE:
-		if (a->result_rows.sel < a->results.n) {
+		/* a file a run holds would be saved again by it, over another run's that took
+		   the name meanwhile: it is deleted when the run ends */
+		if (a->result_rows.sel < a->results.n &&
+		    result_being_written(result_list_path(&a->results, a->result_rows.sel))) {
+			ui_status(a, ROLE_WARNING,
+				  "a run is saving this result: delete it when it ends");
+		} else if (a->result_rows.sel < a->results.n) {
 			snprintf(text, sizeof(text), "Delete %s? The measurements in it are lost.",
 				 result_list_path(&a->results, a->result_rows.sel));
 			ui_confirm(a, ACT_DELETE, "Delete this result?", text);
