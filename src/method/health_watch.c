@@ -57,6 +57,7 @@ struct health_watch {
 	bool step_have_temp;        /* during it or right after it */
 	int step_new_max_c;         /* the same without the reading it started from */
 	bool step_have_new;
+	unsigned step_gen; /* steps begun: a reading begun before is not the step's */
 
 	/* smartctl: read only between steps (step_end_smartctl) */
 	struct health last;         /* the last reading */
@@ -106,17 +107,23 @@ static void quick(struct health_watch *w, struct health *h)
 	pthread_mutex_unlock(&w->lock);
 }
 
-static void note_temp(struct health_watch *w, const struct health *h)
+/*
+ * A temperature read, in the run's samples and min / max, and in the step's maximum when
+ * the reading began in it (gen: step_gen when it began): the sampler's reading begun in
+ * the last step and done in the next is the last step's temperature.
+ */
+static void note_temp_of(struct health_watch *w, const struct health *h, unsigned gen)
 {
 	if (!health_has(h, HF_TEMP_C))
 		return;
 	pthread_mutex_lock(&w->lock);
 	int c = (int)h->v[HF_TEMP_C];
-	if (w->step_open && (!w->step_have_temp || c > w->step_max_c)) {
+	bool mine = gen == w->step_gen;
+	if (w->step_open && mine && (!w->step_have_temp || c > w->step_max_c)) {
 		w->step_max_c = c;
 		w->step_have_temp = true;
 	}
-	if (w->step_open && (!w->step_have_new || c > w->step_new_max_c)) {
+	if (w->step_open && mine && (!w->step_have_new || c > w->step_new_max_c)) {
 		w->step_new_max_c = c;
 		w->step_have_new = true;
 	}
@@ -130,6 +137,12 @@ static void note_temp(struct health_watch *w, const struct health *h)
 		w->samples[w->nsamples++].temp_c = c;
 	}
 	pthread_mutex_unlock(&w->lock);
+}
+
+/* A reading on the runner's thread: it began in the step open now (or between steps). */
+static void note_temp(struct health_watch *w, const struct health *h)
+{
+	note_temp_of(w, h, w->step_gen);
 }
 
 static void *sampler_main(void *arg)
@@ -152,9 +165,10 @@ static void *sampler_main(void *arg)
 			;
 		if (w->stop)
 			break;
+		unsigned gen = w->step_gen;
 		pthread_mutex_unlock(&w->lock);
 		quick(w, h);
-		note_temp(w, h);
+		note_temp_of(w, h, gen);
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -340,6 +354,7 @@ void health_watch_step_begin(struct health_watch *w)
 		 * queued: the drive would drain its queue for it, a latency spike in the step);
 		 * the step is measured from the last reading between steps */
 		pthread_mutex_lock(&w->lock);
+		w->step_gen++;
 		w->step_open = true;
 		w->step_have_new = false;
 		w->step_have_temp = !w->steps_unread && health_has(&w->last, HF_TEMP_C);
@@ -349,6 +364,7 @@ void health_watch_step_begin(struct health_watch *w)
 	}
 	quick(w, &w->step_before);
 	pthread_mutex_lock(&w->lock);
+	w->step_gen++;
 	w->step_open = true;
 	w->step_have_new = false;
 	w->step_have_temp = health_has(&w->step_before, HF_TEMP_C);
