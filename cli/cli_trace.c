@@ -170,7 +170,8 @@ static int trace_import_cmd(const struct opt_parser *p, const char *out, const c
 	if (ret) {
 		fprintf(stderr, "drivebench trace: %s\n", err);
 		unlink(out);
-		return ret == -EINVAL || ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
+		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR ? EXIT_USAGE
+									  : EXIT_RUN_FAILED;
 	}
 	fprintf(stderr, "drivebench trace: %llu I/Os (R %llu W %llu F %llu D %llu): %s\n",
 		(unsigned long long)w.n, (unsigned long long)w.count[TRACE_READ],

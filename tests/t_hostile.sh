@@ -153,6 +153,32 @@ refused "export-fio FIFO" "fifo.preset: a FIFO" "$DRIVEBENCH" export-fio "$T/fif
 refused "--theme FIFO" "fifo.theme: a FIFO, not a theme" "$DRIVEBENCH" --theme "$T/fifo.theme"
 refused "list --pci-dump FIFO" "--pci-dump: $T/fifo.json: not a regular file" \
 	"$DRIVEBENCH" list --pci-dump "$T/fifo.json"
+# traces too: every reader of a trace file (show, import, run --trace, a preset's trace,
+# a result's preset replayed), each within a few seconds
+mkfifo "$T/fifo.dbt"
+refused "trace show FIFO" "fifo.dbt: a FIFO, not a drivebench trace" \
+	timeout 8 "$DRIVEBENCH" trace show "$T/fifo.dbt"
+refused "trace import FIFO" "fifo.dbt: a FIFO, not a block trace or fio iolog" \
+	timeout 8 "$DRIVEBENCH" trace import "$T/fifo.dbt" -o "$T/fifo-import.dbt"
+check "trace import FIFO: no output left" test ! -e "$T/fifo-import.dbt"
+refused "run --trace FIFO" "--trace $T/fifo.dbt: $T/fifo.dbt: a FIFO, not a drivebench trace" \
+	timeout 8 "$DRIVEBENCH" run --target "$img" --trace "$T/fifo.dbt" --time 1s --engine null \
+	--quiet --out "$T/fifo-run.json"
+printf '[preset]\nname = fifo trace\n[run]\ntrace = %s\n' "$T/fifo.dbt" >"$T/fifo-trace.preset"
+refused "export-fio: a preset's FIFO trace" "fifo-trace.preset:4: trace: $T/fifo.dbt: a FIFO" \
+	timeout 8 "$DRIVEBENCH" export-fio "$T/fifo-trace.preset"
+cp tests/fixtures/trace/ext4-copy.dbt "$T/gone.dbt"
+if bounded "$DRIVEBENCH" run --target "$img" --trace "$T/gone.dbt" --trace_speed fast \
+	--engine null --quiet --out "$T/traced.json"; then
+	rm "$T/gone.dbt" && mkfifo "$T/gone.dbt"
+	refused "replay: a result whose preset's trace is now a FIFO" "gone.dbt: a FIFO" \
+		timeout 8 "$DRIVEBENCH" replay "$T/traced.json" --target "$img" --engine null --quiet \
+		--out "$T/fifo-replay.json"
+else
+	fail "a replay of a trace to replay again" "$(head -c 300 "$T/err")"
+fi
+refused "trace show a directory" "$T: a directory, not a drivebench trace" \
+	timeout 8 "$DRIVEBENCH" trace show "$T"
 refused "show /dev/zero" "/dev/zero: a character device, not a result file" \
 	"$DRIVEBENCH" show /dev/zero
 refused "show a directory" "a directory, not a result file" "$DRIVEBENCH" show "$T"

@@ -35,41 +35,75 @@ const char *fileio_kind(mode_t m)
 			     : "not a regular file";
 }
 
+/* fileio_open(), what fstat() said into *st */
+static int open_checked(const char *path, const char *what, uint64_t max, struct stat *st,
+			char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), ret;
+	char lim[32];
+
+	if (fd < 0) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, st) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+	} else if (!S_ISREG(st->st_mode)) {
+		ret = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+		text_fmt(err, errlen, "%s: %s, not %s", path, fileio_kind(st->st_mode), what);
+	} else if ((uint64_t)st->st_size > max) {
+		ret = -EFBIG;
+		text_fmt(err, errlen, "%s: %llu bytes, over the limit of %s for %s", path,
+			 (unsigned long long)st->st_size, fileio_fmt_limit(lim, sizeof(lim), max),
+			 what);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return ret;
+}
+
+int fileio_open(const char *path, const char *what, uint64_t max, char *err, size_t errlen)
+{
+	struct stat st;
+
+	return open_checked(path, what, max, &st, err, errlen);
+}
+
+int fileio_fopen(const char *path, const char *what, uint64_t max, FILE **f, char *err,
+		 size_t errlen)
+{
+	int fd = fileio_open(path, what, max, err, errlen), ret;
+
+	*f = NULL;
+	if (fd < 0)
+		return fd;
+	if (!(*f = fdopen(fd, "rb"))) {
+		ret = -errno;
+		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	return 0;
+}
+
 int fileio_read(const char *path, const char *what, uint64_t max, char **out, size_t *len,
 		char *err, size_t errlen)
 {
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	char lim[32];
 	struct stat st;
+	int fd = open_checked(path, what, max, &st, err, errlen);
+	char lim[32];
 	char *buf = NULL;
 	size_t n = 0, cap;
 	int ret;
 
 	*out = NULL;
 	*len = 0;
-	if (fd < 0) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		text_fmt(err, errlen, "%s: %s, not %s", path, fileio_kind(st.st_mode), what);
-		goto out;
-	}
-	if ((uint64_t)st.st_size > max) {
-		ret = -EFBIG;
-		text_fmt(err, errlen, "%s: %llu bytes, over the limit of %s for %s", path,
-			 (unsigned long long)st.st_size, fileio_fmt_limit(lim, sizeof(lim), max),
-			 what);
-		goto out;
-	}
+	if (fd < 0)
+		return fd;
 	/* the size may change while it is read (a file being written): read to the end,
 	 * but never past the limit */
 	cap = (size_t)st.st_size + 1;

@@ -2,16 +2,28 @@
 #ifndef DB_FILEIO_H
 #define DB_FILEIO_H
 /*
- * Reading input files: results, presets, themes, spec sheets. Only regular files are
+ * Reading input files: results, presets, themes, spec sheets, traces. Only regular files are
  * read (a FIFO, a device such as /dev/zero or a directory is refused at once, never
  * waited on: the file is opened O_NONBLOCK and checked with fstat), and only up to a
  * limit that the caller names, so a file can never take more memory than its kind
  * allows. Every message names the file.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * Open path to read as a stream (a trace, an iolog) with the checks fileio_read() makes:
+ * opened O_NONBLOCK (a FIFO would wait for a writer; blocking again once checked), refused
+ * unless fstat() says a regular file ("path: a FIFO, not WHAT"), or from its size alone past
+ * max (UINT64_MAX: no limit). The descriptor (O_CLOEXEC), or -errno with "path: message"
+ * in err: -EISDIR a directory, -EINVAL anything else not a regular file, -EFBIG over max.
+ */
+int fileio_open(const char *path, const char *what, uint64_t max, char *err, size_t errlen);
+/* fileio_open() as a stdio stream ("rb") into *f: 0, or its -errno and message. */
+int fileio_fopen(const char *path, const char *what, uint64_t max, FILE **f, char *err,
+		 size_t errlen);
 /*
  * The whole of path into a malloc'd, NUL-terminated buffer (*len bytes, NUL bytes
  * inside possible). `what` names the kind in messages ("a result file"); max is its

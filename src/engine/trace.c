@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
+
 const char *const trace_op_name[] = {"read", "write", "flush", "discard"};
 
 static void put16(uint8_t *p, uint16_t v)
@@ -95,14 +97,12 @@ int trace_open(struct trace_reader *r, const char *path, char *err, size_t errle
 {
 	uint8_t h[TRACE_HEADER_SIZE];
 	size_t got;
+	int ret;
 
 	*r = (struct trace_reader){.path = path};
-	r->f = fopen(path, "rb");
-	if (!r->f) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
+	/* a FIFO or a directory is refused at once, as every input is */
+	if ((ret = fileio_fopen(path, "a drivebench trace", UINT64_MAX, &r->f, err, errlen)))
+		return ret;
 	got = fread(h, 1, sizeof(h), r->f);
 	if (got < 8 || memcmp(h, TRACE_MAGIC, 8)) {
 		trace_close(r);

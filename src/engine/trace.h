@@ -99,7 +99,8 @@ struct trace_reader {
 
 /*
  * Open a trace for reading and check its header. 0, or -errno / -EINVAL with
- * "PATH: offset N: message" in err.
+ * "PATH: offset N: message" in err. What is not a regular file is refused at once, never
+ * waited on (fileio_open(): -EISDIR a directory, -EINVAL a FIFO or a device).
  */
 int trace_open(struct trace_reader *r, const char *path, char *err, size_t errlen);
 /*

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
+
 /* The kernel's blk_io_trace (include/uapi/linux/blktrace_api.h), 48 bytes and a payload. */
 #define BLK_MAGIC	 0x65617400u
 #define BLK_VERSION	 0x07u
@@ -363,15 +365,12 @@ static int import_fio(FILE *in, const char *name, struct trace_writer *w, char *
 int trace_import(const char *in, enum trace_src src, FILE *out, const struct trace_info *info,
 		 struct trace_writer *w, char *err, size_t errlen)
 {
-	FILE *f = fopen(in, "rb");
 	uint8_t head[4] = {0};
-	int ret;
+	FILE *f;
+	int ret = fileio_fopen(in, "a block trace or fio iolog", UINT64_MAX, &f, err, errlen);
 
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", in, strerror(-ret));
+	if (ret)
 		return ret;
-	}
 	if (src == TRACE_SRC_AUTO) {
 		size_t got = fread(head, 1, sizeof(head), f);
 		rewind(f);

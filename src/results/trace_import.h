@@ -84,7 +84,8 @@ enum trace_src { TRACE_SRC_AUTO, TRACE_SRC_BLKTRACE, TRACE_SRC_FIO };
 /*
  * Convert the file at in (TRACE_SRC_AUTO: told by its first bytes) into a trace written
  * to out, with info in its header. Returns 0, or -errno with "IN:line N: message" (an
- * iolog) or "IN: offset N: message" (a block trace) in err.
+ * iolog) or "IN: offset N: message" (a block trace) in err. in is opened as every input
+ * is (fileio_open()): a FIFO is refused at once (-EINVAL), a directory too (-EISDIR).
  */
 int trace_import(const char *in, enum trace_src src, FILE *out, const struct trace_info *info,
 		 struct trace_writer *w, char *err, size_t errlen);
