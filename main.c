@@ -134,7 +134,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name)) {
 				int status = commands[i].fn(argc - 1, argv + 1);
-				return exit_status_close_stdout(argv[1], status);
+				status = exit_status_close_stdout(argv[1], status);
+				return cli_out_finish(argv[1], status);
 			}
 		fprintf(stderr, "drivebench: unknown command '%s'\n", argv[1]);
 		usage(stderr);

@@ -13,23 +13,42 @@
 #include "safety.h"
 #include "settings.h"
 
+/* The --out of a command that prints: its temporary file, until main() says how it ended. */
+static struct safety_output out_file = {.dirfd = -1};
+
 int cli_out_stdout(const struct opt_parser *p, const char *path)
 {
 	char err[DB_ERR_LEN];
-	FILE *f;
 
-	if (!(f = safety_open_output(path, NULL, err, sizeof(err)))) {
+	if (safety_output_open(&out_file, path, NULL, err, sizeof(err))) {
 		fprintf(stderr, "drivebench %s: %s\n", p->cmd, err);
 		return EXIT_USAGE;
 	}
-	if (fflush(stdout) || dup2(fileno(f), STDOUT_FILENO) < 0) {
+	if (fflush(stdout) || dup2(fileno(out_file.f), STDOUT_FILENO) < 0) {
 		fprintf(stderr, "drivebench %s: %s: %s\n", p->cmd, path, strerror(errno));
-		fclose(f);
+		safety_output_abort(&out_file);
 		return EXIT_OUTPUT;
 	}
-	fclose(f);
 	exit_status_stdout_name(path);
 	return 0;
+}
+
+int cli_out_finish(const char *cmd, int status)
+{
+	char err[DB_ERR_LEN];
+	int ret;
+
+	if (!out_file.f)
+		return status;
+	if (status != EXIT_OK) {
+		safety_output_abort(&out_file);
+		return status;
+	}
+	if ((ret = safety_output_commit(&out_file, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
+	}
+	return status;
 }
 
 /*

@@ -30,11 +30,17 @@ struct settings;
 void cli_use_settings(const struct settings *s);
 const struct settings *cli_settings(void);
 /*
- * --out FILE of a command that prints its output: standard output goes to path from now
- * on (opened as exports are, safety_open_output()); main() checks the writes to it as it
+ * --out FILE of a command that prints its output: standard output goes to path's
+ * temporary file from now on (safety_output_open()); main() checks the writes to it as it
  * does standard output's. 0, or an exit status after printing why.
  */
 int cli_out_stdout(const struct opt_parser *p, const char *path);
+/*
+ * The end of the command cmd, with status after standard output's check: the --out file
+ * replaced by what was written when status is EXIT_OK, else left as it was. The status to
+ * exit with (EXIT_OUTPUT, or EXIT_USAGE when the name was refused since, message printed).
+ */
+int cli_out_finish(const char *cmd, int status);
 
 struct engine_ops;
 struct plan;

@@ -21,22 +21,29 @@ static cairo_status_t png_out(void *closure, const unsigned char *data, unsigned
 						     : CAIRO_STATUS_WRITE_ERROR;
 }
 
-/* Open DIR/stem.ext through the output guard; NULL with the reason in c->err. */
-static FILE *open_file(struct cli_charts *c, const char *stem, const char *ext, char *path,
-		       size_t len)
+/* Open DIR/stem.ext through the output guard into o: 0, or -EINVAL with the reason in c->err. */
+static int open_file(struct cli_charts *c, const char *stem, const char *ext,
+		     struct safety_output *o)
 {
-	snprintf(path, len, "%s/%s.%s", c->dir, stem, ext);
-	return safety_open_output(path, NULL, c->err, sizeof(c->err));
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s.%s", c->dir, stem, ext);
+	return safety_output_open(o, path, NULL, c->err, sizeof(c->err)) ? -EINVAL : 0;
 }
 
-static int close_file(struct cli_charts *c, FILE *f, const char *path, int ret)
+/* The file whole in place when ret (how its writing went) is 0, else left as it was. */
+static int close_file(struct cli_charts *c, struct safety_output *o, int ret)
 {
-	if ((fflush(f) || ferror(f)) && !ret)
-		ret = errno ? -errno : -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret && !c->err[0])
-		snprintf(c->err, sizeof(c->err), "%s: %s", path, strerror(-ret));
+	char err[sizeof(c->err)];
+
+	if (ret) {
+		if (!c->err[0])
+			snprintf(c->err, sizeof(c->err), "%s: %s", o->path, strerror(-ret));
+		safety_output_abort(o);
+		return ret;
+	}
+	if ((ret = safety_output_commit(o, err, sizeof(err))) && !c->err[0])
+		snprintf(c->err, sizeof(c->err), "%s", err);
 	c->nfiles += !ret;
 	return ret;
 }
@@ -44,7 +51,7 @@ static int close_file(struct cli_charts *c, FILE *f, const char *path, int ret)
 /* The SVG rendered by librsvg onto a cairo surface, written as PNG to path. */
 static int write_png(struct cli_charts *c, const char *stem, const char *svg, size_t len)
 {
-	char path[PATH_MAX + 64];
+	struct safety_output o;
 	GError *gerr = NULL;
 	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len, &gerr);
 	double w = 0, ht = 0;
@@ -67,13 +74,10 @@ static int write_png(struct cli_charts *c, const char *stem, const char *svg, si
 		ret = -EINVAL;
 	}
 	cairo_destroy(cr);
-	FILE *f = ret ? NULL : open_file(c, stem, "png", path, sizeof(path));
-	if (!ret && !f)
-		ret = -EINVAL;
-	if (f) {
-		if (cairo_surface_write_to_png_stream(s, png_out, f) != CAIRO_STATUS_SUCCESS)
+	if (!ret && !(ret = open_file(c, stem, "png", &o))) {
+		if (cairo_surface_write_to_png_stream(s, png_out, o.f) != CAIRO_STATUS_SUCCESS)
 			ret = -EIO;
-		ret = close_file(c, f, path, ret);
+		ret = close_file(c, &o, ret);
 	}
 	cairo_surface_destroy(s);
 out:
@@ -87,15 +91,14 @@ out:
 static int write_chart(void *ctx, const char *stem, const char *svg, size_t len)
 {
 	struct cli_charts *c = ctx;
-	char path[PATH_MAX + 64];
-	FILE *f = open_file(c, stem, "svg", path, sizeof(path));
-	int ret = 0;
+	struct safety_output o;
+	int ret = open_file(c, stem, "svg", &o);
 
-	if (!f)
-		return -EINVAL;
-	if (fwrite(svg, 1, len, f) != len)
+	if (ret)
+		return ret;
+	if (fwrite(svg, 1, len, o.f) != len)
 		ret = -EIO;
-	if ((ret = close_file(c, f, path, ret)))
+	if ((ret = close_file(c, &o, ret)))
 		return ret;
 	return write_png(c, stem, svg, len);
 }

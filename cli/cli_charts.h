@@ -6,7 +6,7 @@
  * standalone SVG the report drew and as a PNG rendered from it by librsvg over cairo
  * (twice the SVG's size, for print and high-density screens). DIR is an output: made
  * when missing, refused when it is anything but a directory, and each file in it goes
- * through the output guard (safety_open_output).
+ * through the output guard, whole or not at all (safety_output_open()).
  */
 #include <limits.h>
 

@@ -67,20 +67,14 @@ static int parse_metrics(struct opt_parser *p, const char *arg, unsigned *mask)
 static int write_out(const char *path, const char *buf, size_t len)
 {
 	char err[DB_ERR_LEN];
-	FILE *f = path ? safety_open_output(path, NULL, err, sizeof(err)) : stdout;
+	int ret;
 
-	if (!f) {
-		fprintf(stderr, "drivebench compare: %s\n", err);
-		return EXIT_USAGE;
-	}
-	size_t n = fwrite(buf, 1, len, f);
-	int bad = n != len || fflush(f) != 0;
-	if (path)
-		bad |= fclose(f) != 0;
-	/* standard output's error is main()'s to say */
-	if (bad && path)
-		fprintf(stderr, "drivebench compare: %s: %s\n", path, strerror(errno));
-	return bad ? EXIT_OUTPUT : EXIT_OK;
+	if (!path) /* standard output's error is main()'s to say */
+		return fwrite(buf, 1, len, stdout) != len || fflush(stdout) ? EXIT_OUTPUT : EXIT_OK;
+	if (!(ret = safety_output_write(path, buf, len, NULL, err, sizeof(err))))
+		return EXIT_OK;
+	fprintf(stderr, "drivebench compare: %s\n", err);
+	return ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
 }
 
 /*

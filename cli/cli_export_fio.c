@@ -29,8 +29,7 @@ int cli_export_fio(int argc, char **argv)
 	char err[DB_ERR_LEN];
 	struct plan *plan;
 	char *text;
-	FILE *f = stdout;
-	int key, status = EXIT_OK;
+	int key, ret, status = EXIT_OK;
 
 	opt_parser_init(p, "export-fio", "PRESET [--scale F] [-o FILE]", export_opts, argc, argv);
 	while ((key = opt_next(p)) > 0) {
@@ -75,17 +74,12 @@ int cli_export_fio(int argc, char **argv)
 		plan_free(plan);
 		return EXIT_RUN_FAILED;
 	}
-	if (out && !(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+	if (out && (ret = safety_output_write(out, text, strlen(text), NULL, err, sizeof(err)))) {
 		fprintf(stderr, "drivebench export-fio: %s\n", err);
-		status = EXIT_USAGE;
-		goto out_free;
+		status = ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
+	} else if (!out && fputs(text, stdout) < 0) {
+		status = EXIT_OUTPUT; /* standard output's error is main()'s to say */
 	}
-	if (fputs(text, f) < 0 || (out && fclose(f) != 0)) {
-		if (out) /* standard output's error is main()'s to say */
-			fprintf(stderr, "drivebench export-fio: %s: %s\n", out, strerror(errno));
-		status = EXIT_OUTPUT;
-	}
-out_free:
 	free(text);
 	plan_free(plan);
 	return status;

@@ -20,9 +20,9 @@ int cli_export_samples(int argc, char **argv)
 	struct opt_parser parser, *p = &parser;
 	const char *out = NULL;
 	struct result r;
+	struct safety_output o;
 	char err[DB_ERR_LEN];
-	FILE *f = stdout;
-	int key, status = EXIT_OK;
+	int key, ret, status = EXIT_OK;
 
 	opt_parser_init(p, "export-samples", "RESULT [-o FILE]", samples_opts, argc, argv);
 	while ((key = opt_next(p)) > 0) {
@@ -39,14 +39,22 @@ int cli_export_samples(int argc, char **argv)
 		fprintf(stderr, "drivebench export-samples: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (out && !(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+	if (out && safety_output_open(&o, out, NULL, err, sizeof(err))) {
 		fprintf(stderr, "drivebench export-samples: %s\n", err);
 		result_free(&r);
 		return EXIT_USAGE;
 	}
-	if (report_samples_csv(&r, f) || fflush(f) || (out && fclose(f))) {
-		if (out) /* standard output's error is main()'s to say */
-			fprintf(stderr, "drivebench export-samples: %s: %s\n", out, strerror(errno));
+	if (report_samples_csv(&r, out ? o.f : stdout)) {
+		status = EXIT_OUTPUT; /* standard output's error is main()'s to say */
+		if (out) {
+			fprintf(stderr, "drivebench export-samples: %s: %s\n", out,
+				strerror(errno ? errno : EIO));
+			safety_output_abort(&o);
+		}
+	} else if (out && (ret = safety_output_commit(&o, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench export-samples: %s\n", err);
+		status = ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
+	} else if (!out && fflush(stdout)) {
 		status = EXIT_OUTPUT;
 	}
 	result_free(&r);

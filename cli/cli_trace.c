@@ -54,11 +54,11 @@ int cli_capture(int argc, char **argv)
 	struct opt_parser parser, *p = &parser;
 	struct capture_opts o = {.stop = &capture_stop};
 	struct capture_progress prog;
+	struct safety_output f;
 	const char *out = NULL;
 	bool quiet = false;
 	char err[DB_ERR_LEN];
 	int key, ret;
-	FILE *f;
 
 	opt_parser_init(p, "capture", "DEVICE [--time DURATION] -o FILE [--quiet]", capture_opts,
 			argc, argv);
@@ -79,25 +79,26 @@ int cli_capture(int argc, char **argv)
 	if (!out)
 		return opt_usage_error(p, "-o FILE is required");
 	o.device = p->pos[0];
-	if (!(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+	if (safety_output_open(&f, out, NULL, err, sizeof(err))) {
 		fprintf(stderr, "drivebench capture: %s\n", err);
 		return EXIT_USAGE;
 	}
-	o.out = f;
+	o.out = f.f;
 	if (!quiet) {
 		o.on_progress = print_count;
-		o.arg = isatty(STDERR_FILENO) ? (void *)f : NULL;
+		o.arg = isatty(STDERR_FILENO) ? (void *)f.f : NULL;
 	}
 	cli_catch_stop_signals(on_stop);
 	ret = trace_capture(&o, &prog, err, sizeof(err));
-	if (fclose(f) && !ret) {
-		ret = -errno;
-		snprintf(err, sizeof(err), "%s: %s", out, strerror(errno));
-	}
 	if (ret) {
 		fprintf(stderr, "drivebench capture: %s\n", err);
-		unlink(out); /* no trace, or one cut where it failed */
+		safety_output_abort(&f); /* no trace, or one cut where it failed: -o as it was */
 		return ret == -ENOTBLK || ret == -ENOENT ? EXIT_USAGE : EXIT_RUN_FAILED;
+	}
+	/* a trace the kernel dropped events of is whole as far as it goes: kept, exit 1 */
+	if ((ret = safety_output_commit(&f, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench capture: %s\n", err);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
 	}
 	if (!quiet)
 		print_count(NULL, &prog);
@@ -146,8 +147,8 @@ static int trace_import_cmd(const struct opt_parser *p, const char *out, const c
 {
 	enum trace_src src = TRACE_SRC_AUTO;
 	struct trace_writer w;
+	struct safety_output f;
 	char err[DB_ERR_LEN];
-	FILE *f;
 	int ret;
 
 	if (from && !strcmp(from, "blktrace"))
@@ -158,20 +159,21 @@ static int trace_import_cmd(const struct opt_parser *p, const char *out, const c
 		return opt_usage_error(p, "--from: '%s' is not blktrace or fio", from);
 	if (!out)
 		return opt_usage_error(p, "-o FILE is required");
-	if (!(f = safety_open_output(out, NULL, err, sizeof(err)))) {
+	if (safety_output_open(&f, out, NULL, err, sizeof(err))) {
 		fprintf(stderr, "drivebench trace: %s\n", err);
 		return EXIT_USAGE;
 	}
-	ret = trace_import(p->pos[1], src, f, NULL, &w, err, sizeof(err));
-	if (fclose(f) && !ret) {
-		ret = -errno;
-		snprintf(err, sizeof(err), "%s: %s", out, strerror(errno));
-	}
+	/* the input is read whole before the output replaces any file: -o may name it */
+	ret = trace_import(p->pos[1], src, f.f, NULL, &w, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "drivebench trace: %s\n", err);
-		unlink(out);
+		safety_output_abort(&f);
 		return ret == -EINVAL || ret == -ENOENT || ret == -EISDIR ? EXIT_USAGE
 									  : EXIT_RUN_FAILED;
+	}
+	if ((ret = safety_output_commit(&f, err, sizeof(err)))) {
+		fprintf(stderr, "drivebench trace: %s\n", err);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
 	}
 	fprintf(stderr, "drivebench trace: %llu I/Os (R %llu W %llu F %llu D %llu): %s\n",
 		(unsigned long long)w.n, (unsigned long long)w.count[TRACE_READ],

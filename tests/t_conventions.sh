@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The conventions of a command-line tool: every command's writes to standard output
 # checked (>/dev/full: exit 4, said on stderr), --version on every command, --out/-o
-# everywhere (compare's --output kept), result files that follow the umask; and for a lab
+# everywhere (compare's --output kept), an --out that a failed command leaves as it was,
+# result files that follow the umask; and for a lab
 # of benches: the site configuration (XDG_CONFIG_DIRS, file:line errors),
 # DRIVEBENCH_RESULTS, the host name in result names.
 cd "$(dirname "$0")/.." || exit 1
@@ -118,6 +119,126 @@ if [ -s "$T/r-o.json" ] && [ "$(cat "$T/run-o.out")" = "$T/r-o.json" ]; then
 	pass "out: run -o FILE"
 else
 	fail "out: run -o" "$(cat "$T/run-o.out")"
+fi
+
+# ---- --out loses nothing: a failed command leaves the file it names as it was ------------
+# Every -o is written to a hidden temporary file beside the name and renamed over it only
+# when the command succeeds; each command is bounded (timeout), so a hang fails.
+K=$T/keep
+mkdir -p "$K" "$K/cfg/drivebench/presets"
+printf '[preset]\nname = broken\n[run]\nbs = lots\n' >"$K/cfg/drivebench/presets/broken.preset"
+keep_file() { printf 'precious\nline two\n' >"$K/k" && chmod 640 "$K/k"; }
+# kept NAME CMD...: CMD fails (not 0, not a timeout) and $K/k is byte for byte and mode as it was
+kept() {
+	local name=$1 rc
+	shift
+	keep_file
+	timeout 20 "$@" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(cat "$K/k")" = $'precious\nline two' ] &&
+		[ "$(stat -c %a "$K/k")" = 640 ]; then
+		pass "out kept: $name (exit $rc)"
+	else
+		fail "out kept: $name" "exit $rc, $(stat -c %a "$K/k" 2>&1): $(head -c 100 "$K/k" 2>&1) / $(head -c 200 "$T/err")"
+	fi
+}
+kept "trace import of no file" "$DRIVEBENCH" trace import "$T/no-such.log" -o "$K/k"
+kept "capture of a regular file (a usage error)" "$DRIVEBENCH" capture "$img" --time 1s -o "$K/k"
+kept "list --pci-dump of no file" "$DRIVEBENCH" list --pci-dump "$T/no-such" -o "$K/k"
+kept "list of no file" "$DRIVEBENCH" list "$T/no-such" -o "$K/k"
+kept "presets with an extra argument" "$DRIVEBENCH" presets extra -o "$K/k"
+kept "presets with a broken preset (written, then exit 2)" \
+	env XDG_CONFIG_HOME="$K/cfg" "$DRIVEBENCH" presets -o "$K/k"
+kept "health of a regular file" "$DRIVEBENCH" health "$img" -o "$K/k"
+kept "show of no result" "$DRIVEBENCH" show "$T/no-such.json" -o "$K/k"
+kept "compare of no result" "$DRIVEBENCH" compare "$T/no-such.json" -o "$K/k"
+kept "export-samples of no result" "$DRIVEBENCH" export-samples "$T/no-such.json" -o "$K/k"
+kept "export-fio of no preset" "$DRIVEBENCH" export-fio no-such-preset -o "$K/k"
+# output = input: the input is read whole before anything replaces it
+printf 'fio version 3 iolog\n0 /dev/x add\n10 /dev/x frobnicate 0 4096\n' >"$K/bad.log"
+cp "$K/bad.log" "$K/bad.want"
+timeout 20 "$DRIVEBENCH" trace import "$K/bad.log" -o "$K/bad.log" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && cmp -s "$K/bad.log" "$K/bad.want"; then
+	pass "out kept: trace import FILE -o FILE that fails leaves FILE as it was"
+else
+	fail "out kept: trace import -o its input" "exit $rc: $(head -c 200 "$T/err"); $(head -c 80 "$K/bad.log")"
+fi
+printf 'fio version 2 iolog\n/dev/x add\n/dev/x open\n/dev/x write 0 4096\n/dev/x close\n' >"$K/good.log"
+chmod 604 "$K/good.log"
+timeout 20 "$DRIVEBENCH" trace import "$K/good.log" -o "$K/good.log" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(head -c 7 "$K/good.log")" = DBTRACE ] &&
+	[ "$(stat -c %a "$K/good.log")" = 604 ] && "$DRIVEBENCH" trace show "$K/good.log" >/dev/null; then
+	pass "out: trace import FILE -o FILE converts it in place, its mode kept"
+else
+	fail "out: trace import -o its input" "exit $rc: $(head -c 200 "$T/err")"
+fi
+# a command that succeeds replaces the file, keeping its mode (a new file follows the umask)
+for cmd in "presets" "list" "show $T/r.json" "compare $T/r.json" "export-fio quick" \
+	"export-samples $T/r.json"; do
+	keep_file
+	timeout 20 "$DRIVEBENCH" $cmd -o "$K/k" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s "$K/k" ] && [ "$(head -c 8 "$K/k")" != precious ] &&
+		[ "$(stat -c %a "$K/k")" = 640 ]; then
+		pass "out replaced: drivebench ${cmd%% *} -o, mode 640 kept"
+	else
+		fail "out replaced: drivebench ${cmd%% *}" "exit $rc, mode $(stat -c %a "$K/k"): $(head -c 200 "$T/err")"
+	fi
+done
+rm -f "$K/new"
+(umask 027 && timeout 20 "$DRIVEBENCH" presets -o "$K/new" >/dev/null 2>&1)
+check "out: a new -o file follows the umask (027: 640)" test "$(stat -c %a "$K/new" 2>&1)" = 640
+left=$(find "$K" -maxdepth 1 -name '.*' ! -name . -printf '%f ')
+check "out: no temporary file is left behind ($left)" test -z "$left"
+# a write that fails (its file system full) leaves the file as it was, with no temporary
+if is_root && mkdir -p "$T/tiny" && mount -t tmpfs -o size=16k tmpfs "$T/tiny"; then
+	cleanup_add "umount -l $T/tiny"
+	printf 'precious\n' >"$T/tiny/k"
+	timeout 20 "$DRIVEBENCH" compare --format html "$T/r.json" -o "$T/tiny/k" 2>"$T/err"
+	rc=$?
+	check "out kept: a full file system is exit 4, said, the file as it was, nothing left" \
+		test $rc -eq 4 -a "$(cat "$T/tiny/k")" = precious -a "$(ls -A "$T/tiny")" = k \
+		-a -n "$(grep -F "$T/tiny/k: No space left on device" "$T/err")"
+else
+	skip "out kept: a full file system" "needs root to mount a small tmpfs"
+fi
+# a name changed between the check and the rename: never written through. strace holds
+# the rename 2 s; a symbolic link to a file is put at the name meanwhile
+race() { # race NAME SETUP: SETUP run while the rename into $K/race.csv waits
+	local pid rc
+	rm -f "$T/race.trace" "$T/race.err"
+	env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -qq -o "$T/race.trace" -P "$K" -e trace=renameat2 \
+		-e inject=renameat2:delay_enter=2000000 \
+		timeout 20 "$DRIVEBENCH" export-samples "$T/r.json" -o "$K/race.csv" 2>"$T/race.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q renameat2 "$T/race.trace" 2>/dev/null && break
+		sleep 0.05
+	done
+	eval "$2"
+	wait $pid
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "race.csv: refusing to write an output there: it changed" "$T/race.err" &&
+		[ "$(cat "$K/precious")" = precious ] && [ -L "$K/race.csv" ]; then
+		pass "out race: $1: refused (exit 2), the file the link names unchanged"
+	else
+		fail "out race: $1" "exit $rc: $(cat "$T/race.err")"
+	fi
+}
+if ! command -v strace >/dev/null; then
+	skip "out race" "needs strace"
+else
+	echo precious >"$K/precious"
+	rm -f "$K/race.csv"
+	race "a free name made a symbolic link" 'ln -s precious "$K/race.csv"'
+	rm -f "$K/race.csv"
+	echo old >"$K/race.csv"
+	race "a file replaced by a symbolic link" 'ln -sf precious "$K/race.csv"'
+	left=$(find "$K" -maxdepth 1 -name '.*' ! -name . -printf '%f ')
+	check "out race: no temporary file is left behind ($left)" test -z "$left"
 fi
 
 # ---- the umask ---------------------------------------------------------------------------

@@ -550,7 +550,6 @@ void results_export(struct app *a, int format)
 	size_t len = 0;
 	time_t now = time(NULL);
 	struct tm tm;
-	FILE *f;
 	int ret;
 
 	if (a->cmp_dirty)
@@ -575,17 +574,12 @@ void results_export(struct app *a, int format)
 		ui_status(a, ROLE_ERROR, "%s: export failed: %s", path, strerror(-ret));
 		return;
 	}
-	f = safety_open_output(path, NULL, err, sizeof(err));
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-		if (f)
-			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+	ret = safety_output_write(path, text, len, NULL, err, sizeof(err));
+	free(text);
+	if (ret) {
 		ui_status(a, ROLE_ERROR, "%s", err);
-		if (f)
-			unlink(path);
-		free(text);
 		return;
 	}
-	free(text);
 	ui_status(a, ROLE_OK, "exported %s", path);
 }
 

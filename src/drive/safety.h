@@ -109,11 +109,54 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 			const struct inuse_roots *roots, char *err, size_t errlen);
 
 /*
- * Open an export for writing ("w"), after safety_check_output() with no targets: created
- * 0666 & ~umask, or an existing regular file truncated only once what was opened is
- * proven to be the regular file that was checked. NULL with the reason in err.
+ * An output (an export, a report, a trace, a command's --out) is written whole or not at
+ * all: into a temporary file beside its name, which replaces the name only once the
+ * command has succeeded (safety_output_commit()); a command that fails removes the
+ * temporary file (safety_output_abort()) and leaves the file it named as it was, so an
+ * output that is also an input is read whole before it is replaced.
  */
-FILE *safety_open_output(const char *path, const struct inuse_roots *roots, char *err,
-			 size_t errlen);
+struct safety_output {
+	FILE *f;	 /* write the output here */
+	char path[4096]; /* the name as given, for messages */
+	/* the rest is the module's */
+	const struct inuse_roots *roots;
+	char at[4096];	/* the path checked: path, or the file its symbolic link names */
+	int dirfd;	/* the directory checked, where the output lands (O_PATH) */
+	char name[256]; /* the file's name in it */
+	char tmp[256];	/* the temporary file's name in it; "" when there is none */
+	bool existed;	/* a file was at the name when checked: this one */
+	dev_t dev;
+	ino_t ino;
+};
+
+/*
+ * Check path as an output (safety_check_output() with no targets) and open its temporary
+ * file: created O_EXCL (never through a symbolic link) in the same directory under a
+ * hidden name, with the mode a new file gets (0666 & ~umask), or the permission bits and,
+ * where the process may set them, the owner of the file it is to replace. A symbolic link
+ * to a file is resolved, so that file is what is replaced; one to no file is refused. A
+ * file this user may not write is refused as open() would (EACCES). 0, or -EINVAL (bad
+ * input, refused: exit 2) or -errno, with the reason in err; nothing is left behind.
+ */
+int safety_output_open(struct safety_output *o, const char *path, const struct inuse_roots *roots,
+		       char *err, size_t errlen);
+/*
+ * The output is whole: flushed, synced, and renamed over the name, which must still hold
+ * what was checked (the file, or nothing). A name that changed since is checked again,
+ * at most three times: a regular file put there is checked as any output is; anything
+ * else (a symbolic link, a FIFO, a device node) is refused, never followed. 0, or
+ * -EINVAL (refused) or -errno (the write failed), with the reason in err; on failure, as
+ * safety_output_abort(). o->f is closed either way.
+ */
+int safety_output_commit(struct safety_output *o, char *err, size_t errlen);
+/* The command failed: the temporary file removed, the name untouched. */
+void safety_output_abort(struct safety_output *o);
+/*
+ * An output made in memory (len bytes of buf) written to path, whole or not at all. 0;
+ * -EINVAL when it cannot be opened or is refused (bad input: exit 2, nothing written);
+ * or the write's -errno (exit 4); with the reason in err.
+ */
+int safety_output_write(const char *path, const void *buf, size_t len,
+			const struct inuse_roots *roots, char *err, size_t errlen);
 
 #endif
