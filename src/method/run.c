@@ -369,7 +369,9 @@ static int open_targets(struct run *r, const struct run_request *rq, bool writes
 		/* the same device twice: found before the second exclusive open fails on it
 		 * (by its name; what is opened is compared again below) */
 		struct stat sb;
-		bool blk = stat(paths[i], &sb) == 0 && S_ISBLK(sb.st_mode);
+		/* (the first target is not looked at here: a path that may not answer is asked
+		   apart, in open_target()) */
+		bool blk = r->nt && stat(paths[i], &sb) == 0 && S_ISBLK(sb.st_mode);
 		for (unsigned k = 0; k < r->nt; k++) {
 			if (!strcmp(paths[k], paths[i]) ||
 			    (blk && r->t[k].is_blockdev && sb.st_rdev == r->t[k].rdev)) {
