@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "errbuf.h"
@@ -38,9 +39,14 @@ int cli_out_finish(const char *cmd, int status)
 	char err[DB_ERR_LEN];
 	int ret;
 
+	struct stat st;
+
 	if (!out_file.f)
 		return status;
-	if (status != EXIT_OK) {
+	/* a run that failed part-way keeps what it printed (health of the drives it could
+	   read); bad input, a refusal or nothing printed leave the file as it was */
+	if (status != EXIT_OK &&
+	    !(status == EXIT_RUN_FAILED && fstat(fileno(out_file.f), &st) == 0 && st.st_size > 0)) {
 		safety_output_abort(&out_file);
 		return status;
 	}

@@ -79,6 +79,11 @@ health "$FIX/health/bin:$PATH" /dev/sda >"$T/fails" 2>&1
 rc=$?
 check fails-exit test $rc -eq 1
 check fails-message grep -q 'sda: smartctl: Smartctl open device: /dev/sda failed: No such device' "$T/fails"
+# the drives that could be read are kept in -o's file when one could not (exit 1)
+echo "an earlier report" >"$T/part.txt"
+health "$FIX/health/bin:$PATH" /dev/sda /dev/sdc -o "$T/part.txt" 2>/dev/null
+rc=$?
+check fails-out-kept test $rc -eq 1 -a -n "$(grep -F 'sdc  SEAGATE XS1920SE70084' "$T/part.txt")"
 
 # not a drive: usage
 health "$PATH" /nonexistent-disk >/dev/null 2>&1
