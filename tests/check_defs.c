@@ -8,6 +8,7 @@
  * and taken.
  */
 #include "testlib.h"
+#include "rundir.h"
 
 #include <json-c/json.h>
 
@@ -155,11 +156,9 @@ END_TEST
 START_TEST(file_form)
 {
 	struct result r, back;
-	char path[] = "/tmp/drivebench-defs-XXXXXX", err[512];
-	int fd = mkstemp(path);
+	char path[400], err[512];
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	snprintf(path, sizeof(path), "%s/defs.json", tmpdir);
 	one_step(&r, "Drive A", 0.01, SWT_BUSY_POLL, 4096, SL_TOTAL);
 	ck_assert_int_eq(result_save(&r, path, err, sizeof(err)), 0);
 	ck_assert_int_eq(result_load(&back, path, err, sizeof(err)), 0);
@@ -283,11 +282,9 @@ START_TEST(multi_target_sectors)
 		      multi[_i].flagged ? "not-comparable:sector" : NULL, 0);
 
 	/* the file holds each target's sizes, smallest first, and show says them */
-	char path[] = "/tmp/drivebench-defs-XXXXXX", err[512], words[512];
-	int fd = mkstemp(path);
+	char path[400], err[512], words[512];
 	struct result back;
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	snprintf(path, sizeof(path), "%s/defs.json", tmpdir);
 	ck_assert_int_eq(result_save(&runs[0], path, err, sizeof(err)), 0);
 	ck_assert_int_eq(result_load(&back, path, err, sizeof(err)), 0);
 	unlink(path);
@@ -311,8 +308,7 @@ END_TEST
 START_TEST(percentile_kinds_flagged)
 {
 	struct result clat, lat, old;
-	char err[512], path[] = "/tmp/drivebench-defs-XXXXXX";
-	int fd;
+	char err[512], path[400];
 
 	ck_assert_int_eq(fio_import_file(&clat, FIX "/fio/lat.json", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(fio_import_file(&lat, FIX "/fio/lat-pct.json", NULL, err, sizeof(err)), 0);
@@ -337,8 +333,7 @@ START_TEST(percentile_kinds_flagged)
 	report_free(&rep);
 
 	/* the import's file without "percentiles" in its definition */
-	ck_assert_int_ge(fd = mkstemp(path), 0);
-	close(fd);
+	snprintf(path, sizeof(path), "%s/defs.json", tmpdir);
 	ck_assert_int_eq(result_save(&clat, path, err, sizeof(err)), 0);
 	json_object *doc = json_object_from_file(path), *phases, *steps, *def;
 	ck_assert_ptr_nonnull(doc);
@@ -382,11 +377,9 @@ START_TEST(import_scale_not_known)
 	const struct result *ptrs[2] = {&back, &db};
 	struct report_opts o = {.no_specs = true, .metric_mask = scale_masks[_i]};
 	struct report rep;
-	char path[] = "/tmp/drivebench-defs-XXXXXX", err[1024];
-	int fd = mkstemp(path);
+	char path[400], err[1024];
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	snprintf(path, sizeof(path), "%s/defs.json", tmpdir);
 	ck_assert_int_eq(fio_import_file(&fio, FIX "/fio/lat-pct.json", NULL, err, sizeof(err)), 0);
 	ck_assert(fio.scale == 0);
 	ck_assert_int_eq(result_save(&fio, path, err, sizeof(err)), 0);
@@ -537,6 +530,8 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("defs");
 	TCase *tc = tcase_create("core");
+	tcase_add_unchecked_fixture(tc, setup_run, teardown_run);
+	tcase_add_checked_fixture(tc, setup, teardown);
 
 	tcase_add_loop_test(tc, flagged_in_every_format, 0,
 			    (int)(sizeof(differ) / sizeof(differ[0])));
