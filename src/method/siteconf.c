@@ -3,6 +3,7 @@
 #include "siteconf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,15 +65,18 @@ static const char *set_library(struct siteconf *c, const char *v, unsigned line)
 	return why;
 }
 
+/* The keys; each but a repeatable one may be given once (a second is refused, not let win). */
 static const struct {
 	const char *key;
 	siteconf_set set;
+	bool repeatable;
 } siteconf_keys[] = {
-	{"results", set_results},
-	{"theme", set_theme},
-	{"busy-poll", set_busy_poll},
-	{"library", set_library},
+	{"results", set_results, false},
+	{"theme", set_theme, false},
+	{"busy-poll", set_busy_poll, false},
+	{"library", set_library, true},
 };
+#define SITECONF_NKEYS (sizeof(siteconf_keys) / sizeof(siteconf_keys[0]))
 
 /* Blanks off both ends of s, in place. */
 static char *trim(char *s)
@@ -87,8 +91,12 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line (not blank, not a comment): NULL, or why it is refused. */
-static const char *parse_line(struct siteconf *c, char *l, unsigned line, char *why, size_t len)
+/*
+ * One line (not blank, not a comment): NULL, or why it is refused. first[k] is the line
+ * key k was first given on (0: not yet).
+ */
+static const char *parse_line(struct siteconf *c, char *l, unsigned line, unsigned *first,
+			      char *why, size_t len)
 {
 	char *eq = strchr(l, '=');
 
@@ -100,9 +108,15 @@ static const char *parse_line(struct siteconf *c, char *l, unsigned line, char *
 		snprintf(why, len, "%s: no value", key);
 		return why;
 	}
-	for (size_t i = 0; i < sizeof(siteconf_keys) / sizeof(siteconf_keys[0]); i++) {
+	for (size_t i = 0; i < SITECONF_NKEYS; i++) {
 		if (strcmp(key, siteconf_keys[i].key))
 			continue;
+		if (first[i] && !siteconf_keys[i].repeatable) {
+			snprintf(why, len, "%s given twice (first on line %u)", key, first[i]);
+			return why;
+		}
+		if (!first[i])
+			first[i] = line;
 		const char *bad = siteconf_keys[i].set(c, value, line);
 		if (bad)
 			snprintf(why, len, "%s: %s", key, bad);
@@ -135,7 +149,7 @@ int siteconf_load(struct siteconf *c, const struct settings *s, char *err, size_
 {
 	char *text = NULL, why[256];
 	size_t len = 0;
-	unsigned line = 0;
+	unsigned line = 0, first[SITECONF_NKEYS] = {0};
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -154,7 +168,7 @@ int siteconf_load(struct siteconf *c, const struct settings *s, char *err, size_
 		l = trim(l);
 		if (!*l || *l == '#')
 			continue;
-		if ((bad = parse_line(c, l, line, why, sizeof(why)))) {
+		if ((bad = parse_line(c, l, line, first, why, sizeof(why)))) {
 			snprintf(err, errlen, "%s:%u: %s", c->path, line, bad);
 			ret = -EINVAL;
 			break;

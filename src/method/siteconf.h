@@ -9,7 +9,8 @@
  *   theme     = NAME   the TUI's theme when --theme is not given
  *   busy-poll = MODE   auto, yes or no (DRIVEBENCH_BUSY_POLL and --busy-poll override it)
  *   library   = PATH   a result file or directory the Results screen lists too (repeat)
- * '#' starts a comment line. An error is "file:line: message".
+ * '#' starts a comment line. A key but library given twice is an error. An error is
+ * "file:line: message".
  */
 #include <stddef.h>
 
