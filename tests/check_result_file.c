@@ -468,6 +468,57 @@ START_TEST(hold_as_it_is)
 }
 END_TEST
 
+/*
+ * A run's file removed by hand under it: its next save makes it again while the name is
+ * free, and leaves whatever holds the name since (another run's file, locked or not) as it
+ * is, with an error that says so; the run's saves then go elsewhere (run.c).
+ */
+START_TEST(removed_under_the_owner)
+{
+	struct result a, b, back;
+	char path[4096], other[4096], err[512], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/owned.json", tmpdir);
+	mini(&a, 1, RS_INCOMPLETE);
+	mini(&b, 2, RS_COMPLETE);
+	ck_assert_msg(result_create(&a, path, sizeof(path), RESULT_NEW, err, sizeof(err)) == 0,
+		      "%s", err);
+	/* removed by hand, nobody else there: made again, and still held */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_msg(result_save(&a, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(result_being_written(path));
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	result_free(&back);
+	/* removed, and taken by another run: that run's file stays, locked by it */
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(other, sizeof(other), "%s", path);
+	ck_assert_int_eq(result_create(&b, other, sizeof(other), RESULT_NEW, err, sizeof(err)), 0);
+	ck_assert_str_eq(other, path);
+	ck_assert_int_eq(result_save(&a, path, err, sizeof(err)), -ENOTUNIQ);
+	ck_assert_msg(strstr(err, "holds another file since the last save"), "%s", err);
+	ck_assert_msg(result_load(&back, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(back.phases[0].nsteps, 2);
+	result_free(&back);
+	ck_assert(result_being_written(path));
+	result_unclaim(&b);
+	/* a file nobody holds put at the name is not replaced either */
+	test_put_text(path, "put there by hand");
+	ck_assert_int_eq(result_save(&a, path, err, sizeof(err)), -ENOTUNIQ);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "put there by hand");
+	/* no temporary file is left beside it */
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	result_free(&a);
+	result_free(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("result_file");
@@ -482,6 +533,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rewrite_during_autosave);
 	tcase_add_test(tc, replace_when_free);
 	tcase_add_test(tc, hold_as_it_is);
+	tcase_add_test(tc, removed_under_the_owner);
 	suite_add_tcase(s, tc);
 	return s;
 }

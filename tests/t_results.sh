@@ -146,6 +146,28 @@ apid=""
 check "--out: the first run, interrupted, exits 1 and saves itself aborted" \
 	test "$rc" -eq 1 -a "$(json "$out" 'd["status"]' 2>/dev/null)" = aborted
 
+# ---- the run's file removed by hand and its name taken: the taker's file is kept --------
+out=$T/taken.json
+rm -f "$T"/taken*.json
+"$DRIVEBENCH" run --engine null --target "$ro" --rw randread --time 120s --interval 100ms \
+	--autosave 100ms --quiet --out "$out" >"$T/a.out" 2>"$T/a.err" &
+apid=$!
+if until_ok 30 more_samples "$out" 0; then
+	rm -f "$out"
+	echo "another file" >"$out"
+	until_ok 30 test -s "$T/taken-2.json"
+	until_ok 30 more_samples "$T/taken-2.json" "$(samples "$T/taken-2.json")"
+fi
+kill -INT "$apid"
+wait "$apid"
+rc=$?
+apid=""
+check "a run's name taken by hand under it: the file put there is left as it is" \
+	test "$(cat "$out")" = "another file"
+check "a run's name taken by hand under it: it is saved as NAME-2 from then on, exit 1, said" \
+	eval 'test "$rc" -eq 1 && test "$(json "$T/taken-2.json" "d[\"status\"]")" = aborted &&
+	grep -q "taken.json: the name holds another file since the run took it.*saved in $T/taken-2.json instead" "$T/a.err"'
+
 # ---- a label in the TUI while another process's run autosaves the file ---------------
 if ! command -v tmux >/dev/null; then
 	skip "label during a run" "tmux is not installed (scripts/deps.sh check)"

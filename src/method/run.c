@@ -533,6 +533,7 @@ struct watched {
 	bool told_slow;		    /* that a save has taken longer was said */
 	struct runner_event last;   /* the last event autosave() saw (its pointers stale) */
 	const atomic_int *stop;	    /* the engine's stop: each signal adds one (NULL: none) */
+	char moved_from[4096];	    /* the name the run's file had before moved_on(); "" */
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -567,6 +568,51 @@ static void tell_saved(struct watched *x, const struct runner_event *ev, int ret
 }
 
 /*
+ * A save refused because the run's name holds another file now (-ENOTUNIQ: its file was
+ * removed by hand and the name taken by another run, result_file.c): the run is saved at
+ * the next free name of its series beside it from then on, and says so. 0 when it was
+ * (err says so), else ret.
+ */
+static int moved_on(struct watched *x, int ret, char *err, size_t errlen)
+{
+	char path[sizeof(x->r->path)], e2[DB_ERR_LEN], why[DB_ERR_LEN];
+
+	if (ret != -ENOTUNIQ)
+		return ret;
+	snprintf(path, sizeof(path), "%s", x->r->path);
+	snprintf(why, sizeof(why), "%s", err);
+	if (result_create(&x->r->res, path, sizeof(path), RESULT_NEW, e2, sizeof(e2)) < 0)
+		return ret;
+	if (!x->moved_from[0])
+		snprintf(x->moved_from, sizeof(x->moved_from), "%s", x->r->path);
+	snprintf(x->r->path, sizeof(x->r->path), "%s", path);
+	snprintf(err, errlen, "%s; the run is saved as %s from now on", why, path);
+	return 0;
+}
+
+/*
+ * An autosave's outcome (ret, err), told; the run moved on to another name first when
+ * its own holds another file now (moved_on()): a log line says so, then the autosave.
+ */
+static void tell_save(struct watched *x, const struct runner_event *ev, int ret, char *err,
+		      size_t errlen)
+{
+	if (ret < 0 && moved_on(x, ret, err, errlen) == 0) {
+		struct runner_event told = *ev;
+
+		told.kind = RUN_EV_LOG;
+		told.msg = err;
+		told.step = NULL;
+		told.sample = NULL;
+		told.steady = NULL;
+		if (x->fn)
+			x->fn(x->arg, &told);
+		ret = 0;
+	}
+	tell_saved(x, ev, ret, err);
+}
+
+/*
  * Save the result (status incomplete) when the period has passed since the last save:
  * after a sample, a step or a phase. Every event, a sample's too, comes from the runner's
  * own thread (the engine's collector runs on it), so the result is never saved while it
@@ -585,7 +631,7 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 	x->last = *ev;
 	if (x->saver && result_saver_take(x->saver, &s, 0)) {
 		ret = result_save_finish(&x->r->res, &s, err, sizeof(err));
-		tell_saved(x, ev, ret, err);
+		tell_save(x, ev, ret, err, sizeof(err));
 	}
 	if (now - x->last_save_ns < x->save_period_ns)
 		return;
@@ -608,7 +654,7 @@ static void autosave(struct watched *x, const struct runner_event *ev)
 		result_save_write(&s);
 		ret = result_save_finish(&x->r->res, &s, err, sizeof(err));
 	}
-	tell_saved(x, ev, ret, err);
+	tell_save(x, ev, ret, err, sizeof(err));
 }
 
 /* A thermal warning on step st of the result: kept in it and told as a log event. */
@@ -737,9 +783,10 @@ static int final_save(struct watched *x, char *err, size_t errlen)
 	/* an autosave first: until it is finished its inode holds the file's lock */
 	if (x->saver && result_saver_take_by(x->saver, &s, &w)) {
 		ret = result_save_finish(&r->res, &s, e2, sizeof(e2));
-		tell_saved(x, &x->last, ret, e2);
+		tell_save(x, &x->last, ret, e2, sizeof(e2));
 	}
-	return result_saver_save_by(x->saver, &r->res, r->path, &w, err, errlen);
+	ret = result_saver_save_by(x->saver, &r->res, r->path, &w, err, errlen);
+	return moved_on(x, ret, err, errlen);
 }
 
 int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, runner_event_fn fn,
@@ -801,6 +848,14 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 		result_forget(&r->res);
 	if (saved < 0) {
 		run_save_elsewhere(&r->res, r->path, r->results_dir, r->settings, err, errlen);
+		return -EIO;
+	}
+	if (x.moved_from[0]) {
+		snprintf(err, errlen,
+			 "%s: the name holds another file since the run took it (removed by hand "
+			 "and "
+			 "taken again?); the result is saved in %s instead",
+			 x.moved_from, r->path);
 		return -EIO;
 	}
 	return ret;

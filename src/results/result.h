@@ -123,6 +123,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "engine.h"
 #include "stats.h"
@@ -526,6 +527,8 @@ struct result_save {
 	size_t len;
 	char path[4096];
 	bool own; /* path is the file r owns */
+	dev_t dev; /* own: the inode r holds, which only the save may replace */
+	ino_t ino;
 	int fd;	  /* written: the new inode, locked, when own; else -1 */
 	int ret;  /* written: 0 or -errno, and err saying what failed */
 	char err[1024];

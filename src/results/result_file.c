@@ -197,6 +197,49 @@ static int rename_replace(const char *tmp, const char *path)
 	return -EAGAIN;
 }
 
+/*
+ * The owner's save: tmp replaces the inode it holds at path (dev, ino), and nothing else.
+ * A name someone emptied by hand is made again unless another writer has taken it
+ * meanwhile; a name that holds another file now (a run that took it) is left as it is:
+ * -ENOTUNIQ. The swap is RENAME_EXCHANGE, and what it brought back is looked at before it
+ * goes; where the file system has no exchange (NFS), the look just before the rename.
+ * When what came back could not be put back, tmp holds it and is emptied ("") so that
+ * nobody removes it.
+ */
+static int rename_own(char *tmp, const char *path, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	for (unsigned i = 0; i < MAX_TRIES; i++) {
+		if (lstat(path, &st) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			int ret = rename_new(tmp, path);
+			return ret == -EEXIST ? -ENOTUNIQ : ret;
+		}
+		if (st.st_dev != dev || st.st_ino != ino)
+			return -ENOTUNIQ;
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) < 0) {
+			if (errno == ENOENT)
+				continue; /* gone since the look */
+			if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+				return -errno;
+			return rename(tmp, path) ? -errno : 0;
+		}
+		/* the old inode is at tmp now: it goes if it is the one held, else back */
+		if (lstat(tmp, &st) == 0 && st.st_dev == dev && st.st_ino == ino) {
+			unlink(tmp);
+			return 0;
+		}
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) < 0) {
+			tmp[0] = '\0';
+			return -errno;
+		}
+		return -ENOTUNIQ;
+	}
+	return -EAGAIN;
+}
+
 /* Name n of RESULT_NEW's series into buf: base-n.json (base and ext split off path). */
 static int nth_name(char *buf, size_t len, const char *base, size_t baselen, const char *ext,
 		    unsigned n)
@@ -239,6 +282,11 @@ static void save_error(char *err, size_t errlen, const char *path, const char *s
 		text_fmt(err, errlen,
 			 "%s: another drivebench is still writing it (a run that "
 			 "has not ended?)",
+			 path);
+	else if (ret == -ENOTUNIQ)
+		text_fmt(err, errlen,
+			 "%s: the name holds another file since the last save (removed by hand "
+			 "and taken again?); that file is left as it is",
 			 path);
 	else
 		text_fmt(err, errlen, "%s: %s: %s%s", path, step, strerror(-ret),
@@ -336,6 +384,16 @@ int result_save_prepare(const struct result *r, const char *path, struct result_
 		return -ENAMETOOLONG;
 	}
 	s->own = r->lock && !strcmp(r->lock->path, path);
+	if (s->own) {
+		struct stat st;
+		if (fstat(r->lock->fd, &st) < 0) {
+			ret = -errno;
+			text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
+			return ret;
+		}
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
 	if ((ret = result_text(r, &s->text, &s->len)) < 0)
 		text_fmt(err, errlen, "%s: writing: %s", path, strerror(-ret));
 	return ret;
@@ -355,9 +413,11 @@ void result_save_write(struct result_save *s)
 	} else if (ret == 0) {
 		step = "renaming into place";
 		/* the owner's name holds its locked inode: replaced by the next locked one */
-		ret = s->own ? (rename(tmp, s->path) ? -errno : 0) : rename_replace(tmp, s->path);
+		ret = s->own ? rename_own(tmp, s->path, s->dev, s->ino)
+			     : rename_replace(tmp, s->path);
 		if (ret < 0) {
-			unlink(tmp);
+			if (tmp[0])
+				unlink(tmp);
 			close(fd);
 		}
 	}
