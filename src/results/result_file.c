@@ -30,6 +30,8 @@ struct result_lock {
 	int fd;		 /* the inode at path, flock'd */
 	char path[4096]; /* the file's name */
 	bool made;	 /* the inode is one this process wrote (not a file held as it was) */
+	dev_t dev;	 /* fd's inode, as looked at when it was taken (a save's thread may */
+	ino_t ino;	 /* not look again: the file system may have stopped answering) */
 };
 
 /* The directory part of path into dir ("." for a bare name). */
@@ -195,6 +197,22 @@ static int rename_replace(const char *tmp, const char *path)
 		return ret;
 	}
 	return -EAGAIN;
+}
+
+/*
+ * The identity of what path names, just after a save put fd's file there: what a later
+ * look at the name finds. It is the name's, not the descriptor's, since on a FUSE file
+ * system without use_ino a file linked into place (rename_new()) is another inode number
+ * under its new name; the descriptor's when the name cannot be looked at.
+ */
+static void identify(const char *path, int fd, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 || fstat(fd, &st) == 0) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	}
 }
 
 /*
@@ -367,6 +385,7 @@ held:
 	result_release(r);
 	lk->made = made;
 	lk->fd = fd;
+	identify(path, fd, &lk->dev, &lk->ino);
 	text_copy(lk->path, sizeof(lk->path), path);
 	text_copy(r->path, sizeof(r->path), path);
 	r->lock = lk;
@@ -385,14 +404,8 @@ int result_save_prepare(const struct result *r, const char *path, struct result_
 	}
 	s->own = r->lock && !strcmp(r->lock->path, path);
 	if (s->own) {
-		struct stat st;
-		if (fstat(r->lock->fd, &st) < 0) {
-			ret = -errno;
-			text_fmt(err, errlen, "%s: %s", path, strerror(-ret));
-			return ret;
-		}
-		s->dev = st.st_dev;
-		s->ino = st.st_ino;
+		s->dev = r->lock->dev;
+		s->ino = r->lock->ino;
 	}
 	if ((ret = result_text(r, &s->text, &s->len)) < 0)
 		text_fmt(err, errlen, "%s: writing: %s", path, strerror(-ret));
@@ -423,10 +436,12 @@ void result_save_write(struct result_save *s)
 	}
 	if (ret == 0) {
 		sync_dir(s->path);
-		if (s->own)
-			s->fd = fd;
-		else
+		if (s->own) {
+			s->fd = fd; /* the inode held from now on */
+			identify(s->path, fd, &s->dev, &s->ino);
+		} else {
 			close(fd);
+		}
 	} else {
 		save_error(s->err, sizeof(s->err), s->path, step, ret);
 	}
@@ -442,6 +457,8 @@ int result_save_finish(const struct result *r, struct result_save *s, char *err,
 	else if (s->fd >= 0 && r->lock && !strcmp(r->lock->path, s->path)) {
 		close(r->lock->fd);
 		r->lock->fd = s->fd;
+		r->lock->dev = s->dev;
+		r->lock->ino = s->ino;
 		s->fd = -1;
 	}
 	result_save_discard(s);
