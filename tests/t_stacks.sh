@@ -857,6 +857,16 @@ check "--out: the refusal names the writer" grep -qF "sleep (pid $p) is writing 
 out_refused "export-samples -o: a file another program writes" "$vmq" export-samples "$T/seed.json" -o "$vmq"
 kill $p
 wait $p 2>/dev/null
+# a writer named drivebench is excused only for a result it holds locked: a run's target
+cp "$(command -v sleep)" "$T/drivebench"
+(exec 3<>"$vmq" && exec "$T/drivebench" 600) &
+p=$!
+cleanup_add "kill $p"
+for _ in $(seq 200); do [ -L /proc/$p/fd/3 ] && [ "$(cat /proc/$p/comm)" = drivebench ] && break; sleep 0.05; done
+out_refused "presets -o: a file another drivebench writes, not a result it holds" "$vmq" presets -o "$vmq"
+check "presets -o: the refusal names the writer" grep -qF "drivebench (pid $p) is writing it" "$T/e"
+kill $p
+wait $p 2>/dev/null
 "$DRIVEBENCH" $read_args --target "$seed" --out "$vmq" >/dev/null 2>"$T/e"
 check "--out: the same file, once nobody writes it, is replaced" \
 	test $? -eq 0 -a "$(json "$vmq" 'd["format"]')" = drivebench-result

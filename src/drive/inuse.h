@@ -144,8 +144,9 @@ int inuse_snapshot_check_file(const struct inuse_snapshot *s, dev_t dev, ino_t i
 			      const char *path, struct inuse *out);
 
 /*
- * A writer of the regular file (dev, ino) that is not a process named self (drivebench,
- * whose own results are told apart by their locks): a process with it open for writing,
+ * A writer of the regular file (dev, ino) that is not a process named self (NULL: any
+ * process; "drivebench" for a result another run holds locked, which the results' layer
+ * refuses in its own words): a process with it open for writing,
  * mapped or registered in an io_uring, or a kernel exporter. Its words ("qemu-system-x86
  * (pid 4242)", "LIO backstore fileio_0/vm") into buf; false when there is none.
  */

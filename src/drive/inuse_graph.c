@@ -498,7 +498,7 @@ bool inuse_snapshot_foreign_writer(const struct inuse_snapshot *s, dev_t dev, in
 	for (size_t k = 0; k < s->nopens; k++) {
 		const struct open_ent *o = &s->opens[k];
 		if (!o->is_file || o->dev != dev || o->ino != ino ||
-		    (o->how != OPEN_EXPORT && !strcmp(o->who, self)))
+		    (o->how != OPEN_EXPORT && self && !strcmp(o->who, self)))
 			continue;
 		if (o->how == OPEN_EXPORT)
 			put(buf, len, "%s", o->who);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -477,6 +478,24 @@ static int output_in_reach(const struct inuse_snapshot *snap, const struct targe
 	return ret == -ENODEV ? 0 : ret;
 }
 
+/*
+ * Does someone hold the regular file at path (st, as looked at) locked exclusively, as a
+ * run holds the result it writes (result_file.c)? A probe with LOCK_SH that takes nothing.
+ */
+static bool locked(const char *path, const struct stat *st)
+{
+	struct stat now;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	bool held = false;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino)
+		held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 int safety_check_output(const char *path, const struct target *t, unsigned nt, bool writes,
 			const struct inuse_roots *roots, char *err, size_t errlen)
 {
@@ -520,8 +539,10 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 		char who[200], held[DB_ERR_LEN / 2] = "";
 		struct sig_list sl;
 		/* what is not drivebench's to replace: a file another program writes (a virtual
-		   machine's image, an exported one), or a disk image */
-		if (inuse_snapshot_foreign_writer(snap, st.st_dev, st.st_ino, "drivebench", who,
+		   machine's image, an exported one, a run's target), or a disk image. Another
+		   drivebench writing a result it holds locked is the results' layer to refuse */
+		if (inuse_snapshot_foreign_writer(snap, st.st_dev, st.st_ino,
+						  locked(path, &st) ? "drivebench" : NULL, who,
 						  sizeof(who))) {
 			snprintf(err, errlen,
 				 "%s: refusing to write an output there: %s is writing it", path,
