@@ -98,6 +98,24 @@ PY
 	check "compare: a killed run's step $cut is said to be cut short" \
 		grep -qE "step $cut \(.*\) was cut short: its figures are over the [0-9.]+ s it measured" "$T/cmp"
 done
+# ... and a stopped run's step it was stopped in, as aborted
+for out in "$T"/INT-*.json "$T"/TERM-*.json; do
+	cut=$(python3 - "$out" <<'PY'
+import json, sys
+sys.path.insert(0, "tests")
+from resultfile import samples
+d = json.load(open(sys.argv[1]))
+for ph in d["phases"]:
+    for st in ph["steps"]:
+        if st["status"] == "aborted" and samples(st):
+            print(st["label"])
+PY
+)
+	[ -n "$cut" ] || continue
+	"$DRIVEBENCH" compare "$T/full.json" "$out" >"$T/cmp" 2>&1
+	check "compare: a stopped run's step $cut is said to be aborted" \
+		grep -qE "step $cut \(.*\) was aborted: its figures are over the [0-9.]+ s it measured" "$T/cmp"
+done
 
 # a run on two targets killed mid-step: each target's stream keeps its figures so far too
 g=$(mkfile 64M second.img)

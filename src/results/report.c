@@ -600,15 +600,20 @@ static int add_notes(struct report *rep, const struct run_refs *rr)
 		    note(rep, "%s: the run is %s%s%s", rep->runs[r].label,
 			 result_status_name[res->status], res->error[0] ? ": " : "", res->error))
 			return -ENOMEM;
-		/* a step the run died in keeps its figures so far (an autosave's) */
+		/* a step the run died in keeps its figures so far (an autosave's), as one
+		   stopped (aborted) or ended by an error (failed) does */
 		for (unsigned p = 0; p < res->nphases; p++)
 			for (unsigned s = 0; s < res->phases[p].nsteps; s++) {
 				const struct result_step *st = &res->phases[p].steps[s];
-				if (st->status == RS_INCOMPLETE && st->summary.dur_ns &&
+				if (st->status != RS_COMPLETE && st->status != RS_PENDING &&
+				    st->summary.dur_ns &&
 				    note(rep,
-					 "%s: step %s (%s) was cut short: its figures are "
-					 "over the %.1f s it measured",
+					 "%s: step %s (%s) %s: its figures are over the %.1f s it "
+					 "measured",
 					 rep->runs[r].label, st->label, res->phases[p].name,
+					 st->status == RS_ABORTED  ? "was aborted"
+					 : st->status == RS_FAILED ? "failed"
+								   : "was cut short",
 					 (double)st->summary.dur_ns / 1e9))
 					return -ENOMEM;
 			}
