@@ -80,41 +80,30 @@ for sig in INT TERM KILL; do
 	done
 done
 
-# compare says which step a killed run was cut short in, and over what time its figures are
-for out in "$T"/KILL-*.json; do
-	cut=$(python3 - "$out" <<'PY'
+# compare says which step a killed run was cut short in, or a stopped run aborted in,
+# and over what time its figures are
+cut_step() { # FILE STATUS: the label of a step of that status with samples
+	python3 - "$1" "$2" <<'PY'
 import json, sys
 sys.path.insert(0, "tests")
 from resultfile import samples
 d = json.load(open(sys.argv[1]))
 for ph in d["phases"]:
     for st in ph["steps"]:
-        if st["status"] == "incomplete" and samples(st):
+        if st["status"] == sys.argv[2] and samples(st):
             print(st["label"])
 PY
-)
+}
+for out in "$T"/KILL-*.json "$T"/INT-*.json "$T"/TERM-*.json; do
+	case ${out##*/} in
+	KILL-*) status=incomplete said="was cut short" ;;
+	*) status=aborted said="was aborted" ;;
+	esac
+	cut=$(cut_step "$out" $status)
 	[ -n "$cut" ] || continue
 	"$DRIVEBENCH" compare "$T/full.json" "$out" >"$T/cmp" 2>&1
-	check "compare: a killed run's step $cut is said to be cut short" \
-		grep -qE "step $cut \(.*\) was cut short: its figures are over the [0-9.]+ s it measured" "$T/cmp"
-done
-# ... and a stopped run's step it was stopped in, as aborted
-for out in "$T"/INT-*.json "$T"/TERM-*.json; do
-	cut=$(python3 - "$out" <<'PY'
-import json, sys
-sys.path.insert(0, "tests")
-from resultfile import samples
-d = json.load(open(sys.argv[1]))
-for ph in d["phases"]:
-    for st in ph["steps"]:
-        if st["status"] == "aborted" and samples(st):
-            print(st["label"])
-PY
-)
-	[ -n "$cut" ] || continue
-	"$DRIVEBENCH" compare "$T/full.json" "$out" >"$T/cmp" 2>&1
-	check "compare: a stopped run's step $cut is said to be aborted" \
-		grep -qE "step $cut \(.*\) was aborted: its figures are over the [0-9.]+ s it measured" "$T/cmp"
+	check "compare: the step $cut of a run left $status is said to be: $said" \
+		grep -qE "step $cut \(.*\) $said: its figures are over the [0-9.]+ s it measured" "$T/cmp"
 done
 
 # a run on two targets killed mid-step: each target's stream keeps its figures so far too
