@@ -479,10 +479,12 @@ static int output_in_reach(const struct inuse_snapshot *snap, const struct targe
 }
 
 /*
- * Does someone hold the regular file at path (st, as looked at) locked exclusively, as a
- * run holds the result it writes (result_file.c)? A probe with LOCK_SH that takes nothing.
+ * Does someone hold the regular file at path locked exclusively, as a run holds the result
+ * it writes (result_file.c)? A probe with LOCK_SH that takes nothing. What the name holds
+ * now: a run's save may have put a new inode there since it was looked at, locked as the
+ * last one was.
  */
-static bool locked(const char *path, const struct stat *st)
+static bool locked(const char *path)
 {
 	struct stat now;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -490,7 +492,7 @@ static bool locked(const char *path, const struct stat *st)
 
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino)
+	if (fstat(fd, &now) == 0 && S_ISREG(now.st_mode))
 		held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
 	close(fd);
 	return held;
@@ -542,7 +544,7 @@ int safety_check_output(const char *path, const struct target *t, unsigned nt, b
 		   machine's image, an exported one, a run's target), or a disk image. Another
 		   drivebench writing a result it holds locked is the results' layer to refuse */
 		if (inuse_snapshot_foreign_writer(snap, st.st_dev, st.st_ino,
-						  locked(path, &st) ? "drivebench" : NULL, who,
+						  locked(path) ? "drivebench" : NULL, who,
 						  sizeof(who))) {
 			snprintf(err, errlen,
 				 "%s: refusing to write an output there: %s is writing it", path,
