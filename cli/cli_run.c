@@ -308,6 +308,9 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	/* a drivebench killed during an [app] phase left its server and mount: cleaned first,
 	   or they would hold the device this run may want */
 	app_leftovers_clean(cli_settings()->app_dir, tell_leftover, (void *)cmd);
+	/* caught before the result file is taken: a signal from then on stops the run, which
+	   saves what it has (aborted), and never leaves the file half made */
+	cli_catch_stop_signals(on_signal);
 	ret = run_open(&run, &rq, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
@@ -318,7 +321,6 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	text_fput_visible(stdout, run_result_path(run));
 	putchar('\n');
 	fflush(stdout);
-	cli_catch_stop_signals(on_signal);
 	if (!prog.quiet) {
 		char d[96];
 		struct plan_eta e;

@@ -232,3 +232,30 @@ rc=$?
 check "replay, SIGHUP mid-run: exit 1" test "$rc" -eq 1
 check "replay, SIGHUP mid-run: the result is saved, aborted" \
 	test "$(json "$out" 'd["status"]')" = aborted
+
+# a signal before the run's first save (here while its path waits to be printed, stdout a
+# full pipe) never leaves a half-made file over an earlier --out: that file is kept as it
+# was until the run saves, and the run, stopped, saves itself there aborted
+keep=$T/keep.json
+cp "$T/full.json" "$keep"
+(
+	head -c 65536 /dev/zero
+	echo $BASHPID >"$T/early.pid"
+	exec "$DRIVEBENCH" "${args[@]}" --out "$keep" 2>"$T/early.err"
+) | sleep 8 &
+for _ in $(seq 100); do [ -s "$T/early.pid" ] && break; sleep 0.05; done
+pid=$(cat "$T/early.pid")
+# blocked writing its path: the file is taken by then
+for _ in $(seq 100); do
+	grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null && break
+	sleep 0.05
+done
+kill -s TERM "$pid"
+for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+status=$(json "$keep" 'd["status"]' 2>/dev/null)
+if cmp -s "$keep" "$T/full.json" || [ "$status" = aborted ]; then
+	pass "a signal before the run's first save: the earlier --out is kept or the run's aborted result is there"
+else
+	fail "a signal before the run's first save" "status '$status': $(head -c 300 "$T/early.err")"
+fi
+wait

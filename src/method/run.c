@@ -503,10 +503,11 @@ int run_open(struct run **out, const struct run_request *rq, char *err, size_t e
 	}
 	text_copy(r->res.label, sizeof(r->res.label), rq->label ? rq->label : "");
 	text_copy(r->res.note, sizeof(r->res.note), rq->note ? rq->note : "");
-	/* the result file is written before the first I/O: an output that fails fails now; the
-	 * result owns it from here to run_close() (a new name taken exclusively) */
+	/* the result file is taken before the first I/O: an output that fails fails now; the
+	 * result owns it from here to run_close() (a new name taken exclusively; a --out that
+	 * is there locked as it is, what it holds kept until the run's first save) */
 	ret = result_create(&r->res, r->path, sizeof(r->path),
-			    rq->out_path ? RESULT_REPLACE : RESULT_NEW, err, errlen);
+			    rq->out_path ? RESULT_HOLD : RESULT_NEW, err, errlen);
 	if (ret < 0)
 		goto fail;
 	*out = r;
