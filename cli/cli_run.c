@@ -342,7 +342,7 @@ int cli_run_plan(const char *cmd, struct plan *plan, const struct run_options *r
 	/* why the exit status is 1: said under --quiet too, as an error is */
 	if (run_result(run)->status == RS_ABORTED)
 		fprintf(stderr, "drivebench %s: aborted; saving what was measured\n", cmd);
-	if (ret == -EIO)
+	if (ret == -EIO && err[0]) /* saved elsewhere; an I/O error of the run is said */
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 	else if (!prog.quiet)
 		fprintf(stderr, "%s: %s\n", result_status_name[run_result(run)->status],

@@ -312,3 +312,18 @@ kill "${hogs[@]}" 2>/dev/null
 wait "${hogs[@]}" 2>/dev/null
 check "host-busy: a step beside CPU hogs carries the warning" \
 	test "$(json "$T/busy.json" '[w["code"] for w in d["phases"][0]["steps"][0].get("warnings", [])].count("host-busy")')" = 1
+
+# a run that fails on an I/O error (its file target cut short under it) says the error
+# once, then its status and file; no empty message
+cut=$(mkfile 64M cut.img)
+"$DRIVEBENCH" run --target "$cut" --rw randread --time 30s --out "$T/cut.json" \
+	>/dev/null 2>"$T/err" &
+pid=$!
+until_ok 30 test -s "$T/cut.json"
+sleep 0.5
+truncate -s 4k "$cut"
+wait $pid
+rc=$?
+check "a run failed by an I/O error: exit 1, the error and 'failed: FILE' said, no empty line" \
+	eval 'test $rc -eq 1 && grep -q "read error at offset [0-9]*: Input/output error" "$T/err" &&
+	grep -qx "failed: $T/cut.json" "$T/err" && ! grep -qx "drivebench run: *" "$T/err"'

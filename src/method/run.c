@@ -815,6 +815,8 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 
 	const struct target *targets[RUN_MAX_TARGETS];
 
+	if (errlen)
+		err[0] = '\0'; /* said only when the result could not be saved where it belongs */
 	for (unsigned i = 0; i < r->nt; i++)
 		targets[i] = &r->t[i];
 	opts.targets = targets;
