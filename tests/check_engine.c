@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -316,6 +317,44 @@ START_TEST(test_stop)
 	ck_assert_uint_ge(r.total.dur_ns, 50 * MS);
 	ck_assert_uint_lt(r.total.dur_ns, 60000 * MS);
 	ck_assert_uint_ge(r.nsamples, 1);
+	step_result_free(&r);
+	close_file_target(&t, path);
+}
+END_TEST
+
+/*
+ * Starting N workers costs O(N): a worker waiting at the start barrier sleeps until it is
+ * released, once. They used to poll every 200 us, and N pollers on a small host took the
+ * CPUs from the thread starting the rest (1024 threads on 2 CPUs: minutes). Counted as
+ * the process's voluntary context switches, each a sleep: a few per worker, where the
+ * polls made hundreds per worker. 1024 is the documented maximum.
+ */
+START_TEST(test_many_workers)
+{
+	static const unsigned threads[] = {256, 1024};
+	struct target t;
+	char *path, err[256];
+	struct workload wl;
+	struct step_result r;
+	struct rusage ru0, ru1;
+
+	open_file_target(&t, &path, 64 << 20, false);
+	workload_defaults(&wl);
+	wl.threads = threads[_i];
+	wl.qdepth = 1;
+	wl.time_ns = 200 * MS;
+	wl.interval_ns = 100 * MS;
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru0), 0);
+	ck_assert_msg(engine_run(&engine_null, &t, &wl, NULL, NULL, NULL, &r, err, sizeof(err)) ==
+			      0,
+		      "%s", err);
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru1), 0);
+	long sleeps = ru1.ru_nvcsw - ru0.ru_nvcsw;
+	ck_assert_msg(sleeps <= 16 * (long)wl.threads + 5000,
+		      "%ld sleeps to start, run and join %u workers", sleeps, wl.threads);
+	assert_sums(&r);
+	ck_assert_uint_eq(r.total.dur_ns, 200 * MS);
+	ck_assert_uint_gt(r.total.d[DIR_ALL].ios, 0);
 	step_result_free(&r);
 	close_file_target(&t, path);
 }
@@ -961,6 +1000,7 @@ static Suite *engine_suite(void)
 	tcase_add_loop_test(tc, test_busy_poll, 0, 4);
 	tcase_add_test(tc, test_uring_file_mix);
 	tcase_add_loop_test(tc, test_stop, 0, 2);
+	tcase_add_loop_test(tc, test_many_workers, 0, 2);
 	tcase_add_test(tc, test_bad_targets);
 	tcase_add_test(tc, test_drain);
 	tcase_add_loop_test(tc, test_every_io_counted, 0, 4);

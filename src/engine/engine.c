@@ -352,11 +352,10 @@ static int run_workers(struct step_run *step, engine_sample_fn on_sample, void *
 		nanosleep(&(struct timespec){0, 200000}, NULL);
 	if (ret == 0)
 		ret = atomic_load(&step->setup_error);
-	atomic_store(&step->go, ret == 0 ? 1 : -1);
+	go_set(step, ret == 0 ? 1 : -1);
 	if (ret == 0) {
 		/* the last worker to reach its loop sets t0 (clock_in) */
-		while (atomic_load_explicit(&step->go, memory_order_acquire) != 2)
-			nanosleep(&(struct timespec){0, 200000}, NULL);
+		go_wait(step, 1);
 		ret = engine_collect(step, on_sample, arg, out);
 	}
 	for (unsigned i = 0; i < started; i++)

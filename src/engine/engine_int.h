@@ -21,6 +21,11 @@
 #include "engine.h"
 #include "trace.h"
 
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #define REC_RING 8    /* records a worker may have published and not yet consumed */
 
 enum { WAIT_OUT, WAIT_IN, WAIT_ABANDONED }; /* struct worker's wait */
@@ -141,6 +146,28 @@ struct step_run {
 	unsigned nstreams;
 	struct worker *w;
 };
+
+/*
+ * The start barrier's waits on step->go sleep in the kernel (a futex on its word) until it
+ * changes. They used to poll it every 200 us: with N workers waiting on 2 CPUs the polls
+ * took the CPUs from the thread starting the rest, so starting N workers cost O(N^2)
+ * (1024 threads: minutes). Now a worker waits once and is woken once.
+ */
+_Static_assert(sizeof(atomic_int) == sizeof(int), "step->go is a futex word");
+
+/* Sleep while step->go is `from` (acquire: what was written before it changed is seen). */
+static inline void go_wait(struct step_run *step, int from)
+{
+	while (atomic_load_explicit(&step->go, memory_order_acquire) == from)
+		syscall(SYS_futex, (int *)&step->go, FUTEX_WAIT_PRIVATE, from, NULL, NULL, 0);
+}
+
+/* Set step->go (release) and wake every thread waiting on it. */
+static inline void go_set(struct step_run *step, int go)
+{
+	atomic_store_explicit(&step->go, go, memory_order_release);
+	syscall(SYS_futex, (int *)&step->go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
 
 static inline void rec_reset(struct rec *r, uint32_t interval)
 {

@@ -189,7 +189,7 @@ static void clock_in(struct step_run *step)
 	if (atomic_fetch_add(&step->nrunning, 1) + 1 == step->nworkers) {
 		step->t0_ns = mono_now_ns();
 		/* t0 is visible to whoever sees go == 2 */
-		atomic_store_explicit(&step->go, 2, memory_order_release);
+		go_set(step, 2);
 	}
 }
 
@@ -353,10 +353,10 @@ static bool before_clock(struct loop *L)
 		L->raw = mono_now_ns();
 		L->now = L->raw - L->t0;
 	} else if (L->period_ns && L->inflight == 0 && !L->stopping) {
-		nanosleep(&(struct timespec){0, 200000}, NULL);
+		/* every released worker clocks in first thing, so the clock does start */
+		go_wait(L->step, 1);
 		made_progress(L->w);
-		if (!atomic_load(&L->step->ctl->stop) && !atomic_load(&L->step->failed))
-			return true;
+		return true;
 	}
 	return false;
 }
@@ -674,8 +674,7 @@ void *engine_worker_main(void *arg)
 	}
 	atomic_fetch_add(&step->nready, 1);
 	/* wait for every worker to be set up, and the start time to be chosen */
-	while (atomic_load(&step->go) == 0)
-		nanosleep(&(struct timespec){0, 200000}, NULL);
+	go_wait(step, 0);
 	if (atomic_load(&step->go) > 0)
 		worker_loop(w, io);
 	if (io)
