@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "preset.h"
@@ -377,6 +378,41 @@ START_TEST(test_limits)
 	ck_assert_msg(strstr(err, limits[_i].want), "got \"%s\", want \"%s\"", err,
 		      limits[_i].want);
 	free(big);
+}
+END_TEST
+
+/*
+ * Continuation lines are joined in linear time: the 340,000 a 1 MiB preset can hold took
+ * 199 s when each copied the whole value so far, and take milliseconds. The bound is CPU
+ * time, 100 times under what the copies cost, and far over what the join does.
+ */
+START_TEST(test_long_continuation)
+{
+	static const char head[] = "[preset]\nname = x\ndescription = a\n";
+	static const char tail[] = "[measure]\nbs = 4k\n";
+	enum { NLINES = 340000 };
+	char err[512];
+	struct timespec t0, t1;
+	size_t len = strlen(head);
+	char *text = malloc(len + 3 * NLINES + sizeof(tail));
+
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, head, len);
+	for (unsigned i = 0; i < NLINES; i++, len += 3)
+		memcpy(text + len, " b\n", 3);
+	memcpy(text + len, tail, sizeof(tail));
+	ck_assert_uint_le(strlen(text), PRESET_MAX_BYTES);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	struct plan *p = preset_parse(text, "t", 1, err, sizeof(err));
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	ck_assert_msg(p, "%s", err);
+	/* "a b b ... b": each line joined with one blank */
+	ck_assert_uint_eq(strlen(p->description), 1 + 2 * NLINES);
+	ck_assert_str_eq(p->description + 2 * NLINES - 4, "b b b");
+	double cpu_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_msg(cpu_s < 2.0, "%.1f s of CPU to parse %d continuation lines", cpu_s, NLINES);
+	plan_free(p);
+	free(text);
 }
 END_TEST
 
@@ -930,6 +966,7 @@ int main(void)
 	tcase_add_test(tc, test_estimates);
 	tcase_add_loop_test(tc, test_limits, 0, (int)(sizeof(limits) / sizeof(limits[0])));
 	tcase_add_test(tc, test_duration_saturates);
+	tcase_add_test(tc, test_long_continuation);
 	tcase_add_loop_test(tc, test_scaled_time, 0,
 			    (int)(sizeof(time_cases) / sizeof(time_cases[0])));
 	tcase_add_loop_test(tc, test_scaled_interval, 0,

@@ -73,6 +73,8 @@ struct preset_entry {
 	const struct preset_key *key;
 	unsigned line;
 	char *raw;   /* the value, continuation lines joined, runs of blanks made one */
+	size_t len;  /* bytes: raw's length while lines are joined */
+	size_t cap;  /* bytes: raw's allocation, grown by doubling (entry_continue) */
 	char **vals; /* list keys: the words; other keys: raw alone */
 	unsigned nvals;
 };
