@@ -80,11 +80,16 @@ static const struct {
 	{-20, 0, "offset 20: the header is cut short"},
 	{32 + 32 + 24, 7, "offset 64: record 2: unknown op"},
 	{32 + 32 + 25, 0x40, "offset 64: record 2: unknown flags"},
-	{32 + 64 + 7, 0x80, "offset 128: record 4: time goes back"},
+	{32 + 64 + 3, 0x01, "offset 128: record 4: time goes back"},
 	{32 + 16 + 1, 0x03, "offset 32: record 1: length not a multiple of 512"},
 	{32 + 8, 1, "offset 32: record 1: offset not a multiple of 512"},
 	{32 + 16 + 3, 0x08, "offset 32: record 1: a read or write over 64 MiB"},
 	{32 + 15, 0x41, "offset 32: record 1: offset past 2^62"},
+	{32 + 7, 0xff, "offset 32: record 1: a time past 720h"},
+	{24, 3,
+	 "offset 24: logical block size 515, not 0 (unknown) or a power of two from 512 to "
+	 "65536"},
+	{26, 1, "offset 24: logical block size 66048"},
 	{-(32 + 32 * 4 + 5), 0, "offset 160: record 5: cut short (5 of 32 bytes)"},
 	{-32, 0, "offset 32: the trace has no I/O"},
 };
@@ -136,6 +141,78 @@ START_TEST(test_place)
 }
 END_TEST
 
+/*
+ * The limits a trace is held to: a time of at most 720h (a preset's step: two reads at
+ * 2^64-1 ns were "2 I/Os in 0 s", and a replay planned "about 24h" and idled), and a
+ * logical block size of 0 or a power of two from 512 to 64 KiB. The writer makes no
+ * header the reader refuses.
+ */
+static const struct {
+	uint64_t time_ns; /* of the second record */
+	uint32_t lbs;
+	const char *msg; /* NULL: read through */
+} held[] = {
+	{TRACE_MAX_TIME_NS, 512, NULL},
+	{TRACE_MAX_TIME_NS + 1, 512, "offset 64: record 2: a time past 720h"},
+	{UINT64_MAX, 512, "offset 64: record 2: a time past 720h"},
+	{1000, 0, NULL},
+	{1000, 4096, NULL},
+	{1000, 65536, NULL},
+	{1000, 3, "offset 24: logical block size 3, not 0 (unknown) or a power of two"},
+	{1000, 256, "offset 24: logical block size 256"},
+	{1000, 1536, "offset 24: logical block size 1536"},
+	{1000, 131072, "offset 24: logical block size 131072"},
+};
+
+START_TEST(test_held)
+{
+	char *path = test_tmpfile(NULL, 0);
+	struct trace_writer w;
+	struct trace_summary s;
+	char err[512];
+	uint8_t h[TRACE_HEADER_SIZE] = {0}, rec[TRACE_RECORD_SIZE] = {0};
+	uint64_t t = held[_i].time_ns;
+	uint32_t lbs = held[_i].lbs;
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	/* written by hand, as a damaged or hostile file would be */
+	memcpy(h, TRACE_MAGIC, 8);
+	h[8] = TRACE_VERSION;
+	h[12] = TRACE_RECORD_SIZE;
+	for (int i = 0; i < 4; i++)
+		h[24 + i] = (uint8_t)(lbs >> (8 * i));
+	ck_assert_uint_eq(fwrite(h, sizeof(h), 1, f), 1);
+	rec[18] = 0x10; /* 4096 bytes; a read at 0 */
+	ck_assert_uint_eq(fwrite(rec, sizeof(rec), 1, f), 1);
+	for (int i = 0; i < 8; i++)
+		rec[i] = (uint8_t)(t >> (8 * i));
+	ck_assert_uint_eq(fwrite(rec, sizeof(rec), 1, f), 1);
+	ck_assert_int_eq(fclose(f), 0);
+	int ret = trace_scan(path, &s, err, sizeof(err));
+	if (!held[_i].msg) {
+		ck_assert_msg(ret == 0, "%s", err);
+		ck_assert_uint_eq(s.duration_ns, t);
+		ck_assert_uint_eq(s.info.lbs, lbs);
+	} else {
+		ck_assert_int_eq(ret, -EINVAL);
+		ck_assert_msg(strstr(err, held[_i].msg), "got '%s', want '%s'", err, held[_i].msg);
+	}
+	/* the writer: the same header and record, or the same refusal */
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	struct trace_info info = {.lbs = lbs};
+	struct trace_rec r = {.time_ns = t, .len = 4096};
+	ret = trace_write_begin(&w, f, &info);
+	if (ret == 0)
+		ret = trace_write(&w, &r);
+	ck_assert_int_eq(ret, held[_i].msg ? -EINVAL : 0);
+	fclose(f);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 /* blk_io_trace records, little-endian. */
 static size_t blk_ev(uint8_t *p, uint64_t t, uint64_t sector, uint32_t bytes, uint32_t action,
 		     uint32_t cpu)
@@ -154,6 +231,52 @@ static size_t blk_ev(uint8_t *p, uint64_t t, uint64_t sector, uint32_t bytes, ui
 #define QW ((1u | (1u << 4) << 16) | (2u << 16))
 #define QR ((1u | (1u << 4) << 16) | (1u << 16))
 #define CW ((8u | (1u << 7) << 16) | (2u << 16))
+
+/* The imports refuse a time past the limit as the reader would, naming where it is. */
+START_TEST(test_import_held)
+{
+	static const char *const iologs[] = {
+		"fio version 3 iolog\n0 f add\n0 f open\n18446744073709551615 f read 0 4096\n",
+		"fio version 2 iolog\nf add\nf open\nf read 0 4096\nf wait 2592000000001\n",
+	};
+	static const char *const want[] = {
+		":4: time 18446744073709551615 is past 720h",
+		":5: a wait of 2592000000001 brings the time past 720h",
+	};
+	struct trace_writer w;
+	char err[512];
+
+	for (unsigned i = 0; i < 2; i++) {
+		char *in = test_tmpfile(NULL, 0);
+		test_put_text(in, iologs[i]);
+		FILE *out = tmpfile();
+		ck_assert_int_eq(trace_import(in, TRACE_SRC_FIO, out, NULL, &w, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, want[i]), "got '%s', want '%s'", err, want[i]);
+		fclose(out);
+		unlink(in);
+		free(in);
+	}
+	/* blktrace: the second read 721h after the first */
+	uint8_t ev[96];
+	struct blk_conv c;
+	size_t used;
+	FILE *out = tmpfile();
+	blk_ev(ev, 1000, 0, 4096, QR, 0);
+	blk_ev(ev + 48, 1000 + TRACE_MAX_TIME_NS + 3600000000000ull, 8, 4096, QR, 0);
+	ck_assert_int_eq(trace_write_begin(&w, out, NULL), 0);
+	ck_assert_int_eq(blk_conv_init(&c, &w), 0);
+	int ret = blk_conv_feed(&c, ev, sizeof(ev), &used, "bt", err, sizeof(err));
+	if (ret == 0)
+		ret = blk_conv_finish(&c);
+	ck_assert_int_eq(ret, -EINVAL);
+	ck_assert_msg(c.why && strstr(c.why, "a time past 720h"), "%s",
+		      c.why ? c.why : "no reason");
+	ck_assert_uint_eq(w.n, 1);
+	blk_conv_free(&c);
+	fclose(out);
+}
+END_TEST
 
 /*
  * Two CPUs' events as blktrace's per-CPU files give them, one after the other: the
@@ -399,6 +522,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_loop_test(tc, test_damaged, 0, sizeof(damage) / sizeof(damage[0]));
 	tcase_add_loop_test(tc, test_place, 0, sizeof(places) / sizeof(places[0]));
+	tcase_add_loop_test(tc, test_held, 0, sizeof(held) / sizeof(held[0]));
+	tcase_add_test(tc, test_import_held);
 	tcase_add_test(tc, test_blk_reorder);
 	tcase_add_test(tc, test_blk_hostile);
 	tcase_add_test(tc, test_replay_fast);

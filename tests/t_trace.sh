@@ -81,12 +81,15 @@ head -c $((32 + 32 * 5 + 7)) "$FIXTURE" >"$T/cut.dbt"
 check "a trace cut short: exit 2" test $? -eq 2
 check "... named by file, offset and record" \
 	grep -q "cut.dbt: offset 192: record 6: cut short (7 of 32 bytes)" "$T/err"
-python3 - "$FIXTURE" "$T/op.dbt" "$T/ver.dbt" "$T/back.dbt" <<'PY'
-import sys
+python3 - "$FIXTURE" "$T/op.dbt" "$T/ver.dbt" "$T/back.dbt" "$T/huge.dbt" "$T/lbs.dbt" <<'PY'
+import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 op = bytearray(d); op[32 + 32 * 2 + 24] = 9; open(sys.argv[2], "wb").write(op)
 ver = bytearray(d); ver[8] = 2; open(sys.argv[3], "wb").write(ver)
-back = bytearray(d); back[32 + 32 * 3:32 + 32 * 3 + 8] = b"\xff" * 8; open(sys.argv[4], "wb").write(back)
+back = bytearray(d); back[32 + 32 * 3:32 + 32 * 3 + 8] = struct.pack("<Q", 700 * 3600 * 10**9)
+open(sys.argv[4], "wb").write(back)
+huge = bytearray(d); huge[32 + 32 * 3:32 + 32 * 3 + 8] = b"\xff" * 8; open(sys.argv[5], "wb").write(huge)
+lbs = bytearray(d); lbs[24:28] = struct.pack("<I", 3); open(sys.argv[6], "wb").write(lbs)
 PY
 printf '[preset]\nname = bad trace\n[run]\ntrace = %s\n' "$T/op.dbt" >"$T/op.preset"
 "$DRIVEBENCH" run --target "$f" --preset "$T/op.preset" --out "$T/x.json" 2>"$T/err"
@@ -97,6 +100,12 @@ check "... at preset:line, trace: offset and record" \
 check "another version: exit 2, offset 8" bash -c "[ $? -eq 2 ] && grep -q 'ver.dbt: offset 8: trace version 2' '$T/err'"
 "$DRIVEBENCH" trace show "$T/back.dbt" >/dev/null 2>"$T/err"
 check "a time going back: offset and record" grep -q "back.dbt: offset 160: record 5: time goes back" "$T/err"
+"$DRIVEBENCH" trace show "$T/huge.dbt" >/dev/null 2>"$T/err"
+check "a time of 2^64-1 ns: exit 2, offset and record" bash -c "[ $? -eq 2 ] && grep -q 'huge.dbt: offset 128: record 4: a time past 720h' '$T/err'"
+"$DRIVEBENCH" run --target "$f" --trace "$T/huge.dbt" --out "$T/x.json" 2>"$T/err"
+check "... refused by a replay before it starts: exit 2" bash -c "[ $? -eq 2 ] && grep -q 'record 4: a time past 720h' '$T/err' && ! grep -q about '$T/err'"
+"$DRIVEBENCH" trace show "$T/lbs.dbt" >/dev/null 2>"$T/err"
+check "a logical block size of 3: exit 2, offset 24" bash -c "[ $? -eq 2 ] && grep -q 'lbs.dbt: offset 24: logical block size 3, not 0 (unknown) or a power of two' '$T/err'"
 
 # the shipped trace (an ext4 copy, read-back and fstrim on a loop device, captured here)
 "$DRIVEBENCH" trace show "$FIXTURE" >"$T/show" 2>&1

@@ -44,11 +44,19 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
+/* A logical block size the header may carry: 0 (unknown) or a power of two in range. */
+static bool lbs_ok(uint32_t lbs)
+{
+	return lbs == 0 || (lbs >= TRACE_MIN_LBS && lbs <= TRACE_MAX_LBS && !(lbs & (lbs - 1)));
+}
+
 int trace_write_begin(struct trace_writer *w, FILE *f, const struct trace_info *info)
 {
 	uint8_t h[TRACE_HEADER_SIZE] = {0};
 
 	*w = (struct trace_writer){.f = f};
+	if (info && !lbs_ok(info->lbs))
+		return -EINVAL;
 	memcpy(h, TRACE_MAGIC, 8);
 	put32(h + 8, TRACE_VERSION);
 	put32(h + 12, TRACE_RECORD_SIZE);
@@ -126,6 +134,14 @@ int trace_open(struct trace_reader *r, const char *path, char *err, size_t errle
 	}
 	r->info.dev_size = get64(h + 16);
 	r->info.lbs = get32(h + 24);
+	if (!lbs_ok(r->info.lbs)) {
+		trace_close(r);
+		return trace_errf(
+			err, errlen,
+			"%s: offset 24: logical block size %u, not 0 (unknown) or a power "
+			"of two from %u to %u",
+			path, r->info.lbs, TRACE_MIN_LBS, TRACE_MAX_LBS);
+	}
 	return 0;
 }
 
@@ -137,6 +153,8 @@ const char *trace_check(const struct trace_rec *t, uint64_t last_ns)
 		return "unknown flags";
 	if (t->time_ns < last_ns)
 		return "time goes back";
+	if (t->time_ns > TRACE_MAX_TIME_NS)
+		return "a time past 720h (a replay lasts no longer than a preset's step)";
 	if (t->op == TRACE_FLUSH)
 		return t->len || t->off ? "a flush with an offset or a length" : NULL;
 	if (t->len == 0)

@@ -13,10 +13,11 @@
  *     8  u32      version (1)
  *    12  u32      record size in bytes (32)
  *    16  u64      size of the traced device in bytes (0: unknown)
- *    24  u32      logical block size of the traced device (0: unknown)
+ *    24  u32      logical block size of the traced device (0: unknown; else a power
+ *                 of two from 512 to 64 KiB)
  *    28  u32      reserved, 0
  *   then records, 32 bytes each (trace_check() says which make sense):
- *     0  u64      time: ns since the trace started; never decreases
+ *     0  u64      time: ns since the trace started; never decreases; at most 720h
  *     8  u64      offset in bytes (0 for a flush)
  *    16  u32      length in bytes (0 for a flush)
  *    20  u32      issuing process id (0: unknown)
@@ -40,6 +41,11 @@
 					   (a discard may reach 4 GiB) */
 #define TRACE_MAX_RECORDS (16u << 20)	/* a replay holds its trace in memory: 16 Mi records,
 					   24 bytes each in memory (384 MiB) at most */
+#define TRACE_MAX_TIME_NS                                                                          \
+	(720ull * 3600 * 1000000000ull) /* a record's time: a replay lasts                         \
+			 no longer than a preset's step may (its 720h) */
+#define TRACE_MIN_LBS 512u		/* bytes: a logical block size, if known, is a power */
+#define TRACE_MAX_LBS (64u << 10)	/* of two from the one to the other */
 
 enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_FLUSH, TRACE_DISCARD, TRACE_NOPS };
 enum { TRACE_F_FUA = 1, TRACE_F_PREFLUSH = 2, TRACE_F_SYNC = 4, TRACE_F_META = 8,
@@ -76,12 +82,16 @@ struct trace_writer {
 	uint64_t bytes[TRACE_NOPS];
 };
 
-/* Start a trace on f (positioned at its start): writes the header. 0 or -errno. */
+/*
+ * Start a trace on f (positioned at its start): writes the header. 0 or -errno (-EINVAL:
+ * a block size the reader would refuse).
+ */
 int trace_write_begin(struct trace_writer *w, FILE *f, const struct trace_info *info);
 /*
  * A record the format holds, after one at last_ns: NULL, or why not (an unknown op or
- * flag, a time going back, a length or offset not a multiple of 512, a read or write over
- * TRACE_MAX_LEN, an offset past 2^62, a flush with an offset or length).
+ * flag, a time going back or past TRACE_MAX_TIME_NS, a length or offset not a multiple
+ * of 512, a read or write over TRACE_MAX_LEN, an offset past 2^62, a flush with an
+ * offset or length).
  */
 const char *trace_check(const struct trace_rec *t, uint64_t last_ns);
 /* One record; -EINVAL for one trace_check() refuses. 0 or -errno. */
@@ -98,14 +108,16 @@ struct trace_reader {
 };
 
 /*
- * Open a trace for reading and check its header. 0, or -errno / -EINVAL with
+ * Open a trace for reading and check its header (a block size that is not 0 or a power
+ * of two from TRACE_MIN_LBS to TRACE_MAX_LBS is refused). 0, or -errno / -EINVAL with
  * "PATH: offset N: message" in err. What is not a regular file is refused at once, never
  * waited on (fileio_open(): -EISDIR a directory, -EINVAL a FIFO or a device).
  */
 int trace_open(struct trace_reader *r, const char *path, char *err, size_t errlen);
 /*
  * The next record: 1, 0 at the end, or -EINVAL with "PATH: offset N: record K: message"
- * in err (a truncated record, an unknown op or flag, a time going back, a length over
+ * in err (a truncated record, an unknown op or flag, a time going back or past
+ * TRACE_MAX_TIME_NS, a length over
  * TRACE_MAX_LEN or not a multiple of 512, an I/O past 2^63).
  */
 int trace_next(struct trace_reader *r, struct trace_rec *out, char *err, size_t errlen);

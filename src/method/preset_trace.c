@@ -9,6 +9,9 @@
 #include "trace.h"
 #include "units.h"
 
+/* a trace's times stop where a preset's durations do */
+_Static_assert(TRACE_MAX_TIME_NS == PRESET_MAX_DURATION_NS, "the trace and preset limits differ");
+
 /*
  * The trace is read through here, so a damaged one is refused where the preset names it
  * (file:line, and the trace's own offset and record), and its mix set: a trace that

@@ -116,6 +116,9 @@ static int emit(struct blk_conv *c)
 		e.r.time_ns = c->last_out_ns;
 		c->late++;
 	}
+	/* a time past the format's limit (a damaged event's), named by the caller */
+	if ((c->why = trace_check(&e.r, c->last_out_ns)))
+		return -EINVAL;
 	c->last_out_ns = e.r.time_ns;
 	return trace_write(c->w, &e.r);
 }
@@ -215,6 +218,7 @@ int blk_conv_feed(struct blk_conv *c, const uint8_t *buf, size_t len, size_t *us
 			   le32(p + 40), &why);
 		if (ret) {
 			*used = at;
+			why = why ? why : c->why;
 			trace_errf(err, errlen, "%s: offset %" PRIu64 ": %s%s", name, c->offset + at,
 				   why ? "an I/O the trace format cannot hold: " : "cannot write the "
 										 "trace: ",
@@ -262,7 +266,9 @@ static int import_blk(FILE *in, const char *name, struct trace_writer *w, char *
 			   "bytes)", name, c.offset, have);
 		goto out;
 	}
-	if ((ret = blk_conv_finish(&c)))
+	if ((ret = blk_conv_finish(&c)) && c.why)
+		trace_errf(err, errlen, "%s: an I/O the trace format cannot hold: %s", name, c.why);
+	else if (ret)
 		trace_errf(err, errlen, "cannot write the trace: %s", strerror(-ret));
 	else if (w->n == 0)
 		ret = trace_errf(err, errlen, "%s: %" PRIu64 " events and no queued I/O among them",
@@ -308,6 +314,8 @@ static int fio_line(char *line, int version, uint64_t *now_ns, struct trace_writ
 	if (op == -3)
 		return trace_errf(msg, msglen, "unknown action '%s'", act);
 	if (version == 3) {
+		if (t > TRACE_MAX_TIME_NS / 1000)
+			return trace_errf(msg, msglen, "time %llu is past 720h", t);
 		if (t * 1000 < *now_ns)
 			return trace_errf(msg, msglen, "time %llu goes back", t);
 		*now_ns = t * 1000;
@@ -315,6 +323,9 @@ static int fio_line(char *line, int version, uint64_t *now_ns, struct trace_writ
 	if (op == -1)
 		return 0;
 	if (op == -2) {
+		if (version == 2 && off > (TRACE_MAX_TIME_NS - *now_ns) / 1000)
+			return trace_errf(msg, msglen, "a wait of %llu brings the time past 720h",
+					  off);
 		if (version == 2)
 			*now_ns += off * 1000;
 		return 0;

@@ -55,6 +55,7 @@ struct blk_conv {
 	uint64_t skipped;         /* of them, neither a queue nor a completion event */
 	uint64_t late;            /* written later than their own time (see above) */
 	uint64_t offset;          /* bytes consumed so far, for messages */
+	const char *why;	  /* why the format could not hold an I/O it wrote out */
 };
 
 /* 0 or -ENOMEM. */
