@@ -137,8 +137,9 @@ static struct json_object *preset_json(const char *id, const char *path, bool bu
 	json_object_object_add(o, "phases", json_object_new_int((int)pl->nphases));
 	json_object_object_add(o, "steps", json_object_new_int((int)plan_steps(pl)));
 	plan_estimate(pl, 0, 0, &e);
-	json_object_object_add(o, "duration_ns", json_object_new_int64((int64_t)e.max_ns));
-	json_object_object_add(o, "expected_ns", json_object_new_int64((int64_t)e.expected_ns));
+	/* unsigned: past 2^63 ns they printed negative; 2^64-1 is a saturated total */
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(e.max_ns));
+	json_object_object_add(o, "expected_ns", json_object_new_uint64(e.expected_ns));
 	json_object_object_add(o, "fill_x", json_object_new_double(e.fill_x));
 	json_object_object_add(o, "writes", json_object_new_boolean(plan_writes(pl)));
 	return o;

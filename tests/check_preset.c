@@ -281,6 +281,11 @@ START_TEST(test_estimates)
 		ck_assert_str_eq(buf, want[i].text);
 		plan_free(p);
 	}
+	/* a saturated total (2^64-1 ns) is what it is, not "about 0 s" */
+	plan_fmt_eta(buf, sizeof(buf), UINT64_MAX, UINT64_MAX, false, false);
+	ck_assert_str_eq(buf, "more than 584 years");
+	plan_fmt_eta(buf, sizeof(buf), 1800000000000ull, UINT64_MAX, true, false);
+	ck_assert_str_eq(buf, "at least 30m 00s, perhaps more than 584 years");
 	/* a fill from the size and a speed: 1 GiB at 100 MB/s is 10.7 s, not its 12 h cap */
 	struct plan *p = builtin("vdbench-corners", 1.0);
 	struct plan_eta e;

@@ -66,6 +66,9 @@ START_TEST(test_format)
 	ck_assert_str_eq(units_fmt_count(b, sizeof(b), 21204), "21.2K");
 	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), 45000000000ull), "45 s");
 	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), 23520000000000ull), "6h 32m");
+	/* near 2^64 it wrapped to "0 s"; the saturated total says what it is */
+	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), UINT64_MAX - 1), "5124095h 34m");
+	ck_assert_str_eq(units_fmt_duration(b, sizeof(b), UINT64_MAX), "more than 584 years");
 	/* results' times: UTC, ISO 8601; no room is no time, never a cut one */
 	ck_assert_str_eq(units_fmt_utc(b, sizeof(b), 0), "1970-01-01T00:00:00Z");
 	ck_assert_str_eq(units_fmt_utc(b, sizeof(b), 1796189274), "2026-12-02T05:27:54Z");

@@ -36,6 +36,25 @@ else
 fi
 rm -f "$XDG_CONFIG_HOME/drivebench/presets/broken.preset"
 
+# planned lengths past 2^63 ns print unsigned in --json (9999 x 277h printed
+# -8475741273709551616), and a total saturated at 2^64-1 ns reads as what it is, not "0 s"
+d="$XDG_CONFIG_HOME/drivebench/presets"
+python3 - "$d" <<'PY'
+import sys
+open(sys.argv[1] + "/long.preset", "w").write("[preset]\nname = Long\n" + "[measure]\ntime = 277h\n" * 9999)
+open(sys.argv[1] + "/sat.preset", "w").write("[preset]\nname = Sat\n" + "[measure]\ntime = 720h\ninterval = 1m\n" * 9999)
+PY
+"$DRIVEBENCH" presets --json >"$T/long.json" 2>"$T/err"
+got=$(json "$T/long.json" "' '.join('%s=%s,%s' % (p['id'], p['duration_ns'], p['expected_ns']) for p in d['presets'] if p['id'] in ('long', 'sat'))")
+out=$("$DRIVEBENCH" presets 2>&1)
+if [ "$got" = "long=9971002800000000000,9971002800000000000 sat=18446744073709551615,18446744073709551615" ] &&
+	grep -q '^  sat  *Sat .* more than 584 years$' <<<"$out" && ! grep -q 'about 0 s' <<<"$out"; then
+	pass presets-long
+else
+	fail presets-long "json '$got': $(grep -E '^  (long|sat) ' <<<"$out")"
+fi
+rm -f "$d/long.preset" "$d/sat.preset"
+
 # every key of the table is listed by --keys
 nkeys=$("$DRIVEBENCH" presets --keys | grep -c '^[a-z_]')
 mankeys=$(sed -n '/^\.SH KEYS/,/^\.SH /p' man/drivebench-preset.5 | grep -c '^\.B [a-z_]*$')

@@ -254,8 +254,10 @@ static int queue_lines(struct app *a, int y)
 			"empty: Enter adds the selected preset, then s starts the queue");
 	for (unsigned q = 0; q < a->nqueue && x < a->cols - 30; q++) {
 		const struct ui_preset *p = &a->presets[a->queue[q]];
-		uint64_t ns = (uint64_t)((double)p->duration_ns * scale);
-		total += ns;
+		/* saturating, as planned totals do (plan_time.c) */
+		double scaled = (double)p->duration_ns * scale;
+		uint64_t ns = scaled >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)scaled;
+		total = total > UINT64_MAX - ns ? UINT64_MAX : total + ns;
 		bounded |= p->bounded;
 		snprintf(buf, sizeof(buf), "%u. %s %s%s   ", q + 1, p->name,
 			 p->bounded ? a->g->le : "~", units_fmt_duration(tb, sizeof(tb), ns));

@@ -190,9 +190,12 @@ char *units_fmt_capacity_compact(char *buf, size_t len, uint64_t bytes)
 
 char *units_fmt_duration(char *buf, size_t len, uint64_t ns)
 {
-	uint64_t s = (ns + 500000000ull) / 1000000000ull;
+	/* rounded to the second without wrapping: near 2^64 it read "0 s" */
+	uint64_t s = ns / 1000000000ull + (ns % 1000000000ull >= 500000000ull);
 
-	if (ns < 1000000000ull && ns > 0)
+	if (ns == UINT64_MAX) /* a saturated total (plan_time.c): 2^64 ns is 584.5 years */
+		snprintf(buf, len, "more than 584 years");
+	else if (ns < 1000000000ull && ns > 0)
 		snprintf(buf, len, "%.1f s", (double)ns / 1e9);
 	else if (s < 60)
 		snprintf(buf, len, "%llu s", (unsigned long long)s);

@@ -28,7 +28,10 @@ char *units_fmt_size(char *buf, size_t len, uint64_t bytes);
 char *units_fmt_capacity(char *buf, size_t len, uint64_t bytes);
 /* "200GB", "1.92TB": the same, compact, as drive labels and reviews write it. */
 char *units_fmt_capacity_compact(char *buf, size_t len, uint64_t bytes);
-/* "45 s", "6h 32m", "1m 05s". */
+/*
+ * "45 s", "6h 32m", "1m 05s"; UINT64_MAX, where planned totals saturate, is "more than
+ * 584 years" (at least 32 bytes of buf hold any).
+ */
 char *units_fmt_duration(char *buf, size_t len, uint64_t ns);
 /* "812 ns", "19.4 us", "12.07 ms", "1.20 s": three significant digits. */
 char *units_fmt_latency(char *buf, size_t len, double ns);

@@ -148,12 +148,15 @@ char *plan_fmt_eta(char *buf, size_t len, uint64_t expected_ns, uint64_t max_ns,
 
 	units_fmt_duration(e, sizeof(e), expected_ns);
 	units_fmt_duration(m, sizeof(m), max_ns);
+	/* a saturated total is "more than 584 years", not "about" it */
+	if (expected_ns == UINT64_MAX)
+		snprintf(buf, len, "%s", e);
 	/* a bound that reads the same as the expected time says nothing more */
-	if (!fill && (!early || !strcmp(e, m)))
+	else if (!fill && (!early || !strcmp(e, m)))
 		snprintf(buf, len, "about %s", e);
 	else
-		snprintf(buf, len, "%s %s%s, at most %s", early ? "at least" : "about", e,
-			 fill ? " + fill" : "", m);
+		snprintf(buf, len, "%s %s%s, %s %s", early ? "at least" : "about", e,
+			 fill ? " + fill" : "", max_ns == UINT64_MAX ? "perhaps" : "at most", m);
 	return buf;
 }
 
