@@ -39,6 +39,10 @@ for ph in got["phases"]:
             assert st["summary"]["dur_ns"] == sum(s["dur_ns"] for s in samples(st)), st["label"]
             assert st["summary"]["all"]["max_ns"] == max(s["all"]["max_ns"] for s in samples(st))
             assert st["definition"]["latency"] == "total", st.get("definition")
+            # ... and how it waited and issued, known once its workers were set up
+            assert st["definition"].get("wait") == "interrupt", st.get("definition")
+            assert st["definition"].get("engine") == "io_uring", st.get("definition")
+            assert st["definition"].get("issue") == "nowait-first", st.get("definition")
         for i, s in enumerate(samples(st)):
             assert s["index"] == i
 PY

@@ -332,6 +332,23 @@ static void join_within(pthread_t t, uint64_t ns)
 }
 
 /*
+ * What the backend set up (engine_desc, busy_poll) into out, and each stream's, once
+ * every worker is: the sample callback may save the step so far, and its definition says
+ * how it was measured before the step ends.
+ */
+static void describe_setup(const struct step_run *step, struct step_result *out)
+{
+	snprintf(out->engine_desc, sizeof(out->engine_desc), "%s", step->w[0].desc);
+	out->busy_poll = step->w[0].busy_poll;
+	for (unsigned si = 0; si < step->nstreams && out->streams; si++) {
+		const struct stream_run *st = &step->s[si];
+		snprintf(st->res->engine_desc, sizeof(st->res->engine_desc), "%s",
+			 step->w[st->first].desc);
+		st->res->busy_poll = step->w[st->first].busy_poll;
+	}
+}
+
+/*
  * Start every worker, release them together once all are set up, collect until all have
  * ended, and join them. Returns 0, or -errno with a message when a worker could not
  * start or set up, or the collector ran out of memory.
@@ -356,6 +373,7 @@ static int run_workers(struct step_run *step, engine_sample_fn on_sample, void *
 	if (ret == 0) {
 		/* the last worker to reach its loop sets t0 (clock_in) */
 		go_wait(step, 1);
+		describe_setup(step, out);
 		ret = engine_collect(step, on_sample, arg, out);
 	}
 	for (unsigned i = 0; i < started; i++)

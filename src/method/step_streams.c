@@ -209,6 +209,9 @@ void step_streams_so_far(struct result_step *st, const struct step_result *live,
 {
 	stats_summarize(&live->acc[0], &live->acc[1], measured_ns, &st->summary);
 	st->summary.index = live->nsamples;
+	/* how it is measured, known since its workers were set up: an autosave says it */
+	if (live->engine_desc[0])
+		step_def_engine_set(&st->def, live->engine_desc, live->busy_poll);
 	for (unsigned i = 0; i < st->nstreams && i < live->nstreams; i++) {
 		const struct stream_result *r = &live->streams[i];
 		struct result_step *s = &st->streams[i];
@@ -216,6 +219,8 @@ void step_streams_so_far(struct result_step *st, const struct step_result *live,
 			continue;
 		/* out of memory: the live copy misses a sample, as the step's does */
 		result_step_add_sample(s, &r->samples[r->nsamples - 1]);
+		if (r->engine_desc[0])
+			step_def_engine_set(&s->def, r->engine_desc, r->busy_poll);
 		stats_summarize(&r->acc[0], &r->acc[1], measured_ns, &s->summary);
 		s->summary.index = r->nsamples;
 	}

@@ -447,21 +447,27 @@ double step_cpu_others_pct(const struct step_cpu *c)
 	return others < 0 ? 0 : others > 100 ? 100 : others;
 }
 
-void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
-		       uint32_t lbs, uint32_t pbs, double others_pct)
+void step_def_engine_set(struct step_def *d, const char *desc, bool busy_poll)
 {
 	const char *sp = strchr(desc, ' ');
 
-	memset(d, 0, sizeof(*d));
-	/* drivebench times an I/O from before the io_uring_enter that submits it */
-	d->lat = d->pct_lat = SL_TOTAL;
 	d->wait = busy_poll ? SWT_BUSY_POLL : SWT_INTERRUPT;
 	snprintf(d->engine, sizeof(d->engine), "%.*s", (int)(sp ? sp - desc : (long)strlen(desc)),
 		 desc);
 	text_copy(d->flags, sizeof(d->flags), sp ? sp + 1 : "");
 	/* the uring engine says IOSQE_ASYNC in its flags when it marked its I/O async */
+	d->issue = SI_UNKNOWN;
 	if (!strcmp(d->engine, "io_uring"))
 		d->issue = strstr(d->flags, "IOSQE_ASYNC") ? SI_ASYNC : SI_NOWAIT_FIRST;
+}
+
+void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
+		       uint32_t lbs, uint32_t pbs, double others_pct)
+{
+	memset(d, 0, sizeof(*d));
+	/* drivebench times an I/O from before the io_uring_enter that submits it */
+	d->lat = d->pct_lat = SL_TOTAL;
+	step_def_engine_set(d, desc, busy_poll);
 	d->scale = scale > 0 ? scale : 1;
 	d->lbs = lbs;
 	d->pbs = pbs;

@@ -187,6 +187,13 @@ char *step_def_describe(const struct step_def *d, char *buf, size_t len);
 void step_def_measured(struct step_def *d, const char *desc, bool busy_poll, double scale,
 		       uint32_t lbs, uint32_t pbs, double others_pct);
 
+/*
+ * The engine's part of d (wait, issue, engine, flags) from what the backend set up (desc:
+ * its first word the engine, the rest the flags) and whether its workers spin: known once
+ * a step's workers are set up, so a step saved while it runs (an autosave) says it too.
+ */
+void step_def_engine_set(struct step_def *d, const char *desc, bool busy_poll);
+
 struct result;
 /*
  * replay: the definition of the step of `from` that a replay's step (its place in phase
