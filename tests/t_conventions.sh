@@ -319,6 +319,7 @@ bad "no =" 3 "expected 'key = value'" "theme = light\n\nresults\n"
 bad "relative results" 1 "results: not an absolute path" "results = here\n"
 bad "bad busy-poll" 1 "busy-poll: busy-poll is auto, yes or no" "busy-poll = sometimes\n"
 bad "empty value" 1 "library: no value" "library =\n"
+bad "a NUL byte" 2 "binary data \\(a NUL byte\\)" "theme = default\n\0\nbusy-poll = maybe\n"
 bad "a key given twice" 3 "results given twice \\(first on line 1\\)" "results = /a\n# b\nresults = /b\n"
 # a theme the site names that does not exist: the TUI refuses it with file:line
 printf 'theme = no-such-theme\n' >"$conf"

@@ -161,6 +161,17 @@ int siteconf_load(struct siteconf *c, const struct settings *s, char *err, size_
 			       err, errlen);
 	if (ret)
 		return ret;
+	/* a NUL would end a line early, and what follows it would go unread */
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		unsigned at = 1;
+		for (const char *p = text; p < nul; p++)
+			at += *p == '\n';
+		snprintf(err, errlen, "%s:%u: binary data (a NUL byte): not a configuration",
+			 c->path, at);
+		free(text);
+		return -EINVAL;
+	}
 	/* strsep, not strtok: empty lines count */
 	for (char *rest = text, *l; (l = strsep(&rest, "\n"));) {
 		const char *bad;
