@@ -256,3 +256,15 @@ PY
 else
 	skip "a full --out" "needs root to mount a small tmpfs"
 fi
+
+# ---- autosaves that fail the same way are said once --------------------------------------
+mkdir -p "$T/gone"
+"$DRIVEBENCH" run --engine null --target "$ro" --rw randread --time 3s --interval 100ms \
+	--autosave 100ms --quiet --out "$T/gone/r.json" >/dev/null 2>"$T/gone.err" &
+gpid=$!
+until_ok 30 test -s "$T/gone/r.json"
+rm -rf "$T/gone"
+wait $gpid
+n=$(grep -c "autosave failed" "$T/gone.err")
+check "autosaves into a directory removed under the run: said once ($n), then saved elsewhere" \
+	eval 'test "$n" -eq 1 && grep -q "the result is saved in .* instead" "$T/gone.err"'

@@ -535,6 +535,7 @@ struct watched {
 	struct runner_event last;   /* the last event autosave() saw (its pointers stale) */
 	const atomic_int *stop;	    /* the engine's stop: each signal adds one (NULL: none) */
 	char moved_from[4096];	    /* the name the run's file had before moved_on(); "" */
+	char failed[DB_ERR_LEN];    /* the last autosave failure told; "" after a save */
 };
 
 static void attach_health(struct run *r, struct health_watch *w)
@@ -554,10 +555,15 @@ static void tell_saved(struct watched *x, const struct runner_event *ev, int ret
 	char msg[DB_ERR_LEN + 32];
 
 	if (ret < 0) {
+		/* said once, not at every autosave that fails the same way */
+		if (!strcmp(x->failed, err))
+			return;
+		snprintf(x->failed, sizeof(x->failed), "%s", err);
 		snprintf(msg, sizeof(msg), "autosave failed: %s", err);
 		told.kind = RUN_EV_LOG;
 		told.msg = msg;
 	} else {
+		x->failed[0] = '\0';
 		told.kind = RUN_EV_AUTOSAVE;
 		told.msg = x->r->path;
 	}
