@@ -308,6 +308,35 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/*
+ * One log for both threads (per_job_logs=0), from fio 3.33: fio ends a thread's latency
+ * log with its last window at exit, and here that was the same millisecond as the window
+ * before ("1000" twice). That line is the same thread's: the next thread's part starts
+ * where the time goes back, and each interval weighs both threads' latency by their IOPS.
+ */
+START_TEST(test_shared_log_same_time)
+{
+	static const double iops[2][3] = {{100876, 107852, 114260}, {74316, 57640, 72748}};
+	static const double lat[2][3] = {{207374, 276560, 221670}, {157121, 148754, 137319}};
+	struct result r;
+	struct sample s;
+
+	load(&r, "shared-dup.json", FIX "/logs-shared");
+	const struct result_step *st = &r.phases[0].steps[0];
+	ck_assert_uint_eq(st->wl.threads, 2);
+	ck_assert_uint_eq(st->nsamples, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		double w = iops[0][i] + iops[1][i];
+		double mean = (lat[0][i] * iops[0][i] + lat[1][i] * iops[1][i]) / w;
+		ck_assert(result_step_sample(st, i, &s));
+		ck_assert(s.d[DIR_READ].iops == w);
+		ck_assert_msg(fabs(s.d[DIR_READ].mean_ns - mean) < 1e-6,
+			      "interval %u: %.3f, not %.3f", i, s.d[DIR_READ].mean_ns, mean);
+	}
+	result_free(&r);
+}
+END_TEST
+
 static const struct {
 	const char *file, *logs, *want; /* want: in the message, after "FILE:" */
 } bad[] = {
@@ -489,6 +518,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_client_hosts);
 	tcase_add_test(tc, test_host_phase_name);
 	tcase_add_test(tc, test_roundtrip);
+	tcase_add_test(tc, test_shared_log_same_time);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("many");

@@ -53,7 +53,7 @@
  * intervals (its samples) plus one thread's, whatever the number of threads. A log that
  * fio wrote for all threads of a job (per_job_logs=0: "<prefix>_iops.log", each
  * thread's intervals after the one before, in the order the threads ended) is read on
- * from thread to thread, a thread's part ending where its times start again.
+ * from thread to thread, a thread's part ending where its times go back.
  *
  * Limits: the JSON document and each log FIO_IMPORT_MAX_BYTES (RESULT_MAX_FILE_BYTES),
  * the threads of one host whose logs are read FIO_IMPORT_MAX_LOG_THREADS,

@@ -251,7 +251,11 @@ static int stream_entry(struct importer *im, struct fio_log_stream *ls)
 
 /*
  * Hand each entry of one thread's part of ls to fn (per direction, in order). A shared
- * log's part ends where a direction's time does not go on (the next thread's log starts).
+ * log's part ends where a direction's time goes back (the next thread's log starts). Not
+ * where it stays: fio ends a thread's latency log with the window its exit closed, which
+ * can be the millisecond of the window before ("1000" twice), and that line is the same
+ * thread's; ending the part there gave it to the next thread, whose own lines were then
+ * not read.
  */
 static int stream_part(struct importer *im, struct fio_log_stream *ls,
 		       int (*fn)(struct importer *im, struct fio_log_stream *ls, void *arg),
@@ -265,7 +269,7 @@ static int stream_part(struct importer *im, struct fio_log_stream *ls,
 		if (!ls->ahead && (ret = stream_entry(im, ls)) <= 0)
 			return ret;
 		unsigned d = ls->next.d;
-		if (ls->shared && seen[d] && ls->next.t_ms <= last[d]) {
+		if (ls->shared && seen[d] && ls->next.t_ms < last[d]) {
 			ls->ahead = true; /* the next thread's */
 			return 0;
 		}
