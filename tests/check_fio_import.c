@@ -352,6 +352,9 @@ static const struct {
 	{"jsonplus.json", ".", "lg_iops"},
 	{"nonexistent.json", NULL, "nonexistent.json"},
 	{"bad-steady.json", NULL, "bad-steady.json:16: steadystate: \"criterion\" is not a string"},
+	/* fio 3.33 with log_max_value=1: each window's maximum, not its mean */
+	{"lat-max.json", "logs-max",
+	 "lat-max.json:6: job 'm' logged with log_max_value=1 (each interval's maximum)"},
 };
 
 START_TEST(test_bad)

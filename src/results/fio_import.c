@@ -504,6 +504,12 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
 	pd->lk = entry_stat_kind(e); /* the logs' mean latency is the summary's kind */
 	pd->at = e->at;
 	pd->log_avg = opt(im, e, "log_avg_msec") != NULL;
+	const char *win = opt(im, e, "log_window_value");
+	if (!win)
+		win = opt(im, e, "log_max_value");
+	/* fio's values for a window's mean: avg, 0 (fio 3.33's bool: false) */
+	if (win && strcmp(win, "avg") && strcmp(win, "0") && strcmp(win, "false"))
+		text_copy(pd->log_window, sizeof(pd->log_window), win);
 	if ((iops_log && !(pd->iops_prefix = strdup(iops_log))) ||
 	    (lat_log_opt && !(pd->lat_prefix = strdup(lat_log_opt))))
 		return fio_import_nomem(im);

@@ -37,7 +37,8 @@
  * order of their phases. fio's own "All clients" entry (every group summed into one) is
  * left out.
  *
- * fio's per-interval logs (write_iops_log, write_lat_log with log_avg_msec) become a
+ * fio's per-interval logs (write_iops_log, write_lat_log with log_avg_msec, each window's
+ * mean: log_max_value=1's maxima are refused) become a
  * step's samples when a directory is given: the files "<prefix>_iops.<N>.log" and
  * "<prefix>_clat.<N>.log" (or _lat, as the summary's latency) of the threads the entry
  * covers, N counted as fio numbers its threads (1 up, in job order). Interval i of a

@@ -62,6 +62,7 @@ struct pending {
 	unsigned groupid, numjobs, lk;
 	size_t at; /* of its entry in the document */
 	bool log_avg; /* log_avg_msec given: the logs hold intervals */
+	char log_window[16]; /* log_max_value (log_window_value) other than the mean; "" */
 	char *iops_prefix, *lat_prefix; /* malloc'd; NULL: no such log */
 };
 

@@ -457,6 +457,13 @@ int fio_import_samples(struct importer *im, struct result_step *st, const struct
 			 im->file, fio_import_line(im, pd->at), pd->name);
 		return -EINVAL;
 	}
+	if (pd->log_window[0]) {
+		text_fmt(im->err, im->errlen,
+			 "%s:%u: job '%s' logged with log_max_value=%s (each interval's "
+			 "maximum), not the mean alone: run fio without it to import its logs",
+			 im->file, fio_import_line(im, pd->at), pd->name, pd->log_window);
+		return -EINVAL;
+	}
 	memset(&sl, 0, sizeof(sl));
 	sl.first = true;
 	for (unsigned t = 0; t < n && !ret; t++)
