@@ -12,6 +12,7 @@
 
 #include "fio_import.h"
 #include "hist.h"
+#include "report_match.h"
 #include "result.h"
 #include "result_io.h"
 #include "rundir.h"
@@ -337,6 +338,95 @@ START_TEST(test_shared_log_same_time)
 }
 END_TEST
 
+/*
+ * fio 3.33 groups (group_reporting) of two job sections: [r] randread 4k iodepth=4 and
+ * [w] randwrite 64k iodepth=16, whose reads fio reports under [w]'s options; and two of
+ * randread 4k that differ in iodepth only, which fio's listing before the JSON
+ * (--output-format=normal,json) tells. Each step is marked group-mixed, with its reason,
+ * and compare matches it only with a step marked alike, never with an unmarked one of
+ * the workload its options name. A group of one job section is not marked.
+ */
+START_TEST(test_group_mixed)
+{
+	struct result r, r2;
+	const struct result_warning *w;
+
+	load(&r, "group-mixed.json", NULL);
+	ck_assert_uint_eq(r.phases[0].nsteps, 1);
+	const struct result_step *st = &r.phases[0].steps[0];
+	ck_assert_uint_eq(st->summary.d[DIR_READ].ios, 1024);
+	ck_assert_ptr_nonnull(w = result_step_warning(st, "group-mixed"));
+	ck_assert_msg(strstr(w->text, "rw=randwrite bs=64k iodepth=16") &&
+			      strstr(w->text, "reads, which its options do not do"),
+		      "%s", w->text);
+	/* the same workload, unmarked: not the same step; marked alike: the same */
+	struct result_step plain = *st;
+	plain.nwarnings = 0;
+	ck_assert(!report_same_step(st, &plain));
+	ck_assert(!report_same_step(&plain, st));
+	ck_assert(report_marks_hash(st) != report_marks_hash(&plain));
+	load(&r2, "group-mixed.json", NULL);
+	ck_assert(report_same_step(st, &r2.phases[0].steps[0]));
+	ck_assert(report_step_hash(st, 0) == report_step_hash(&r2.phases[0].steps[0], 0));
+	result_free(&r2);
+	result_free(&r);
+
+	load(&r, "group-listed.txt", NULL);
+	st = &r.phases[0].steps[0];
+	ck_assert_uint_eq(st->wl.qdepth, 16);
+	ck_assert_ptr_nonnull(w = result_step_warning(st, "group-mixed"));
+	ck_assert_msg(strstr(w->text, "fio's listing"), "%s", w->text);
+	result_free(&r);
+
+	load(&r, "jsonplus.json", NULL); /* numjobs=2 of one section */
+	ck_assert_ptr_null(result_step_warning(&r.phases[0].steps[0], "group-mixed"));
+	result_free(&r);
+}
+END_TEST
+
+/*
+ * fio 3.33's sizes per direction: bs=4k,64k of randrw (reads 4k, writes 64k) is no one
+ * size; of randread it is 4k; bsrange=4k-16k is no one size either; bssplit per
+ * direction is no one split. No one size: bs 0 (never the smallest), and the sizes in
+ * the bs-varied warning, which marks the step apart as group-mixed does.
+ */
+START_TEST(test_bs_dirs)
+{
+	static const struct {
+		const char *label;
+		uint32_t bs;
+		const char *note; /* NULL: no bs-varied */
+	} want[] = {
+		{"rw", 0, "fio's block sizes: reads 4k, writes 64k"},
+		{"r", 4096, NULL},
+		{"range", 0, "fio's block sizes: reads 4k-16k"},
+		{"split", 0, "fio's block sizes: reads bssplit 4k/50:8k/50, writes bssplit 64k"},
+	};
+	struct result r;
+
+	load(&r, "bs-dirs.json", NULL);
+	ck_assert_uint_eq(r.phases[0].nsteps, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		const struct result_step *st = &r.phases[0].steps[i];
+		const struct result_warning *w = result_step_warning(st, "bs-varied");
+		ck_assert_str_eq(st->label, want[i].label);
+		ck_assert_uint_eq(st->wl.bs, want[i].bs);
+		ck_assert_uint_eq(st->wl.nsplit, 0);
+		ck_assert_ptr_null(result_step_warning(st, "group-mixed"));
+		if (!want[i].note) {
+			ck_assert_ptr_null(w);
+			continue;
+		}
+		ck_assert_ptr_nonnull(w);
+		ck_assert_str_eq(w->text, want[i].note);
+		struct result_step plain = *st;
+		plain.nwarnings = 0;
+		ck_assert(!report_same_step(st, &plain));
+	}
+	result_free(&r);
+}
+END_TEST
+
 static const struct {
 	const char *file, *logs, *want; /* want: in the message, after "FILE:" */
 } bad[] = {
@@ -522,6 +612,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_host_phase_name);
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_shared_log_same_time);
+	tcase_add_test(tc, test_group_mixed);
+	tcase_add_test(tc, test_bs_dirs);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("many");

@@ -479,6 +479,8 @@ char *workload_describe(const struct workload *wl, char *buf, size_t len)
 	}
 	if (wl->nsplit)
 		snprintf(bs, sizeof(bs), "bssplit");
+	else if (!wl->bs)
+		snprintf(bs, sizeof(bs), "bs ?"); /* an import's sizes of no one workload */
 	else
 		units_fmt_size(bs, sizeof(bs), wl->bs);
 	workload_fmt_mix(wl, mix, sizeof(mix));

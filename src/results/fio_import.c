@@ -49,36 +49,6 @@ int fio_import_nomem(struct importer *im)
 
 /* ---- the model --------------------------------------------------------------------- */
 
-/* An option of the job, else of the global section; NULL when neither sets it. */
-static const char *opt(const struct importer *im, const struct fio_entry *e, const char *key)
-{
-	struct json_object *v;
-
-	if (e->opts && json_object_object_get_ex(e->opts, key, &v))
-		return json_object_get_string(v);
-	if (im->global && json_object_object_get_ex(im->global, key, &v))
-		return json_object_get_string(v);
-	return NULL;
-}
-
-static bool opt_bool(const struct importer *im, const struct fio_entry *e, const char *key)
-{
-	const char *v = opt(im, e, key);
-	/* a bare "group_reporting" reads as "" */
-	return v && strcmp(v, "0") && strcmp(v, "false");
-}
-
-static unsigned opt_uint(const struct importer *im, const struct fio_entry *e, const char *key,
-			 unsigned dflt)
-{
-	const char *v = opt(im, e, key);
-	uint64_t n;
-
-	if (!v || units_parse_uint(v, 1, 1u << 20, &n))
-		return dflt;
-	return (unsigned)n;
-}
-
 /*
  * The latency of the step's mean, min, max and std dev: fio's total "lat" when every
  * direction that did I/O has it, else the completion latency "clat" (fio output without
@@ -120,81 +90,6 @@ static bool entry_has_bins(const struct fio_entry *e, unsigned lk)
 		any |= e->d[d].lat[lk].have_bins;
 	}
 	return any;
-}
-
-/* The workload the job ran, as far as its options say; counts fill in the rest. */
-static void entry_workload(const struct importer *im, const struct fio_entry *e,
-			   struct workload *wl)
-{
-	const char *v;
-	uint64_t n;
-	char err[256];
-
-	workload_defaults(wl);
-	/* fio's rw: read (its default), write, randread, randwrite, rw, randrw; ":N" after */
-	char rw[32] = "";
-	if ((v = opt(im, e, "rw")) || (v = opt(im, e, "readwrite")))
-		text_copy(rw, sizeof(rw), v);
-	else if (!e->opts)
-		snprintf(rw, sizeof(rw), "unknown"); /* fio's client leaves them out at times */
-	else
-		snprintf(rw, sizeof(rw), "read"); /* fio's default */
-	rw[strcspn(rw, ":")] = '\0';
-	wl->pattern = strncmp(rw, "rand", 4) ? WL_SEQUENTIAL : WL_RANDOM;
-	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
-		wl->read_pct = 100;
-	else if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
-		wl->read_pct = 0;
-	else if (!strcmp(rw, "rw") || !strcmp(rw, "readwrite") || !strcmp(rw, "randrw"))
-		wl->read_pct = opt_uint(im, e, "rwmixread", 100 - opt_uint(im, e, "rwmixwrite", 50));
-	else /* trims, or unknown: what was read and written says the mix */
-		wl->read_pct = (unsigned)(100 * e->d[FD_READ].ios /
-					  (e->d[FD_READ].ios + e->d[FD_WRITE].ios + !e->d[FD_READ].ios));
-	if (wl->read_pct > 100)
-		wl->read_pct = 100;
-	wl->nsplit = 0;
-	wl->bs = 4096; /* fio's default */
-	if ((v = opt(im, e, "bssplit")) && !workload_parse_bssplit(wl, v, err, sizeof(err))) {
-		/* kept */
-	} else if ((v = opt(im, e, "bs")) || (v = opt(im, e, "blocksize"))) {
-		char bs[32];
-		wl->nsplit = 0;
-		text_copy(bs, sizeof(bs), v);
-		bs[strcspn(bs, ",-:")] = '\0'; /* "4k,8k" read,write; "4k-16k" a range */
-		if (!units_parse_size(bs, &n) && n && n <= UINT32_MAX)
-			wl->bs = (uint32_t)n;
-	}
-	wl->threads = 1; /* resolve_threads() */
-	wl->qdepth = opt_uint(im, e, "iodepth", 1);
-	if ((v = opt(im, e, "ramp_time")) && !units_parse_duration(v, &n))
-		wl->ramp_ns = n;
-	if ((v = opt(im, e, "rate_iops")) && !units_parse_uint(v, 0, UINT32_MAX, &n))
-		wl->rate_iops = n; /* per job: resolve_threads() makes it the total */
-	if ((v = opt(im, e, "size")) && *v) {
-		double pct;
-		size_t l = strlen(v);
-		char num[32];
-		if (v[l - 1] == '%' && l < sizeof(num)) {
-			snprintf(num, sizeof(num), "%.*s", (int)(l - 1), v);
-			if (!units_parse_double(num, 0.000001, 100, &pct))
-				wl->range_pct = pct;
-		} else if (!units_parse_size(v, &n)) {
-			wl->range_size = n;
-		}
-	}
-	if ((v = opt(im, e, "offset")) && !units_parse_size(v, &n))
-		wl->range_start = n;
-	if ((v = opt(im, e, "log_avg_msec")) && !units_parse_uint(v, 1, UINT32_MAX, &n))
-		wl->interval_ns = n * 1000000;
-	if ((v = opt(im, e, "randseed")) && !units_parse_uint(v, 0, UINT64_MAX, &n))
-		wl->seed = n;
-	if (opt_bool(im, e, "zero_buffers"))
-		wl->data = WL_DATA_ZERO;
-	else if ((v = opt(im, e, "buffer_compress_percentage")) &&
-		 !units_parse_uint(v, 1, 100, &n)) {
-		wl->data = WL_DATA_COMPRESS;
-		wl->compress_pct = (unsigned)n;
-	}
 }
 
 void fio_import_combine(struct sample *s)
@@ -264,24 +159,24 @@ static int entry_def(const struct importer *im, struct result_step *st, const st
 	static const char *const issue_opts[] = {"hipri",	"sqthread_poll", "fixedbufs",
 						 "registerfiles", "nonvectored",  "direct"};
 	struct step_def *d = &st->def;
-	const char *eng = opt(im, e, "ioengine");
+	const char *eng = fio_import_opt(im, e, "ioengine");
 	size_t used = 0;
 
 	d->lat = sk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
 	d->pct_lat = lk == LK_LAT ? SL_TOTAL : SL_COMPLETION;
-	d->wait = opt_bool(im, e, "hipri") ? SWT_POLLED : SWT_INTERRUPT;
+	d->wait = fio_import_opt_bool(im, e, "hipri") ? SWT_POLLED : SWT_INTERRUPT;
 	text_fmt(d->engine, sizeof(d->engine), "fio %s", eng ? eng : "psync");
 	/* io_uring's issue: non-blocking first, or every request async (force_async=1); a
 	   force_async of N > 1 makes every Nth async, a mix that stays unknown */
 	if (eng && !strcmp(eng, "io_uring")) {
-		const char *fa = opt(im, e, "force_async");
+		const char *fa = fio_import_opt(im, e, "force_async");
 		if (!fa || !strcmp(fa, "0"))
 			d->issue = SI_NOWAIT_FIRST;
 		else if (!strcmp(fa, "1"))
 			d->issue = SI_ASYNC;
 	}
 	for (size_t i = 0; i < sizeof(issue_opts) / sizeof(issue_opts[0]); i++)
-		if (opt_bool(im, e, issue_opts[i]) && used < sizeof(d->flags))
+		if (fio_import_opt_bool(im, e, issue_opts[i]) && used < sizeof(d->flags))
 			used += (size_t)snprintf(d->flags + used, sizeof(d->flags) - used, "%s%s",
 						 used ? "," : "", issue_opts[i]);
 	text_fix(d->flags, sizeof(d->flags));
@@ -341,7 +236,8 @@ static int make_step(struct importer *im, struct result_step *st, const struct f
 			return -ENOMEM;
 	}
 	snprintf(st->engine, sizeof(st->engine), "%s %s (%s)", im->version,
-		 opt(im, e, "ioengine") ? opt(im, e, "ioengine") : "psync", fio_import_lat_key[sk]);
+		 fio_import_opt(im, e, "ioengine") ? fio_import_opt(im, e, "ioengine") : "psync",
+		 fio_import_lat_key[sk]);
 	text_fix(st->engine, sizeof(st->engine));
 	if (entry_def(im, st, e, sk, lk))
 		return -ENOMEM;
@@ -474,6 +370,7 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
 	struct result_phase *ph;
 	struct result_step *st;
 	struct workload wl;
+	struct fio_wl_notes notes;
 	int ret;
 
 	if (!strcmp(e->name, "All clients"))
@@ -483,30 +380,39 @@ int fio_import_add_entry(struct importer *im, struct fio_entry *e)
 			 RESULT_MAX_STEPS);
 		return -E2BIG;
 	}
-	entry_workload(im, e, &wl);
+	fio_import_workload(im, e, &wl, &notes);
 	if (!(ph = phase_for(im, e->host)) || !(st = result_add_step(ph, e->name, &wl)))
 		return fio_import_nomem(im);
 	if ((ret = make_step(im, st, e)))
+		return fio_import_nomem(im);
+	if (notes.bs[0] && result_step_warn(st, SW_BS_VARIED, "%s", notes.bs))
+		return fio_import_nomem(im);
+	if (notes.mixed[0] &&
+	    result_step_warn(st, SW_GROUP_MIXED,
+			     "a group of jobs of other workloads (group_reporting): fio gave the "
+			     "options of its last job (%s), the figures of every job: %s",
+			     notes.mixed, notes.why))
 		return fio_import_nomem(im);
 	if (st->status == RS_FAILED)
 		ph->status = r->status = RS_FAILED;
 	if (GROW_POW2(im->pend, im->npend, 1))
 		return fio_import_nomem(im);
 	struct pending *pd = &im->pend[im->npend++];
-	const char *iops_log = opt(im, e, "write_iops_log"), *lat_log_opt = opt(im, e, "write_lat_log");
+	const char *iops_log = fio_import_opt(im, e, "write_iops_log"),
+		   *lat_log_opt = fio_import_opt(im, e, "write_lat_log");
 	memset(pd, 0, sizeof(*pd));
 	pd->phase = (unsigned)(ph - r->phases);
 	pd->step = ph->nsteps - 1;
 	memcpy(pd->name, e->name, sizeof(pd->name));
 	memcpy(pd->host, e->host, sizeof(pd->host));
 	pd->groupid = e->groupid;
-	pd->numjobs = opt_uint(im, e, "numjobs", 1);
+	pd->numjobs = fio_import_opt_uint(im, e, "numjobs", 1);
 	pd->lk = entry_stat_kind(e); /* the logs' mean latency is the summary's kind */
 	pd->at = e->at;
-	pd->log_avg = opt(im, e, "log_avg_msec") != NULL;
-	const char *win = opt(im, e, "log_window_value");
+	pd->log_avg = fio_import_opt(im, e, "log_avg_msec") != NULL;
+	const char *win = fio_import_opt(im, e, "log_window_value");
 	if (!win)
-		win = opt(im, e, "log_max_value");
+		win = fio_import_opt(im, e, "log_max_value");
 	/* fio's values for a window's mean: avg, 0 (fio 3.33's bool: false) */
 	if (win && strcmp(win, "avg") && strcmp(win, "0") && strcmp(win, "false"))
 		text_copy(pd->log_window, sizeof(pd->log_window), win);
@@ -758,6 +664,8 @@ static int import_buf(struct result *r, const char *buf, size_t len, const char 
 	}
 	r->status = RS_COMPLETE;
 	r->scale = 0; /* fio's output says nothing of a preset's scale */
+	if (fio_import_listing(&im, buf, (size_t)(start - buf)))
+		goto out;
 	fio_import_read_document(&im);
 	if (im.j.ret || resolve_threads(&im) || aggregate(&im))
 		goto out;
@@ -808,6 +716,7 @@ out:
 	free(im.pend);
 	free(im.hosts);
 	free(im.host_phase);
+	free(im.mixed_groups);
 	if (im.jobs_rec)
 		json_object_put(im.jobs_rec);
 	if (fio)

@@ -24,6 +24,12 @@
  * own p50/p90/p99/p99.9/p99.99 per direction, carries no histogram, and its "all"
  * percentiles (reads and writes mixed) are 0, with the warning "no-histogram".
  *
+ * The workload is the options' (a group's: its last job's), block sizes per direction
+ * (bs=R,W, bsrange, bssplit): one size or split when the directions done agree, else bs 0
+ * and the warning "bs-varied"; a group whose figures are not its options' workload
+ * (fio's listing before the JSON, I/O of a direction it does not do, sizes out of its
+ * options') carries "group-mixed". Both mark the step apart in compare (report_match.h).
+ *
  * fio's version, global and job options, and the steady-state verdict of a job run with
  * steadystate= ("ss", "duration", "attained", "criterion"), go to the host record as
  * host.fio: {"version", "source", "time", "global options", "jobs": [{"name", "host",

@@ -86,11 +86,38 @@ struct importer {
 	char (*hosts)[128];
 	unsigned *host_phase; /* the phase of each (before the aggregate is put first) */
 	unsigned nhosts;
+	unsigned *mixed_groups; /* groups fio's listing gives jobs of other options; malloc'd */
+	unsigned nmixed;
 	char *err;
 	size_t errlen;
 };
 
 #define FIO_IMPORT_MAX_HOSTS 64
+
+/* fio_import_wl.c: an option of the job, else of the global section; NULL when neither. */
+const char *fio_import_opt(const struct importer *im, const struct fio_entry *e, const char *key);
+/* Given and not 0 or false (a bare option reads as ""). */
+bool fio_import_opt_bool(const struct importer *im, const struct fio_entry *e, const char *key);
+/* A whole number 1..2^20, else dflt. */
+unsigned fio_import_opt_uint(const struct importer *im, const struct fio_entry *e, const char *key,
+			     unsigned dflt);
+
+/* What an entry's workload does not hold, for its step's warnings; "" when nothing. */
+struct fio_wl_notes {
+	char bs[256];	 /* bs-varied: each direction's sizes ("fio's block sizes: ...") */
+	char mixed[128]; /* group-mixed: the options fio gave ("rw=randwrite bs=64k ...") */
+	char why[128];	 /* group-mixed: what tells ("reads, which its options do not do") */
+};
+
+/*
+ * fio_import_wl.c: the workload of entry e, as far as its options say (counts fill in the
+ * rest), and what it does not hold into notes.
+ */
+void fio_import_workload(const struct importer *im, const struct fio_entry *e, struct workload *wl,
+			 struct fio_wl_notes *notes);
+/* fio_import_wl.c: fio's listing before the document (text, len): its groups of jobs that
+   differ into im->mixed_groups. 0 or -ENOMEM. */
+int fio_import_listing(struct importer *im, const char *text, size_t len);
 
 /*
  * How much of "HOST:PORT" is the host: all before the last ':' ("::1" of "::1:8765"),

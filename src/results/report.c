@@ -480,13 +480,15 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 	size_t h;
 	unsigned g = rep->ngroups;
 
-	uint64_t key = report_mix(report_group_hash(&ref->step->wl), report_streams_hash(ref->step));
+	uint64_t key = report_mix(
+		report_mix(report_group_hash(&ref->step->wl), report_streams_hash(ref->step)),
+		report_marks_hash(ref->step));
 
 	for (h = key & groups->mask; groups->slot[h]; h = (h + 1) & groups->mask) {
 		unsigned cand = groups->slot[h] - 1;
 		const struct result_step *first = rep->rows[rep->groups[cand].first_row].steps[0];
 		if (report_same_group(&first->wl, &ref->step->wl) &&
-		    report_same_streams(first, ref->step))
+		    report_same_streams(first, ref->step) && report_same_marks(first, ref->step))
 			return (int)cand;
 	}
 	if (GROW_POW2(rep->groups, g, 16)) /* as for rows */
@@ -498,6 +500,13 @@ static int find_group(struct report *rep, struct index *groups, const struct ste
 		text_copy(p[g].title, sizeof(p[g].title), ref->phase->name);
 	else
 		report_group_title(p[g].title, sizeof(p[g].title), &ref->step->wl);
+	/* a workload that is not what the step ran says so: "64k 0/100 random [group-mixed]" */
+	for (unsigned w = 0; w < ref->step->nwarnings; w++) {
+		size_t used = strlen(p[g].title);
+		if (report_is_mark(&ref->step->warnings[w]))
+			snprintf(p[g].title + used, sizeof(p[g].title) - used, " [%s]",
+				 ref->step->warnings[w].code);
+	}
 	p[g].first_row = rep->nrows; /* provisional: fixed after sorting */
 	rep->ngroups++;
 	groups->slot[h] = g + 1;

@@ -80,10 +80,56 @@ bool report_same_streams(const struct result_step *a, const struct result_step *
 	return common > 0;
 }
 
+bool report_is_mark(const struct result_warning *w)
+{
+	return !strcmp(w->code, step_warning_code[SW_GROUP_MIXED]) ||
+	       !strcmp(w->code, step_warning_code[SW_BS_VARIED]);
+}
+
+/* Does every mark of a appear in b? */
+static bool marks_in(const struct result_step *a, const struct result_step *b)
+{
+	for (unsigned i = 0; i < a->nwarnings; i++) {
+		const struct result_warning *w = &a->warnings[i];
+		bool found = false;
+		if (!report_is_mark(w))
+			continue;
+		for (unsigned j = 0; j < b->nwarnings && !found; j++)
+			found = !strcmp(w->code, b->warnings[j].code) &&
+				!strcmp(w->text, b->warnings[j].text);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+bool report_same_marks(const struct result_step *a, const struct result_step *b)
+{
+	return marks_in(a, b) && marks_in(b, a);
+}
+
+uint64_t report_marks_hash(const struct result_step *st)
+{
+	uint64_t h = 0;
+
+	for (unsigned i = 0; i < st->nwarnings; i++) {
+		const struct result_warning *w = &st->warnings[i];
+		uint64_t one = 0;
+		if (!report_is_mark(w))
+			continue;
+		for (const char *c = w->code; *c; c++)
+			one = report_mix(one, (unsigned char)*c);
+		for (const char *c = w->text; *c; c++)
+			one = report_mix(one, (unsigned char)*c);
+		h += one; /* in any order */
+	}
+	return h;
+}
+
 bool report_same_step(const struct result_step *a, const struct result_step *b)
 {
 	return same_shape(&a->wl, &b->wl) && rate_key(a) == rate_key(b) &&
-	       report_same_streams(a, b);
+	       report_same_streams(a, b) && report_same_marks(a, b);
 }
 
 /*
@@ -137,7 +183,7 @@ uint64_t report_step_hash(const struct result_step *st, unsigned occurrence)
 		report_mix(report_mix(report_mix(report_mix(report_group_hash(wl), wl->threads),
 						 wl->qdepth),
 				      rate_key(st)),
-			   report_streams_hash(st)),
+			   report_mix(report_streams_hash(st), report_marks_hash(st))),
 		occurrence);
 }
 
@@ -150,6 +196,8 @@ char *report_group_title(char *buf, size_t len, const struct workload *wl)
 		char split[WL_MAX_SPLIT * 24];
 		snprintf(bs, sizeof(bs), "bssplit %s",
 			 workload_fmt_bssplit(wl, split, sizeof(split)));
+	} else if (!wl->bs) {
+		snprintf(bs, sizeof(bs), "bs ?"); /* an import's sizes of no one workload */
 	} else {
 		units_fmt_size(bs, sizeof(bs), wl->bs);
 	}

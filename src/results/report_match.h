@@ -18,6 +18,16 @@ bool report_named_streams(const struct result_step *st);
 bool report_same_streams(const struct result_step *a, const struct result_step *b);
 /* The same step: group, threads, queue depth, rate and streams. */
 bool report_same_step(const struct result_step *a, const struct result_step *b);
+/*
+ * The same marks on their workloads: warnings that say a step's workload is not what it
+ * ran (an fio import's group-mixed, bs-varied), equal in code and text. A marked step is
+ * the same step or group only as one marked alike, never beside an unmarked one.
+ */
+bool report_same_marks(const struct result_step *a, const struct result_step *b);
+/* Is w such a mark? */
+bool report_is_mark(const struct result_warning *w);
+/* What report_same_marks() compares (0 for a step of none). */
+uint64_t report_marks_hash(const struct result_step *st);
 uint64_t report_mix(uint64_t h, uint64_t v);
 /* Hashes of what report_same_group(), report_same_streams() and report_same_step() compare. */
 uint64_t report_group_hash(const struct workload *wl);

@@ -173,38 +173,46 @@ struct steady_info {
  */
 #define STEP_WARNINGS(X)                                                                           \
 	X(SW_READS_UNWRITTEN, "reads-unwritten",                                                   \
-	  "reads of space never written (file holes, or a device discarded and not written "     \
-	  "since): the drive or file system answers them without reading media")                  \
+	  "reads of space never written (file holes, or a device discarded and not written "       \
+	  "since): the drive or file system answers them without reading media")                   \
 	X(SW_HOST_STALL, "host-stall",                                                             \
-	  "the host did not run drivebench for a while (stopped, suspended, or CPUs busy with "  \
-	  "other work): the samples affected carry host_stall_ns, and latencies include it")    \
+	  "the host did not run drivebench for a while (stopped, suspended, or CPUs busy with "    \
+	  "other work): the samples affected carry host_stall_ns, and latencies include it")       \
 	X(SW_THREADS_IDLE, "threads-idle",                                                         \
-	  "some worker threads completed no I/O in the measured time (the host did not run "     \
-	  "them then): the step ran with fewer threads than its label says")                    \
+	  "some worker threads completed no I/O in the measured time (the host did not run "       \
+	  "them then): the step ran with fewer threads than its label says")                       \
 	X(SW_THERMAL, "thermal-throttle",                                                          \
-	  "the drive reported a thermal-management transition, or time above its warning or "    \
-	  "critical temperature, during the step: it slowed itself down to cool")                 \
+	  "the drive reported a thermal-management transition, or time above its warning or "      \
+	  "critical temperature, during the step: it slowed itself down to cool")                  \
 	X(SW_NO_HISTOGRAM, "no-histogram",                                                         \
-	  "imported from fio's plain json output, which has no latency histogram: percentiles "   \
-	  "are fio's own per direction, those of reads and writes together are not known (0)")   \
+	  "imported from fio's plain json output, which has no latency histogram: percentiles "    \
+	  "are fio's own per direction, those of reads and writes together are not known (0)")     \
 	X(SW_CLAT_PERCENTILES, "clat-percentiles",                                                 \
-	  "imported from fio run without lat_percentiles=1: mean, min, max and std dev are "     \
-	  "fio's total latency (lat), the percentiles and histogram its completion latency "     \
-	  "(clat), which leaves the submission out")                                             \
+	  "imported from fio run without lat_percentiles=1: mean, min, max and std dev are "       \
+	  "fio's total latency (lat), the percentiles and histogram its completion latency "       \
+	  "(clat), which leaves the submission out")                                               \
 	X(SW_CPU_BOUND, "cpu-bound",                                                               \
-	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "  \
-	  "all busy with it: the figures may show the host's CPU limit, not the drive's")        \
+	  "drivebench used about a full CPU per worker thread, or the host's CPUs were nearly "    \
+	  "all busy with it: the figures may show the host's CPU limit, not the drive's")          \
 	X(SW_HOST_BUSY, "host-busy",                                                               \
-	  "other processes kept a quarter or more of the host's CPUs busy during the step: "     \
-	  "drivebench shared the host, and its figures may show that, not the drive")            \
+	  "other processes kept a quarter or more of the host's CPUs busy during the step: "       \
+	  "drivebench shared the host, and its figures may show that, not the drive")              \
 	X(SW_DEVICE_SHARED, "device-shared",                                                       \
-	  "the target's drive moved more data during the step than the step did (its own "       \
-	  "counters): another program, a file system or another partition used it at the "       \
-	  "same time, and the figures may show that")                                            \
+	  "the target's drive moved more data during the step than the step did (its own "         \
+	  "counters): another program, a file system or another partition used it at the "         \
+	  "same time, and the figures may show that")                                              \
 	X(SW_NO_IO, "no-io",                                                                       \
-	  "no I/O completed in the measured time (the host did not run drivebench then, or the " \
-	  "device answered only after it): the step's numbers are zeros; a steady-state round " \
-	  "is run again once, and is never judged when it measured nothing")
+	  "no I/O completed in the measured time (the host did not run drivebench then, or the "   \
+	  "device answered only after it): the step's numbers are zeros; a steady-state round "    \
+	  "is run again once, and is never judged when it measured nothing")                       \
+	X(SW_GROUP_MIXED, "group-mixed",                                                           \
+	  "imported from an fio group (group_reporting) of jobs that ran different workloads: "    \
+	  "fio gives the last job's options, which are the step's workload, and every job's "      \
+	  "figures; compare holds it apart from steps of that workload")                           \
+	X(SW_BS_VARIED, "bs-varied",                                                               \
+	  "imported from fio with I/O sizes one workload does not hold (reads and writes of "      \
+	  "different sizes, a bsrange, bssplits per direction): the step's block size is not "     \
+	  "known (0), the sizes are in the warning; compare holds it apart from one size's")
 
 /* clang-format off */
 enum step_warning {
