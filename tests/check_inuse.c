@@ -1606,6 +1606,73 @@ START_TEST(test_other_namespaces)
 }
 END_TEST
 
+/*
+ * File systems mounted straight from a file, with no loop device (erofs over an image):
+ * mountinfo's source names the file, here and in a container's namespace (its path from
+ * that namespace's root). The file is mounted, and so is a loop device over it; a source
+ * that names a directory, a device node or nothing is no file.
+ */
+START_TEST(test_file_mounts)
+{
+	char dir[4096], img[4096], cimg[4096], mounts[16384], want[8192], ns[8192];
+	static const struct fs_entry tree[] = {
+		{"sys/class/block/loop5", NULL, "../../devices/virtual/block/loop5"},
+		{"sys/devices/virtual/block/loop5/dev", "7:5", NULL},
+		{"sys/class/block/loop6", NULL, "../../devices/virtual/block/loop6"},
+		{"sys/devices/virtual/block/loop6/dev", "7:6", NULL},
+		{"e.img", "erofs", NULL},
+		{"free.img", "x", NULL},
+		{"ct/img/c.img", "erofs", NULL},
+		{"proc/self/ns/mnt", NULL, "mnt:[4026531841]"},
+		{"proc/4242/ns/mnt", NULL, "mnt:[4026532999]"},
+		{"proc/4242/comm", "crun", NULL},
+		{"proc/4242/mountinfo", "1 0 0:41 / /srv ro - erofs /img/c.img ro\n"},
+	};
+	struct inuse u;
+
+	fmt(dir, sizeof(dir), "%s/filemounts", tmproot);
+	make_machine(dir);
+	build_tree(dir, tree, sizeof(tree) / sizeof(tree[0]));
+	fmt(img, sizeof(img), "%s/e.img", dir);
+	fmt(cimg, sizeof(cimg), "%s/ct/img/c.img", dir);
+	fmt(ns, sizeof(ns), "%s/ct", dir);
+	fmt(want, sizeof(want), "%s/proc/4242/root", dir);
+	ck_assert_int_eq(symlink(ns, want), 0);
+	put_attr(dir, "sys/devices/virtual/block/loop5/loop/backing_file", img);
+	put_attr(dir, "sys/devices/virtual/block/loop6/loop/backing_file", cimg);
+	fmt(mounts, sizeof(mounts),
+	    "21 1 253:0 / / rw - ext4 /dev/mapper/vg0-root rw\n"
+	    "40 21 0:39 / /mnt/e ro - erofs %s ro,user_xattr,acl\n"
+	    "41 21 0:40 / /mnt/dir rw - erofs %s ro\n"
+	    "42 21 0:43 / /mnt/gone rw - erofs %s/nothing.img ro\n"
+	    "43 21 0:44 / /mnt/node rw - erofs /dev/zero ro\n",
+	    img, dir, dir);
+	put_attr(dir, "proc/self/mountinfo", mounts);
+
+	/* the file itself, and a loop device over it, through it */
+	check_file_in(dir, img, &u);
+	fmt(want, sizeof(want), "mounted: %s on /mnt/e (erofs over the file, no loop device)", img);
+	ck_assert_msg(u.nreasons == 2 && has_reason(&u, INUSE_MOUNTED, want) &&
+			      has_reason(&u, INUSE_HOLDER, "backs loop5 (a loop device)"),
+		      "%s", all_reasons(&u));
+	fmt(want, sizeof(want),
+	    "mounted|loop5 is over %s, mounted: %s on /mnt/e (erofs over the file, no loop "
+	    "device)",
+	    img, img);
+	want_reasons(dir, makedev(7, 5), (const char *[]){want, NULL});
+	/* a container's mount, by the path from its root */
+	fmt(want, sizeof(want),
+	    "mounted|loop6 is over %s, mounted: /img/c.img on /srv (erofs over the file, no "
+	    "loop device) in the mount namespace of crun (pid 4242)",
+	    cimg);
+	want_reasons(dir, makedev(7, 6), (const char *[]){want, NULL});
+	/* a file no source names */
+	fmt(want, sizeof(want), "%s/free.img", dir);
+	check_file_in(dir, want, &u);
+	ck_assert_msg(u.flags == 0, "%s", all_reasons(&u));
+}
+END_TEST
+
 static Suite *inuse_suite(void)
 {
 	Suite *s = suite_create("inuse");
@@ -1637,6 +1704,7 @@ static Suite *inuse_suite(void)
 	tcase_add_loop_test(tc, test_overlay_metacopy, 0, 2);
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
+	tcase_add_test(tc, test_file_mounts);
 	suite_add_tcase(s, tc);
 	return s;
 }

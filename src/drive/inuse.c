@@ -674,6 +674,7 @@ void inuse_snapshot_free(struct inuse_snapshot *s)
 	for (size_t i = 0; i < s->nopens; i++)
 		free(s->opens[i].path);
 	inuse_free_overlays(s);
+	inuse_free_file_mounts(s);
 	free(s->mounts);
 	free(s->swaps);
 	free(s->blk);

@@ -13,7 +13,8 @@
  *     that was deleted or replaced still counts; the sysfs backing path when the driver
  *     cannot be asked); a dm or md device writes its slaves;
  *   up, from every piece of that reach: a mount (matched by major:minor against
- *     /proc/self/mountinfo), active swap (each /proc/swaps entry stat()ed to a device or
+ *     /proc/self/mountinfo; a file in the reach by its source, for a file system
+ *     mounted straight from a file with no loop device), active swap (each /proc/swaps entry stat()ed to a device or
  *     an inode), the root file system (the device mounted on "/" and every slave under
  *     it), holders (sysfs holders/: LVM, md, dm) and loop devices over the part of it the
  *     write reaches, each followed up in turn; and another process that holds any of

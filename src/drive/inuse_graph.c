@@ -408,7 +408,10 @@ static void uses_whole(struct walk *w, const struct blk_entry *e, uint64_t off, 
 		uses_one(w, part[i], 0, INUSE_WHOLE, prefix, true, depth);
 }
 
-/* The uses of a file in the reach: loop devices over it, processes writing it, swap. */
+/*
+ * The uses of a file in the reach: loop devices over it, processes writing it, a file
+ * system mounted from it with no loop device, swap.
+ */
 static void uses_file(struct walk *w, const struct inuse_obj *o)
 {
 	const struct inuse_snapshot *s = w->s;
@@ -439,6 +442,15 @@ static void uses_file(struct walk *w, const struct inuse_obj *o)
 			add_reason(w, INUSE_OPEN, "%s%s%s by %s (pid %ld)", o->via,
 				   o->via[0] ? ", " : "", open_words[op->how], op->who,
 				   (long)op->pid);
+	}
+	for (size_t k = 0; k < s->nfmounts; k++) {
+		const struct file_mount *m = &s->fmounts[k];
+		if (!inuse_same_file(s, m->dev, m->ino, m->path, o->dev, o->ino, o->path))
+			continue;
+		add_reason(w, INUSE_MOUNTED,
+			   "%s%smounted: %s on %s (%s over the file, no loop device)%s%s", o->via,
+			   o->via[0] ? ", " : "", m->shown, m->mnt, m->fstype,
+			   m->where[0] ? " in " : "", m->where);
 	}
 	for (size_t k = 0; k < s->nswaps; k++)
 		if (s->swaps[k].is_file && s->swaps[k].dev == o->dev && s->swaps[k].ino == o->ino)

@@ -46,6 +46,23 @@ struct mount_ent {
 };
 
 /*
+ * A file system mounted straight from a regular file, with no loop device (erofs over an
+ * image file, CONFIG_EROFS_FS_BACKED_BY_FILE): mountinfo's source is the file's path,
+ * which is what names the file; the kernel holds it open without any descriptor of a
+ * process.
+ */
+struct file_mount {
+	dev_t dev;   /* the file, as a stat() of the source said when the snapshot was */
+	ino_t ino;   /* taken; 0 on a remote mount, where path alone says which file */
+	char *path;  /* the source, in its mount namespace's terms */
+	char *shown; /* ... its visible form, for messages */
+	char *mnt;   /* where it is mounted, visible form */
+	char fstype[16];
+	char where[96]; /* "" in this mount namespace; else which, as in mount_ent */
+	char *root;	/* "PROC/PID/root" the path starts at; NULL in this namespace (owned) */
+};
+
+/*
  * A mount of a file system whose server can stop answering (NFS, CIFS, FUSE...): a stat()
  * of a file on it may then never return, so what is open there is known from the mount
  * table and /proc/PID/fdinfo instead.
@@ -117,12 +134,18 @@ struct inuse_snapshot {
 	size_t nremote;
 	struct overlay_mnt *ovl; /* overlays, in every mount namespace */
 	size_t novl, ovl_cap;
+	struct file_mount *fmounts; /* file systems mounted from a file, every namespace */
+	size_t nfmounts, fmcap;
 };
 
 /* inuse_mounts.c: mountinfo's mounts, and every device of each mounted btrfs. */
 int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, char *err,
 		      size_t errlen);
 int inuse_load_btrfs(struct inuse_snapshot *s, size_t *cap);
+/* ... and which file each file system mounted from a file is on (a stat() of its source,
+   asking no remote file system), once every namespace's mounts are known */
+void inuse_resolve_file_mounts(struct inuse_snapshot *s);
+void inuse_free_file_mounts(struct inuse_snapshot *s);
 /* ... and file systems alive on a device no mount table shows (a lazy unmount in use) */
 int inuse_load_live_fs(struct inuse_snapshot *s, size_t *cap, const char *proc);
 

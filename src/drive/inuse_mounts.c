@@ -337,12 +337,107 @@ bool inuse_remote_alias(const struct inuse_snapshot *s, const char *a, const cha
 }
 
 /*
+ * A mount whose source is a path other than a device node's (under /dev): a file system
+ * mounted straight from a file (erofs over an image, with no loop device), if what the
+ * path names is a regular file, which inuse_resolve_file_mounts() finds out once every
+ * namespace's remote mounts are known. root: "PROC/PID/root" for another namespace's.
+ */
+static int add_file_source(struct inuse_snapshot *s, const char *source, const char *mnt,
+			   const char *fstype, const char *where, const char *root)
+{
+	struct file_mount *m;
+
+	if (source[0] != '/' || (!strncmp(source, "/dev/", 5) && !strstr(source, "/..")) ||
+	    is_remote(fstype) || !strcmp(fstype, "overlay"))
+		return 0;
+	if (GROW(s->fmounts, s->nfmounts, s->fmcap, 8))
+		return -ENOMEM;
+	m = &s->fmounts[s->nfmounts++];
+	*m = (struct file_mount){0};
+	text_copy(m->fstype, sizeof(m->fstype), fstype);
+	text_copy(m->where, sizeof(m->where), where ? where : "");
+	m->path = strdup(source);
+	m->shown = text_visible_dup(source);
+	m->mnt = text_visible_dup(mnt);
+	m->root = root ? strdup(root) : NULL;
+	return m->path && m->shown && m->mnt && (!root || m->root) ? 0 : -ENOMEM;
+}
+
+void inuse_free_file_mounts(struct inuse_snapshot *s)
+{
+	for (size_t i = 0; i < s->nfmounts; i++) {
+		free(s->fmounts[i].path);
+		free(s->fmounts[i].shown);
+		free(s->fmounts[i].mnt);
+		free(s->fmounts[i].root);
+	}
+	free(s->fmounts);
+	s->fmounts = NULL;
+	s->nfmounts = s->fmcap = 0;
+}
+
+/* What the source of m names, as a file: false when it is no regular file now. */
+static bool file_source(const struct inuse_snapshot *s, struct file_mount *m)
+{
+	const struct remote_mnt *r = inuse_remote_path(s, m->path);
+	char at[PATH_MAX];
+	struct stat st;
+
+	if (r) { /* known by its path alone: a stat() there could wait for ever */
+		m->dev = r->dev;
+		m->ino = 0;
+		return true;
+	}
+	if ((size_t)snprintf(at, sizeof(at), "%s%s", m->root ? m->root : "", m->path) >=
+		    sizeof(at) ||
+	    stat(at, &st) || !S_ISREG(st.st_mode))
+		return false;
+	if (inuse_overlay_dev(s, st.st_dev))
+		inuse_overlay_real(s, m->path, &st);
+	m->dev = st.st_dev;
+	m->ino = st.st_ino;
+	return true;
+}
+
+/*
+ * Each source that names a regular file is kept; another namespace's mount of a file is
+ * kept when this namespace has no mount of it, each mount point once and no more of one
+ * file than a check says reasons (as keep_foreign() does for devices).
+ */
+void inuse_resolve_file_mounts(struct inuse_snapshot *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->nfmounts; i++) {
+		struct file_mount *m = &s->fmounts[i];
+		bool drop = !file_source(s, m);
+		unsigned same = 0;
+		for (size_t k = 0; !drop && m->where[0] && k < kept; k++) {
+			const struct file_mount *o = &s->fmounts[k];
+			if (!inuse_same_file(s, o->dev, o->ino, o->path, m->dev, m->ino, m->path))
+				continue;
+			drop = !o->where[0] || ++same >= INUSE_MAX_REASONS ||
+			       !strcmp(o->mnt, m->mnt);
+		}
+		if (drop) {
+			free(m->path);
+			free(m->shown);
+			free(m->mnt);
+			free(m->root);
+			continue;
+		}
+		s->fmounts[kept++] = *m;
+	}
+	s->nfmounts = kept;
+}
+
+/*
  * The mounts in mountinfo f: this namespace's when where is NULL ("/" is the root file
  * system), else those of the namespace where names, kept as keep_foreign() says line by
  * line (ours: how many of the mounts are this namespace's).
  */
 static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const char *where,
-			   size_t ours, size_t *rcap)
+			   const char *root, size_t ours, size_t *rcap)
 {
 	char *line = NULL;
 	size_t linecap = 0;
@@ -387,6 +482,8 @@ static int parse_mountinfo(struct inuse_snapshot *s, size_t *cap, FILE *f, const
 		}
 		if (!ret && opts && fstype)
 			ret = add_option_devices(s, cap, opts, field[4], fstype);
+		if (!ret && source && fstype)
+			ret = add_file_source(s, source, field[4], fstype, where, root);
 		if (!where && !strcmp(field[4], "/")) {
 			s->have_root = true;
 			s->root_dev = dev ? dev : makedev(maj, min);
@@ -485,7 +582,7 @@ static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const ch
 				 size_t *rcap)
 {
 	struct mnt_ns *ns = malloc(NAMESPACES_MAX * sizeof(*ns));
-	char path[PATH_MAX], raw[64], comm[64], where[96];
+	char path[PATH_MAX], raw[64], comm[64], where[96], root[PATH_MAX];
 	size_t n = ns ? other_namespaces(proc, ns) : 0, ours = s->nmounts;
 	int ret = ns ? 0 : -ENOMEM;
 
@@ -498,10 +595,11 @@ static int load_other_namespaces(struct inuse_snapshot *s, size_t *cap, const ch
 		text_fmt(where, sizeof(where), "the mount namespace of %s (pid %ld)", comm,
 			 ns[i].pid);
 		probe_fmt(path, sizeof(path), "%s/%ld/mountinfo", proc, ns[i].pid);
+		probe_fmt(root, sizeof(root), "%s/%ld/root", proc, ns[i].pid);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
-		ret = parse_mountinfo(s, cap, f, where, ours, rcap);
+		ret = parse_mountinfo(s, cap, f, where, root, ours, rcap);
 		fclose(f);
 	}
 	free(ns);
@@ -523,12 +621,14 @@ int inuse_load_mounts(struct inuse_snapshot *s, const char *proc, size_t *cap, c
 		return ret;
 	}
 	size_t rcap = 0;
-	ret = parse_mountinfo(s, cap, f, NULL, 0, &rcap);
+	ret = parse_mountinfo(s, cap, f, NULL, NULL, 0, &rcap);
 	fclose(f);
 	if (!ret)
 		ret = load_other_namespaces(s, cap, proc, &rcap);
 	if (!ret && s->nremote)
 		qsort(s->remote, s->nremote, sizeof(s->remote[0]), by_id);
+	if (!ret)
+		inuse_resolve_file_mounts(s);
 	if (ret)
 		text_fmt(err, errlen, "%s: out of memory", path);
 	return ret;
