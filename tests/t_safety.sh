@@ -390,3 +390,37 @@ check "disk image: confirmed by another path to the file, with a plain file besi
 head -c 8M /dev/urandom >"$other"
 "$DRIVEBENCH" $(write_args) --target "$other" >/dev/null 2>"$T/e"
 check "disk image: a file of anyone's bytes that holds nothing needs no confirmation" test $? -eq 0
+
+# --- a file system mounted straight from a file, with no loop device (erofs over an image,
+# CONFIG_EROFS_FS_BACKED_BY_FILE): mount(2) itself, since mount(8) would set up a loop ---
+mount_file() { # mount_file IMAGE DIR FSTYPE: mount(2) with the image as the source
+	python3 - "$@" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.mount(sys.argv[1].encode(), sys.argv[2].encode(), sys.argv[3].encode(), 1, None):
+    sys.exit(os.strerror(ctypes.get_errno()))
+PY
+}
+mkdir -p "$T/erofs-src" "$T/erofs-mnt"
+head -c 64K /dev/urandom >"$T/erofs-src/data"
+if command -v mkfs.erofs >/dev/null && mkfs.erofs --quiet "$T/e.img" "$T/erofs-src" >/dev/null 2>&1 &&
+	mount_file "$T/e.img" "$T/erofs-mnt" erofs 2>/dev/null; then
+	cleanup_add "umount $T/erofs-mnt"
+	esum=$(md5sum <"$T/e.img")
+	refused "file mount: the image an erofs is mounted from, confirmed" $(write_args) \
+		--target "$T/e.img" --yes-destroy="$T/e.img"
+	check "file mount: the reason says where it is mounted" grep -qF \
+		"mounted: $T/e.img on $T/erofs-mnt (erofs over the file, no loop device)" "$T/e"
+	mkloop eloop "$T/e.img"
+	refused "file mount: a loop device over that image, confirmed" $(write_args) \
+		--target "$eloop" --yes-destroy="$eloop"
+	check "file mount: the reason names the chain" grep -qF \
+		"$(basename "$eloop") is over $T/e.img, mounted: $T/e.img on $T/erofs-mnt" "$T/e"
+	"$DRIVEBENCH" list "$eloop" >"$T/o" 2>&1
+	check "file mount: list shows the loop device mounted" grep -qE \
+		"^$(basename "$eloop") .*IN USE: mounted" "$T/o"
+	check "file mount: the image is unchanged" test "$(md5sum <"$T/e.img")" = "$esum"
+	check "file mount: the file system still reads" cmp -s "$T/erofs-src/data" "$T/erofs-mnt/data"
+else
+	skip "file mount" "no mkfs.erofs, or this kernel mounts no erofs from a file"
+fi
