@@ -1673,6 +1673,50 @@ START_TEST(test_file_mounts)
 }
 END_TEST
 
+/*
+ * Threads with descriptor tables of their own: one that unshared its table holds the
+ * partition open in task/TID/fd only; a process whose leader exited (pthread_exit(), its
+ * fd directory empty) holds a file through its other thread. Both are writers, named by
+ * the process. A thread sharing the leader's table adds nothing (read once or twice, said
+ * once).
+ */
+START_TEST(test_thread_tables)
+{
+	char dir[4096], node[4096], file[4096];
+	struct inuse u;
+
+	if (!machine_with_node("threads", dir, sizeof(dir), node, sizeof(node)))
+		return;
+	fmt(file, sizeof(file), "%s/vm.img", dir);
+	const struct fs_entry procs[] = {
+		{"vm.img", "disk", NULL},
+		{"proc/4242/comm", "qemu-system-x86", NULL},
+		{"proc/4242/fd/0", NULL, "/dev/null"},
+		{"proc/4242/task/4242/fd/0", NULL, "/dev/null"},
+		{"proc/4242/task/4243/comm", "worker", NULL},
+		{"proc/4242/task/4243/fd/7", NULL, node},
+		{"proc/77/comm", "dd", NULL},
+		{"proc/77/task/77/comm", "dd", NULL},
+		{"proc/77/task/78/fd/1", NULL, file},
+		{"proc/77/task/79/fd/1", NULL, file},
+	};
+	build_tree(dir, procs, sizeof(procs) / sizeof(procs[0]));
+	fmt(node, sizeof(node), "%s/proc/77/fd", dir);
+	mkdir_p(node);
+
+	ck_assert_int_eq(check_in(dir, makedev(259, 11), &u), 0);
+	/* (and loop3p1's two mounts: the fixture's partitions have no byte ranges) */
+	ck_assert_msg(u.nreasons == 3 &&
+			      has_reason(&u, INUSE_OPEN,
+					 "open for writing: loop3p2 by qemu-system-x86 (pid 4242)"),
+		      "%s", all_reasons(&u));
+	check_file_in(dir, file, &u);
+	ck_assert_msg(u.nreasons == 1 &&
+			      has_reason(&u, INUSE_OPEN, "open for writing by dd (pid 77)"),
+		      "%s", all_reasons(&u));
+}
+END_TEST
+
 static Suite *inuse_suite(void)
 {
 	Suite *s = suite_create("inuse");
@@ -1705,6 +1749,7 @@ static Suite *inuse_suite(void)
 	tcase_add_test(tc, test_multi_device_fs);
 	tcase_add_test(tc, test_other_namespaces);
 	tcase_add_test(tc, test_file_mounts);
+	tcase_add_test(tc, test_thread_tables);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -357,15 +357,48 @@ static const char *next_pid(DIR *pd, const char *self)
 }
 
 /*
- * Every other process's descriptors open for writing, shared writable mappings, and files
- * registered in its io_uring instances, on a block device or a regular file. A
- * descriptor's link in /proc/PID/fd carries its access mode in its own permission bits
- * (l-wx or lrwx for writing), so only those are followed; a ring's is always lrwx.
- * Processes that end or are not ours to see meanwhile are skipped.
+ * The descriptors open for writing in the table of process pid at table ("PID" or
+ * "PID/task/TID"), as inuse_add_open() takes them; *rings set when one is an io_uring.
+ */
+static int load_fds(struct inuse_snapshot *s, size_t *cap, size_t from, const char *proc,
+		    const char *pid, const char *table, char *comm, bool *rings)
+{
+	char fddir[PATH_MAX];
+	struct dirent *fe;
+	int ret = 0;
+	DIR *fd;
+
+	fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, table);
+	fd = opendir(fddir);
+	if (fd && !comm[0] && strcmp(pid, table))
+		read_comm(proc, pid, comm, 32); /* the process's name, not the thread's */
+	while (fd && !ret && (fe = readdir(fd))) {
+		struct stat lst, st;
+		char link[PATH_MAX];
+		if (fe->d_name[0] == '.' ||
+		    fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) ||
+		    !(lst.st_mode & S_IWUSR))
+			continue;
+		if (inuse_is_ring(dirfd(fd), fe->d_name))
+			*rings = true; /* read once its descriptors and mappings are in */
+		else if (fd_stat(s, proc, table, dirfd(fd), fe->d_name, &st, link))
+			ret = inuse_add_open(s, cap, from, &st, OPEN_FD, proc, pid, comm, link);
+	}
+	if (fd)
+		closedir(fd);
+	return ret;
+}
+
+/*
+ * Every other process's descriptors open for writing (in each of its descriptor tables),
+ * shared writable mappings, and files registered in its io_uring instances, on a block
+ * device or a regular file. A descriptor's link in /proc/PID/fd carries its access mode
+ * in its own permission bits (l-wx or lrwx for writing), so only those are followed; a
+ * ring's is always lrwx. Processes that end or are not ours to see meanwhile are skipped.
  */
 static int load_opens(struct inuse_snapshot *s, const char *proc)
 {
-	char self[32];
+	char self[32], table[96];
 	const char *pid;
 	size_t cap = 0;
 	int ret = 0;
@@ -375,33 +408,21 @@ static int load_opens(struct inuse_snapshot *s, const char *proc)
 		return 0;
 	fmt_str(self, sizeof(self), "%ld", (long)getpid());
 	while (!ret && (pid = next_pid(pd, self))) {
-		char fddir[PATH_MAX], comm[32] = "";
+		char comm[32] = "";
 		size_t from = s->nopens;
-		struct dirent *fe;
 		bool rings = false;
-		DIR *fd;
+		struct inuse_tables t;
 
-		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
-		fd = opendir(fddir);
-		while (fd && !ret && (fe = readdir(fd))) {
-			struct stat lst, st;
-			char link[PATH_MAX];
-			if (fe->d_name[0] == '.' ||
-			    fstatat(dirfd(fd), fe->d_name, &lst, AT_SYMLINK_NOFOLLOW) ||
-			    !(lst.st_mode & S_IWUSR))
-				continue;
-			if (inuse_is_ring(dirfd(fd), fe->d_name))
-				rings = true; /* read once its descriptors and mappings are in */
-			else if (fd_stat(s, proc, pid, dirfd(fd), fe->d_name, &st, link))
-				ret = inuse_add_open(s, &cap, from, &st, OPEN_FD, proc, pid, comm,
-						     link);
-		}
-		if (fd)
-			closedir(fd);
+		inuse_tables_start(&t, proc, pid);
+		while (inuse_next_table(&t, table, sizeof(table)))
+			if (!ret)
+				ret = load_fds(s, &cap, from, proc, pid, table, comm, &rings);
 		if (!ret)
 			ret = load_maps(s, &cap, from, proc, pid, comm);
-		if (!ret && rings)
-			ret = inuse_load_rings(s, &cap, from, proc, pid, comm);
+		inuse_tables_start(&t, proc, pid);
+		while (rings && inuse_next_table(&t, table, sizeof(table)))
+			if (!ret)
+				ret = inuse_load_rings(s, &cap, from, proc, table, comm);
 	}
 	closedir(pd);
 	return ret;
@@ -746,25 +767,29 @@ void inuse_openers(dev_t dev, const struct inuse_roots *roots, char *buf, size_t
 		return;
 	fmt_str(self, sizeof(self), "%ld", (long)getpid());
 	while ((pid = next_pid(pd, self))) {
-		char fddir[PATH_MAX], comm[32] = "";
-		struct dirent *fe;
+		char fddir[PATH_MAX], comm[32] = "", table[96];
+		struct inuse_tables t;
 		bool has = false;
-		DIR *fd;
 
-		fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, pid);
-		fd = opendir(fddir);
-		while (fd && !has && (fe = readdir(fd))) {
-			char link[16];
-			ssize_t got = readlinkat(dirfd(fd), fe->d_name, link, sizeof(link));
-			struct stat st;
-			/* device nodes are under /dev: nothing elsewhere is asked (a stat() on a
-			   network mount could wait forever) */
-			has = got >= 5 && !memcmp(link, "/dev/", 5) &&
-			      !fstatat(dirfd(fd), fe->d_name, &st, 0) && S_ISBLK(st.st_mode) &&
-			      st.st_rdev == dev;
+		inuse_tables_start(&t, proc, pid);
+		while (inuse_next_table(&t, table, sizeof(table))) {
+			struct dirent *fe;
+			DIR *fd;
+			fmt_str(fddir, sizeof(fddir), "%s/%s/fd", proc, table);
+			fd = has ? NULL : opendir(fddir);
+			while (fd && !has && (fe = readdir(fd))) {
+				char link[16];
+				ssize_t got = readlinkat(dirfd(fd), fe->d_name, link, sizeof(link));
+				struct stat st;
+				/* device nodes are under /dev: nothing elsewhere is asked (a
+				   stat() on a network mount could wait forever) */
+				has = got >= 5 && !memcmp(link, "/dev/", 5) &&
+				      !fstatat(dirfd(fd), fe->d_name, &st, 0) &&
+				      S_ISBLK(st.st_mode) && st.st_rdev == dev;
+			}
+			if (fd)
+				closedir(fd);
 		}
-		if (fd)
-			closedir(fd);
 		if (!has)
 			continue;
 		if (n++ < 4) {

@@ -18,7 +18,8 @@
  *     an inode), the root file system (the device mounted on "/" and every slave under
  *     it), holders (sysfs holders/: LVM, md, dm) and loop devices over the part of it the
  *     write reaches, each followed up in turn; and another process that holds any of
- *     these open for writing (/proc/PID/fd: a virtual machine on the disk, a dd, a
+ *     these open for writing (/proc/PID/fd, and a thread's own table in
+ *     /proc/PID/task/TID/fd: a virtual machine on the disk, a dd, a
  *     database, another drivebench run), mapped shared and writable (/proc/PID/maps)
  *     or registered in one of its io_uring instances (their fdinfo: by path, in any
  *     mode), or that the kernel exports without claiming (enabled nvmet namespaces and LIO

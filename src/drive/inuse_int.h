@@ -5,6 +5,7 @@
  * Inside the in-use module: the snapshot that inuse.c takes (block devices, mounts, swaps)
  * and inuse_graph.c walks. Not for other modules.
  */
+#include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -206,6 +207,30 @@ int inuse_ring_files(FILE *f, unsigned *left, int (*each)(void *arg, const char 
 /* Every file registered in process pid's rings, as inuse_add_open() takes it: 0, -ENOMEM */
 int inuse_load_rings(struct inuse_snapshot *s, size_t *cap, size_t from, const char *proc,
 		     const char *pid, char *comm);
+
+/*
+ * inuse_tasks.c: the descriptor tables of one process, each once: the leader's ("PID"),
+ * then each thread's that is not one already given ("PID/task/TID"). A thread that called
+ * unshare(CLONE_FILES), or was cloned without CLONE_FILES, has a table of its own, seen
+ * only in /proc/PID/task/TID/fd; a leader that called pthread_exit() is a zombie whose fd
+ * directory is empty while its threads hold every descriptor. kcmp(KCMP_FILES) says
+ * whether two tasks share a table, so a process of a thousand threads sharing one is read
+ * once; without it (a kernel without CONFIG_KCMP, a seccomp filter that refuses it, a
+ * /proc other than this process's: a fixture) each live thread's table is read.
+ */
+#define INUSE_TABLES_COMPARED 16 /* tables of one process told apart by kcmp(), at most */
+struct inuse_tables {
+	const char *proc, *pid;
+	DIR *task;   /* the threads' directory, once the leader's table is given */
+	bool kcmp;   /* tables are compared (kcmp() answers) */
+	bool probed; /* ... which was asked */
+	bool started;
+	long given[INUSE_TABLES_COMPARED]; /* tasks whose tables were given: the leader first */
+	size_t ngiven;
+};
+void inuse_tables_start(struct inuse_tables *t, const char *proc, const char *pid);
+/* The next table, as "PID" or "PID/task/TID" into buf; false at the end (all closed). */
+bool inuse_next_table(struct inuse_tables *t, char *buf, size_t len);
 
 /* d is one of the n numbers in set */
 bool inuse_dev_in(const dev_t *set, size_t n, dev_t d);
