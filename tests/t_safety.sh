@@ -424,3 +424,54 @@ if command -v mkfs.erofs >/dev/null && mkfs.erofs --quiet "$T/e.img" "$T/erofs-s
 else
 	skip "file mount" "no mkfs.erofs, or this kernel mounts no erofs from a file"
 fi
+
+# --- a writer's descriptor held by a thread only: one that unshared its table
+# (unshare(CLONE_FILES), its descriptors in /proc/PID/task/TID/fd alone), and one whose
+# process's main thread exited (pthread_exit(): the leader's fd directory is empty) ---
+thread_holder() { # thread_holder VAR MODE PATH: a python3 whose thread holds PATH for writing
+	local ready=$T/ready.$RANDOM pid i
+	python3 - "$2" "$3" "$ready" <<'PY' &
+import ctypes, os, sys, threading, time
+libc = ctypes.CDLL(None, use_errno=True)
+mode, path, ready = sys.argv[1:4]
+def hold():
+    if mode == "unshare" and libc.unshare(0x400):  # CLONE_FILES
+        os._exit(1)
+    os.open(path, os.O_RDWR)
+    open(ready, "w").close()
+    time.sleep(300)
+t = threading.Thread(target=hold)
+t.start()
+if mode == "exit":
+    while not os.path.exists(ready):
+        time.sleep(0.01)
+    libc.pthread_exit(None)
+t.join()
+PY
+	pid=$!
+	cleanup_add "kill $pid"
+	for ((i = 0; i < 500; i++)); do
+		if [ -e "$ready" ] && { [ "$2" != exit ] ||
+			[ "$(awk '/^State:/ {print $2}' "/proc/$pid/status")" = Z ]; }; then
+			break
+		fi
+		sleep 0.02
+	done
+	printf -v "$1" '%s' "$pid"
+}
+mkloop thr "$(mkfile 16M thread-dev.img)"
+thread_holder tp unshare "$thr"
+refused "thread: a device open for writing in a thread's own descriptor table" $(write_args) \
+	--target "$thr" --yes-destroy="$thr"
+check "thread: the refusal names the process" grep -qF \
+	"it is in use (open for writing: $(basename "$thr") by python3 (pid $tp))" "$T/e"
+"$DRIVEBENCH" list "$thr" >"$T/o" 2>&1
+check "thread: list shows the device open for writing" grep -qE \
+	"^$(basename "$thr") .*IN USE: open" "$T/o"
+tfile=$(mkfile 16M thread-file.img)
+thread_holder tq exit "$tfile"
+check "thread: the process's main thread has exited" test -z "$(ls "/proc/$tq/fd" 2>/dev/null)"
+refused "thread: a file open for writing by a process whose main thread exited" $(write_args) \
+	--target "$tfile"
+check "thread: that refusal names the process" grep -qF \
+	"it is in use (open for writing by python3 (pid $tq))" "$T/e"
