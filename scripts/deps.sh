@@ -9,13 +9,14 @@ set -eu
 # and hdparm (ATA secure erase); librsvg and cairo draw compare --charts' PNGs; check
 # brings blktrace, whose blkparse makes the binary dumps `trace import` reads, and
 # btrfs-progs and xfsprogs, whose file systems on several devices the storage graph meets,
-# and python3-fusepy, a FUSE file system that stops answering as a dead NFS server does
+# erofs-utils, an image a file system is mounted from with no loop device, and
+# python3-fusepy, a FUSE file system that stops answering as a dead NFS server does
 build="build-essential pkg-config liburing-dev libudev-dev libpci-dev pci.ids libblkid-dev
 	libncurses-dev libjson-c-dev libnvme-dev smartmontools hdparm
 	librsvg2-dev libcairo2-dev"
 check="check umockdev libumockdev-dev tmux fio util-linux fdisk e2fsprogs
 	libxml2-utils pciutils python3 groff-base strace blktrace zsh bash-completion file
-	btrfs-progs xfsprogs python3-fusepy"
+	btrfs-progs xfsprogs erofs-utils python3-fusepy"
 # bench: fio to measure against; check and umockdev for the health sampler's bench
 bench="fio util-linux time python3 check umockdev libumockdev-dev"
 fuzz="clang libclang-rt-14-dev"
