@@ -187,10 +187,11 @@ a, b, speed = recs(sys.argv[1]), recs(sys.argv[2]), float(sys.argv[3])
 assert [(x[4], x[1], x[2]) for x in a] == [(x[4], x[1], x[2]) for x in b], (len(a), len(b))
 span_a, span_b = (a[-1][0] - a[0][0]) / speed, b[-1][0] - b[0][0]
 assert span_b <= span_a + 30e9, (span_a, span_b)
-# no faster than the trace: each I/O's lead on its time in the trace, against the typical
-# I/O's, not the first's (a first I/O a loaded host issued late shortens the whole span)
-lead = sorted((x[0] - a[0][0]) / speed - (y[0] - b[0][0]) for x, y in zip(a, b))
-assert lead[-1] - lead[len(lead) // 2] <= 1e6, (lead[-1], lead[len(lead) // 2])
+# no faster than the trace: no I/O leads its time in the trace, counted from the first
+# I/O, by more than that first one can have been issued late on a loaded host (a few ms;
+# a replay that ignored the trace's times would lead by most of its span)
+lead = max((x[0] - a[0][0]) / speed - (y[0] - b[0][0]) for x, y in zip(a, b))
+assert lead <= max(5e6, 0.02 * span_a), (lead, span_a)
 PY
 }
 # reads and writes the kernel counted on DEVICE (completed + merged), as "R W"
