@@ -189,6 +189,45 @@ START_TEST(test_summarize)
 }
 END_TEST
 
+/*
+ * Every percentile lies within the least and greatest latency: a bucket's midpoint may
+ * lie past them, which read as a p99.99 above the max, or a one-I/O step's p50 below its
+ * min. Over latencies at every offset in a bucket, and through the drain's fold.
+ */
+START_TEST(test_percentiles_within_min_max)
+{
+	struct io_acc *rd = malloc(sizeof(*rd)), *wr = malloc(sizeof(*wr)),
+		      *tail = malloc(sizeof(*tail));
+	struct sample s;
+	unsigned clamped = 0;
+
+	io_acc_init(tail);
+	io_acc_init(wr);
+	for (uint64_t v = 1000000; v < 1000000 + 20000; v += 97) {
+		for (int one = 0; one < 2; one++) {
+			io_acc_init(rd);
+			io_acc_add(rd, v, 4096);
+			if (!one)
+				for (int i = 0; i < 99; i++)
+					io_acc_add(rd, v - 1000 - i, 4096);
+			stats_summarize(rd, wr, 1000000000ull, &s);
+			stats_fold_latency(rd, wr, tail, tail, &s);
+			for (int d = 0; d < NDIR; d++) {
+				if (!s.d[d].ios)
+					continue;
+				for (int p = 0; p < NPCT; p++) {
+					ck_assert_uint_le(s.d[d].pct_ns[p], s.d[d].max_ns);
+					ck_assert_uint_ge(s.d[d].pct_ns[p], s.d[d].min_ns);
+					clamped += s.d[d].pct_ns[p] == s.d[d].max_ns;
+				}
+			}
+		}
+	}
+	ck_assert_uint_gt(clamped, 0); /* some fell at the max: the bound was met, not missed */
+	free(rd), free(wr), free(tail);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -198,6 +237,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_merge_associative);
 	tcase_add_loop_test(tc, test_mean_std, 0, 4);
 	tcase_add_test(tc, test_summarize);
+	tcase_add_test(tc, test_percentiles_within_min_max);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,6 +45,18 @@ void stats_mean_std(uint64_t n, uint64_t sum, stats_u128 sq, double *mean, doubl
 	*std = (double)sqrtl(ss / (ln - 1));
 }
 
+/*
+ * Percentiles of a's histogram into pct, each within a's least and greatest latency: a
+ * bucket's midpoint may lie past them (by at most its width, 0.78 %), and no I/O took
+ * longer than the greatest (a p99.99 above the max read as a measurement error).
+ */
+static void percentiles(const struct io_acc *a, uint64_t *pct)
+{
+	hist_percentiles(&a->hist, stats_pct_value, NPCT, pct);
+	for (unsigned i = 0; a->ios && i < NPCT; i++)
+		pct[i] = pct[i] < a->min_ns ? a->min_ns : pct[i] > a->max_ns ? a->max_ns : pct[i];
+}
+
 static void fill_dir(struct dir_stats *d, const struct io_acc *a, uint64_t dur_ns)
 {
 	memset(d, 0, sizeof(*d));
@@ -55,7 +67,7 @@ static void fill_dir(struct dir_stats *d, const struct io_acc *a, uint64_t dur_n
 	stats_mean_std(a->ios, a->sum_ns, a->sq_ns, &d->mean_ns, &d->std_ns);
 	d->min_ns = a->ios ? a->min_ns : 0;
 	d->max_ns = a->max_ns;
-	hist_percentiles(&a->hist, stats_pct_value, NPCT, d->pct_ns);
+	percentiles(a, d->pct_ns);
 }
 
 void stats_summarize(const struct io_acc *rd, const struct io_acc *wr, uint64_t dur_ns,
@@ -96,7 +108,7 @@ void stats_fold_latency(const struct io_acc *win_rd, const struct io_acc *win_wr
 		if (!hist_count(&all[d].hist))
 			continue;
 		out->d[d].max_ns = all[d].max_ns;
-		hist_percentiles(&all[d].hist, stats_pct_value, NPCT, out->d[d].pct_ns);
+		percentiles(&all[d], out->d[d].pct_ns);
 	}
 	free(all);
 }
