@@ -475,3 +475,40 @@ refused "thread: a file open for writing by a process whose main thread exited" 
 	--target "$tfile"
 check "thread: that refusal names the process" grep -qF \
 	"it is in use (open for writing by python3 (pid $tq))" "$T/e"
+
+# --- a file system mounted during a run, through what the run does not hold --------------
+# the run on loop A over an image holds A exclusively; a second loop B over the same
+# image can still be made and mounted. The run is stopped once the mount appears, its
+# result saved failed with why, and its writes end there.
+gimg=$(mkfile 128M guard.img)
+if mkfs.ext4 -q -F "$gimg" 2>/dev/null && mkloop ga "$gimg" && mkdir -p "$T/gmnt"; then
+	"$DRIVEBENCH" run --target "$ga" --yes-destroy="$ga" --rw write --pattern sequential \
+		--offset 64m --bs 64k --qdepth 4 --time 60s --quiet --out "$T/guard.json" \
+		>/dev/null 2>"$T/guard.err" &
+	gpid=$!
+	until_ok 30 test -s "$T/guard.json"
+	sleep 0.5
+	mkloop gb "$gimg"
+	if mount "$gb" "$T/gmnt" 2>/dev/null; then
+		cleanup_add "umount $T/gmnt"
+		t0=$SECONDS
+		for _ in $(seq 300); do kill -0 $gpid 2>/dev/null || break; sleep 0.1; done
+		took=$((SECONDS - t0))
+		kill $gpid 2>/dev/null
+		wait $gpid
+		rc=$?
+		check "guard: a mount during a 60 s run stops it (${took} s later), exit 1" \
+			test $rc -eq 1 -a $took -lt 30
+		check "guard: the run says why" grep -q \
+			"$ga came into use during the run (.*mounted.*): stopped" "$T/guard.err"
+		check "guard: the result is saved failed, with why" \
+			test "$(json "$T/guard.json" 'd["status"] + " " + str("came into use" in d["error"])')" = "failed True"
+		umount "$T/gmnt"
+	else
+		kill $gpid
+		wait $gpid
+		skip "guard" "the second loop's file system did not mount"
+	fi
+else
+	skip "guard" "no ext4 image or loop device"
+fi

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The one door every run goes through: output, target, guard, plan; then the run. */
 #include "run.h"
+#include "run_guard.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -840,7 +841,21 @@ int run_execute(struct run *r, struct engine_ctl *ctl, uint64_t autosave_ns, run
 	if (app_plan(r->plan))
 		release_claims(r);
 	x.saver = result_saver_start();
+	/* a file system mounted during the run over what it writes stops it (run_guard.h); an
+	   [app] phase mounts its own on the target */
+	struct run_guard *guard = ctl && plan_writes(r->plan) && !app_plan(r->plan)
+					  ? run_guard_start(r->t, r->nt, &ctl->stop)
+					  : NULL;
 	ret = runner_run(r->plan, &r->t[0], &opts, &r->res, on_event, &x);
+	char why[512];
+	if (run_guard_end(guard, why, sizeof(why))) {
+		struct runner_event told = {.kind = RUN_EV_ERROR, .msg = why};
+		r->res.status = RS_FAILED;
+		text_copy(r->res.error, sizeof(r->res.error), why);
+		if (x.fn)
+			x.fn(x.arg, &told);
+		ret = ret ? ret : -EBUSY;
+	}
 	if (x.w) {
 		health_watch_finish(x.w);
 		attach_health(r, x.w);
