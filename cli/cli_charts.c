@@ -5,6 +5,7 @@
 #include <cairo.h>
 #include <errno.h>
 #include <librsvg/rsvg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,10 +16,21 @@
 
 #define PNG_SCALE 2.0 /* PNG pixels per SVG pixel */
 
+#define PNG_MAX_PX 32000 /* cairo's image surfaces end at 32767 pixels a side */
+
 static cairo_status_t png_out(void *closure, const unsigned char *data, unsigned int len)
 {
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS
 						     : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* The PNG's pixels per SVG pixel: PNG_SCALE, less for a chart too tall for cairo (the
+   runs of a compare of hundreds), which is drawn smaller rather than refused. */
+static double png_scale(double w, double h)
+{
+	double side = w > h ? w : h;
+
+	return side * PNG_SCALE <= PNG_MAX_PX ? PNG_SCALE : PNG_MAX_PX / side;
 }
 
 /* Open DIR/stem.ext through the output guard into o: 0, or -EINVAL with the reason in c->err. */
@@ -48,10 +60,14 @@ static int close_file(struct cli_charts *c, struct safety_output *o, int ret)
 	return ret;
 }
 
-/* The SVG rendered by librsvg onto a cairo surface, written as PNG to path. */
-static int write_png(struct cli_charts *c, const char *stem, const char *svg, size_t len)
+/*
+ * The SVG rendered by librsvg onto a cairo surface, as PNG into *png (malloc'd, *pnglen
+ * bytes): drawn before either file is written, so a chart librsvg cannot draw replaces
+ * neither.
+ */
+static int render_png(struct cli_charts *c, const char *stem, const char *svg, size_t len,
+		      char **png, size_t *pnglen)
 {
-	struct safety_output o;
 	GError *gerr = NULL;
 	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len, &gerr);
 	double w = 0, ht = 0;
@@ -63,21 +79,26 @@ static int write_png(struct cli_charts *c, const char *stem, const char *svg, si
 		ret = -EINVAL;
 		goto out;
 	}
-	cairo_surface_t *s = cairo_image_surface_create(
-		CAIRO_FORMAT_ARGB32, (int)(w * PNG_SCALE + 0.5), (int)(ht * PNG_SCALE + 0.5));
+	double k = png_scale(w, ht);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)(w * k + 0.5),
+							(int)(ht * k + 0.5));
 	cairo_t *cr = cairo_create(s);
 	RsvgRectangle vp = {0, 0, w, ht};
-	cairo_scale(cr, PNG_SCALE, PNG_SCALE);
+	cairo_scale(cr, k, k);
 	if (!rsvg_handle_render_document(h, cr, &vp, &gerr)) {
 		snprintf(c->err, sizeof(c->err), "%s.png: librsvg cannot draw it: %s", stem,
 			 gerr ? gerr->message : "unknown error");
 		ret = -EINVAL;
 	}
 	cairo_destroy(cr);
-	if (!ret && !(ret = open_file(c, stem, "png", &o))) {
-		if (cairo_surface_write_to_png_stream(s, png_out, o.f) != CAIRO_STATUS_SUCCESS)
-			ret = -EIO;
-		ret = close_file(c, &o, ret);
+	FILE *mem = ret ? NULL : open_memstream(png, pnglen);
+	if (!ret && !mem)
+		ret = -ENOMEM;
+	if (mem) {
+		if (cairo_surface_write_to_png_stream(s, png_out, mem) != CAIRO_STATUS_SUCCESS)
+			ret = -ENOMEM;
+		if (fclose(mem) && !ret)
+			ret = -ENOMEM;
 	}
 	cairo_surface_destroy(s);
 out:
@@ -88,19 +109,34 @@ out:
 	return ret;
 }
 
-static int write_chart(void *ctx, const char *stem, const char *svg, size_t len)
+/* DIR/stem.ext holding data (len bytes), whole or not at all. */
+static int write_file(struct cli_charts *c, const char *stem, const char *ext, const char *data,
+		      size_t len)
 {
-	struct cli_charts *c = ctx;
 	struct safety_output o;
-	int ret = open_file(c, stem, "svg", &o);
+	int ret = open_file(c, stem, ext, &o);
 
 	if (ret)
 		return ret;
-	if (fwrite(svg, 1, len, o.f) != len)
-		ret = -EIO;
-	if ((ret = close_file(c, &o, ret)))
-		return ret;
-	return write_png(c, stem, svg, len);
+	errno = 0;
+	if (fwrite(data, 1, len, o.f) != len)
+		ret = errno ? -errno : -EIO;
+	return close_file(c, &o, ret);
+}
+
+static int write_chart(void *ctx, const char *stem, const char *svg, size_t len)
+{
+	struct cli_charts *c = ctx;
+	char *png = NULL;
+	size_t pnglen = 0;
+	int ret = render_png(c, stem, svg, len, &png, &pnglen);
+
+	if (!ret)
+		ret = write_file(c, stem, "svg", svg, len);
+	if (!ret)
+		ret = write_file(c, stem, "png", png, pnglen);
+	free(png);
+	return ret;
 }
 
 /* DIR as the page at `page` links it: relative when it lies under the page's folder. */

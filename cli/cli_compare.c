@@ -111,7 +111,8 @@ static int render(struct report *rep, enum report_format fmt, const char *charts
 		fprintf(stderr, "drivebench compare: rendering %s: %s\n", report_format_name[fmt],
 			strerror(-ret));
 	cli_charts_close(&charts);
-	return ret ? EXIT_USAGE : EXIT_OK;
+	/* a chart's file that could not be written (a full disk) is an output's failure */
+	return !ret ? EXIT_OK : ret == -EINVAL ? EXIT_USAGE : EXIT_OUTPUT;
 }
 
 int cli_compare(int argc, char **argv)

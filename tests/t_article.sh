@@ -73,6 +73,28 @@ else
 	done
 fi
 
+# a compare of hundreds of runs draws charts taller than a PNG can be at twice the SVG's
+# size: drawn smaller, not refused, and nothing of an earlier folder is half replaced
+mkdir -p "$T/many"
+python3 - "$FIX/p400m.json" "$T/many" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i in range(320):
+    d["label"] = "drive %03d" % i
+    json.dump(d, open("%s/r%03d.json" % (sys.argv[2], i), "w"))
+PY
+"$DRIVEBENCH" compare --format html -o "$T/many.html" --charts "$T/many-charts" "$T"/many/r*.json \
+	2>"$T/many.err"
+rc=$?
+check "compare --charts of 320 runs: exit 0, every PNG within cairo's 32767 pixels a side" \
+	eval 'test $rc -eq 0 && python3 - "$T"/many-charts/*.png <<"PY"
+import struct, sys
+assert len(sys.argv) > 1
+for p in sys.argv[1:]:
+    w, h = struct.unpack(">II", open(p, "rb").read()[16:24])
+    assert 0 < w <= 32767 and 0 < h <= 32767, (p, w, h)
+PY'
+
 # ---- warning marks on the charts -----------------------------------------------------
 # a warned step's point (ladder) and bar (single step) carry a "!" mark with its codes as
 # the tooltip, and the chart a legend entry for it; the unwarned run's have none
