@@ -189,8 +189,9 @@ check "export-samples without a result: exit 2" test $? -eq 2
 port1=$((20000 + ($$ % 20000) * 2)) port2=$((20001 + ($$ % 20000) * 2))
 servers_up=true
 for at in 127.0.0.1,$port1 127.0.0.2,$port2 127.0.0.1,$port2; do
-	(cd "$T" && exec timeout 300 fio --server=ip:$at >"$T/server.$at.log" 2>&1) &
-	# timeout passes the TERM on to its fio
+	# timeout passes the TERM on to its fio; it is only a backstop against a server left
+	# behind, longer than the suite takes on a loaded host (386 s seen), which cleanup ends
+	(cd "$T" && exec timeout 1800 fio --server=ip:$at >"$T/server.$at.log" 2>&1) &
 	cleanup_add "kill $!"
 done
 for at in 127.0.0.1,$port1 127.0.0.2,$port2 127.0.0.1,$port2; do
