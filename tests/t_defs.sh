@@ -305,6 +305,27 @@ else
 	fail "import lat.json, lat-pct.json" "$(head -c 300 "$T/import.err")"
 fi
 
+# fio's plain json: the percentiles of reads and writes together are not known, and
+# show and compare say "-" (null in JSON, empty in CSV), not a latency of 0.00 ms
+if "$DRIVEBENCH" import "$FIO/plain.json" --out "$T/fio-plain.json" --quiet 2>"$T/import.err"; then
+	"$DRIVEBENCH" show "$T/fio-plain.json" >"$T/plain.show" 2>&1
+	row=$(grep -m1 '^  seq #1 ' "$T/plain.show" | tr -s ' ')
+	dashes=$(awk '{ for (i = 1; i <= NF; i++) n += $i == "-"; print n }' <<<"$row")
+	! grep -q " 0\.00 " <<<"$row " && [ "$dashes" = 5 ] &&
+		pass "show: unknown percentiles are -" || fail "show: unknown percentiles are -" "$row"
+	"$DRIVEBENCH" compare --metric p99 "$T/fio-plain.json" >"$T/plain.cmp" 2>&1
+	row=$(grep -m1 '^  1T1Q ' "$T/plain.cmp" | tr -s ' ')
+	[ "$row" = " 1T1Q -" ] && pass "compare: an unknown p99 is -" ||
+		fail "compare: an unknown p99 is -" "$row"
+	"$DRIVEBENCH" compare --metric p99 --format json "$T/fio-plain.json" >"$T/plain.cmpj" 2>&1
+	json "$T/plain.cmpj" "d" >/dev/null 2>&1 &&
+		[ "$(json "$T/plain.cmpj" "[r['values']['p99'][0] for r in d['rows']][:3]")" = \
+			"[None, 9e-05, 0.0003]" ] && pass "compare json: an unknown p99 is null" ||
+		fail "compare json: an unknown p99 is null" "$(head -c 300 "$T/plain.cmpj")"
+else
+	fail "import plain.json" "$(head -c 300 "$T/import.err")"
+fi
+
 # export-fio: fio's percentiles of total latency, and the logs a steady-state verdict needs
 "$DRIVEBENCH" export-fio snia-iops >"$T/snia.fio" 2>&1
 grep -qx "lat_percentiles=1" "$T/snia.fio" && pass "export-fio sets lat_percentiles=1" ||

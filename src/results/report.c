@@ -761,9 +761,12 @@ struct report_cell report_cell(const struct report *rep, unsigned row, unsigned 
 					       : (double)s->drive.temp_max_c;
 		return c;
 	}
+	c.value = report_metric_value(m, d);
+	/* a percentile of I/Os that is 0 is one the step does not know (fio's plain json) */
+	if ((m == RM_P99 || m == RM_P999 || m == RM_P9999) && c.value <= 0)
+		return (struct report_cell){0};
 	c.present = true;
 	c.warned = s->nwarnings > 0;
-	c.value = report_metric_value(m, d);
 	enum spec_measure sm = spec_measure_of(m, &rated);
 	if (rated && rw->dir == DIR_ALL && rep->runs[run].spec) {
 		c.rated = spec_rated(rep->runs[run].spec, &s->wl, sm, NULL);

@@ -188,7 +188,7 @@ void report_free(struct report *rep);
 #define REPORT_WARN_MARK "!"
 
 struct report_cell {
-	bool present;	     /* false: the step failed or measured nothing */
+	bool present; /* false: the step failed or measured nothing, or the value is not known */
 	bool warned;	     /* the step has warnings: show REPORT_WARN_MARK with the value */
 	double value;	     /* in the metric's unit */
 	double rated;	     /* the vendor rating in the same unit, 0 = none */

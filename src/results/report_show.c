@@ -48,7 +48,11 @@ static void col_value(char *buf, size_t len, enum col c, const struct dir_stats 
 		report_fmt_value(buf, len, RM_LAT_STD, d->std_ns / 1e6);
 		return;
 	default:
-		report_fmt_value(buf, len, RM_P99, (double)d->pct_ns[pct[c]] / 1e6);
+		/* I/Os and a percentile of 0: not known (fio's plain json, reads and writes) */
+		if (d->ios && !d->pct_ns[pct[c]])
+			snprintf(buf, len, "-");
+		else
+			report_fmt_value(buf, len, RM_P99, (double)d->pct_ns[pct[c]] / 1e6);
 		return;
 	}
 }
