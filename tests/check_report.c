@@ -1014,6 +1014,57 @@ START_TEST(phases_named)
 }
 END_TEST
 
+/* A phase is described by all its steps, not its first: a ladder, a few, many. */
+START_TEST(phase_workloads)
+{
+	struct result r;
+	struct workload wl;
+	char buf[512];
+
+	new_run(&r, "X1", "1", "p");
+	workload_defaults(&wl);
+	wl.bs = 8192;
+	wl.read_pct = 70;
+	struct result_phase *la = result_add_phase(&r, "ladder", PH_MEASURE);
+	for (unsigned t = 2; t <= 16; t *= 2) {
+		wl.threads = wl.qdepth = t;
+		result_add_step(la, "x", &wl);
+	}
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), la),
+			     "8k 70/30 random 2T2Q to 16T16Q, 4 steps"),
+		      "%s", buf);
+	/* the last like the first: not "2T2Q to 2T2Q" */
+	wl.threads = wl.qdepth = 2;
+	result_add_step(la, "x", &wl);
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), la),
+			     "4 workloads (8k 70/30 random 2T2Q; 8k 70/30 random 4T4Q; "),
+		      "%s", buf);
+
+	struct result_phase *two = result_add_phase(&r, "two", PH_MEASURE);
+	wl.read_pct = 100;
+	result_add_step(two, "r", &wl);
+	wl.read_pct = 0;
+	wl.bs = 65536;
+	result_add_step(two, "w", &wl);
+	result_add_step(two, "w", &wl);
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), two),
+			     "2 workloads (8k read random 2T2Q; 64k write random 2T2Q), 3 steps"),
+		      "%s", buf);
+
+	struct result_phase *many = result_add_phase(&r, "many", PH_MEASURE);
+	for (unsigned i = 0; i < 70; i++) {
+		wl.bs = 512u << (i % 10);
+		wl.read_pct = i / 10 * 10;
+		result_add_step(many, "m", &wl);
+	}
+	ck_assert_msg(strstr(report_phase_summary(buf, sizeof(buf), many),
+			     "over 64 workloads, from 512b write random 2T2Q to 256k 60/40 random "
+			     "2T2Q, 70 steps"),
+		      "%s", buf);
+	result_free(&r);
+}
+END_TEST
+
 /* CPU use: a section in text, Markdown and HTML, an object in JSON; none without it. */
 START_TEST(cpu_use)
 {
@@ -1273,6 +1324,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, steady_verdict_everywhere);
 	tcase_add_test(tc, xml_escaping);
 	tcase_add_test(tc, phases_named);
+	tcase_add_test(tc, phase_workloads);
 	tcase_add_test(tc, cpu_use);
 	tcase_add_test(tc, html_bars_and_percentiles);
 	tcase_add_test(tc, snia_matrix);

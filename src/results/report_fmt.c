@@ -205,10 +205,70 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
 	return buf;
 }
 
+/*
+ * What a phase's steps ran, all of them, not its first's: "8k 70/30 random 16T16Q" when
+ * they ran one workload; "8k 70/30 random 2T2Q to 16T16Q" when only threads, queue depth
+ * or rate changed (a ladder, a rate curve); when the workloads differ, up to four by
+ * name, "2 workloads (4k read random 1T1Q; 64k write sequential 1T32Q)", more by count,
+ * first and last, "56 workloads, from 1m 0/100 random 1T32Q to 512 65/35 random 1T32Q"
+ * (SNIA's matrix, an fio job file's jobs).
+ */
+static char *phase_workload(char *buf, size_t len, const struct result_phase *ph)
+{
+	enum { MANY = 64 };
+	char first[160], last[160], d[160], title[160], t[160];
+	unsigned kinds[MANY], nkinds = 1, ntitles = 1;
+	bool many = false, streams = false;
+
+	report_step_workload(first, sizeof(first), &ph->steps[0]);
+	report_group_title(title, sizeof(title), &ph->steps[0].wl);
+	kinds[0] = 0;
+	/* kinds: the steps unlike every kind before them (a matrix repeats a few) */
+	for (unsigned i = 1; i < ph->nsteps; i++) {
+		bool seen = false;
+		report_step_workload(d, sizeof(d), &ph->steps[i]);
+		for (unsigned k = 0; k < nkinds && !seen; k++)
+			seen = !strcmp(d, report_step_workload(t, sizeof(t), &ph->steps[kinds[k]]));
+		if (seen)
+			continue;
+		if (nkinds == MANY) {
+			many = true;
+			break;
+		}
+		kinds[nkinds++] = i;
+		ntitles += !!strcmp(title, report_group_title(t, sizeof(t), &ph->steps[i].wl));
+	}
+	for (unsigned i = 0; i < ph->nsteps; i++)
+		streams |= ph->steps[i].nstreams > 0 || ph->steps[i].wl.trace[0];
+	report_step_workload(last, sizeof(last), &ph->steps[ph->nsteps - 1]);
+	size_t tl = strlen(title);
+	if (nkinds == 1)
+		text_fmt(buf, len, "%s", first);
+	else if (!many && ntitles == 1 && !streams && strcmp(first, last) &&
+		 !strncmp(last, title, tl) && last[tl] == ' ')
+		text_fmt(buf, len, "%s to%s", first, last + tl);
+	else if (nkinds <= 4) { /* few: each of them, in the order they first ran */
+		text_fmt(buf, len, "%u workloads (%s", nkinds, first);
+		for (unsigned k = 1; k < nkinds; k++) {
+			size_t used = strlen(buf);
+			report_step_workload(t, sizeof(t), &ph->steps[kinds[k]]);
+			text_fmt(buf + used, len - used, "; %s", t);
+		}
+		size_t used = strlen(buf);
+		text_fmt(buf + used, len - used, ")");
+	} else if (strcmp(first, last)) {
+		text_fmt(buf, len, "%s%u workloads, from %s to %s", many ? "over " : "", nkinds,
+			 first, last);
+	} else {
+		text_fmt(buf, len, "%s%u workloads, from %s", many ? "over " : "", nkinds, first);
+	}
+	return buf;
+}
+
 char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 {
 	const struct steady_info *st = &ph->steady;
-	char wl[160] = "", dur[32];
+	char wl[400] = "", dur[32];
 	uint64_t total_ns = 0;
 	size_t used;
 
@@ -226,7 +286,7 @@ char *report_phase_summary(char *buf, size_t len, const struct result_phase *ph)
 	if (ph->nsteps && is_fill(ph, &ph->steps[0]))
 		report_step_what(wl, sizeof(wl), ph, &ph->steps[0]);
 	else if (ph->nsteps)
-		report_step_workload(wl, sizeof(wl), &ph->steps[0]);
+		phase_workload(wl, sizeof(wl), ph);
 	/* a round of a steady phase may be many steps (SNIA's 56): count what ran of each */
 	unsigned rounds = 0;
 	if (st->used && ph->nsteps &&
