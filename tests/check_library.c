@@ -3,12 +3,15 @@
  * The library of results on a folder of 20,000 (result_io.h): listing reads no file,
  * an entry asked for reads its page and no more, pages are kept up to their bound, and
  * the memory is a few hundred bytes a file, not what reading every file took (6 KB an
- * entry and a parse each: 1 GB and 16 s for 100,000).
+ * entry and a parse each: 1 GB and 16 s for 100,000). Entries peeked at are read by the
+ * list's threads, and results loaded by a thread of their own, while the caller goes on.
  */
 #include "testlib.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "result.h"
 #include "result_io.h"
@@ -114,6 +117,129 @@ START_TEST(lazy_folder)
 }
 END_TEST
 
+/* dir/run-N.json for N in first..first+n-1: a result labelled "run N", saved at second N. */
+static void make_runs(const char *dir, unsigned first, unsigned n)
+{
+	char path[600], err[512];
+
+	for (unsigned i = first; i < first + n; i++) {
+		struct result r;
+		result_init(&r);
+		r.status = RS_COMPLETE;
+		snprintf(r.label, sizeof(r.label), "run %u", i);
+		snprintf(r.started, sizeof(r.started), "2026-12-01T10:00:00Z");
+		ck_assert_ptr_nonnull(result_add_phase(&r, "run", PH_RUN));
+		snprintf(path, sizeof(path), "%s/run-%u.json", dir, i);
+		ck_assert_msg(result_save(&r, path, err, sizeof(err)) == 0, "%s", err);
+		result_free(&r);
+		struct timespec ts[2] = {{.tv_sec = 1790000000 + i}, {.tv_sec = 1790000000 + i}};
+		ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+	}
+}
+
+/* Entry i, peeked at until its page's readers have read it (a minute at most). */
+static const struct result_entry *peek_until(struct result_list *l, size_t i)
+{
+	const struct result_entry *e = NULL;
+	bool pending = true;
+
+	for (unsigned t = 0; t < 6000 && !e && pending; t++)
+		if (!(e = result_list_entry_peek(l, i, &pending)) && pending)
+			usleep(10000);
+	return e;
+}
+
+START_TEST(peek_reads_in_background)
+{
+	const struct result_entry *e;
+	struct result_list l;
+	char err[512], path[600], want[32];
+	bool pending;
+
+	make_runs(tmpdir, 0, 40);
+	ck_assert_msg(result_list_dir(tmpdir, &l, err, sizeof(err)) == 0, "%s", err);
+	/* the caller reads nothing: the page is asked of the readers */
+	ck_assert_ptr_null(result_list_entry_peek(&l, 0, &pending));
+	ck_assert(pending);
+	ck_assert_uint_eq(l.reads, 0);
+	for (unsigned i = 0; i < RESULT_LIST_PAGE; i++) {
+		ck_assert_ptr_nonnull(e = peek_until(&l, i));
+		snprintf(want, sizeof(want), "run %u", 39 - i);
+		ck_assert_str_eq(e->label, want);
+	}
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE); /* each file of the page read once */
+	ck_assert_ptr_nonnull(result_list_entry(&l, 5));
+	ck_assert_uint_eq(l.reads, RESULT_LIST_PAGE);
+	ck_assert_ptr_null(result_list_entry_peek(&l, 40, &pending));
+	ck_assert(!pending); /* past the end */
+
+	/* the list changes while a page is asked: what shows is read in the new order */
+	ck_assert_ptr_null(result_list_entry_peek(&l, 16, &pending));
+	ck_assert(pending);
+	make_runs(tmpdir, 40, 1);
+	snprintf(path, sizeof(path), "%s/run-40.json", tmpdir);
+	ck_assert_msg(result_list_add(&l, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_ptr_nonnull(e = peek_until(&l, 16));
+	ck_assert_str_eq(e->label, "run 24");
+	ck_assert_ptr_nonnull(e = peek_until(&l, 0));
+	ck_assert_str_eq(e->label, "run 40");
+	ck_assert_ptr_nonnull(e = peek_until(&l, 40));
+	ck_assert_str_eq(e->label, "run 0");
+
+	/* freed with pages asked: nothing waits for the readers, nothing is left (ASan) */
+	result_list_free(&l);
+	ck_assert_msg(result_list_dir(tmpdir, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_ptr_null(result_list_entry_peek(&l, 0, &pending));
+	ck_assert_ptr_null(result_list_entry_peek(&l, 16, &pending));
+	result_list_free(&l);
+}
+END_TEST
+
+START_TEST(loading_in_background)
+{
+	struct result_loading *ld;
+	struct result *rs;
+	char p[3][600], err[512];
+	const char *paths[3] = {p[0], p[1], p[2]};
+	unsigned n;
+
+	make_runs(tmpdir, 0, 3);
+	for (unsigned i = 0; i < 3; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/run-%u.json", tmpdir, i);
+	ck_assert_ptr_nonnull(ld = result_loading_start(paths, 3, RESULT_LOAD_ALL));
+	for (unsigned t = 0; t < 6000 && !result_loading_done(ld); t++)
+		usleep(10000);
+	ck_assert(result_loading_done(ld));
+	ck_assert_int_eq(result_loading_take(ld, &rs, &n, err, sizeof(err)), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(rs[1].label, "run 1");
+	for (unsigned i = 0; i < n; i++)
+		result_free(&rs[i]);
+	free(rs);
+
+	/* a file that does not load: its error, and no results */
+	snprintf(p[1], sizeof(p[1]), "%s/missing.json", tmpdir);
+	ck_assert_ptr_nonnull(ld = result_loading_start(paths, 3, 0));
+	for (unsigned t = 0; t < 6000 && !result_loading_done(ld); t++)
+		usleep(10000);
+	ck_assert_int_lt(result_loading_take(ld, &rs, &n, err, sizeof(err)), 0);
+	ck_assert_msg(strstr(err, "missing.json: No such file"), "%s", err);
+	ck_assert_ptr_null(rs);
+	ck_assert_uint_eq(n, 0);
+
+	/* dropped before it is done and after: freed either way (ASan) */
+	snprintf(p[1], sizeof(p[1]), "%s/run-1.json", tmpdir);
+	ck_assert_ptr_nonnull(ld = result_loading_start(paths, 3, RESULT_LOAD_ALL));
+	result_loading_drop(ld);
+	ck_assert_ptr_nonnull(ld = result_loading_start(paths, 3, RESULT_LOAD_ALL));
+	for (unsigned t = 0; t < 6000 && !result_loading_done(ld); t++)
+		usleep(10000);
+	result_loading_drop(ld);
+	/* the first one's thread ends on its own; give it the time (it is not waited for) */
+	usleep(200000);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("library");
@@ -123,6 +249,8 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, lazy_folder);
+	tcase_add_test(tc, peek_reads_in_background);
+	tcase_add_test(tc, loading_in_background);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,7 @@ struct result_file {
 };
 
 struct result_list_page;
+struct result_list_reader;
 
 /* Zeroed, an empty list. */
 struct result_list {
@@ -56,6 +57,8 @@ struct result_list {
 	struct result_list_page *pages; /* [RESULT_LIST_PAGES], made on first use */
 	uint64_t tick;			/* uses of pages, for the least recently used */
 	uint64_t reads;			/* files read for their entries (the tests count them) */
+	uint64_t gen;			/* moves on when the pages no longer match the files */
+	struct result_list_reader *reader; /* result_list_entry_peek()'s, made on first use */
 };
 
 /*
@@ -78,6 +81,16 @@ const char *result_list_path(const struct result_list *l, size_t i);
  * list's next call; NULL past the end or out of memory.
  */
 const struct result_entry *result_list_entry(struct result_list *l, size_t i);
+/*
+ * File i's entry if its page has been read, else NULL with *pending set, its page asked of
+ * a thread of the list's that reads it while the caller goes on (the newest asked first):
+ * a later call finds it. It never waits for a file, however slow (a result of hours of
+ * samples, a share that stopped answering); when no thread can be started it reads the
+ * page as result_list_entry() does. NULL without *pending: past the end, out of memory.
+ * Valid until the list's next call. Entries are read as the list is when asked: a page
+ * asked before the list changed (added to, sorted) is dropped when read.
+ */
+const struct result_entry *result_list_entry_peek(struct result_list *l, size_t i, bool *pending);
 
 /*
  * Load n files into rs[0..n-1] (what: RESULT_LOAD_*, as for result_load_opts()), on
@@ -87,6 +100,22 @@ const struct result_entry *result_list_entry(struct result_list *l, size_t i);
  */
 int result_load_many(struct result *rs, const char *const *paths, unsigned n, unsigned what,
 		     char *err, size_t errlen);
+
+/*
+ * Results loaded in a thread of their own (result_loading.c), for a caller that must not
+ * wait: the n paths (copied) are loaded as result_load_many() loads them. NULL: out of
+ * memory or no thread (load them in place). Look with result_loading_done(); once it is
+ * done, result_loading_take() gives the results (an array of n, each to result_free(),
+ * the array to free()) or the error of the first file that failed, with its message in
+ * err, and frees the loading. result_loading_drop() lets go of one not taken: it is freed
+ * when its thread ends (a read on a share that stopped answering may never end).
+ */
+struct result_loading;
+struct result_loading *result_loading_start(const char *const *paths, unsigned n, unsigned what);
+bool result_loading_done(struct result_loading *l);
+int result_loading_take(struct result_loading *l, struct result **rs, unsigned *n, char *err,
+			size_t errlen);
+void result_loading_drop(struct result_loading *l);
 
 struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,12 +163,14 @@ unsigned result_nsteps(const struct result *r)
 
 /* ---- the library of results ------------------------------------------------------ */
 
-/* A page of entries: files first..first+RESULT_LIST_PAGE-1, read together. */
+/* A page of entries: files first..first+RESULT_LIST_PAGE-1. */
 struct result_list_page {
 	size_t first; /* SIZE_MAX: unused */
 	uint64_t used;
+	uint32_t ready; /* the entries read: bit k, e[k] */
 	struct result_entry e[RESULT_LIST_PAGE];
 };
+_Static_assert(RESULT_LIST_PAGE <= 32, "a page's ready bits");
 
 static int file_cmp(const void *a, const void *b)
 {
@@ -178,9 +181,12 @@ static int file_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+static void reader_release(struct result_list_reader *rd);
+
 /* The pages no longer match the files (added, sorted again). */
 static void list_forget(struct result_list *l)
 {
+	l->gen++;
 	for (unsigned p = 0; l->pages && p < RESULT_LIST_PAGES; p++)
 		l->pages[p].first = SIZE_MAX;
 }
@@ -287,6 +293,7 @@ void result_list_free(struct result_list *l)
 		free(l->files[i].path);
 	free(l->files);
 	free(l->pages);
+	reader_release(l->reader);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -322,34 +329,306 @@ static void entry_read(struct result_entry *en, const char *path)
 	result_free(&r);
 }
 
-const struct result_entry *result_list_entry(struct result_list *l, size_t i)
+/* The list's pages, made on first use; NULL: out of memory. */
+static struct result_list_page *pages_make(struct result_list *l)
 {
-	size_t first = i - i % RESULT_LIST_PAGE;
-	struct result_list_page *pg = NULL;
-
-	if (i >= l->n)
-		return NULL;
 	if (!l->pages) {
 		if (!(l->pages = malloc(RESULT_LIST_PAGES * sizeof(*l->pages))))
 			return NULL;
 		for (unsigned p = 0; p < RESULT_LIST_PAGES; p++)
 			l->pages[p] = (struct result_list_page){.first = SIZE_MAX};
 	}
-	for (unsigned p = 0; p < RESULT_LIST_PAGES && !pg; p++)
+	return l->pages;
+}
+
+/* The page of files first.., if it is kept. */
+static struct result_list_page *page_find(struct result_list *l, size_t first)
+{
+	for (unsigned p = 0; l->pages && p < RESULT_LIST_PAGES; p++)
 		if (l->pages[p].first == first)
+			return &l->pages[p];
+	return NULL;
+}
+
+/* A page to hold files first..: the least recently used makes room, never the one used
+   last. */
+static struct result_list_page *page_take(struct result_list *l, size_t first)
+{
+	struct result_list_page *pg = &l->pages[0];
+
+	for (unsigned p = 1; p < RESULT_LIST_PAGES; p++)
+		if (l->pages[p].used < pg->used)
 			pg = &l->pages[p];
-	if (!pg) {
-		/* the least recently used page makes room: never the one used last */
-		pg = &l->pages[0];
-		for (unsigned p = 1; p < RESULT_LIST_PAGES; p++)
-			if (l->pages[p].used < pg->used)
-				pg = &l->pages[p];
-		pg->first = first;
-		for (size_t k = first; k < l->n && k < first + RESULT_LIST_PAGE; k++, l->reads++)
+	pg->first = first;
+	pg->ready = 0;
+	return pg;
+}
+
+static void reader_collect(struct result_list *l);
+
+const struct result_entry *result_list_entry(struct result_list *l, size_t i)
+{
+	size_t first = i - i % RESULT_LIST_PAGE;
+	struct result_list_page *pg;
+
+	if (i >= l->n || !pages_make(l))
+		return NULL;
+	reader_collect(l);
+	if (!(pg = page_find(l, first)))
+		pg = page_take(l, first);
+	/* what the reader has not read yet, read here */
+	for (size_t k = first; k < l->n && k < first + RESULT_LIST_PAGE; k++)
+		if (!(pg->ready & 1u << (k - first))) {
 			entry_read(&pg->e[k - first], l->files[k].path);
-	}
+			pg->ready |= 1u << (k - first);
+			l->reads++;
+		}
 	pg->used = ++l->tick;
 	return &pg->e[i - first];
+}
+
+/* ---- reading entries in the background ------------------------------------------- */
+
+/*
+ * result_list_entry_peek()'s readers: READER_THREADS threads of the list's, made on first
+ * use, read the files of the pages asked of them, the newest asked first, each file by
+ * whichever thread is free, so that one slow file (a long run's, or one on a share that
+ * stopped answering) holds one thread and not its page. Only the caller's thread touches
+ * the list: a page asked carries its paths and is filled on its own, and the caller's
+ * next call copies what has been read into the list's pages. Readers blocked in a read
+ * are left behind when the list is freed; the last of them all to let go frees what they
+ * share.
+ */
+#define READER_JOBS    4
+#define READER_THREADS 2
+
+struct reader_job {
+	bool asked;	/* in use */
+	size_t first;	/* the page's first file */
+	uint64_t gen;	/* the list's generation when asked (list_forget() moves it on) */
+	uint64_t when;	/* when asked: the newest is read first */
+	unsigned n;	/* files in the page */
+	unsigned next;	/* the next file no reader has taken */
+	unsigned busy;	/* files being read */
+	uint32_t read;	/* bit k: e[k] read */
+	uint32_t taken; /* bit k: e[k] copied into the list */
+	char *paths[RESULT_LIST_PAGE];
+	struct result_entry *e; /* [n] */
+};
+
+struct result_list_reader {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	unsigned refs; /* the list's and each thread's */
+	uint64_t tick;
+	struct reader_job job[READER_JOBS];
+};
+
+static void job_clear(struct reader_job *j)
+{
+	for (unsigned k = 0; k < j->n; k++)
+		free(j->paths[k]);
+	free(j->e);
+	memset(j, 0, sizeof(*j));
+}
+
+static void reader_unref(struct result_list_reader *rd)
+{
+	pthread_mutex_lock(&rd->mu);
+	bool last = --rd->refs == 0;
+	pthread_mutex_unlock(&rd->mu);
+	if (!last)
+		return;
+	for (unsigned k = 0; k < READER_JOBS; k++)
+		job_clear(&rd->job[k]);
+	pthread_cond_destroy(&rd->cv);
+	pthread_mutex_destroy(&rd->mu);
+	free(rd);
+}
+
+static void *reader_main(void *arg)
+{
+	struct result_list_reader *rd = arg;
+	struct result_entry *e = malloc(sizeof(*e));
+
+	pthread_mutex_lock(&rd->mu);
+	while (!rd->stop && e) {
+		struct reader_job *j = NULL;
+		for (unsigned k = 0; k < READER_JOBS; k++)
+			if (rd->job[k].asked && rd->job[k].next < rd->job[k].n &&
+			    (!j || rd->job[k].when > j->when))
+				j = &rd->job[k];
+		if (!j) {
+			pthread_cond_wait(&rd->cv, &rd->mu);
+			continue;
+		}
+		/* a job with files being read is the readers': the caller leaves it be */
+		unsigned k = j->next++;
+		j->busy++;
+		pthread_mutex_unlock(&rd->mu);
+		entry_read(e, j->paths[k]);
+		pthread_mutex_lock(&rd->mu);
+		j->e[k] = *e;
+		j->read |= 1u << k;
+		j->busy--;
+	}
+	pthread_mutex_unlock(&rd->mu);
+	free(e);
+	reader_unref(rd);
+	return NULL;
+}
+
+/* The list's readers, started now if need be; NULL when not one can be. */
+static struct result_list_reader *reader_get(struct result_list *l)
+{
+	struct result_list_reader *rd;
+	sigset_t all, old;
+	pthread_attr_t at;
+	pthread_t tid;
+	unsigned started = 0;
+
+	if (l->reader)
+		return l->reader;
+	if (!(rd = calloc(1, sizeof(*rd))))
+		return NULL;
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->cv, NULL);
+	rd->refs = 1 + READER_THREADS;
+	/* signals are the caller's threads' to take; the readers are never waited for */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	for (unsigned t = 0; t < READER_THREADS; t++)
+		started += pthread_create(&tid, &at, reader_main, rd) == 0;
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* the references of threads that did not start */
+	rd->refs -= READER_THREADS - started;
+	l->reader = rd;
+	if (!started) {
+		reader_release(rd);
+		l->reader = NULL;
+	}
+	return l->reader;
+}
+
+/* Copy what the readers have read into the list's pages (the caller's thread only). */
+static void reader_collect(struct result_list *l)
+{
+	struct result_list_reader *rd = l->reader;
+
+	if (!rd || !l->pages)
+		return;
+	pthread_mutex_lock(&rd->mu);
+	for (unsigned k = 0; k < READER_JOBS; k++) {
+		struct reader_job *j = &rd->job[k];
+		uint32_t fresh = j->read & ~j->taken;
+		if (!j->asked)
+			continue;
+		if (j->gen == l->gen && fresh) {
+			struct result_list_page *pg = page_find(l, j->first);
+			if (!pg)
+				pg = page_take(l, j->first);
+			for (unsigned f = 0; f < j->n; f++)
+				if ((fresh & 1u << f) && !(pg->ready & 1u << f)) {
+					pg->e[f] = j->e[f];
+					pg->ready |= 1u << f;
+					l->reads++;
+				}
+			pg->used = ++l->tick;
+			j->taken |= fresh;
+		}
+		/* done with: all of it read and copied, or asked of the list as it was */
+		if (!j->busy && (j->gen != l->gen || j->taken == (1u << j->n) - 1))
+			job_clear(j);
+	}
+	pthread_mutex_unlock(&rd->mu);
+}
+
+/* Ask the readers for the page of files first.. (unless it is asked already): true when
+   it is (or no job is free now: asked again at the next call), false when it cannot be
+   (no thread, out of memory). */
+static bool reader_ask(struct result_list *l, size_t first)
+{
+	struct result_list_reader *rd = reader_get(l);
+	struct reader_job *j = NULL;
+	bool asked = false;
+
+	if (!rd)
+		return false;
+	pthread_mutex_lock(&rd->mu);
+	for (unsigned k = 0; k < READER_JOBS; k++)
+		if (rd->job[k].asked && rd->job[k].first == first && rd->job[k].gen == l->gen) {
+			rd->job[k].when = ++rd->tick; /* wanted again: read next */
+			asked = true;
+		}
+	/* a free job, else the one asked longest ago that no reader is in (what it has not
+	   read is asked again when it is wanted again) */
+	for (unsigned k = 0; k < READER_JOBS && !asked && !j; k++)
+		if (!rd->job[k].asked)
+			j = &rd->job[k];
+	for (unsigned k = 0; k < READER_JOBS && !asked && !j; k++)
+		if (!rd->job[k].busy && (!j || rd->job[k].when < j->when))
+			j = &rd->job[k];
+	if (!asked && !j) {
+		asked = true; /* every job is being read: there will be one */
+	} else if (j) {
+		job_clear(j);
+		j->first = first;
+		j->gen = l->gen;
+		j->when = ++rd->tick;
+		j->n = (unsigned)(l->n - first < RESULT_LIST_PAGE ? l->n - first
+								  : RESULT_LIST_PAGE);
+		asked = (j->e = calloc(j->n, sizeof(*j->e))) != NULL;
+		for (unsigned f = 0; f < j->n; f++)
+			asked = (j->paths[f] = strdup(l->files[first + f].path)) && asked;
+		if (asked) {
+			j->asked = true;
+			pthread_cond_broadcast(&rd->cv);
+		} else {
+			job_clear(j);
+		}
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return asked;
+}
+
+/* The list lets its readers go: what they were asked is dropped, and what they read
+   now they drop. */
+static void reader_release(struct result_list_reader *rd)
+{
+	if (!rd)
+		return;
+	pthread_mutex_lock(&rd->mu);
+	rd->stop = true;
+	for (unsigned k = 0; k < READER_JOBS; k++)
+		if (!rd->job[k].busy)
+			job_clear(&rd->job[k]);
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+	reader_unref(rd);
+}
+
+const struct result_entry *result_list_entry_peek(struct result_list *l, size_t i, bool *pending)
+{
+	size_t first = i - i % RESULT_LIST_PAGE;
+	struct result_list_page *pg;
+
+	*pending = false;
+	if (i >= l->n || !pages_make(l))
+		return NULL;
+	reader_collect(l);
+	if ((pg = page_find(l, first)) && (pg->ready & 1u << (i - first))) {
+		pg->used = ++l->tick;
+		return &pg->e[i - first];
+	}
+	/* no reader (out of memory, no thread): read it here, as result_list_entry() */
+	if (!reader_ask(l, first))
+		return result_list_entry(l, i);
+	*pending = true;
+	return NULL;
 }
 
 /* ---- loading many ---------------------------------------------------------------- */
