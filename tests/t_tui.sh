@@ -383,6 +383,54 @@ keys c6 q
 tm kill-session -t c6 2>/dev/null
 rm -f "$XDG_CONFIG_HOME/drivebench/library"
 
+# ---- C7: a result slow to read does not hold the screen ----------------------------------
+# A long run's file takes seconds to read (a 120 MB result: 0.6 s here, on a share more),
+# and the library read its rows, and the comparison the selected one, before drawing.
+# strace delays every open of one result by 30 s: the list shows it as being read, the
+# comparison says it is reading, and keys work meanwhile: the next run's comparison shows.
+if command -v strace >/dev/null; then
+	mkdir -p "$T/slowlib"
+	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+		--label "read at once" --out "$T/slowlib/fast.json" 2>/dev/null
+	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+		--label "slow to read" --out "$T/slowlib/slow.json" 2>/dev/null
+	touch -d '+1 minute' "$T/slowlib/slow.json" # the newest: listed first, selected
+	printf '%s\n' "$T/slowlib" >"$XDG_CONFIG_HOME/drivebench/library"
+	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/slowlib/slow.json -e trace=openat \
+		-e inject=openat:delay_enter=30000000 $DRIVEBENCH" start c7 120 40 C.UTF-8 xterm-256color
+	wait_for c7 "Drives|DRIVES|scratch" 10
+	keys c7 4
+	expect c7 "slow to read: its row is being read" "reading\.\.\..*slow\.json" 5
+	expect c7 "slow to read: the other rows are there" "read at once"
+	expect c7 "slow to read: its comparison is being read" "reading 1 result\.\.\."
+	keys c7 Down
+	expect c7 "slow to read: the next run's comparison shows meanwhile" "1T[0-9]+Q" 5
+	if cap c7 | grep -q "reading 1 result"; then
+		fail "slow to read: the comparison moved on" "$(cap c7)"
+	else
+		pass "slow to read: the comparison moved on"
+	fi
+	check "slow to read: still being read" sh -c "tmux -L $SOCK capture-pane -p -t c7 | grep -q 'reading\.\.\.'"
+	# the pane runs strace, which lingers until its delay is over: drivebench is its child
+	pp=$(tm display-message -p -t c7 '#{pane_pid}')
+	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"
+	keys c7 q
+	quits() { # (a zombie: strace reaps it when its delay is over)
+		for _ in $(seq 50); do
+			ps --ppid "$pp" -o stat= | grep -qv '^Z' || return 0
+			sleep 0.1
+		done
+		return 1
+	}
+	check "slow to read: q quits while a read waits" quits
+	pkill -KILL -P "$pp"
+	kill -KILL "$pp" 2>/dev/null
+	tm kill-session -t c7 2>/dev/null
+	rm -f "$XDG_CONFIG_HOME/drivebench/library"
+else
+	skip "a result slow to read" "needs strace (scripts/deps.sh check)"
+fi
+
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long

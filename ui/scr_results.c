@@ -24,27 +24,6 @@
 #include "text.h"
 #include "units.h"
 
-/* The comparison on screen: the loaded results and the report built over them. */
-struct compare_view {
-	struct result *res; /* [n] */
-	unsigned n;
-	struct report rep;
-	bool built;
-	char error[DB_ERR_LEN];
-};
-
-static void compare_free(struct compare_view *c)
-{
-	if (!c)
-		return;
-	if (c->built)
-		report_free(&c->rep);
-	for (unsigned i = 0; i < c->n; i++)
-		result_free(&c->res[i]);
-	free(c->res);
-	free(c);
-}
-
 static void details_close(struct app *a)
 {
 	free(a->details);
@@ -208,310 +187,132 @@ void results_load(struct app *a)
 	details_close(a);
 }
 
-/* The paths compared: the marked results, or the selected one when none is marked. */
-static unsigned compare_paths(struct app *a, const char **paths, unsigned max)
-{
-	unsigned n = 0;
-
-	const struct result_entry *e;
-
-	for (size_t i = 0; i < a->results.n && n < max; i++)
-		if (a->marked && a->marked[i] && (e = result_list_entry(&a->results, i)) &&
-		    !e->error[0])
-			paths[n++] = result_list_path(&a->results, i);
-	if (n == 0 && (e = result_list_entry(&a->results, a->result_rows.sel)) && !e->error[0])
-		paths[n++] = result_list_path(&a->results, a->result_rows.sel);
-	return n;
-}
-
-static void compare_build(struct app *a)
-{
-	const char *paths[32];
-	unsigned n = compare_paths(a, paths, 32);
-	struct compare_view *c;
-	char err[DB_ERR_LEN];
-
-	compare_free(a->cmp);
-	a->cmp = NULL;
-	a->cmp_dirty = false;
-	if (n == 0)
-		return;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return;
-	a->cmp = c;
-	c->res = calloc(n, sizeof(*c->res));
-	if (!c->res) {
-		snprintf(c->error, sizeof(c->error), "out of memory");
-		return;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		result_init(&c->res[i]);
-		c->n++;
-		/* samples and histograms for an HTML export's charts */
-		if (result_load_opts(&c->res[i], paths[i], RESULT_LOAD_ALL, err, sizeof(err)) <
-		    0) {
-			snprintf(c->error, sizeof(c->error), "%s", err);
-			return;
-		}
-	}
-	const struct result *runs[32];
-	for (unsigned i = 0; i < n; i++)
-		runs[i] = &c->res[i];
-	struct report_opts opts = {.settings = a->settings};
-	if (report_build(&c->rep, runs, n, &opts, err, sizeof(err)) < 0) {
-		snprintf(c->error, sizeof(c->error), "%s", err);
-		return;
-	}
-	c->built = true;
-}
-
-static unsigned nmarked(const struct app *a)
-{
-	unsigned n = 0;
-	for (size_t i = 0; i < a->results.n && a->marked; i++)
-		n += a->marked[i];
-	return n;
-}
-
 /* "2026-11-30 13:05" from "2026-11-30T13:05:21Z" */
 static void fmt_date(const char *iso, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.10s %.5s", iso, strlen(iso) > 11 ? iso + 11 : "");
 }
 
-/*
- * A column heading that fits: the report labels runs by drive model, or by target path
- * when there is no drive; a path shows as its file name, and runs that still look alike
- * (two runs on the scratch file) get their start time.
- */
-static void column_label(const struct report *rep, unsigned c, char *buf, size_t len)
-{
-	const char *label = rep->runs[c].label, *slash = strrchr(label, '/');
-	bool twin = false;
+/* The list's columns: at 80 a narrower drive and preset; the file name only from 110. */
+struct row_cols {
+	int xm, xdate, xdrive, wdrive, xpreset, wpreset, xstatus, xsteps;
+};
 
-	for (unsigned o = 0; o < rep->nruns; o++)
-		twin |= o != c && !strcmp(rep->runs[o].label, label);
-	if (twin)
-		snprintf(buf, len, "%s %.8s", slash ? slash + 1 : label,
-			 strlen(rep->runs[c].res->started) > 11 ? rep->runs[c].res->started + 11
-								: "");
+static struct row_cols row_cols(const struct app *a)
+{
+	struct row_cols c = {.xm = 1, .xdate = 3, .xdrive = 21};
+
+	c.wdrive = a->cols >= 110 ? 33 : 24;
+	c.wpreset = a->cols >= 110 ? 15 : 12;
+	c.xpreset = c.xdrive + c.wdrive + 1;
+	c.xstatus = c.xpreset + c.wpreset + 1;
+	c.xsteps = c.xstatus + 10;
+	return c;
+}
+
+/* Line y: result i. Rows are read by the list's threads, since a long run's file takes a
+   while: one not read yet says so. */
+static void draw_row(struct app *a, const struct row_cols *c, size_t i, int y)
+{
+	char buf[512], date[32], cap[32];
+	bool pending;
+	const struct result_entry *e = result_list_entry_peek(&a->results, i, &pending);
+	bool sel = i == a->result_rows.sel;
+	enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
+
+	if (!e && !pending) {
+		ui_text(a, y, c->xdate, a->cols - c->xdate - 1, ROLE_ERROR, "out of memory");
+		return;
+	}
+	const char *path = e ? e->path : result_list_path(&a->results, i);
+	const char *base_name = strrchr(path, '/');
+
+	if (sel)
+		ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
+	if (a->marked && a->marked[i])
+		ui_text(a, y, c->xm, 1, sel ? base : ROLE_MARKED, a->g->mark);
+	if (!e || !e->error[0]) { /* an error runs to the end of the line */
+		if (a->cols >= 110)
+			ui_text(a, y, c->xsteps + 7, a->cols - c->xsteps - 8, sel ? base : ROLE_DIM,
+				base_name ? base_name + 1 : path);
+	}
+	if (!e) {
+		ui_text(a, y, c->xdrive, c->wdrive, sel ? base : ROLE_DIM, "reading...");
+		return;
+	}
+	if (e->error[0]) {
+		ui_text(a, y, c->xdate, 17, base, "?");
+		ui_text(a, y, c->xdrive, a->cols - c->xdrive - 1, sel ? base : ROLE_ERROR,
+			e->error);
+		return;
+	}
+	fmt_date(e->started, date, sizeof(date));
+	ui_text(a, y, c->xdate, 17, base, date);
+	if (e->label[0])
+		snprintf(buf, sizeof(buf), "%s", e->label);
+	else if (e->model[0])
+		snprintf(buf, sizeof(buf), "%s %s", e->model,
+			 units_fmt_capacity_compact(cap, sizeof(cap), e->capacity_bytes));
+	else if (strrchr(e->target, '/'))
+		snprintf(buf, sizeof(buf), "file %s", strrchr(e->target, '/') + 1);
 	else
-		snprintf(buf, len, "%s", slash ? slash + 1 : label);
-}
-
-/*
- * One table of the comparison from row `skip` on, its title and header drawn whatever
- * the scroll (they stay), the step column fixed and the run columns from a->cmp_cols.sel.
- */
-static int draw_table(struct app *a, int y, int bottom, const struct report *rep,
-		      const struct report_table *t, unsigned skip)
-{
-	int namew = 18, colw = t->ncols ? (a->cols - 3 - namew) / (int)t->ncols : 16;
-	unsigned left = a->cmp_cols.sel < t->ncols ? a->cmp_cols.sel : 0;
-	char buf[200];
-
-	if (colw > 26)
-		colw = 26;
-	if (colw < 12)
-		colw = 12;
-	int maxcols = (a->cols - 4 - namew) / colw;
-
-	if (y >= bottom)
-		return y;
-	ui_text(a, y, 3, a->cols - 4, ROLE_LABEL, t->title);
-	if (left > 0 || left + (unsigned)maxcols < t->ncols) {
-		snprintf(buf, sizeof(buf), "%s runs %u-%u of %u %s", left ? a->g->left : " ",
-			 left + 1, left + (unsigned)maxcols < t->ncols ? left + maxcols : t->ncols,
-			 t->ncols, left + (unsigned)maxcols < t->ncols ? a->g->right : " ");
-		ui_text_right(a, y, a->cols - 30, 29, ROLE_DIM, buf);
-	}
-	if (++y >= bottom)
-		return y;
-	ui_text(a, y, 3, namew, ROLE_HEADER, "STEP");
-	for (unsigned c = left; c < t->ncols && (int)(c - left) < maxcols; c++) {
-		column_label(rep, c, buf, sizeof(buf));
-		ui_text_right(a, y, 3 + namew + (int)(c - left) * colw, colw - 1, ROLE_HEADER, buf);
-	}
-	y++;
-	for (unsigned r = skip; r < t->nrows && y < bottom; r++, y++) {
-		ui_text(a, y, 3, namew - 1, ROLE_NORMAL, t->row_names[r]);
-		for (unsigned c = left; c < t->ncols && (int)(c - left) < maxcols; c++) {
-			const struct report_cell *cell = &t->cells[r * t->ncols + c];
-			if (cell->present) {
-				report_fmt_value(buf, sizeof(buf), t->metric, cell->value);
-				if (cell->warned)
-					strcat(buf, " " REPORT_WARN_MARK);
-			} else
-				snprintf(buf, sizeof(buf), "%s", a->utf8 ? "\u2014" : "-");
-			ui_text_right(a, y, 3 + namew + (int)(c - left) * colw, colw - 1,
-				      !cell->present ? ROLE_DIM
-				      : cell->warned ? ROLE_WARNING
-						     : ROLE_VALUE,
-				      buf);
-		}
-	}
-	return y;
-}
-
-/* Rows over every table of the comparison, and the most runs in one, for scrolling. */
-static void compare_extent(const struct report *rep, enum report_metric m, unsigned *rows,
-			   unsigned *cols)
-{
-	*rows = *cols = 0;
-	for (unsigned g = 0; g < rep->ngroups; g++) {
-		struct report_table t;
-		if (report_table(rep, m, g, &t) < 0)
-			break;
-		*rows += t.nrows;
-		if (t.ncols > *cols)
-			*cols = t.ncols;
-		report_table_free(&t);
-	}
-}
-
-/* The comparison, scrolled: tables whose rows are all above the first shown are left out. */
-static int draw_compare(struct app *a, int y, int bottom, enum report_metric m)
-{
-	const struct report *rep = &a->cmp->rep;
-	unsigned rows, cols, skip;
-
-	compare_extent(rep, m, &rows, &cols);
-	/* no further than a full last page: the rows below the title and the header */
-	unsigned page = bottom - y > 4 ? (unsigned)(bottom - y - 4) : 1;
-	ui_list_count(&a->cmp_rows, rows);
-	ui_list_page(&a->cmp_rows, page);
-	ui_list_count(&a->cmp_cols, cols);
-	skip = a->cmp_rows.top;
-	for (unsigned g = 0; g < rep->ngroups && y < bottom - 2; g++) {
-		struct report_table t;
-		if (report_table(rep, m, g, &t) < 0)
-			break;
-		if (skip < t.nrows) {
-			y = draw_table(a, y, bottom - 1, rep, &t, skip) + 1;
-			skip = 0;
-		} else {
-			skip -= t.nrows;
-		}
-		report_table_free(&t);
-	}
-	return y;
-}
-
-/* Under the list from line y: the marked runs compared (or the selected one) in a metric. */
-static void draw_comparison(struct app *a, int y, int bottom)
-{
-	unsigned nm = nmarked(a);
-	enum report_metric m = (enum report_metric)(a->metric % RM_COUNT);
-	char buf[512];
-
-	if (nm)
-		snprintf(buf, sizeof(buf), "compare (%u marked)%smetric: %s %s %s", nm, a->g->dot,
-			 a->g->left, report_metric_info[m].title, a->g->right);
-	else
-		snprintf(buf, sizeof(buf), "the selected run%smetric: %s %s %s", a->g->dot,
-			 a->g->left, report_metric_info[m].title, a->g->right);
-	ui_rule(a, y++, buf);
-	if (a->cmp && a->cmp->error[0]) {
-		ui_text(a, y++, 3, a->cols - 4, ROLE_ERROR, a->cmp->error);
-	} else if (a->cmp && a->cmp->built) {
-		const struct report *rep = &a->cmp->rep;
-		y = draw_compare(a, y, bottom, m);
-		if (rep->ngroups == 0)
-			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
-				"nothing to compare: the runs share no measured step");
-		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
-			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
-	}
+		snprintf(buf, sizeof(buf), "%s", e->target[0] ? e->target : "-");
+	ui_text(a, y, c->xdrive, c->wdrive, base, buf);
+	ui_text(a, y, c->xpreset, c->wpreset, base, e->preset[0] ? e->preset : "(ad hoc)");
+	ui_text(a, y, c->xstatus, 10,
+		sel			   ? base
+		: e->status == RS_COMPLETE ? ROLE_OK
+					   : ROLE_WARNING,
+		result_status_name[e->status]);
+	ui_textf(a, y, c->xsteps, 5, base, "%5u", e->nsteps);
 }
 
 void results_draw(struct app *a, int top, int bottom)
 {
-	/* 80 columns: a narrower drive and preset; the file name only from 110 */
-	int wdrive = a->cols >= 110 ? 33 : 24, wpreset = a->cols >= 110 ? 15 : 12;
-	int y = top, xm = 1, xdate = 3, xdrive = 21, xpreset = xdrive + wdrive + 1,
-	    xstatus = xpreset + wpreset + 1, xsteps = xstatus + 10;
-	char buf[512], date[32], cap[32];
+	struct row_cols c = row_cols(a);
+	int y = top;
 	unsigned rows;
 
 	if (a->details) {
 		details_draw(a, top, bottom);
 		return;
 	}
+	compare_poll(a);
 	if (a->charts) {
 		if (a->cmp_dirty)
 			compare_build(a);
-		if (a->cmp && a->cmp->built) {
+		if (compare_report(a)) {
 			static const enum key_action cacts[] = {ACT_METRIC_NEXT, ACT_CHART_QUAD,
 								ACT_CHARTS};
 			static const char *const cwords[] = {"chart", "2x2", "close"};
-			charts_draw(a, &a->cmp->rep, &a->chart_pages, top, bottom - 1);
+			charts_draw(a, compare_report(a), &a->chart_pages, top, bottom - 1);
 			ui_hints(a, bottom, KS_RESULTS, cacts, cwords, 3);
 			return;
 		}
-		a->charts = false;
+		/* the charts open when their results are read */
+		if (!compare_reading(a))
+			a->charts = false;
 	}
 	if (a->cmp_dirty)
 		compare_build(a);
-	ui_text(a, y, xdate, 17, ROLE_HEADER, "DATE (UTC)");
-	ui_text(a, y, xdrive, wdrive, ROLE_HEADER, "DRIVE");
-	ui_text(a, y, xpreset, wpreset, ROLE_HEADER, "PRESET");
-	ui_text(a, y, xstatus, 10, ROLE_HEADER, "STATUS");
-	ui_text_right(a, y, xsteps, 5, ROLE_HEADER, "STEPS");
+	ui_text(a, y, c.xdate, 17, ROLE_HEADER, "DATE (UTC)");
+	ui_text(a, y, c.xdrive, c.wdrive, ROLE_HEADER, "DRIVE");
+	ui_text(a, y, c.xpreset, c.wpreset, ROLE_HEADER, "PRESET");
+	ui_text(a, y, c.xstatus, 10, ROLE_HEADER, "STATUS");
+	ui_text_right(a, y, c.xsteps, 5, ROLE_HEADER, "STEPS");
 	if (a->cols >= 110)
-		ui_text(a, y, xsteps + 7, a->cols - xsteps - 8, ROLE_HEADER, "FILE");
+		ui_text(a, y, c.xsteps + 7, a->cols - c.xsteps - 8, ROLE_HEADER, "FILE");
 	y++;
 	int room = (bottom - y) / 3;
 	rows = room < 3 ? 3 : (unsigned)room;
 	if (rows > a->results.n)
 		rows = (unsigned)a->results.n;
 	ui_list_show(&a->result_rows, rows);
-	for (unsigned i = a->result_rows.top; i < a->results.n && i < a->result_rows.top + rows;
-	     i++, y++) {
-		const struct result_entry *e = result_list_entry(&a->results, i);
-		bool sel = i == a->result_rows.sel;
-		enum ui_role base = sel ? ROLE_SELECTION : ROLE_NORMAL;
-		if (!e) {
-			ui_text(a, y, xdate, a->cols - xdate - 1, ROLE_ERROR, "out of memory");
-			continue;
-		}
-		const char *base_name = strrchr(e->path, '/');
-
-		if (sel)
-			ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
-		if (a->marked && a->marked[i])
-			ui_text(a, y, xm, 1, sel ? base : ROLE_MARKED, a->g->mark);
-		if (e->error[0]) {
-			ui_text(a, y, xdate, 17, base, "?");
-			ui_text(a, y, xdrive, a->cols - xdrive - 1, sel ? base : ROLE_ERROR,
-				e->error);
-			continue;
-		}
-		fmt_date(e->started, date, sizeof(date));
-		ui_text(a, y, xdate, 17, base, date);
-		if (e->label[0])
-			snprintf(buf, sizeof(buf), "%s", e->label);
-		else if (e->model[0])
-			snprintf(buf, sizeof(buf), "%s %s", e->model,
-				 units_fmt_capacity_compact(cap, sizeof(cap), e->capacity_bytes));
-		else if (strrchr(e->target, '/'))
-			snprintf(buf, sizeof(buf), "file %s", strrchr(e->target, '/') + 1);
-		else
-			snprintf(buf, sizeof(buf), "%s", e->target[0] ? e->target : "-");
-		ui_text(a, y, xdrive, wdrive, base, buf);
-		ui_text(a, y, xpreset, wpreset, base, e->preset[0] ? e->preset : "(ad hoc)");
-		ui_text(a, y, xstatus, 10,
-			sel			   ? base
-			: e->status == RS_COMPLETE ? ROLE_OK
-						   : ROLE_WARNING,
-			result_status_name[e->status]);
-		ui_textf(a, y, xsteps, 5, base, "%5u", e->nsteps);
-		if (a->cols >= 110)
-			ui_text(a, y, xsteps + 7, a->cols - xsteps - 8, sel ? base : ROLE_DIM,
-				base_name ? base_name + 1 : e->path);
-	}
+	for (size_t i = a->result_rows.top; i < a->results.n && i < a->result_rows.top + rows;
+	     i++, y++)
+		draw_row(a, &c, i, y);
 	if (a->results.n == 0)
-		ui_textf(a, y++, xdate, a->cols - xdate - 1, ROLE_DIM,
+		ui_textf(a, y++, c.xdate, a->cols - c.xdate - 1, ROLE_DIM,
 			 "no results yet in %s: run a preset (2 Presets) and it appears here",
 			 a->results_dir);
 
@@ -554,7 +355,13 @@ void results_export(struct app *a, int format)
 
 	if (a->cmp_dirty)
 		compare_build(a);
-	if (!a->cmp || !a->cmp->built) {
+	compare_poll(a);
+	if (compare_reading(a)) {
+		ui_status(a, ROLE_WARNING,
+			  "the comparison is still being read: export it when it shows");
+		return;
+	}
+	if (!compare_report(a)) {
 		ui_status(a, ROLE_WARNING, "nothing to export: mark results with Space");
 		return;
 	}
@@ -569,7 +376,7 @@ void results_export(struct app *a, int format)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H-%M-%S", &tm);
 	snprintf(path, sizeof(path), "%s/compare-%s.%s", dir, stamp, ext[format]);
-	ret = report_render(&a->cmp->rep, (enum report_format)format, &text, &len);
+	ret = report_render(compare_report(a), (enum report_format)format, &text, &len);
 	if (ret < 0) {
 		ui_status(a, ROLE_ERROR, "%s: export failed: %s", path, strerror(-ret));
 		return;
@@ -729,8 +536,8 @@ static bool charts_key(struct app *a, enum key_action act)
 		a->charts = false;
 		return true;
 	case ACT_CHART_QUAD:
-		if (a->cmp && a->cmp->built)
-			charts_quad(a, &a->cmp->rep);
+		if (compare_report(a))
+			charts_quad(a, compare_report(a));
 		return true;
 	case ACT_METRIC_NEXT:
 	case ACT_DOWN:
@@ -829,7 +636,7 @@ void results_key(struct app *a, enum key_action act)
 		unsigned before = a->result_rows.sel;
 		ui_list_key(&a->result_rows, act);
 		/* with nothing marked the table follows the selection */
-		if (before != a->result_rows.sel && nmarked(a) == 0)
+		if (before != a->result_rows.sel && results_nmarked(a) == 0)
 			a->cmp_dirty = true;
 		break;
 	}

@@ -233,6 +233,24 @@ void results_open(struct app *a, const char *path);
 void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
 
+struct report;
+/* ---- results_compare.c: the Results screen's comparison --------------------------- */
+struct compare_view;
+void compare_free(struct compare_view *c);
+/* Begin comparing the marked results (the selected one when none is): read in the
+   background, built by compare_poll() when read; an earlier one unread is dropped. */
+void compare_build(struct app *a);
+/* Is the comparison's reading done? Then build it (as the screen is drawn). */
+void compare_poll(struct app *a);
+/* The comparison built, or NULL (none, being read, or failed). */
+const struct report *compare_report(const struct app *a);
+/* Are the comparison's results being read? */
+bool compare_reading(const struct app *a);
+/* How many results are marked. */
+unsigned results_nmarked(const struct app *a);
+/* Under the list from line y: the comparison in the chosen metric. */
+void draw_comparison(struct app *a, int y, int bottom);
+
 /* ---- chart_view.c ----------------------------------------------------------------- */
 struct report;
 /* How many charts the comparison has: preconditioning's four, a ladder or rate curve each. */
