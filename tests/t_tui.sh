@@ -411,6 +411,12 @@ if command -v strace >/dev/null; then
 		pass "slow to read: the comparison moved on"
 	fi
 	check "slow to read: still being read" sh -c "tmux -L $SOCK capture-pane -p -t c7 | grep -q 'reading\.\.\.'"
+	# its details (Enter) are read in the background too, and Esc leaves them unread
+	keys c7 Up
+	keys c7 Enter
+	expect c7 "slow to read: its details are being read" "reading slow\.json\.\.\."
+	keys c7 Escape
+	expect c7 "slow to read: Esc leaves them" "DATE \(UTC\)"
 	# the pane runs strace, which lingers until its delay is over: drivebench is its child
 	pp=$(tm display-message -p -t c7 '#{pane_pid}')
 	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"

@@ -26,6 +26,8 @@
 
 static void details_close(struct app *a)
 {
+	result_loading_drop(a->details_loading);
+	a->details_loading = NULL;
 	free(a->details);
 	free(a->details_lines);
 	a->details = NULL;
@@ -33,35 +35,26 @@ static void details_close(struct app *a)
 	a->detail_rows = a->detail_cols = (struct ui_list){0};
 }
 
-static void details_open(struct app *a)
+/* The details of r (its file at path): the step summaries, as show prints them. */
+static void details_show(struct app *a, struct result *r, const char *path)
 {
-	const struct result_entry *e;
-	struct result r;
-	char err[DB_ERR_LEN], *text = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	unsigned n = 0;
 
-	if (!(e = result_list_entry(&a->results, a->result_rows.sel)))
-		return;
-	result_init(&r);
-	/* the details are the step summaries, as show prints them */
-	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	int ret = report_show(&r, &text, &len);
-	result_free(&r);
+	int ret = report_show(r, &text, &len);
 	if (ret < 0) {
-		ui_status(a, ROLE_ERROR, "%s: %s", e->path, strerror(-ret));
+		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(-ret));
+		details_close(a);
 		return;
 	}
 	for (size_t i = 0; i < len; i++)
 		n += text[i] == '\n';
-	details_close(a);
 	a->details_lines = calloc(n + 1, sizeof(*a->details_lines));
 	if (!a->details_lines) {
 		free(text);
 		ui_status(a, ROLE_ERROR, "out of memory");
+		details_close(a);
 		return;
 	}
 	a->details = text;
@@ -72,8 +65,52 @@ static void details_open(struct app *a)
 		if (nl - p > (long)a->detail_cols.n)
 			a->detail_cols.n = (unsigned)(nl - p);
 	}
-	const char *slash = strrchr(e->path, '/');
-	snprintf(a->details_name, sizeof(a->details_name), "%s", slash ? slash + 1 : e->path);
+}
+
+/* Is the details' result read? Then show it (as the screen is drawn). */
+static void details_poll(struct app *a)
+{
+	struct result *r;
+	char err[DB_ERR_LEN];
+	unsigned n;
+
+	if (!a->details_loading || !result_loading_done(a->details_loading))
+		return;
+	int ret = result_loading_take(a->details_loading, &r, &n, err, sizeof(err));
+	a->details_loading = NULL;
+	if (ret < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		details_close(a);
+		return;
+	}
+	details_show(a, &r[0], a->details_name);
+	result_free(&r[0]);
+	free(r);
+}
+
+/* The selected result in full: read in the background (a long run's file takes a while),
+   shown as "reading..." until it is. */
+static void details_open(struct app *a)
+{
+	const char *path = result_list_path(&a->results, a->result_rows.sel);
+	char err[DB_ERR_LEN];
+	struct result r;
+
+	if (!path)
+		return;
+	details_close(a);
+	const char *slash = strrchr(path, '/');
+	snprintf(a->details_name, sizeof(a->details_name), "%s", slash ? slash + 1 : path);
+	/* summaries only: no samples, no histograms */
+	if ((a->details_loading = result_loading_start(&path, 1, 0)))
+		return;
+	/* no thread: read it here */
+	if (result_load_opts(&r, path, 0, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	details_show(a, &r, path);
+	result_free(&r);
 }
 
 /* s after its first n characters (UTF-8), or its end. */
@@ -96,6 +133,8 @@ static void details_draw(struct app *a, int top, int bottom)
 
 	snprintf(buf, sizeof(buf), "details%s%s", a->g->dot, a->details_name);
 	ui_rule(a, y++, buf);
+	if (a->details_loading)
+		ui_textf(a, y, 1, a->cols - 2, ROLE_DIM, "reading %s...", a->details_name);
 	/* the last screenful stops at the last line */
 	ui_list_page(&a->detail_rows, rows);
 	for (unsigned i = a->detail_rows.top; i < a->detail_rows.n && y < bottom; i++, y++)
@@ -273,7 +312,8 @@ void results_draw(struct app *a, int top, int bottom)
 	int y = top;
 	unsigned rows;
 
-	if (a->details) {
+	details_poll(a);
+	if (a->details || a->details_loading) {
 		details_draw(a, top, bottom);
 		return;
 	}
@@ -558,7 +598,7 @@ void results_key(struct app *a, enum key_action act)
 {
 	char text[600];
 
-	if (a->details && details_key(a, act))
+	if ((a->details || a->details_loading) && details_key(a, act))
 		return;
 	if (a->charts && charts_key(a, act))
 		return;

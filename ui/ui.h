@@ -141,6 +141,7 @@ struct app {
 	struct ui_list detail_rows; /* a pager */
 	struct ui_list detail_cols; /* n: the widest line; sel: the columns scrolled past */
 	char details_name[256];   /* the file's name, for the title */
+	struct result_loading *details_loading; /* the details' result being read (NULL: not) */
 	bool charts;              /* the chart view is open (chart_view.c) */
 	struct ui_list chart_pages; /* sel: the chart it shows; clamped when drawn */
 	bool chart_quad;          /* the four metrics of a test at once, 2x2 */
