@@ -411,7 +411,6 @@ struct reader_job {
 	unsigned next;	/* the next file no reader has taken */
 	unsigned busy;	/* files being read */
 	uint32_t read;	/* bit k: e[k] read */
-	uint32_t taken; /* bit k: e[k] copied into the list */
 	char *paths[RESULT_LIST_PAGE];
 	struct result_entry *e; /* [n] */
 };
@@ -524,24 +523,26 @@ static void reader_collect(struct result_list *l)
 	pthread_mutex_lock(&rd->mu);
 	for (unsigned k = 0; k < READER_JOBS; k++) {
 		struct reader_job *j = &rd->job[k];
-		uint32_t fresh = j->read & ~j->taken;
 		if (!j->asked)
 			continue;
-		if (j->gen == l->gen && fresh) {
+		if (j->gen == l->gen) {
+			/* what the page lacks: all that is read when the page was let go meanwhile
+			   (a job one file of which hangs stays, and so do the others it read) */
 			struct result_list_page *pg = page_find(l, j->first);
-			if (!pg)
+			uint32_t fresh = j->read & ~(pg ? pg->ready : 0u);
+			if (fresh && !pg)
 				pg = page_take(l, j->first);
-			for (unsigned f = 0; f < j->n; f++)
-				if ((fresh & 1u << f) && !(pg->ready & 1u << f)) {
+			for (unsigned f = 0; fresh && f < j->n; f++)
+				if (fresh & 1u << f) {
 					pg->e[f] = j->e[f];
 					pg->ready |= 1u << f;
 					l->reads++;
 				}
-			pg->used = ++l->tick;
-			j->taken |= fresh;
+			if (fresh)
+				pg->used = ++l->tick;
 		}
-		/* done with: all of it read and copied, or asked of the list as it was */
-		if (!j->busy && (j->gen != l->gen || j->taken == (1u << j->n) - 1))
+		/* done with: all of it read (and copied), or asked of the list as it was */
+		if (!j->busy && (j->gen != l->gen || j->read == (1u << j->n) - 1))
 			job_clear(j);
 	}
 	pthread_mutex_unlock(&rd->mu);
