@@ -6,6 +6,7 @@
  * (result_summary.c), the writer (result_write.c), the loader (result_load.c) and the
  * library (result_library.c) share.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,10 @@ void result_step_free(struct result_step *s);
 void result_pack_shrink(struct sample_pack *pk);
 /* Whether two doubles are the same bits (the packing's test for "unchanged"). */
 bool result_same_bits(double a, double b);
+/* A thread of the results layer's (result_loading.c), started with every signal blocked:
+   signals stay the caller's threads'. Detached or to be joined; 0 or pthread_create's
+   error. */
+int result_thread_start(pthread_t *tid, bool detached, void *(*fn)(void *), void *arg);
 /* Free the target summaries (result_summary.c); r->target_summary NULL after. */
 void result_summary_free(struct result *r);
 

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -482,8 +481,6 @@ static void *reader_main(void *arg)
 static struct result_list_reader *reader_get(struct result_list *l)
 {
 	struct result_list_reader *rd;
-	sigset_t all, old;
-	pthread_attr_t at;
 	pthread_t tid;
 	unsigned started = 0;
 
@@ -494,15 +491,9 @@ static struct result_list_reader *reader_get(struct result_list *l)
 	pthread_mutex_init(&rd->mu, NULL);
 	pthread_cond_init(&rd->cv, NULL);
 	rd->refs = 1 + READER_THREADS;
-	/* signals are the caller's threads' to take; the readers are never waited for */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	/* the readers are never waited for */
 	for (unsigned t = 0; t < READER_THREADS; t++)
-		started += pthread_create(&tid, &at, reader_main, rd) == 0;
-	pthread_attr_destroy(&at);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+		started += result_thread_start(&tid, true, reader_main, rd) == 0;
 	/* the references of threads that did not start */
 	rd->refs -= READER_THREADS - started;
 	l->reader = rd;

@@ -5,7 +5,7 @@
  * screen for as long as a long run's file takes to read. The caller starts a loading,
  * looks whether it is done as it draws, and takes the results, or drops a loading it no
  * longer wants: the thread cannot be stopped in a read, so the last of the two to let
- * go frees the loading.
+ * go frees the loading. Also the results layer's way to start a thread of its own.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "result_int.h"
 #include "result_io.h"
 
 struct result_loading {
@@ -26,12 +27,31 @@ struct result_loading {
 	char **paths;	   /* [n] */
 	struct result *rs; /* [n] */
 	int ret;
+	bool loaded; /* rs holds n results (until taken) */
 	char err[512];
 };
 
+int result_thread_start(pthread_t *tid, bool detached, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	pthread_attr_t at;
+	int ret;
+
+	/* signals stay the caller's threads': the thread starts with all of them blocked */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&at);
+	if (detached)
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	ret = pthread_create(tid, &at, fn, arg);
+	pthread_attr_destroy(&at);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 static void loading_free(struct result_loading *l)
 {
-	if (!l->ret && l->rs)
+	if (l->loaded && l->rs)
 		for (unsigned i = 0; i < l->n; i++)
 			result_free(&l->rs[i]);
 	free(l->rs);
@@ -48,6 +68,7 @@ static void *loading_main(void *arg)
 
 	l->ret = result_load_many(l->rs, (const char *const *)l->paths, l->n, l->what, l->err,
 				  sizeof(l->err));
+	l->loaded = l->ret == 0;
 	pthread_mutex_lock(&l->mu);
 	l->done = true;
 	bool last = l->dropped;
@@ -60,10 +81,7 @@ static void *loading_main(void *arg)
 struct result_loading *result_loading_start(const char *const *paths, unsigned n, unsigned what)
 {
 	struct result_loading *l = calloc(1, sizeof(*l));
-	sigset_t all, old;
-	pthread_attr_t at;
 	pthread_t tid;
-	int ret;
 
 	if (!l)
 		return NULL;
@@ -80,16 +98,8 @@ struct result_loading *result_loading_start(const char *const *paths, unsigned n
 			loading_free(l);
 			return NULL;
 		}
-	/* signals are the caller's threads' to take; the thread is never waited for */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	ret = pthread_create(&tid, &at, loading_main, l);
-	pthread_attr_destroy(&at);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		l->ret = -1; /* nothing loaded to free */
+	/* the thread is never waited for */
+	if (result_thread_start(&tid, true, loading_main, l)) {
 		loading_free(l);
 		return NULL;
 	}

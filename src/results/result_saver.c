@@ -4,10 +4,10 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "result_int.h"
 #include "text.h"
 #include "units.h"
 
@@ -64,8 +64,6 @@ struct result_saver *result_saver_start(void)
 {
 	struct result_saver *v = calloc(1, sizeof(*v));
 	pthread_condattr_t ca;
-	sigset_t all, old;
-	int ret;
 
 	if (!v)
 		return NULL;
@@ -75,12 +73,8 @@ struct result_saver *result_saver_start(void)
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&v->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	/* signals stay the measuring thread's: the thread starts with all of them blocked */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&v->thread, NULL, saver_main, v);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
+	/* signals stay the measuring thread's */
+	if (result_thread_start(&v->thread, false, saver_main, v)) {
 		saver_free(v);
 		return NULL;
 	}
