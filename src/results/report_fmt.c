@@ -215,52 +215,49 @@ char *report_step_what(char *buf, size_t len, const struct result_phase *ph,
  */
 static char *phase_workload(char *buf, size_t len, const struct result_phase *ph)
 {
-	enum { MANY = 64 };
-	char first[160], last[160], d[160], title[160], t[160];
-	unsigned kinds[MANY], nkinds = 1, ntitles = 1;
+	enum { MANY = 64, W = 160 };
+	char kind[MANY][W], last[W], d[W], title[W], t[W];
+	unsigned nkinds = 1, ntitles = 1;
 	bool many = false, streams = false;
 
-	report_step_workload(first, sizeof(first), &ph->steps[0]);
-	report_group_title(title, sizeof(title), &ph->steps[0].wl);
-	kinds[0] = 0;
+	report_step_workload(kind[0], W, &ph->steps[0]);
+	report_group_title(title, W, &ph->steps[0].wl);
 	/* kinds: the steps unlike every kind before them (a matrix repeats a few) */
-	for (unsigned i = 1; i < ph->nsteps; i++) {
-		bool seen = false;
-		report_step_workload(d, sizeof(d), &ph->steps[i]);
-		for (unsigned k = 0; k < nkinds && !seen; k++)
-			seen = !strcmp(d, report_step_workload(t, sizeof(t), &ph->steps[kinds[k]]));
-		if (seen)
+	for (unsigned i = 1; i < ph->nsteps && !many; i++) {
+		unsigned k = 0;
+		report_step_workload(d, W, &ph->steps[i]);
+		while (k < nkinds && strcmp(d, kind[k]))
+			k++;
+		if (k < nkinds)
 			continue;
 		if (nkinds == MANY) {
 			many = true;
 			break;
 		}
-		kinds[nkinds++] = i;
-		ntitles += !!strcmp(title, report_group_title(t, sizeof(t), &ph->steps[i].wl));
+		memcpy(kind[nkinds++], d, W);
+		ntitles += !!strcmp(title, report_group_title(t, W, &ph->steps[i].wl));
 	}
 	for (unsigned i = 0; i < ph->nsteps; i++)
 		streams |= ph->steps[i].nstreams > 0 || ph->steps[i].wl.trace[0];
-	report_step_workload(last, sizeof(last), &ph->steps[ph->nsteps - 1]);
+	const char *first = kind[0];
+	report_step_workload(last, W, &ph->steps[ph->nsteps - 1]);
 	size_t tl = strlen(title);
-	if (nkinds == 1)
+	if (nkinds == 1) {
 		text_fmt(buf, len, "%s", first);
-	else if (!many && ntitles == 1 && !streams && strcmp(first, last) &&
-		 !strncmp(last, title, tl) && last[tl] == ' ')
+	} else if (!many && ntitles == 1 && !streams && strcmp(first, last) &&
+		   !strncmp(last, title, tl) && last[tl] == ' ') {
 		text_fmt(buf, len, "%s to%s", first, last + tl);
-	else if (nkinds <= 4) { /* few: each of them, in the order they first ran */
+	} else if (nkinds <= 4) { /* few: each of them, in the order they first ran */
 		text_fmt(buf, len, "%u workloads (%s", nkinds, first);
 		for (unsigned k = 1; k < nkinds; k++) {
 			size_t used = strlen(buf);
-			report_step_workload(t, sizeof(t), &ph->steps[kinds[k]]);
-			text_fmt(buf + used, len - used, "; %s", t);
+			text_fmt(buf + used, len - used, "; %s", kind[k]);
 		}
 		size_t used = strlen(buf);
 		text_fmt(buf + used, len - used, ")");
-	} else if (strcmp(first, last)) {
-		text_fmt(buf, len, "%s%u workloads, from %s to %s", many ? "over " : "", nkinds,
-			 first, last);
 	} else {
-		text_fmt(buf, len, "%s%u workloads, from %s", many ? "over " : "", nkinds, first);
+		text_fmt(buf, len, "%s%u workloads, from %s%s%s", many ? "over " : "", nkinds,
+			 first, strcmp(first, last) ? " to " : "", strcmp(first, last) ? last : "");
 	}
 	return buf;
 }
