@@ -305,6 +305,57 @@ static void kill_gone(const struct app_pid *p)
 		sleep_ms(20);
 }
 
+/* The mount namespace of pid (its inode), 0 when it cannot be read. */
+static ino_t mnt_ns(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+/*
+ * SIGKILL to every process but the keeper in the keeper's mount namespace (what the server
+ * left, such as a postmaster's backends, holds the file system and umount would fail), and
+ * wait (up to 10 s) until they are gone. Never ourselves or init, whatever namespace they
+ * are in; a zombie is gone already.
+ */
+static void kill_namespace(const struct app_pid *keeper)
+{
+	ino_t ns = app_pid_alive(keeper) ? mnt_ns(keeper->pid) : 0;
+
+	if (!ns || ns == mnt_ns(getpid()) || ns == mnt_ns(1))
+		return;
+	for (unsigned i = 0; i < 500; i++) {
+		struct app_pid left[64];
+		unsigned n = 0;
+		struct dirent *e;
+		DIR *d = opendir("/proc");
+
+		if (!d)
+			return;
+		while ((e = readdir(d)) && n < 64) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+			struct app_pid p = {(pid_t)pid, 0};
+
+			if (*end || pid <= 1 || pid == keeper->pid || pid == getpid())
+				continue;
+			if (mnt_ns((pid_t)pid) != ns || !(p.start = app_pid_start(p.pid)))
+				continue;
+			left[n++] = p;
+		}
+		closedir(d);
+		if (!n)
+			return;
+		for (unsigned k = 0; k < n; k++)
+			if (app_pid_alive(&left[k]))
+				kill(left[k].pid, SIGKILL);
+		sleep_ms(20);
+	}
+}
+
 static void clean_one(const struct app_rundir *rd, void (*log)(void *, const char *), void *arg)
 {
 	char pid[16], msg[APP_PATH_MAX + 256], tmp[APP_PATH_MAX + 16], e[128];
@@ -315,6 +366,7 @@ static void clean_one(const struct app_rundir *rd, void (*log)(void *, const cha
 		 (int)rd->owner.pid, app_pid_alive(&rd->server) ? "server stopped, " : "",
 		 app_pid_alive(&rd->keeper) ? "file system unmounted, " : "", rd->dir);
 	kill_gone(&rd->server);
+	kill_namespace(&rd->keeper);
 	if (app_pid_alive(&rd->keeper) && rd->mnt[0]) {
 		char *argv[] = {"nsenter", "-t", pid, "-m", "--", "umount", (char *)rd->mnt, NULL};
 		snprintf(pid, sizeof(pid), "%d", (int)rd->keeper.pid);
