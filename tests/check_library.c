@@ -8,7 +8,10 @@
  */
 #include "testlib.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -240,6 +243,85 @@ START_TEST(loading_in_background)
 }
 END_TEST
 
+/* A chore started, waited for (a minute at most), its answer taken. */
+static int chore(enum result_chore_kind kind, const char *path, const char *text,
+		 struct result_chore_answer *ans)
+{
+	struct result_chore *c = result_chore_start(kind, path, text);
+
+	ck_assert_ptr_nonnull(c);
+	for (unsigned t = 0; t < 6000 && !result_chore_done(c); t++)
+		usleep(10000);
+	ck_assert(result_chore_done(c));
+	result_chore_take(c, ans);
+	return ans->ret;
+}
+
+/*
+ * What the Results screen asks of a file (result_chore_start): label and note read and
+ * rewritten, a deletion; each refused while a run holds the file (its lock, as here).
+ */
+START_TEST(chores_in_background)
+{
+	struct result_chore_answer ans;
+	char path[600], gone[600];
+	struct result_chore *c;
+
+	make_runs(tmpdir, 0, 2);
+	snprintf(path, sizeof(path), "%s/run-0.json", tmpdir);
+	ck_assert_int_eq(chore(RESULT_CHORE_READ, path, NULL, &ans), 0);
+	ck_assert_str_eq(ans.label, "run 0");
+	ck_assert_str_eq(ans.note, "");
+	ck_assert_int_eq(chore(RESULT_CHORE_LABEL, path, "P400m FW 0200", &ans), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_NOTE, path, "after the retest", &ans), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_READ, path, NULL, &ans), 0);
+	ck_assert_str_eq(ans.label, "P400m FW 0200");
+	ck_assert_str_eq(ans.note, "after the retest");
+	ck_assert_int_eq(chore(RESULT_CHORE_CHECK, path, NULL, &ans), 0);
+
+	/* a run holds it: every chore refuses, and the file keeps what it had */
+	int held = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(held, 0);
+	ck_assert_int_eq(flock(held, LOCK_EX), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_READ, path, NULL, &ans), -EBUSY);
+	ck_assert_msg(strstr(ans.err, "a run is saving this result: label it when it ends"), "%s",
+		      ans.err);
+	ck_assert_int_eq(chore(RESULT_CHORE_CHECK, path, NULL, &ans), -EBUSY);
+	ck_assert_msg(strstr(ans.err, "delete it when it ends"), "%s", ans.err);
+	ck_assert_int_eq(chore(RESULT_CHORE_DELETE, path, NULL, &ans), -EBUSY);
+	ck_assert_int_lt(chore(RESULT_CHORE_LABEL, path, "too soon", &ans), 0);
+	ck_assert_msg(strstr(ans.err, "run-0.json: the run is still writing it"), "%s", ans.err);
+	close(held);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_READ, path, NULL, &ans), 0);
+	ck_assert_str_eq(ans.label, "P400m FW 0200");
+
+	/* deleted; then a file that is not there says so */
+	ck_assert_int_eq(chore(RESULT_CHORE_DELETE, path, NULL, &ans), 0);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_lt(chore(RESULT_CHORE_READ, path, NULL, &ans), 0);
+	ck_assert_msg(strstr(ans.err, "run-0.json"), "%s", ans.err);
+	snprintf(gone, sizeof(gone), "%s/gone.json", tmpdir);
+	ck_assert_int_eq(chore(RESULT_CHORE_DELETE, gone, NULL, &ans), -ENOENT);
+	ck_assert_msg(strstr(ans.err, "gone.json: No such file"), "%s", ans.err);
+
+	/* here and now, the same answers */
+	snprintf(path, sizeof(path), "%s/run-1.json", tmpdir);
+	ck_assert_int_eq(result_chore_run(RESULT_CHORE_LABEL, path, "", &ans), 0);
+	ck_assert_int_eq(result_chore_run(RESULT_CHORE_READ, path, NULL, &ans), 0);
+	ck_assert_str_eq(ans.label, "");
+
+	/* dropped before it is done and after: freed either way (ASan) */
+	ck_assert_ptr_nonnull(c = result_chore_start(RESULT_CHORE_READ, path, NULL));
+	result_chore_drop(c);
+	ck_assert_ptr_nonnull(c = result_chore_start(RESULT_CHORE_READ, path, NULL));
+	for (unsigned t = 0; t < 6000 && !result_chore_done(c); t++)
+		usleep(10000);
+	result_chore_drop(c);
+	usleep(200000); /* the first one's thread ends on its own (it is not waited for) */
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("library");
@@ -251,6 +333,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lazy_folder);
 	tcase_add_test(tc, peek_reads_in_background);
 	tcase_add_test(tc, loading_in_background);
+	tcase_add_test(tc, chores_in_background);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -417,6 +417,28 @@ if command -v strace >/dev/null; then
 	expect c7 "slow to read: its details are being read" "reading slow\.json\.\.\."
 	keys c7 Escape
 	expect c7 "slow to read: Esc leaves them" "DATE \(UTC\)"
+	# n reads the label in the background too: the editor opens on it when it comes, and
+	# n on another file meanwhile opens that one's; d asks first whether a run holds it
+	keys c7 n
+	expect c7 "slow to read: n says it reads the file" "reading slow\.json\.\.\."
+	if cap c7 | grep -q "Label (the run"; then
+		fail "slow to read: no editor before the file answers" "$(cap c7)"
+	else
+		pass "slow to read: no editor before the file answers"
+	fi
+	keys c7 Down n
+	expect c7 "slow to read: n on the next file opens its editor meanwhile" \
+		"Label \(the run's name"
+	expect c7 "slow to read: the editor holds that file's label" "> read at once_"
+	keys c7 Escape
+	keys c7 Up d
+	expect c7 "slow to read: d says it reads the file" "reading slow\.json\.\.\."
+	keys c7 Down d
+	expect c7 "slow to read: d on the next file asks meanwhile" "Delete this result\?"
+	keys c7 y
+	expect c7 "slow to read: and deletes it" "deleted .*fast\.json"
+	check "slow to read: the file is gone, the slow one is not" \
+		sh -c "[ ! -e '$T/slowlib/fast.json' ] && [ -e '$T/slowlib/slow.json' ]"
 	# the pane runs strace, which lingers until its delay is over: drivebench is its child
 	pp=$(tm display-message -p -t c7 '#{pane_pid}')
 	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"

@@ -474,14 +474,18 @@ static void handle_key(struct app *a, int key)
 	case ACT_REDRAW:
 		clear();
 		return;
-	case ACT_QUIT:
+	case ACT_QUIT: {
+		char what[400];
 		if (run_model_active(a->run))
 			ui_confirm(a, ACT_QUIT, "Quit drivebench?",
 				   "A run is active. Quitting aborts it; the result keeps what was "
 				   "measured so far.");
+		else if (results_changing(a, what, sizeof(what)))
+			ui_confirm(a, ACT_QUIT, "Quit drivebench?", what);
 		else
 			a->quit = true;
 		return;
+	}
 	default:
 		break;
 	}
@@ -557,6 +561,7 @@ static void main_loop(struct app *a)
 	while (!a->quit && !got_signal) {
 		drives_poll_hotplug(a);
 		drives_poll_scratch(a);
+		results_poll(a);
 		draw(a);
 		key = getch();
 		if (a->status_ticks)

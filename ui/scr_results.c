@@ -147,6 +147,7 @@ static void details_draw(struct app *a, int top, int bottom)
 
 void results_free(struct app *a)
 {
+	results_files_free(a);
 	details_close(a);
 	compare_free(a->cmp);
 	a->cmp = NULL;
@@ -430,64 +431,6 @@ void results_export(struct app *a, int format)
 	ui_status(a, ROLE_OK, "exported %s", path);
 }
 
-void results_delete(struct app *a)
-{
-	const char *path = result_list_path(&a->results, a->result_rows.sel);
-
-	if (!path)
-		return;
-	if (result_being_written(path)) { /* taken by a run since it was asked */
-		ui_status(a, ROLE_WARNING, "a run is saving this result: delete it when it ends");
-		return;
-	}
-	if (unlink(path) < 0) {
-		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
-		return;
-	}
-	ui_status(a, ROLE_OK, "deleted %s", path);
-	results_load(a);
-}
-
-/* What results_annotate() writes: the label or the note. */
-struct annotation {
-	enum key_action what;
-	const char *text;
-};
-
-static int annotate_edit(struct result *r, void *arg)
-{
-	const struct annotation *an = arg;
-
-	if (an->what == ACT_LABEL)
-		text_copy(r->label, sizeof(r->label), an->text);
-	else
-		text_copy(r->note, sizeof(r->note), an->text);
-	return 0;
-}
-
-/*
- * Labels and notes live in the result file: it is locked, read again whole, changed and
- * written back the way runs save it (atomically), so a reader never sees half a file and
- * a run still writing it (here or in another process) is never overwritten: refused.
- */
-void results_annotate(struct app *a, enum key_action what, const char *text)
-{
-	struct annotation an = {.what = what, .text = text};
-	char err[DB_ERR_LEN];
-
-	const char *path = result_list_path(&a->results, a->result_rows.sel);
-
-	if (!path)
-		return;
-	if (result_rewrite(path, annotate_edit, &an, err, sizeof(err)) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	ui_status(a, ROLE_OK, "%s %s", what == ACT_LABEL ? "label" : "note",
-		  text[0] ? "saved" : "removed");
-	results_load(a);
-}
-
 /*
  * Open a result file or a directory of results: it is listed from now on, and the
  * library (library.h) remembers it.
@@ -513,32 +456,6 @@ void results_open(struct app *a, const char *path)
 	}
 	results_load(a);
 	ui_status(a, ROLE_OK, "listed from now on: %s", abs);
-}
-
-/* Open the editor for the selected result's label or note, from what the file holds. */
-static void annotate_open(struct app *a, enum key_action what)
-{
-	struct result r;
-	char err[DB_ERR_LEN];
-
-	const struct result_entry *e = result_list_entry(&a->results, a->result_rows.sel);
-
-	if (!e || e->error[0])
-		return;
-	/* a run's own file is saved by the run until it ends (this one's, or another
-	 * process's: it holds the file's lock) */
-	if ((e->status == RS_INCOMPLETE && run_model_active(a->run)) ||
-	    result_being_written(e->path)) {
-		ui_status(a, ROLE_WARNING, "a run is saving this result: label it when it ends");
-		return;
-	}
-	if (result_load_opts(&r, e->path, 0, err, sizeof(err)) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	ui_edit(a, what, what == ACT_LABEL ? "Label (the run's name in comparisons)" : "Note",
-		what == ACT_LABEL ? r.label : r.note);
-	result_free(&r);
 }
 
 /* A key while a run's details are open: true when used there; false when the list takes it. */
@@ -596,7 +513,6 @@ static bool charts_key(struct app *a, enum key_action act)
 
 void results_key(struct app *a, enum key_action act)
 {
-	char text[600];
 
 	if ((a->details || a->details_loading) && details_key(a, act))
 		return;
@@ -637,24 +553,14 @@ void results_key(struct app *a, enum key_action act)
 			 "results.");
 		break;
 	case ACT_DELETE:
-		/* a file a run holds would be saved again by it, over another run's that took
-		   the name meanwhile: it is deleted when the run ends */
-		if (a->result_rows.sel < a->results.n &&
-		    result_being_written(result_list_path(&a->results, a->result_rows.sel))) {
-			ui_status(a, ROLE_WARNING,
-				  "a run is saving this result: delete it when it ends");
-		} else if (a->result_rows.sel < a->results.n) {
-			snprintf(text, sizeof(text), "Delete %s? The measurements in it are lost.",
-				 result_list_path(&a->results, a->result_rows.sel));
-			ui_confirm(a, ACT_DELETE, "Delete this result?", text);
-		}
+		results_ask_delete(a);
 		break;
 	case ACT_RELOAD:
 		results_load(a);
 		break;
 	case ACT_LABEL:
 	case ACT_NOTE:
-		annotate_open(a, act);
+		results_ask_annotate(a, act);
 		break;
 	case ACT_OPEN:
 		ui_edit(a, ACT_OPEN, "Open a result file or a directory of results (remembered)",

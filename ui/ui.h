@@ -145,6 +145,13 @@ struct app {
 	bool charts;              /* the chart view is open (chart_view.c) */
 	struct ui_list chart_pages; /* sel: the chart it shows; clamped when drawn */
 	bool chart_quad;          /* the four metrics of a test at once, 2x2 */
+	/* what is asked of a result file (results_files.c), or NULL */
+	struct result_chore *chore;
+	enum result_chore_kind chore_kind;
+	enum key_action chore_act; /* for what: ACT_LABEL, ACT_NOTE, ACT_DELETE */
+	bool chore_emptied;	   /* a label or note removed */
+	char chore_path[4096];
+	char asked_path[4096]; /* what the editor or the delete dialog open is about */
 
 	/* Help: a pager whose cursor is the first line shown */
 	struct ui_list help_rows;
@@ -227,12 +234,24 @@ void results_load(struct app *a);
 void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
 void results_export(struct app *a, int format);
-void results_delete(struct app *a);
 /* List the result file or directory at path from now on (the library remembers it). */
 void results_open(struct app *a, const char *path);
-/* Set the selected result's label (ACT_LABEL) or note (ACT_NOTE) to text, saving its file. */
-void results_annotate(struct app *a, enum key_action what, const char *text);
 void results_free(struct app *a);
+
+/* ---- results_files.c: labels, notes and deletions, in the background -------------- */
+/* n, N: the editor opens on what the selected file holds, once it is read. */
+void results_ask_annotate(struct app *a, enum key_action what);
+/* Set the label (ACT_LABEL) or note (ACT_NOTE) of the file the editor was opened on. */
+void results_annotate(struct app *a, enum key_action what, const char *text);
+/* d: the dialog opens once no run is found saving the selected file. */
+void results_ask_delete(struct app *a);
+/* The dialog's yes: its file is deleted. */
+void results_delete(struct app *a);
+/* Take what a chore answered, if it has (every tick, on any screen). */
+void results_poll(struct app *a);
+/* Is a file being changed (a label, a note, a deletion)? Then what, for a quit dialog. */
+bool results_changing(const struct app *a, char *what, size_t len);
+void results_files_free(struct app *a);
 
 struct report;
 /* ---- results_compare.c: the Results screen's comparison --------------------------- */

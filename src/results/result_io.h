@@ -117,6 +117,37 @@ int result_loading_take(struct result_loading *l, struct result **rs, unsigned *
 			size_t errlen);
 void result_loading_drop(struct result_loading *l);
 
+/*
+ * What the TUI asks of one result file, in a thread of its own (result_chore.c), so that a
+ * share that stopped answering never holds the screen: result_chore_start() (the path and
+ * text copied; NULL: no memory or thread, do it with result_chore_run()), then
+ * result_chore_done() until it is, and result_chore_take() for the answer (which frees
+ * it); result_chore_drop() lets go of one no longer wanted, freed when its thread ends.
+ * Those that read or change the file refuse one a run holds (-EBUSY, "a run is saving
+ * this result: ... it when it ends"); label and note are changed as result_rewrite() does.
+ */
+enum result_chore_kind {
+	RESULT_CHORE_READ,   /* its label and note, as the file holds them */
+	RESULT_CHORE_CHECK,  /* is a run saving it (-EBUSY)? */
+	RESULT_CHORE_LABEL,  /* its label becomes text ("" removes it) */
+	RESULT_CHORE_NOTE,   /* its note becomes text */
+	RESULT_CHORE_DELETE, /* it is deleted */
+};
+struct result_chore_answer {
+	int ret;						 /* 0 or -errno */
+	char err[512];						 /* why, when ret < 0 */
+	char label[RESULT_LABEL_BYTES], note[RESULT_NOTE_BYTES]; /* RESULT_CHORE_READ's */
+};
+struct result_chore;
+struct result_chore *result_chore_start(enum result_chore_kind kind, const char *path,
+					const char *text);
+bool result_chore_done(struct result_chore *c);
+void result_chore_take(struct result_chore *c, struct result_chore_answer *ans);
+void result_chore_drop(struct result_chore *c);
+/* The same, here and now: ans->ret. */
+int result_chore_run(enum result_chore_kind kind, const char *path, const char *text,
+		     struct result_chore_answer *ans);
+
 struct jwrite;
 /* A phase's steady-state verdict as a result file holds it ("steady" of a phase). */
 void result_write_steady(struct jwrite *w, const struct steady_info *st);

@@ -5,7 +5,9 @@
  * screen for as long as a long run's file takes to read. The caller starts a loading,
  * looks whether it is done as it draws, and takes the results, or drops a loading it no
  * longer wants: the thread cannot be stopped in a read, so the last of the two to let
- * go frees the loading. Also the results layer's way to start a thread of its own.
+ * go frees the loading. Also the results layer's way to start a thread of its own, and
+ * result_bg (result_int.h), work on such a thread that its caller may let go of first,
+ * which loadings and chores (result_chore.c) are.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,9 +22,7 @@
 #include "result_io.h"
 
 struct result_loading {
-	pthread_mutex_t mu;
-	bool done;    /* the thread has finished with it */
-	bool dropped; /* the caller has */
+	struct result_bg bg; /* first: the thread's */
 	unsigned n, what;
 	char **paths;	   /* [n] */
 	struct result *rs; /* [n] */
@@ -49,8 +49,65 @@ int result_thread_start(pthread_t *tid, bool detached, void *(*fn)(void *), void
 	return ret;
 }
 
-static void loading_free(struct result_loading *l)
+static void *bg_main(void *arg)
 {
+	struct result_bg *b = arg;
+
+	b->work(b);
+	pthread_mutex_lock(&b->mu);
+	b->done = true;
+	bool last = b->dropped;
+	pthread_mutex_unlock(&b->mu);
+	if (last)
+		result_bg_free(b);
+	return NULL;
+}
+
+void result_bg_init(struct result_bg *b, void (*work)(struct result_bg *),
+		    void (*release)(struct result_bg *))
+{
+	pthread_mutex_init(&b->mu, NULL);
+	b->done = b->dropped = false;
+	b->work = work;
+	b->release = release;
+}
+
+int result_bg_start(struct result_bg *b)
+{
+	pthread_t tid;
+
+	/* the thread is never waited for */
+	return result_thread_start(&tid, true, bg_main, b);
+}
+
+bool result_bg_done(struct result_bg *b)
+{
+	pthread_mutex_lock(&b->mu);
+	bool done = b->done;
+	pthread_mutex_unlock(&b->mu);
+	return done;
+}
+
+void result_bg_drop(struct result_bg *b)
+{
+	pthread_mutex_lock(&b->mu);
+	bool last = b->done;
+	b->dropped = true;
+	pthread_mutex_unlock(&b->mu);
+	if (last)
+		result_bg_free(b);
+}
+
+void result_bg_free(struct result_bg *b)
+{
+	pthread_mutex_destroy(&b->mu);
+	b->release(b);
+}
+
+static void loading_free(struct result_bg *b)
+{
+	struct result_loading *l = (struct result_loading *)b;
+
 	if (l->loaded && l->rs)
 		for (unsigned i = 0; i < l->n; i++)
 			result_free(&l->rs[i]);
@@ -58,49 +115,33 @@ static void loading_free(struct result_loading *l)
 	for (unsigned i = 0; l->paths && i < l->n; i++)
 		free(l->paths[i]);
 	free(l->paths);
-	pthread_mutex_destroy(&l->mu);
 	free(l);
 }
 
-static void *loading_main(void *arg)
+static void loading_work(struct result_bg *b)
 {
-	struct result_loading *l = arg;
+	struct result_loading *l = (struct result_loading *)b;
 
 	l->ret = result_load_many(l->rs, (const char *const *)l->paths, l->n, l->what, l->err,
 				  sizeof(l->err));
 	l->loaded = l->ret == 0;
-	pthread_mutex_lock(&l->mu);
-	l->done = true;
-	bool last = l->dropped;
-	pthread_mutex_unlock(&l->mu);
-	if (last)
-		loading_free(l);
-	return NULL;
 }
 
 struct result_loading *result_loading_start(const char *const *paths, unsigned n, unsigned what)
 {
 	struct result_loading *l = calloc(1, sizeof(*l));
-	pthread_t tid;
 
 	if (!l)
 		return NULL;
-	pthread_mutex_init(&l->mu, NULL);
+	result_bg_init(&l->bg, loading_work, loading_free);
 	l->what = what;
 	l->rs = calloc(n ? n : 1, sizeof(*l->rs));
 	l->paths = calloc(n ? n : 1, sizeof(*l->paths));
-	if (!l->rs || !l->paths) {
-		loading_free(l);
-		return NULL;
-	}
-	for (; l->n < n; l->n++)
-		if (!(l->paths[l->n] = strdup(paths[l->n]))) {
-			loading_free(l);
-			return NULL;
-		}
-	/* the thread is never waited for */
-	if (result_thread_start(&tid, true, loading_main, l)) {
-		loading_free(l);
+	for (; l->rs && l->paths && l->n < n; l->n++)
+		if (!(l->paths[l->n] = strdup(paths[l->n])))
+			break;
+	if (l->n < n || !l->rs || !l->paths || result_bg_start(&l->bg)) {
+		result_bg_free(&l->bg);
 		return NULL;
 	}
 	return l;
@@ -108,10 +149,7 @@ struct result_loading *result_loading_start(const char *const *paths, unsigned n
 
 bool result_loading_done(struct result_loading *l)
 {
-	pthread_mutex_lock(&l->mu);
-	bool done = l->done;
-	pthread_mutex_unlock(&l->mu);
-	return done;
+	return result_bg_done(&l->bg);
 }
 
 int result_loading_take(struct result_loading *l, struct result **rs, unsigned *n, char *err,
@@ -128,18 +166,12 @@ int result_loading_take(struct result_loading *l, struct result **rs, unsigned *
 		*n = l->n;
 		l->rs = NULL;
 	}
-	loading_free(l);
+	result_bg_free(&l->bg);
 	return ret;
 }
 
 void result_loading_drop(struct result_loading *l)
 {
-	if (!l)
-		return;
-	pthread_mutex_lock(&l->mu);
-	bool last = l->done;
-	l->dropped = true;
-	pthread_mutex_unlock(&l->mu);
-	if (last)
-		loading_free(l);
+	if (l)
+		result_bg_drop(&l->bg);
 }
