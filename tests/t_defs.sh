@@ -16,7 +16,7 @@ bs = 4k
 read = 100
 threads = 1
 qdepth = 16
-time = 10s
+time = 1s
 EOF
 
 # run NAME TARGET ARGS...: a null-engine run of the tiny preset into $T/NAME.json
