@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,40 @@ static const char *confirmed(const char *host, const char *target, const char *c
 }
 
 /*
+ * Every --yes-destroy names a host and the target of this run, and a plan that writes has
+ * one for each host: nothing can be checked on another host. 0, or an exit status said.
+ */
+static int check_confirmations(const char *cmd, const struct plan *plan, const char *target,
+			       const char *const *hosts, unsigned nhosts, const char *const *yes,
+			       unsigned nyes)
+{
+	for (unsigned i = 0; i < nyes; i++) {
+		bool used = false;
+		for (unsigned h = 0; h < nhosts; h++)
+			used |= confirmed(hosts[h], target, &yes[i], 1) != NULL;
+		if (!used) {
+			fprintf(stderr,
+				"drivebench %s: --yes-destroy=%s: with --host, say HOST:%s for "
+				"each "
+				"host\n",
+				cmd, yes[i], target);
+			return EXIT_USAGE;
+		}
+	}
+	for (unsigned h = 0; plan_writes(plan) && h < nhosts; h++) {
+		if (confirmed(hosts[h], target, yes, nyes))
+			continue;
+		fprintf(stderr,
+			"drivebench %s: refusing to write to %s on %s: drivebench cannot see a "
+			"remote host's mounts or users; confirm with --yes-destroy=%s:%s (see "
+			"drivebench(1), SAFETY)\n",
+			cmd, target, hosts[h], hosts[h], target);
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+/*
  * Take the result's file before anything runs, as a run here does: an output another run
  * is writing is refused now, not after hours of fio, and nothing takes the name meanwhile.
  * claim holds it: a --out that is there is locked as it is (a run that measures nothing
@@ -88,12 +123,12 @@ static int claim_output(const char *cmd, const struct plan *plan, struct result 
  * or until another signal, else elsewhere (run.h), as a run here is. 0 when it is where
  * it belongs; -EIO with err saying why (and where it went, when it fits anywhere).
  */
-static int keep(struct result *res, struct result *claim, const char *path, char *err,
-		size_t errlen)
+static int keep(struct result *res, struct result *claim, const char *path, uint64_t limit_ns,
+		char *err, size_t errlen)
 {
 	uint64_t t0 = mono_now_ns();
 	const struct result_wait w = {.start = t0,
-				      .end = t0 + engine_no_progress_ns(NULL),
+				      .end = t0 + limit_ns,
 				      .stop = &hosts_stop,
 				      .seen = atomic_load(&hosts_stop)};
 	struct result_saver *v = result_saver_start();
@@ -111,43 +146,31 @@ static int keep(struct result *res, struct result *claim, const char *path, char
 	return 0;
 }
 
+/* How long a server may send nothing: the no-progress limit, FIO_LAB_SILENCE_MIN_MS at least. */
+static unsigned silence_ms(uint64_t limit_ns)
+{
+	uint64_t ms = limit_ns / 1000000;
+
+	return ms < FIO_LAB_SILENCE_MIN_MS ? FIO_LAB_SILENCE_MIN_MS
+	       : ms > UINT_MAX		   ? UINT_MAX
+					   : (unsigned)ms;
+}
+
 int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_options *ro,
 		  const char *const *hosts, unsigned nhosts, const char *const *yes, unsigned nyes)
 {
 	struct fio_lab lab = {.plan = plan, .hosts = hosts, .nhosts = nhosts, .target = ro->target,
 			      .on_line = on_line, .arg = (void *)&ro->quiet, .stop = &hosts_stop};
+	/* the no-progress limit: how long a server may say nothing, and a save may take */
+	uint64_t limit_ns = ro->engine.no_progress_ns ?: engine_no_progress_ns(NULL);
 	char err[DB_ERR_LEN], dir[4096], path[4096];
 	struct result res, claim;
 	int ret;
 
 	result_init(&claim);
 
-	/* a --yes-destroy that names no host and target of this run is a mistake */
-	for (unsigned i = 0; i < nyes; i++) {
-		bool used = false;
-		for (unsigned h = 0; h < nhosts; h++)
-			used |= confirmed(hosts[h], ro->target, &yes[i], 1) != NULL;
-		if (!used) {
-			fprintf(stderr,
-				"drivebench %s: --yes-destroy=%s: with --host, say HOST:%s for each "
-				"host\n",
-				cmd, yes[i], ro->target);
-			return EXIT_USAGE;
-		}
-	}
-	/* nothing can be checked on another host: each one needs its own confirmation */
-	if (plan_writes(plan)) {
-		for (unsigned h = 0; h < nhosts; h++) {
-			if (confirmed(hosts[h], ro->target, yes, nyes))
-				continue;
-			fprintf(stderr,
-				"drivebench %s: refusing to write to %s on %s: drivebench cannot "
-				"see a remote host's mounts or users; confirm with "
-				"--yes-destroy=%s:%s (see drivebench(1), SAFETY)\n",
-				cmd, ro->target, hosts[h], hosts[h], ro->target);
-			return EXIT_REFUSED;
-		}
-	}
+	if ((ret = check_confirmations(cmd, plan, ro->target, hosts, nhosts, yes, nyes)))
+		return ret;
 	if (ro->out) {
 		text_copy(path, sizeof(path), ro->out);
 	} else if (result_dir(cli_settings(), dir, sizeof(dir)) ||
@@ -175,6 +198,7 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 			nhosts == 1 ? "" : "s", path);
 
 	cli_catch_stop_signals(on_signal);
+	lab.silence_ms = silence_ms(limit_ns);
 	ret = fio_lab_run(&lab, &res, err, sizeof(err));
 	if (ret) {
 		/* nothing measured, no result: the file is left as it was, or none */
@@ -187,7 +211,7 @@ int cli_run_hosts(const char *cmd, const struct plan *plan, const struct run_opt
 		fprintf(stderr, "drivebench %s: warning: %s\n", cmd, err);
 	text_copy(res.label, sizeof(res.label), ro->label ? ro->label : "");
 	text_copy(res.note, sizeof(res.note), ro->note ? ro->note : "");
-	if (keep(&res, &claim, path, err, sizeof(err)) < 0) {
+	if (keep(&res, &claim, path, limit_ns, err, sizeof(err)) < 0) {
 		fprintf(stderr, "drivebench %s: %s\n", cmd, err);
 		result_free(&claim);
 		result_free(&res);

@@ -17,6 +17,30 @@ chmod 711 "$T"
 mkdir -m 711 "$T/tmp"
 export TMPDIR=$T/tmp
 
+# a server that never answers: a loopback port that listens (the kernel completes the
+# connection) and never says a word. The run is started first, in the background, with a
+# TMPDIR of its own (so the other runs' checks for a client's leftovers do not see it),
+# and looked at after the others. The no-progress limit (DRIVEBENCH_NO_PROGRESS) is the
+# silence a server is allowed: 1 s asks for less than the least, 5 s; then fio's grace.
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(300)' >"$T/stall.port" &
+cleanup_add "kill $!"
+for _ in $(seq 50); do [ -s "$T/stall.port" ] && break; sleep 0.1; done
+S=$(mkfile 16M stall.img)
+mkdir -m 711 "$T/stalltmp"
+# (its own time is written when it ends: the others' is not part of it)
+(
+	t0=$(date +%s)
+	TMPDIR=$T/stalltmp DRIVEBENCH_NO_PROGRESS=1s timeout 200 \
+		"$DRIVEBENCH" run --host "127.0.0.1,$(cat "$T/stall.port")" --target "$S" \
+		--rw randread --time 1s --quiet --out "$T/stall.json" 2>"$T/stall.err"
+	rc=$?
+	echo "$(($(date +%s) - t0))" >"$T/stall.secs"
+	exit $rc
+) &
+stall_pid=$!
+
 # fio_run NAME FORMAT ARGS...: fio on the test file, its output in $T/NAME.json
 fio_run() {
 	local name=$1 fmt=$2; shift 2
@@ -258,19 +282,6 @@ for p in d["phases"][1:]:
 PY
 check "two hosts: the client's logs are not left behind" \
 	test -z "$(ls -d "$TMPDIR"/drivebench-lab-* 2>/dev/null)"
-# a server that never answers: a loopback port that listens (the kernel completes the
-# connection) and never says a word; the run is started now, in the background, and
-# looked at after the hosts' tests (it takes the silence limit, 60 s, and fio's grace)
-python3 -c 'import socket, sys, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-print(s.getsockname()[1], flush=True); time.sleep(300)' >"$T/stall.port" &
-cleanup_add "kill $!"
-for _ in $(seq 50); do [ -s "$T/stall.port" ] && break; sleep 0.1; done
-S=$(mkfile 16M stall.img)
-stall_t0=$(date +%s)
-timeout 200 "$DRIVEBENCH" run --host "127.0.0.1,$(cat "$T/stall.port")" --target "$S" \
-	--rw randread --time 1s --quiet --out "$T/stall.json" 2>"$T/stall.err" &
-stall_pid=$!
 # two servers on one host, other ports: fio's client writes their logs to one file each,
 # so neither's is read rather than one read twice
 timeout 120 "$DRIVEBENCH" run --host "$h1" --host "$h3" --target "$L" --rw randread --time 1s \
@@ -425,11 +436,13 @@ check "the --out's directory removed during the run: the result there is whole" 
 
 wait $stall_pid
 rc=$?
-stall_s=$(($(date +%s) - stall_t0))
+stall_s=$(cat "$T/stall.secs")
 check "a silent server: exit 1 ($stall_s s), not the timeout's 124" test "$rc" -eq 1
-# drivebench's own watch (60 s of silence) or fio's client's (a command unanswered for
+check "a silent server: given up on at the no-progress limit, not a minute ($stall_s s)" \
+	test "$stall_s" -lt 55
+# drivebench's own watch (5 s of silence) or fio's client's (a command unanswered for
 # 5 s, which depends on fio's clock) gives up first: either way the server is named
-if grep -qE "drivebench run: fio's server at 127.0.0.1 (port $(cat "$T/stall.port") sent nothing for 60 s|did not answer fio's client \([A-Za-z_ ]+\)); the run was given up" \
+if grep -qE "drivebench run: fio's server at 127.0.0.1 (port $(cat "$T/stall.port") sent nothing for 5 s|did not answer fio's client \([A-Za-z_ ]+\)); the run was given up" \
 	"$T/stall.err"; then
 	pass "a silent server: the message names it and the limit"
 else
@@ -438,7 +451,7 @@ fi
 check "a silent server: the result is saved as failed, with the reason" \
 	test "$(json "$T/stall.json" '(d["status"], "the run was given up" in d["error"])' 2>/dev/null)" = "('failed', True)"
 check "a silent server: no fio client is left, nor its logs" \
-	test -z "$(pgrep -f -- "--client=127.0.0.1,$(cat "$T/stall.port")")$(ls -d "$TMPDIR"/drivebench-lab-* 2>/dev/null)"
+	test -z "$(pgrep -f -- "--client=127.0.0.1,$(cat "$T/stall.port")")$(ls -d "$T"/stalltmp/drivebench-lab-* 2>/dev/null)"
 
 # fio's client giving up by itself, and a server hanging up, as fio prints them (a fake
 # fio found through DRIVEBENCH_TOOL_PATH: what it says is fixed, not a race)

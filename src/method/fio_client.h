@@ -32,9 +32,12 @@ struct plan;
 #define FIO_LAB_MAX_HOSTS 64
 /*
  * ms: a server whose connection brings fio's client no data for this long is given up
- * on (a live one answers the client's progress requests about once a second)
+ * on (a live one answers the client's progress requests about once a second). The
+ * command line gives the no-progress limit (DRIVEBENCH_NO_PROGRESS), at least
+ * FIO_LAB_SILENCE_MIN_MS: a few of those requests
  */
 #define FIO_LAB_SILENCE_MS 60000
+#define FIO_LAB_SILENCE_MIN_MS 5000
 
 struct fio_lab {
 	const struct plan *plan;
