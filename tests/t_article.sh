@@ -139,7 +139,8 @@ done
 # ---- 4K-sector targets ---------------------------------------------------------------
 # fileserver and webserver on a loop device of 4096-byte sectors: their 512b, 1k and 2k
 # shares folded into 4k, recorded in each step's definition and noted by show and compare
-# (x0.0002: a 6-hour precondition in 4.3 s of 100 ms rounds, the ladder in 16 x 106 ms)
+# (x0.00005: a 6-hour precondition in 1.1 s of 100 ms rounds, the ladder's 16 steps at the
+# least a step is measured, 100 ms)
 if ! is_root; then
 	skip "4Kn presets" "needs root for a loop device"
 elif ! mkloop l4k "$(mkfile 256M l4k.img)" --sector-size 4096; then
@@ -149,7 +150,7 @@ else
 		webserver:512b/22:1k/15:2k/8:4k/68:8k/15:16k/2:32k/6:64k/7:128k/1:512k/1; do
 		name=${preset%%:*} rest=${preset#*:}
 		folded=$(cut -d: -f1-3 <<<"$rest") mix=${rest#*:*:*:}
-		"$DRIVEBENCH" run --preset "$name" --scale 0.0002 --target "$l4k" \
+		"$DRIVEBENCH" run --preset "$name" --scale 0.00005 --target "$l4k" \
 			--yes-destroy="$l4k" --quiet --out "$T/$name.json" >"$T/$name.log" 2>&1
 		rc=$?
 		if [ "$rc" -eq 0 ] && python3 - "$T/$name.json" "$folded into 4k" "$mix" <<'PY'

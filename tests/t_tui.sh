@@ -271,7 +271,7 @@ keys w q
 ladder=$(mkfile 64M ladder.img)
 mkdir -p "$RESULTS"
 for i in 1 2; do
-	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.0002 --engine null --target "$ladder" \
+	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.00005 --engine null --target "$ladder" \
 		--quiet --out "$RESULTS/ladder$i.json" 2>/dev/null
 done
 start c2 140 45 C.UTF-8 xterm-256color
@@ -556,7 +556,7 @@ PY
 	fi
 	# the chart view draws each stream beside the total: a ladder on two files, made headless
 	l1=$(mkfile 64M ladder-a.img) l2=$(mkfile 64M ladder-b.img)
-	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.0002 --engine null --target "$l1" \
+	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.00005 --engine null --target "$l1" \
 		--target "$l2" --quiet --out "$RESULTS/zz-ladder2.json" 2>/dev/null
 	keys m 4 r g c l l l l
 	expect m "several targets: the chart of a run on two targets" \
