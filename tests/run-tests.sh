@@ -14,12 +14,15 @@ want() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }
 
 # Suites run JOBS at a time (default 2), each into its own file, reported in the order they
 # start. Those that change or read the machine's block devices as a whole (device-mapper,
-# md, partitions, the drive list) run first, alone; then the longest (about a minute or
-# more each), so that no long one is left running by itself at the end. JOBS=1 runs them
-# one after another.
+# md, partitions, the drive list) run first, one after another in a lane of their own;
+# beside that lane run only the BESIDE suites, which make no block device, mount nothing
+# and list no drives (a drive list opens devices a dm or md test is about to remove). Then
+# the longest (about a minute each), so that no long one is left running by itself at the
+# end. JOBS=1 runs them all one after another.
 JOBS=${JOBS:-2}
 ALONE=" t_stacks t_safety t_list t_erase "
-LONG=" t_tui t_fio t_article t_app t_defs t_presets t_run t_signals t_hostile "
+BESIDE=" t_signals check_workload check_runner t_compare t_layers "
+LONG=" t_tui t_fio t_article t_app t_defs t_presets t_run t_hostile "
 out_dir=$(mktemp -d /tmp/drivebench-run-tests.XXXXXX)
 trap 'rm -rf "$out_dir"' EXIT
 trap 'exit 130' INT TERM
@@ -34,12 +37,15 @@ for t in tests/t_*.sh; do
 	[ -f "$t" ] && want "$(basename "$t" .sh)" && all+=("$t")
 done
 suites=()
-for pass in alone long rest; do
+alone=()
+for pass in alone beside long rest; do
 	for path in "${all[@]}"; do
 		name=$(basename "$path" .sh) kind=rest
 		[[ $LONG == *" $name "* ]] && kind=long
+		[[ $BESIDE == *" $name "* ]] && kind=beside
 		[[ $ALONE == *" $name "* ]] && kind=alone
 		[ "$kind" = "$pass" ] && suites+=("$path")
+		[ "$kind" = alone ] && [ "$pass" = alone ] && alone+=("$path")
 	done
 done
 
@@ -106,19 +112,24 @@ report_ready() {
 	done
 }
 
+lane=""
+if [ "${#alone[@]}" -gt 0 ]; then
+	(for path in "${alone[@]}"; do run_suite "$path"; done) &
+	lane=$!
+fi
 for path in "${suites[@]}"; do
 	name=$(basename "$path" .sh)
-	if [[ $ALONE == *" $name "* ]]; then
-		wait
+	[[ $ALONE == *" $name "* ]] && continue
+	if [ -n "$lane" ] && [[ $BESIDE != *" $name "* ]]; then
+		wait "$lane"
+		lane=""
 		report_ready
-		run_suite "$path"
-	else
-		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
-			wait -n
-			report_ready
-		done
-		run_suite "$path" &
 	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+		wait -n
+		report_ready
+	done
+	run_suite "$path" &
 	report_ready
 done
 wait
