@@ -19,6 +19,7 @@
 #include "result.h"
 #include "result_io.h"
 #include "rundir.h"
+#include "settings.h"
 
 #define NFILES 20000
 
@@ -243,6 +244,61 @@ START_TEST(loading_in_background)
 }
 END_TEST
 
+/*
+ * The Results screen's list, made in a thread (result_listing_start): the results
+ * directory made and listed, then the library's places (a file, a directory, one that is
+ * not there: the first warning), the results directory itself not twice; the same here
+ * and now; dropped before and after it is done (ASan).
+ */
+START_TEST(listing_in_background)
+{
+	struct settings s = {0};
+	struct result_listing_answer ans;
+	struct result_listing *l;
+	char results[600], other[600], file[600], gone[600];
+	const char *places[4];
+
+	snprintf(results, sizeof(results), "%s/results", tmpdir); /* made by the listing */
+	snprintf(other, sizeof(other), "%s/other", tmpdir);
+	ck_assert_int_eq(mkdir(other, 0755), 0);
+	make_runs(other, 0, 2);
+	snprintf(file, sizeof(file), "%s/run-1.json", other);
+	snprintf(gone, sizeof(gone), "%s/gone", tmpdir);
+	s.results = results;
+	places[0] = gone, places[1] = other, places[2] = results, places[3] = file;
+
+	ck_assert_ptr_nonnull(l = result_listing_start(&s, places, 4));
+	for (unsigned t = 0; t < 6000 && !result_listing_done(l); t++)
+		usleep(10000);
+	ck_assert(result_listing_done(l));
+	result_listing_take(l, &ans);
+	ck_assert_str_eq(ans.dir, results);
+	ck_assert_str_eq(ans.err, "");
+	ck_assert_msg(strstr(ans.warning, "library: ") &&
+			      strstr(ans.warning, "/gone: No such file"),
+		      "%s", ans.warning);
+	/* other's two, and run-1.json again as the file named: the library lists what it names */
+	ck_assert_uint_eq(ans.list.n, 3);
+	ck_assert_str_eq(result_list_path(&ans.list, 0), file);
+	ck_assert_int_eq(access(results, F_OK), 0);
+	result_list_free(&ans.list);
+
+	make_runs(results, 5, 1);
+	ck_assert_int_eq(result_listing_run(&s, places + 2, 1, &ans), 0);
+	ck_assert_uint_eq(ans.list.n, 1);
+	ck_assert_str_eq(ans.warning, "");
+	result_list_free(&ans.list);
+
+	ck_assert_ptr_nonnull(l = result_listing_start(&s, places, 4));
+	result_listing_drop(l);
+	ck_assert_ptr_nonnull(l = result_listing_start(&s, NULL, 0));
+	for (unsigned t = 0; t < 6000 && !result_listing_done(l); t++)
+		usleep(10000);
+	result_listing_drop(l);
+	usleep(200000); /* the first one's thread ends on its own (it is not waited for) */
+}
+END_TEST
+
 /* A chore started, waited for (a minute at most), its answer taken. */
 static int chore(enum result_chore_kind kind, const char *path, const char *text,
 		 struct result_chore_answer *ans)
@@ -334,6 +390,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, peek_reads_in_background);
 	tcase_add_test(tc, loading_in_background);
 	tcase_add_test(tc, chores_in_background);
+	tcase_add_test(tc, listing_in_background);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -459,6 +459,44 @@ else
 	skip "a result slow to read" "needs strace (scripts/deps.sh check)"
 fi
 
+# ---- C8: a library place that does not answer does not hold the screen ----------------------
+# A directory the library names, on a share that stopped answering, held the TUI's start
+# and every 4, r, label and delete while the list was made. strace holds every open of the
+# directory for 8 s: the screen comes at once, says it is listing, keys work, and the
+# place's result is listed once it answers.
+if command -v strace >/dev/null && [ $can_run = 1 ]; then
+	mkdir -p "$T/hunglib"
+	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+		--label "from the slow place" --out "$T/hunglib/late.json" 2>/dev/null
+	touch -d '+1 minute' "$T/hunglib/late.json" # the newest: listed first
+	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+		--label "in the results directory" --out "$RESULTS/here.json" 2>/dev/null
+	touch -d '+50 seconds' "$RESULTS/here.json" # the next
+	printf '%s\n' "$T/hunglib" >"$XDG_CONFIG_HOME/drivebench/library"
+	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/hunglib -e trace=openat \
+		-e inject=openat:delay_enter=8000000 $DRIVEBENCH" start c8 120 40 C.UTF-8 xterm-256color
+	expect c8 "a slow library place: the TUI starts without waiting for it" \
+		"Drives|DRIVES|scratch" 4
+	keys c8 4
+	expect c8 "a slow library place: the Results screen says it is listing" \
+		"listing the results" 3
+	keys c8 2
+	expect c8 "a slow library place: keys work meanwhile" "quick .* A first look" 3
+	keys c8 4
+	expect c8 "a slow library place: its result is listed once it answers" \
+		"from the slow place" 20
+	expect c8 "a slow library place: the results directory's too" "in the results directory" 3
+	pp=$(tm display-message -p -t c8 '#{pane_pid}')
+	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"
+	keys c8 q
+	pkill -KILL -P "$pp"
+	kill -KILL "$pp" 2>/dev/null
+	tm kill-session -t c8 2>/dev/null
+	rm -f "$XDG_CONFIG_HOME/drivebench/library" "$RESULTS/here.json"
+else
+	skip "a slow library place" "needs strace (scripts/deps.sh check) and runs"
+fi
+
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long

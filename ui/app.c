@@ -562,6 +562,7 @@ static void main_loop(struct app *a)
 		drives_poll_hotplug(a);
 		drives_poll_scratch(a);
 		results_poll(a);
+		results_list_poll(a);
 		draw(a);
 		key = getch();
 		if (a->status_ticks)

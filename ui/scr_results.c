@@ -24,6 +24,9 @@
 #include "text.h"
 #include "units.h"
 
+/* ticks a listing may take before the status line says it is being made: half a second */
+#define LISTING_SAY_TICKS 4
+
 static void details_close(struct app *a)
 {
 	result_loading_drop(a->details_loading);
@@ -147,6 +150,8 @@ static void details_draw(struct app *a, int top, int bottom)
 
 void results_free(struct app *a)
 {
+	result_listing_drop(a->listing);
+	a->listing = NULL;
 	results_files_free(a);
 	details_close(a);
 	compare_free(a->cmp);
@@ -163,11 +168,12 @@ static int path_cmp(const void *x, const void *y)
 
 /*
  * The library listed again: names and times only, each row's file read when it is drawn
- * (result_io.h: a page at a time), so a folder of 100,000 results opens at once.
+ * (result_io.h: a page at a time), so a folder of 100,000 results opens at once. Marks
+ * and the selection follow their files from the list shown before.
  */
-void results_load(struct app *a)
+static void listing_apply(struct app *a, struct result_listing_answer *ans)
 {
-	char err[DB_ERR_LEN], keep[4096] = "";
+	char keep[4096] = "";
 	bool *marks_by_path = NULL;
 	struct result_list old = a->results;
 	const char **was_marked = NULL;
@@ -182,32 +188,15 @@ void results_load(struct app *a)
 				was_marked[nwas++] = result_list_path(&old, j);
 	if (nwas)
 		qsort(was_marked, nwas, sizeof(*was_marked), path_cmp);
-	memset(&a->results, 0, sizeof(a->results));
-	int rd = result_dir(a->settings, a->results_dir, sizeof(a->results_dir));
-	if (rd < 0) {
-		ui_status(a, ROLE_ERROR, "%s: cannot create the results directory: %s",
-			  a->results_dir, strerror(-rd));
-		memset(&a->results, 0, sizeof(a->results));
-	} else if ((rd = result_list_dir(a->results_dir, &a->results, err, sizeof(err))) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		if (rd != -E2BIG) /* the first so many files are listed */
-			memset(&a->results, 0, sizeof(a->results));
-	}
-	/* and the places the library names (results saved elsewhere) */
-	static char lib[LIBRARY_MAX][4096];
-	unsigned nlib = 0;
-	if (library_read(a->settings, lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
-		ui_status(a, ROLE_ERROR, "%s", err);
-	/* the user's list, then the site's (siteconf.h) */
-	unsigned nsite = a->site ? a->site->nlibrary : 0;
-	for (unsigned i = 0; i < nlib + nsite; i++) {
-		const char *place = i < nlib ? lib[i] : a->site->library[i - nlib];
-		if (strcmp(place, a->results_dir) &&
-		    result_list_add(&a->results, place, err, sizeof(err)) < 0)
-			ui_status(a, ROLE_WARNING, "library: %s", err);
-	}
+	a->results = ans->list;
+	text_copy(a->results_dir, sizeof(a->results_dir), ans->dir);
+	if (ans->err[0])
+		ui_status(a, ROLE_ERROR, "%s", ans->err);
+	else if (ans->warning[0])
+		ui_status(a, ROLE_WARNING, "%s", ans->warning);
+	else if (a->listing_ticks > LISTING_SAY_TICKS)
+		a->status_ticks = 0; /* "listing..." is over */
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
-	/* marks and the selection follow their files across a reload */
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
 		const char *path = result_list_path(&a->results, i);
 		if (nwas && bsearch(&path, was_marked, nwas, sizeof(*was_marked), path_cmp))
@@ -224,7 +213,59 @@ void results_load(struct app *a)
 	result_list_free(&old);
 	ui_list_count(&a->result_rows, (unsigned)a->results.n);
 	a->cmp_dirty = true;
-	details_close(a);
+	/* details opened while the list was made stay open on the same file */
+	const char *sel = result_list_path(&a->results, a->result_rows.sel);
+	if (!sel || strcmp(sel, keep))
+		details_close(a);
+}
+
+void results_load(struct app *a)
+{
+	char err[DB_ERR_LEN];
+	/* the user's list, then the site's (siteconf.h) */
+	static char lib[LIBRARY_MAX][4096];
+	const char *places[LIBRARY_MAX + SITECONF_LIBRARY_MAX];
+	unsigned nlib = 0, n = 0;
+	struct result_listing_answer ans;
+
+	if (a->listing) {
+		a->listing_again = true; /* what changed since it began is listed next */
+		return;
+	}
+	if (library_read(a->settings, lib, LIBRARY_MAX, &nlib, err, sizeof(err)) < 0)
+		ui_status(a, ROLE_ERROR, "%s", err);
+	for (unsigned i = 0; i < nlib; i++)
+		places[n++] = lib[i];
+	for (unsigned i = 0; a->site && i < a->site->nlibrary; i++)
+		places[n++] = a->site->library[i];
+	a->listing_ticks = 0;
+	if ((a->listing = result_listing_start(a->settings, places, n)))
+		return;
+	/* no thread: here and now */
+	result_listing_run(a->settings, places, n, &ans);
+	listing_apply(a, &ans);
+}
+
+void results_list_poll(struct app *a)
+{
+	struct result_listing_answer ans;
+
+	if (!a->listing)
+		return;
+	if (!result_listing_done(a->listing)) {
+		/* said once it is slow, and again once another message has had its time */
+		if (++a->listing_ticks > LISTING_SAY_TICKS && a->status_ticks <= 1)
+			ui_status(a, ROLE_DIM,
+				  "listing the results... (a directory has not answered yet)");
+		return;
+	}
+	result_listing_take(a->listing, &ans);
+	a->listing = NULL;
+	listing_apply(a, &ans);
+	if (a->listing_again) {
+		a->listing_again = false;
+		results_load(a);
+	}
 }
 
 /* "2026-11-30 13:05" from "2026-11-30T13:05:21Z" */
@@ -352,7 +393,10 @@ void results_draw(struct app *a, int top, int bottom)
 	for (size_t i = a->result_rows.top; i < a->results.n && i < a->result_rows.top + rows;
 	     i++, y++)
 		draw_row(a, &c, i, y);
-	if (a->results.n == 0)
+	if (a->results.n == 0 && a->listing && !a->results_dir[0])
+		ui_textf(a, y++, c.xdate, a->cols - c.xdate - 1, ROLE_DIM,
+			 "listing the results...");
+	else if (a->results.n == 0)
 		ui_textf(a, y++, c.xdate, a->cols - c.xdate - 1, ROLE_DIM,
 			 "no results yet in %s: run a preset (2 Presets) and it appears here",
 			 a->results_dir);

@@ -132,6 +132,9 @@ struct app {
 	struct ui_list result_rows; /* over results */
 	unsigned metric;
 	char results_dir[4096];
+	struct result_listing *listing; /* the list being made again (NULL: not) */
+	bool listing_again;		/* asked for again meanwhile: once it answers */
+	unsigned listing_ticks;		/* ticks it has taken so far */
 	struct compare_view *cmp; /* the comparison of the marked results, cached */
 	bool cmp_dirty;
 	struct ui_list cmp_rows;  /* the comparison's rows (over all tables), a pager */
@@ -230,7 +233,13 @@ void presets_confirmed(struct app *a, const char *typed);
 void run_draw(struct app *a, int top, int bottom);
 void run_key(struct app *a, enum key_action act);
 
+/*
+ * The list made again, in the background (result_io.h: a results directory on a share
+ * that stopped answering never holds the screen); the list shown until then is the one
+ * it had. results_list_poll() (every tick) takes it when it comes.
+ */
 void results_load(struct app *a);
+void results_list_poll(struct app *a);
 void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
 void results_export(struct app *a, int format);

@@ -118,6 +118,32 @@ int result_loading_take(struct result_loading *l, struct result **rs, unsigned *
 void result_loading_drop(struct result_loading *l);
 
 /*
+ * The TUI's list of results, made in a thread of its own (result_listing.c), so that a
+ * results directory or library place on a share that stopped answering never holds the
+ * screen: the results directory (made if missing, result_dir()) listed, then each of the
+ * places (the library's, copied) but that directory, as result_list_add() lists them.
+ * result_listing_start() (NULL: no memory or thread, list with result_listing_run()), then
+ * result_listing_done() until it is, and result_listing_take() for the answer (its list is
+ * the caller's to free; the listing is freed); result_listing_drop() lets go of one no
+ * longer wanted, freed when its thread ends. s must outlive the listing.
+ */
+struct result_listing_answer {
+	struct result_list list; /* what was listed: empty when the directory was not */
+	char dir[4096];		 /* the results directory */
+	char err[512];		 /* the results directory could not be made or listed */
+	char warning[1024];	 /* the first library place that could not be listed, why */
+};
+struct result_listing;
+struct result_listing *result_listing_start(const struct settings *s, const char *const *places,
+					    unsigned nplaces);
+bool result_listing_done(struct result_listing *l);
+void result_listing_take(struct result_listing *l, struct result_listing_answer *ans);
+void result_listing_drop(struct result_listing *l);
+/* The same, here and now: 0, or -ENOMEM (said in ans->err). */
+int result_listing_run(const struct settings *s, const char *const *places, unsigned nplaces,
+		       struct result_listing_answer *ans);
+
+/*
  * What the TUI asks of one result file, in a thread of its own (result_chore.c), so that a
  * share that stopped answering never holds the screen: result_chore_start() (the path and
  * text copied; NULL: no memory or thread, do it with result_chore_run()), then
