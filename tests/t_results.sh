@@ -153,8 +153,10 @@ rm -f "$T"/taken*.json
 	--autosave 100ms --quiet --out "$out" >"$T/a.out" 2>"$T/a.err" &
 apid=$!
 if until_ok 30 more_samples "$out" 0; then
-	rm -f "$out"
-	echo "another file" >"$out"
+	# in one step (a rename over it): removed, then written to, the name would be free
+	# for an autosave in between, and "another file" would be written into the run's own
+	echo "another file" >"$T/another.tmp"
+	mv -f "$T/another.tmp" "$out"
 	until_ok 30 test -s "$T/taken-2.json"
 	until_ok 30 more_samples "$T/taken-2.json" "$(samples "$T/taken-2.json")"
 fi
