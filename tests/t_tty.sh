@@ -117,3 +117,23 @@ keys site 4
 expect site "site configuration: the library's results are listed" "site-shared-run"
 keys site q
 [ "$(exited site)" = 0 ] || fail "quit-site" "the TUI did not exit 0 on q"
+
+# the terminal gone without a SIGHUP reaching drivebench (it runs in a session of its own,
+# as under setsid or a supervisor; or a tracer took the signal): it ends as a hang-up
+# ends it, instead of waiting for keys that end at once with nothing, at full speed
+run_in gone xterm-256color "setsid -w sh -c 'echo \$\$ >$T/gone.pid; exec $DRIVEBENCH'"
+expect gone "in a session of its own: starts" "scratch +scratch file"
+gone_pid=$(cat "$T/gone.pid" 2>/dev/null)
+if [[ $gone_pid =~ ^[1-9][0-9]*$ ]]; then
+	cleanup_add "kill -KILL $gone_pid"
+	tm kill-session -t gone
+	ended=no
+	for _ in $(seq 100); do
+		kill -0 "$gone_pid" 2>/dev/null || { ended=yes; break; }
+		sleep 0.1
+	done
+	check "the terminal gone (no SIGHUP): the TUI ends within 10 s, not spinning ($(ps -o stat=,pcpu= -p "$gone_pid"))" \
+		test "$ended" = yes
+else
+	fail "the terminal gone (no SIGHUP)" "no process id from setsid: '$gone_pid'"
+fi

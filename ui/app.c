@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -553,6 +554,19 @@ static int screen_start(struct app *a)
 	return EXIT_OK;
 }
 
+/*
+ * Is the terminal gone (its window closed, the ssh session dropped)? The SIGHUP that says
+ * so reaches only the terminal's session: drivebench started in another one (setsid, a
+ * supervisor) or under a tracer that takes it would otherwise wait for keys that end at
+ * once with nothing, a tick after a tick, at full speed for ever.
+ */
+static bool terminal_gone(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
 /* Draw, wait a tick for a key, handle it and every key typed meanwhile; until quit. */
 static void main_loop(struct app *a)
 {
@@ -567,8 +581,11 @@ static void main_loop(struct app *a)
 		key = getch();
 		if (a->status_ticks)
 			a->status_ticks--;
-		if (key == ERR)
+		if (key == ERR) {
+			if (terminal_gone())
+				got_signal = SIGHUP; /* ended as a hang-up ends it */
 			continue;
+		}
 		if (key == KEY_RESIZE) {
 			clear();
 			continue;
