@@ -26,6 +26,7 @@
 
 /* ticks a listing may take before the status line says it is being made: half a second */
 #define LISTING_SAY_TICKS 4
+#define LISTING_SAYING	  "listing the results... (a directory has not answered yet)"
 
 static void details_close(struct app *a)
 {
@@ -194,8 +195,8 @@ static void listing_apply(struct app *a, struct result_listing_answer *ans)
 		ui_status(a, ROLE_ERROR, "%s", ans->err);
 	else if (ans->warning[0])
 		ui_status(a, ROLE_WARNING, "%s", ans->warning);
-	else if (a->listing_ticks > LISTING_SAY_TICKS)
-		a->status_ticks = 0; /* "listing..." is over */
+	else if (!strcmp(a->status, LISTING_SAYING))
+		a->status_ticks = 0; /* what it said is over (not a newer message) */
 	marks_by_path = calloc(a->results.n + 1, sizeof(bool));
 	for (size_t i = 0; i < a->results.n && marks_by_path; i++) {
 		const char *path = result_list_path(&a->results, i);
@@ -255,8 +256,7 @@ void results_list_poll(struct app *a)
 	if (!result_listing_done(a->listing)) {
 		/* said once it is slow, and again once another message has had its time */
 		if (++a->listing_ticks > LISTING_SAY_TICKS && a->status_ticks <= 1)
-			ui_status(a, ROLE_DIM,
-				  "listing the results... (a directory has not answered yet)");
+			ui_status(a, ROLE_DIM, "%s", LISTING_SAYING);
 		return;
 	}
 	result_listing_take(a->listing, &ans);
