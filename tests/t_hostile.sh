@@ -317,7 +317,8 @@ if command -v tmux >/dev/null; then
 	else
 		fail "TUI Results with a FIFO" "$(tm capture-pane -p -t h | head -20)"
 	fi
-	if tm capture-pane -p -t h | grep -q '\^\['; then
+	# (each row's file is read in the background: its text comes when it has been)
+	if seen '\^\['; then
 		pass "TUI shows escapes from a result as text"
 	else
 		fail "TUI escapes" "no ^[ on screen: $(tm capture-pane -p -t h | head -10)"
