@@ -276,6 +276,8 @@ for i in 1 2; do
 done
 start c2 140 45 C.UTF-8 xterm-256color
 keys c2 4
+# the list is made in the background: both ladders are on screen before they are marked
+expect c2 "compare scroll: both ladders listed" "ladder1\\.json"
 # the newest results come first: the two ladders
 keys c2 g Space Space
 expect c2 "compare scroll: two ladders compared" "compare \\(2 marked\\)"
@@ -310,6 +312,7 @@ tm kill-session -t c2 2>/dev/null
 # the same in ASCII
 start c5 120 40 C vt100
 keys c5 4
+expect c5 "charts, ASCII: both ladders listed" "ladder1\\.json"
 keys c5 g Space Space c
 expect c5 "charts, ASCII: the first chart" "chart 1 of 5 - Preconditioning: Throughput"
 if cap c5 | is_ascii && cap c5 | grep -qE "[_\`-]{2}"; then
@@ -596,7 +599,9 @@ PY
 	l1=$(mkfile 64M ladder-a.img) l2=$(mkfile 64M ladder-b.img)
 	"$DRIVEBENCH" run --preset 8k-7030 --scale 0.00005 --engine null --target "$l1" \
 		--target "$l2" --quiet --out "$RESULTS/zz-ladder2.json" 2>/dev/null
-	keys m 4 r g c l l l l
+	keys m 4
+	expect m "several targets: the ladder on two targets is listed" "zz-ladder2\\.json"
+	keys m g c l l l l
 	expect m "several targets: the chart of a run on two targets" \
 		"chart 5 of 5 . 8k 70/30 random: Throughput"
 	expect m "several targets: the legend names the total and each stream" \
