@@ -378,6 +378,46 @@ START_TEST(chores_in_background)
 }
 END_TEST
 
+/*
+ * o on the Results screen: where a typed path leads is looked at in the chore's thread. A
+ * file and a directory answer their absolute paths (a symbolic link and a relative path
+ * resolved); what is neither, or not there, says so.
+ */
+START_TEST(open_looks_in_background)
+{
+	struct result_chore_answer ans;
+	char path[600], link[600], fifo[600], want[4096], cwd[4096];
+
+	make_runs(tmpdir, 0, 1);
+	ck_assert_ptr_nonnull(realpath(tmpdir, want));
+	ck_assert_int_eq(chore(RESULT_CHORE_OPEN, tmpdir, NULL, &ans), 0);
+	ck_assert_str_eq(ans.path, want);
+	snprintf(path, sizeof(path), "%s/run-0.json", tmpdir);
+	snprintf(link, sizeof(link), "%s/the-run", tmpdir);
+	ck_assert_int_eq(symlink("run-0.json", link), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_OPEN, link, NULL, &ans), 0);
+	ck_assert_ptr_nonnull(realpath(path, want));
+	ck_assert_str_eq(ans.path, want);
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_OPEN, "run-0.json", NULL, &ans), 0);
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_str_eq(ans.path, want);
+
+	snprintf(fifo, sizeof(fifo), "%s/a-fifo", tmpdir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(chore(RESULT_CHORE_OPEN, fifo, NULL, &ans), -EINVAL);
+	ck_assert_msg(strstr(ans.err, "a-fifo: not a file or a directory"), "%s", ans.err);
+	ck_assert_str_eq(ans.path, "");
+	snprintf(path, sizeof(path), "%s/nowhere", tmpdir);
+	ck_assert_int_eq(chore(RESULT_CHORE_OPEN, path, NULL, &ans), -ENOENT);
+	ck_assert_msg(strstr(ans.err, "nowhere: No such file"), "%s", ans.err);
+	ck_assert_int_eq(result_chore_run(RESULT_CHORE_OPEN, tmpdir, NULL, &ans), 0);
+	ck_assert_int_eq(unlink(fifo), 0);
+	ck_assert_int_eq(unlink(link), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("library");
@@ -391,6 +431,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, loading_in_background);
 	tcase_add_test(tc, chores_in_background);
 	tcase_add_test(tc, listing_in_background);
+	tcase_add_test(tc, open_looks_in_background);
 	suite_add_tcase(s, tc);
 	return s;
 }

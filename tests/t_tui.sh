@@ -386,6 +386,19 @@ keys c6 q
 tm kill-session -t c6 2>/dev/null
 rm -f "$XDG_CONFIG_HOME/drivebench/library"
 
+# traced NAME: the TUI of session NAME runs under strace (pane process $pp), killed at exit
+traced() {
+	pp=$(tm display-message -p -t "$1" '#{pane_pid}')
+	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"
+}
+# untrace NAME: q, then strace and the TUI (traced) killed without waiting out the delays
+untrace() {
+	keys "$1" q
+	pkill -KILL -P "$pp"
+	kill -KILL "$pp" 2>/dev/null
+	tm kill-session -t "$1" 2>/dev/null
+}
+
 # ---- C7: a result slow to read does not hold the screen ----------------------------------
 # A long run's file takes seconds to read (a 120 MB result: 0.6 s here, on a share more),
 # and the library read its rows, and the comparison the selected one, before drawing.
@@ -401,6 +414,7 @@ if command -v strace >/dev/null; then
 	printf '%s\n' "$T/slowlib" >"$XDG_CONFIG_HOME/drivebench/library"
 	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/slowlib/slow.json -e trace=openat \
 		-e inject=openat:delay_enter=30000000 $DRIVEBENCH" start c7 120 40 C.UTF-8 xterm-256color
+	traced c7
 	wait_for c7 "Drives|DRIVES|scratch" 10
 	keys c7 4
 	expect c7 "slow to read: its row is being read" "reading\.\.\..*slow\.json" 5
@@ -443,8 +457,6 @@ if command -v strace >/dev/null; then
 	check "slow to read: the file is gone, the slow one is not" \
 		sh -c "[ ! -e '$T/slowlib/fast.json' ] && [ -e '$T/slowlib/slow.json' ]"
 	# the pane runs strace, which lingers until its delay is over: drivebench is its child
-	pp=$(tm display-message -p -t c7 '#{pane_pid}')
-	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"
 	keys c7 q
 	quits() { # (a zombie: strace reaps it when its delay is over)
 		for _ in $(seq 50); do
@@ -478,6 +490,7 @@ if command -v strace >/dev/null && [ $can_run = 1 ]; then
 	printf '%s\n' "$T/hunglib" >"$XDG_CONFIG_HOME/drivebench/library"
 	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/hunglib -e trace=openat \
 		-e inject=openat:delay_enter=8000000 $DRIVEBENCH" start c8 120 40 C.UTF-8 xterm-256color
+	traced c8
 	expect c8 "a slow library place: the TUI starts without waiting for it" \
 		"Drives|DRIVES|scratch" 4
 	keys c8 4
@@ -489,15 +502,39 @@ if command -v strace >/dev/null && [ $can_run = 1 ]; then
 	expect c8 "a slow library place: its result is listed once it answers" \
 		"from the slow place" 20
 	expect c8 "a slow library place: the results directory's too" "in the results directory" 3
-	pp=$(tm display-message -p -t c8 '#{pane_pid}')
-	cleanup_add "pkill -KILL -P $pp; kill -KILL $pp"
-	keys c8 q
-	pkill -KILL -P "$pp"
-	kill -KILL "$pp" 2>/dev/null
-	tm kill-session -t c8 2>/dev/null
+	untrace c8
 	rm -f "$XDG_CONFIG_HOME/drivebench/library" "$RESULTS/here.json"
 else
 	skip "a slow library place" "needs strace (scripts/deps.sh check) and runs"
+fi
+
+# ---- C9: o on a path that does not answer does not hold the screen --------------------------
+# o looked at the typed path (realpath, stat) before the screen went on: a directory on a
+# share that stopped answering held the TUI. strace holds every look at the directory for
+# 2 s: the screen says it is looking, keys work, and the directory is listed once it answers.
+if command -v strace >/dev/null && [ $can_run = 1 ]; then
+	mkdir -p "$T/slowopen"
+	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+		--label "from a slow share" --out "$T/slowopen/share.json" 2>/dev/null
+	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/slowopen -e trace=%file \
+		-e inject=%file:delay_enter=2000000 $DRIVEBENCH" start c9 120 40 C.UTF-8 xterm-256color
+	traced c9
+	expect c9 "o on a slow path: the TUI starts" "Drives|DRIVES|scratch" 10
+	keys c9 4
+	keys c9 o
+	expect c9 "o on a slow path: o asks for a path" "Open a result file or a directory"
+	typed c9 "$T/slowopen"
+	expect c9 "o on a slow path: the screen says it is looking" "looking at slowopen\.\.\." 2
+	keys c9 2
+	expect c9 "o on a slow path: keys work meanwhile" "quick .* A first look" 2
+	keys c9 4
+	expect c9 "o on a slow path: listed once it answers" "from a slow share" 30
+	check "o on a slow path: the library remembers it" grep -qxF "$T/slowopen" \
+		"$XDG_CONFIG_HOME/drivebench/library"
+	untrace c9
+	rm -f "$XDG_CONFIG_HOME/drivebench/library"
+else
+	skip "o on a slow path" "needs strace (scripts/deps.sh check) and runs"
 fi
 
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------

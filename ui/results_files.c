@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the Results screen asks of a result file: its label and note (n, N) and its
- * deletion (d). Each is a chore of the results layer's (result_io.h) done in a thread of its
- * own, one at a time, so that a file on a share that stopped answering never holds the
- * screen: the status line says what is being done ("saving the label of NAME...") until
- * it is, and results_poll() takes the answer. What a key asked (the editor, the dialog) is
- * about the file that was selected then, whatever the list shows by the time it opens.
+ * deletion (d); and where a path typed to be listed (o) leads. Each is a chore of the results
+ * layer's (result_io.h) done in a thread of its own, one at a time, so that a file on a share that
+ * stopped answering never holds the screen: the status line says what is being done ("saving the
+ * label of NAME...") until it is, and results_poll() takes the answer. What a key asked (the
+ * editor, the dialog) is about the file that was selected then, whatever the list shows by the time
+ * it opens.
  */
 #include "ui.h"
 
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "errbuf.h"
+#include "library.h"
 #include "text.h"
 
 static const char *base_name(const char *path)
@@ -25,7 +28,7 @@ static const char *base_name(const char *path)
 /* Reading or checking: nothing is changed yet, so a newer question can replace it. */
 static bool chore_asks(enum result_chore_kind kind)
 {
-	return kind == RESULT_CHORE_READ || kind == RESULT_CHORE_CHECK;
+	return kind == RESULT_CHORE_READ || kind == RESULT_CHORE_CHECK || kind == RESULT_CHORE_OPEN;
 }
 
 /* What the status line says while a chore is being done. */
@@ -37,6 +40,7 @@ static const char *chore_saying(const struct app *a, char *buf, size_t len)
 		[RESULT_CHORE_LABEL] = "saving the label of",
 		[RESULT_CHORE_NOTE] = "saving the note of",
 		[RESULT_CHORE_DELETE] = "deleting",
+		[RESULT_CHORE_OPEN] = "looking at",
 	};
 
 	snprintf(buf, len, "%s %s...", doing[a->chore_kind], base_name(a->chore_path));
@@ -57,6 +61,19 @@ static bool still_asked(struct app *a)
 
 	return a->screen == SCR_RESULTS && a->dlg.kind == DLG_NONE && !a->details &&
 	       !a->details_loading && path && !strcmp(path, a->chore_path);
+}
+
+/* A path typed to be listed turned out a file or a directory: listed from now on. */
+static void opened(struct app *a, const char *abs)
+{
+	char err[DB_ERR_LEN];
+
+	if (library_add(a->settings, abs, err, sizeof(err)) < 0) {
+		ui_status(a, ROLE_ERROR, "%s", err);
+		return;
+	}
+	results_load(a);
+	ui_status(a, ROLE_OK, "listed from now on: %s", abs);
 }
 
 static void chore_answer(struct app *a, enum result_chore_kind kind,
@@ -96,6 +113,9 @@ static void chore_answer(struct app *a, enum result_chore_kind kind,
 	case RESULT_CHORE_DELETE:
 		ui_status(a, ROLE_OK, "deleted %s", a->chore_path);
 		break;
+	case RESULT_CHORE_OPEN:
+		opened(a, ans->path);
+		return;
 	}
 	results_load(a);
 }
@@ -170,6 +190,17 @@ void results_ask_delete(struct app *a)
 
 	if (path)
 		chore_start(a, RESULT_CHORE_CHECK, ACT_DELETE, path, NULL);
+}
+
+/*
+ * Open a result file or a directory of results: it is listed from now on, and the
+ * library (library.h) remembers it. Where the path leads is looked at in the chore's
+ * thread: a path on a share that stopped answering holds that, not the screen.
+ */
+void results_open(struct app *a, const char *path)
+{
+	if (path[0])
+		chore_start(a, RESULT_CHORE_OPEN, ACT_OPEN, path, NULL);
 }
 
 void results_delete(struct app *a)

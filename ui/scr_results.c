@@ -8,7 +8,6 @@
 #include "ui.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,33 +472,6 @@ void results_export(struct app *a, int format)
 		return;
 	}
 	ui_status(a, ROLE_OK, "exported %s", path);
-}
-
-/*
- * Open a result file or a directory of results: it is listed from now on, and the
- * library (library.h) remembers it.
- */
-void results_open(struct app *a, const char *path)
-{
-	char abs[PATH_MAX], err[DB_ERR_LEN];
-	struct stat st;
-
-	if (!path[0])
-		return;
-	if (!realpath(path, abs) || stat(abs, &st) < 0) {
-		ui_status(a, ROLE_ERROR, "%s: %s", path, strerror(errno));
-		return;
-	}
-	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-		ui_status(a, ROLE_ERROR, "%s: not a file or a directory", abs);
-		return;
-	}
-	if (library_add(a->settings, abs, err, sizeof(err)) < 0) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	results_load(a);
-	ui_status(a, ROLE_OK, "listed from now on: %s", abs);
 }
 
 /* A key while a run's details are open: true when used there; false when the list takes it. */

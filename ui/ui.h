@@ -151,7 +151,7 @@ struct app {
 	/* what is asked of a result file (results_files.c), or NULL */
 	struct result_chore *chore;
 	enum result_chore_kind chore_kind;
-	enum key_action chore_act; /* for what: ACT_LABEL, ACT_NOTE, ACT_DELETE */
+	enum key_action chore_act; /* for what: ACT_LABEL, ACT_NOTE, ACT_DELETE, ACT_OPEN */
 	bool chore_emptied;	   /* a label or note removed */
 	char chore_path[4096];
 	char asked_path[4096]; /* what the editor or the delete dialog open is about */

@@ -2,14 +2,17 @@
 /*
  * What the TUI's Results screen asks of one result file, done in a thread of its own
  * (result_io.h): read its label and note for the editor, label it, write its note, see
- * whether a run still writes it, delete it. Each opens the file or its directory, and on a
- * share that stopped answering (an NFS server gone, a hung FUSE daemon) that waits for ever;
- * the screen goes on meanwhile and takes the answer when it comes.
+ * whether a run still writes it, delete it; and where a path typed to be listed leads. Each
+ * opens or looks at a file or a directory, and on a share that stopped answering (an NFS
+ * server gone, a hung FUSE daemon) that waits for ever; the screen goes on meanwhile and
+ * takes the answer when it comes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "result.h"
@@ -42,6 +45,26 @@ static int refuse_held(struct result_chore *c, const char *what)
 	text_fmt(c->ans.err, sizeof(c->ans.err), "a run is saving this result: %s it when it ends",
 		 what);
 	return c->ans.ret = -EBUSY;
+}
+
+/* A path typed to be listed: a regular file or a directory, by its absolute path. */
+static void look_at(struct result_chore *c)
+{
+	struct result_chore_answer *a = &c->ans;
+	char abs[PATH_MAX];
+	struct stat st;
+
+	if (!realpath(c->path, abs) || stat(abs, &st) < 0) {
+		a->ret = -errno;
+		text_fmt(a->err, sizeof(a->err), "%s: %s", c->path, strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		a->ret = -EINVAL;
+		text_fmt(a->err, sizeof(a->err), "%s: not a file or a directory", abs);
+		return;
+	}
+	text_copy(a->path, sizeof(a->path), abs);
 }
 
 static void chore_do(struct result_chore *c)
@@ -80,6 +103,9 @@ static void chore_do(struct result_chore *c)
 			a->ret = -errno;
 			text_fmt(a->err, sizeof(a->err), "%s: %s", c->path, strerror(errno));
 		}
+		return;
+	case RESULT_CHORE_OPEN:
+		look_at(c);
 		return;
 	}
 }

@@ -151,6 +151,9 @@ int result_listing_run(const struct settings *s, const char *const *places, unsi
  * it); result_chore_drop() lets go of one no longer wanted, freed when its thread ends.
  * Those that read or change the file refuse one a run holds (-EBUSY, "a run is saving
  * this result: ... it when it ends"); label and note are changed as result_rewrite() does.
+ * RESULT_CHORE_OPEN looks at a path typed to be listed: its absolute path (symbolic links
+ * resolved) in ans->path when it is a regular file or a directory, else -errno ("PATH:
+ * why", -EINVAL: neither).
  */
 enum result_chore_kind {
 	RESULT_CHORE_READ,   /* its label and note, as the file holds them */
@@ -158,11 +161,13 @@ enum result_chore_kind {
 	RESULT_CHORE_LABEL,  /* its label becomes text ("" removes it) */
 	RESULT_CHORE_NOTE,   /* its note becomes text */
 	RESULT_CHORE_DELETE, /* it is deleted */
+	RESULT_CHORE_OPEN,   /* a path to list: where it leads, a file or a directory */
 };
 struct result_chore_answer {
 	int ret;						 /* 0 or -errno */
 	char err[512];						 /* why, when ret < 0 */
 	char label[RESULT_LABEL_BYTES], note[RESULT_NOTE_BYTES]; /* RESULT_CHORE_READ's */
+	char path[4096];					 /* RESULT_CHORE_OPEN's */
 };
 struct result_chore;
 struct result_chore *result_chore_start(enum result_chore_kind kind, const char *path,
