@@ -21,7 +21,7 @@
 #include "text.h"
 
 struct result_chore {
-	struct result_bg bg; /* first: the thread's */
+	struct bg_job bg; /* first: the thread's */
 	enum result_chore_kind kind;
 	char path[4096];
 	char text[RESULT_NOTE_BYTES];
@@ -139,12 +139,12 @@ int result_chore_run(enum result_chore_kind kind, const char *path, const char *
 	return ans->ret;
 }
 
-static void chore_work(struct result_bg *b)
+static void chore_work(struct bg_job *b)
 {
 	chore_do((struct result_chore *)b);
 }
 
-static void chore_free(struct result_bg *b)
+static void chore_free(struct bg_job *b)
 {
 	free(b);
 }
@@ -156,9 +156,9 @@ struct result_chore *result_chore_start(enum result_chore_kind kind, const char 
 
 	if (!c)
 		return NULL;
-	result_bg_init(&c->bg, chore_work, chore_free);
-	if (result_bg_start(&c->bg)) {
-		result_bg_free(&c->bg);
+	bg_job_init(&c->bg, chore_work, chore_free);
+	if (bg_job_start(&c->bg)) {
+		bg_job_free(&c->bg);
 		return NULL;
 	}
 	return c;
@@ -166,17 +166,17 @@ struct result_chore *result_chore_start(enum result_chore_kind kind, const char 
 
 bool result_chore_done(struct result_chore *c)
 {
-	return result_bg_done(&c->bg);
+	return bg_job_done(&c->bg);
 }
 
 void result_chore_take(struct result_chore *c, struct result_chore_answer *ans)
 {
 	*ans = c->ans;
-	result_bg_free(&c->bg);
+	bg_job_free(&c->bg);
 }
 
 void result_chore_drop(struct result_chore *c)
 {
 	if (c)
-		result_bg_drop(&c->bg);
+		bg_job_drop(&c->bg);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bgjob.h"
 #include "result.h"
 
 #define NSTATUS (RS_PENDING + 1) /* result_status_name[] */
@@ -82,30 +83,6 @@ void result_step_free(struct result_step *s);
 void result_pack_shrink(struct sample_pack *pk);
 /* Whether two doubles are the same bits (the packing's test for "unchanged"). */
 bool result_same_bits(double a, double b);
-/* A thread of the results layer's (result_loading.c), started with every signal blocked:
-   signals stay the caller's threads'. Detached or to be joined; 0 or pthread_create's
-   error. */
-int result_thread_start(pthread_t *tid, bool detached, void *(*fn)(void *), void *arg);
-/*
- * Work a detached thread of the results layer's does for a caller that may let go of it
- * before it is done (result_loading.c): a read on a share that stopped answering may never
- * end, so the last of the two to be done with it frees it (release, which frees the
- * struct that holds this one). init, then start (non-zero: no thread, free it); the
- * caller looks with done, and then frees it, or drops it at any time.
- */
-struct result_bg {
-	pthread_mutex_t mu;
-	bool done;    /* the thread has finished with it */
-	bool dropped; /* the caller has */
-	void (*work)(struct result_bg *b);
-	void (*release)(struct result_bg *b);
-};
-void result_bg_init(struct result_bg *b, void (*work)(struct result_bg *),
-		    void (*release)(struct result_bg *));
-int result_bg_start(struct result_bg *b);
-bool result_bg_done(struct result_bg *b);
-void result_bg_drop(struct result_bg *b);
-void result_bg_free(struct result_bg *b);
 /* Free the target summaries (result_summary.c); r->target_summary NULL after. */
 void result_summary_free(struct result *r);
 

@@ -493,7 +493,7 @@ static struct result_list_reader *reader_get(struct result_list *l)
 	rd->refs = 1 + READER_THREADS;
 	/* the readers are never waited for */
 	for (unsigned t = 0; t < READER_THREADS; t++)
-		started += result_thread_start(&tid, true, reader_main, rd) == 0;
+		started += bg_thread_start(&tid, true, reader_main, rd) == 0;
 	/* the references of threads that did not start */
 	rd->refs -= READER_THREADS - started;
 	l->reader = rd;

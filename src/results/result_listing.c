@@ -17,7 +17,7 @@
 #include "text.h"
 
 struct result_listing {
-	struct result_bg bg; /* first: the thread's */
+	struct bg_job bg; /* first: the thread's */
 	const struct settings *settings;
 	char (*places)[4096];
 	unsigned nplaces;
@@ -63,7 +63,7 @@ static struct result_listing *listing_new(const struct settings *s, const char *
 	return l;
 }
 
-static void listing_free(struct result_bg *b)
+static void listing_free(struct bg_job *b)
 {
 	struct result_listing *l = (struct result_listing *)b;
 
@@ -72,7 +72,7 @@ static void listing_free(struct result_bg *b)
 	free(l);
 }
 
-static void listing_work(struct result_bg *b)
+static void listing_work(struct bg_job *b)
 {
 	listing_do((struct result_listing *)b);
 }
@@ -84,9 +84,9 @@ struct result_listing *result_listing_start(const struct settings *s, const char
 
 	if (!l)
 		return NULL;
-	result_bg_init(&l->bg, listing_work, listing_free);
-	if (result_bg_start(&l->bg)) {
-		result_bg_free(&l->bg);
+	bg_job_init(&l->bg, listing_work, listing_free);
+	if (bg_job_start(&l->bg)) {
+		bg_job_free(&l->bg);
 		return NULL;
 	}
 	return l;
@@ -94,20 +94,20 @@ struct result_listing *result_listing_start(const struct settings *s, const char
 
 bool result_listing_done(struct result_listing *l)
 {
-	return result_bg_done(&l->bg);
+	return bg_job_done(&l->bg);
 }
 
 void result_listing_take(struct result_listing *l, struct result_listing_answer *ans)
 {
 	*ans = l->ans;
 	memset(&l->ans.list, 0, sizeof(l->ans.list)); /* the caller's now */
-	result_bg_free(&l->bg);
+	bg_job_free(&l->bg);
 }
 
 void result_listing_drop(struct result_listing *l)
 {
 	if (l)
-		result_bg_drop(&l->bg);
+		bg_job_drop(&l->bg);
 }
 
 int result_listing_run(const struct settings *s, const char *const *places, unsigned nplaces,

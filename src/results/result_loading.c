@@ -5,9 +5,7 @@
  * screen for as long as a long run's file takes to read. The caller starts a loading,
  * looks whether it is done as it draws, and takes the results, or drops a loading it no
  * longer wants: the thread cannot be stopped in a read, so the last of the two to let
- * go frees the loading. Also the results layer's way to start a thread of its own, and
- * result_bg (result_int.h), work on such a thread that its caller may let go of first,
- * which loadings and chores (result_chore.c) are.
+ * go frees the loading: a loading is a bg_job (bgjob.h), as listings and chores are.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,7 +20,7 @@
 #include "result_io.h"
 
 struct result_loading {
-	struct result_bg bg; /* first: the thread's */
+	struct bg_job bg; /* first: the thread's */
 	unsigned n, what;
 	char **paths;	   /* [n] */
 	struct result *rs; /* [n] */
@@ -31,80 +29,7 @@ struct result_loading {
 	char err[512];
 };
 
-int result_thread_start(pthread_t *tid, bool detached, void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	pthread_attr_t at;
-	int ret;
-
-	/* signals stay the caller's threads': the thread starts with all of them blocked */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&at);
-	if (detached)
-		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	ret = pthread_create(tid, &at, fn, arg);
-	pthread_attr_destroy(&at);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return ret;
-}
-
-static void *bg_main(void *arg)
-{
-	struct result_bg *b = arg;
-
-	b->work(b);
-	pthread_mutex_lock(&b->mu);
-	b->done = true;
-	bool last = b->dropped;
-	pthread_mutex_unlock(&b->mu);
-	if (last)
-		result_bg_free(b);
-	return NULL;
-}
-
-void result_bg_init(struct result_bg *b, void (*work)(struct result_bg *),
-		    void (*release)(struct result_bg *))
-{
-	pthread_mutex_init(&b->mu, NULL);
-	b->done = b->dropped = false;
-	b->work = work;
-	b->release = release;
-}
-
-int result_bg_start(struct result_bg *b)
-{
-	pthread_t tid;
-
-	/* the thread is never waited for */
-	return result_thread_start(&tid, true, bg_main, b);
-}
-
-bool result_bg_done(struct result_bg *b)
-{
-	pthread_mutex_lock(&b->mu);
-	bool done = b->done;
-	pthread_mutex_unlock(&b->mu);
-	return done;
-}
-
-void result_bg_drop(struct result_bg *b)
-{
-	pthread_mutex_lock(&b->mu);
-	bool last = b->done;
-	b->dropped = true;
-	pthread_mutex_unlock(&b->mu);
-	if (last)
-		result_bg_free(b);
-}
-
-void result_bg_free(struct result_bg *b)
-{
-	pthread_mutex_destroy(&b->mu);
-	b->release(b);
-}
-
-static void loading_free(struct result_bg *b)
+static void loading_free(struct bg_job *b)
 {
 	struct result_loading *l = (struct result_loading *)b;
 
@@ -118,7 +43,7 @@ static void loading_free(struct result_bg *b)
 	free(l);
 }
 
-static void loading_work(struct result_bg *b)
+static void loading_work(struct bg_job *b)
 {
 	struct result_loading *l = (struct result_loading *)b;
 
@@ -133,15 +58,15 @@ struct result_loading *result_loading_start(const char *const *paths, unsigned n
 
 	if (!l)
 		return NULL;
-	result_bg_init(&l->bg, loading_work, loading_free);
+	bg_job_init(&l->bg, loading_work, loading_free);
 	l->what = what;
 	l->rs = calloc(n ? n : 1, sizeof(*l->rs));
 	l->paths = calloc(n ? n : 1, sizeof(*l->paths));
 	for (; l->rs && l->paths && l->n < n; l->n++)
 		if (!(l->paths[l->n] = strdup(paths[l->n])))
 			break;
-	if (l->n < n || !l->rs || !l->paths || result_bg_start(&l->bg)) {
-		result_bg_free(&l->bg);
+	if (l->n < n || !l->rs || !l->paths || bg_job_start(&l->bg)) {
+		bg_job_free(&l->bg);
 		return NULL;
 	}
 	return l;
@@ -149,7 +74,7 @@ struct result_loading *result_loading_start(const char *const *paths, unsigned n
 
 bool result_loading_done(struct result_loading *l)
 {
-	return result_bg_done(&l->bg);
+	return bg_job_done(&l->bg);
 }
 
 int result_loading_take(struct result_loading *l, struct result **rs, unsigned *n, char *err,
@@ -166,12 +91,12 @@ int result_loading_take(struct result_loading *l, struct result **rs, unsigned *
 		*n = l->n;
 		l->rs = NULL;
 	}
-	result_bg_free(&l->bg);
+	bg_job_free(&l->bg);
 	return ret;
 }
 
 void result_loading_drop(struct result_loading *l)
 {
 	if (l)
-		result_bg_drop(&l->bg);
+		bg_job_drop(&l->bg);
 }

@@ -74,7 +74,7 @@ struct result_saver *result_saver_start(void)
 	pthread_cond_init(&v->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	/* signals stay the measuring thread's */
-	if (result_thread_start(&v->thread, false, saver_main, v)) {
+	if (bg_thread_start(&v->thread, false, saver_main, v)) {
 		saver_free(v);
 		return NULL;
 	}
