@@ -508,16 +508,19 @@ else
 	skip "a slow library place" "needs strace (scripts/deps.sh check) and runs"
 fi
 
-# ---- C9: o on a path that does not answer does not hold the screen --------------------------
-# o looked at the typed path (realpath, stat) before the screen went on: a directory on a
-# share that stopped answering held the TUI. strace holds every look at the directory for
-# 2 s: the screen says it is looking, keys work, and the directory is listed once it answers.
+# ---- C9: o, and an export, on a directory that does not answer do not hold the screen ------
+# o looked at the typed path (realpath, stat) before the screen went on, and an export made
+# its directory and wrote its file: a directory on a share that stopped answering held the
+# TUI. strace holds every look at the typed directory and at the exports directory (next
+# to the results directory: on a share when a site's results are) for 2 s: the screen says
+# it is looking, or exporting, keys work, and what was asked is done once it answers.
 if command -v strace >/dev/null && [ $can_run = 1 ]; then
-	mkdir -p "$T/slowopen"
+	mkdir -p "$T/slowopen" "$XDG_DATA_HOME/drivebench/exports"
 	"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
 		--label "from a slow share" --out "$T/slowopen/share.json" 2>/dev/null
-	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/slowopen -e trace=%file \
-		-e inject=%file:delay_enter=2000000 $DRIVEBENCH" start c9 120 40 C.UTF-8 xterm-256color
+	DRIVEBENCH="strace -f -qq -o /dev/null -P $T/slowopen -P $XDG_DATA_HOME/drivebench/exports \
+		-e trace=%file -e inject=%file:delay_enter=2000000 $DRIVEBENCH" \
+		start c9 120 40 C.UTF-8 xterm-256color
 	traced c9
 	expect c9 "o on a slow path: the TUI starts" "Drives|DRIVES|scratch" 10
 	keys c9 4
@@ -531,6 +534,21 @@ if command -v strace >/dev/null && [ $can_run = 1 ]; then
 	expect c9 "o on a slow path: listed once it answers" "from a slow share" 30
 	check "o on a slow path: the library remembers it" grep -qxF "$T/slowopen" \
 		"$XDG_CONFIG_HOME/drivebench/library"
+	expect c9 "export to a slow directory: the run's comparison shows" "STEP +from a slow share"
+	keys c9 e
+	expect c9 "export to a slow directory: e asks for a format" "Export the comparison"
+	csvs() { ls "$XDG_DATA_HOME"/drivebench/exports/compare-*.csv 2>/dev/null | wc -l; }
+	before=$(csvs)
+	keys c9 c
+	expect c9 "export to a slow directory: the screen says it is exporting" \
+		"exporting compare-.*\.csv\.\.\." 2
+	keys c9 q
+	expect c9 "export to a slow directory: q asks before leaving it unfinished" \
+		"Exporting compare-.*\.csv has not finished" 2
+	keys c9 n
+	expect c9 "export to a slow directory: written once it answers" \
+		"exported .*/exports/compare-.*\.csv" 20
+	check "export to a slow directory: the file is there" test "$(csvs)" = $((before + 1))
 	untrace c9
 	rm -f "$XDG_CONFIG_HOME/drivebench/library"
 else

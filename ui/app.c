@@ -481,7 +481,8 @@ static void handle_key(struct app *a, int key)
 			ui_confirm(a, ACT_QUIT, "Quit drivebench?",
 				   "A run is active. Quitting aborts it; the result keeps what was "
 				   "measured so far.");
-		else if (results_changing(a, what, sizeof(what)))
+		else if (results_changing(a, what, sizeof(what)) ||
+			 results_exporting(a, what, sizeof(what)))
 			ui_confirm(a, ACT_QUIT, "Quit drivebench?", what);
 		else
 			a->quit = true;
@@ -576,6 +577,7 @@ static void main_loop(struct app *a)
 		drives_poll_hotplug(a);
 		drives_poll_scratch(a);
 		results_poll(a);
+		results_export_poll(a);
 		results_list_poll(a);
 		draw(a);
 		key = getch();

@@ -11,14 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "errbuf.h"
 #include "library.h"
 #include "report.h"
-#include "safety.h"
 #include "siteconf.h"
 #include "text.h"
 #include "units.h"
@@ -153,6 +150,7 @@ void results_free(struct app *a)
 	result_listing_drop(a->listing);
 	a->listing = NULL;
 	results_files_free(a);
+	results_export_free(a);
 	details_close(a);
 	compare_free(a->cmp);
 	a->cmp = NULL;
@@ -407,71 +405,6 @@ void results_draw(struct app *a, int top, int bottom)
 	static const char *const words[] = {"mark",  "metric", "scroll", "charts", "export",
 					    "label", "delete", "reload", "details"};
 	ui_hints(a, bottom, KS_RESULTS, acts, words, 9);
-}
-
-/* $XDG_DATA_HOME/drivebench/exports: next to the results directory */
-static int export_dir(const struct app *a, char *buf, size_t len)
-{
-	const char *slash = strrchr(a->results_dir, '/');
-
-	buf[0] = '\0';
-	if (!slash)
-		return -ENOENT;
-	snprintf(buf, len, "%.*s/exports", (int)(slash - a->results_dir), a->results_dir);
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-void results_export(struct app *a, int format)
-{
-	static const char *const ext[RF_COUNT] = {[RF_TEXT] = "txt",
-						  [RF_MD] = "md",
-						  [RF_CSV] = "csv",
-						  [RF_JSON] = "json",
-						  [RF_HTML] = "html"};
-	char dir[4096], path[4300], stamp[32];
-	char *text = NULL, err[DB_ERR_LEN];
-	size_t len = 0;
-	time_t now = time(NULL);
-	struct tm tm;
-	int ret;
-
-	if (a->cmp_dirty)
-		compare_build(a);
-	compare_poll(a);
-	if (compare_reading(a)) {
-		ui_status(a, ROLE_WARNING,
-			  "the comparison is still being read: export it when it shows");
-		return;
-	}
-	if (!compare_report(a)) {
-		ui_status(a, ROLE_WARNING, "nothing to export: mark results with Space");
-		return;
-	}
-	if (format < 0 || format >= RF_COUNT)
-		return;
-	ret = export_dir(a, dir, sizeof(dir));
-	if (ret < 0) {
-		ui_status(a, ROLE_ERROR, "%s: cannot create the exports directory: %s",
-			  ret == -ENOENT ? a->results_dir : dir, strerror(-ret));
-		return;
-	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H-%M-%S", &tm);
-	snprintf(path, sizeof(path), "%s/compare-%s.%s", dir, stamp, ext[format]);
-	ret = report_render(compare_report(a), (enum report_format)format, &text, &len);
-	if (ret < 0) {
-		ui_status(a, ROLE_ERROR, "%s: export failed: %s", path, strerror(-ret));
-		return;
-	}
-	ret = safety_output_write(path, text, len, NULL, err, sizeof(err));
-	free(text);
-	if (ret) {
-		ui_status(a, ROLE_ERROR, "%s", err);
-		return;
-	}
-	ui_status(a, ROLE_OK, "exported %s", path);
 }
 
 /* A key while a run's details are open: true when used there; false when the list takes it. */

@@ -154,6 +154,7 @@ struct app {
 	enum key_action chore_act; /* for what: ACT_LABEL, ACT_NOTE, ACT_DELETE, ACT_OPEN */
 	bool chore_emptied;	   /* a label or note removed */
 	char chore_path[4096];
+	struct export_job *export; /* a comparison being written (results_export.c), or NULL */
 	char asked_path[4096]; /* what the editor or the delete dialog open is about */
 
 	/* Help: a pager whose cursor is the first line shown */
@@ -242,7 +243,6 @@ void results_load(struct app *a);
 void results_list_poll(struct app *a);
 void results_draw(struct app *a, int top, int bottom);
 void results_key(struct app *a, enum key_action act);
-void results_export(struct app *a, int format);
 /* List the result file or directory at path from now on (the library remembers it). */
 void results_open(struct app *a, const char *path);
 void results_free(struct app *a);
@@ -261,6 +261,15 @@ void results_poll(struct app *a);
 /* Is a file being changed (a label, a note, a deletion)? Then what, for a quit dialog. */
 bool results_changing(const struct app *a, char *what, size_t len);
 void results_files_free(struct app *a);
+
+/* ---- results_export.c: the comparison exported, written in the background -------- */
+/* A format chosen: the comparison shown rendered, and written to the exports directory. */
+void results_export(struct app *a, int format);
+/* Take what the export's write answered, if it has (every tick, on any screen). */
+void results_export_poll(struct app *a);
+/* Is an export being written? Then what, for a quit dialog. */
+bool results_exporting(const struct app *a, char *what, size_t len);
+void results_export_free(struct app *a);
 
 struct report;
 /* ---- results_compare.c: the Results screen's comparison --------------------------- */
