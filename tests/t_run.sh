@@ -59,6 +59,17 @@ expect_exit() { # name status args...
 }
 expect_exit "usage: unknown option exits 2" 2 run --target "$f" --bogus
 check "usage: message names the option" grep -q -- "--bogus" "$T/e"
+check "usage: nothing near --bogus is suggested" sh -c "! grep -q 'did you mean' '$T/e'"
+expect_exit "usage: fio's --iodepth exits 2" 2 run --target "$f" --iodepth 4
+check "usage: fio's --iodepth is named as --qdepth" \
+	grep -qF -- "unknown option '--iodepth' (fio's --iodepth is --qdepth here)" "$T/e"
+expect_exit "usage: fio's --numjobs=4 exits 2" 2 run --target "$f" --numjobs=4
+check "usage: fio's --numjobs is named as --threads" grep -qF -- "--numjobs is --threads here" "$T/e"
+expect_exit "usage: a typo exits 2" 2 run --target "$f" --qdeph 4
+check "usage: a typo suggests the option a letter away" \
+	grep -qF -- "unknown option '--qdeph' (did you mean --qdepth?)" "$T/e"
+expect_exit "usage: two letters swapped exit 2" 2 list --jsno
+check "usage: two letters swapped suggest the option" grep -qF -- "(did you mean --json?)" "$T/e"
 expect_exit "usage: bad block size exits 2" 2 run --target "$f" --bs 4q
 expect_exit "usage: bad bssplit exits 2" 2 run --target "$f" --bssplit 4k/50:8k/20
 check "usage: bssplit message says the sum" grep -q "70%" "$T/e"

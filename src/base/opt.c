@@ -55,6 +55,58 @@ int opt_usage_error(const struct opt_parser *p, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Edits (insert, delete, change, swap two neighbours) from a[0..na) to b[0..nb); 3 at most. */
+static unsigned edits(const char *a, size_t na, const char *b, size_t nb)
+{
+	unsigned d[34][34];
+
+	if (na > 32 || nb > 32)
+		return 3;
+	for (size_t i = 0; i <= na; i++)
+		for (size_t j = 0; j <= nb; j++) {
+			if (!i || !j) {
+				d[i][j] = (unsigned)(i + j);
+				continue;
+			}
+			unsigned best = d[i - 1][j - 1] + (tolower((unsigned char)a[i - 1]) !=
+							   tolower((unsigned char)b[j - 1]));
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[na][nb] < 3 ? d[na][nb] : 3;
+}
+
+/* "unknown option", and what was likely meant: another tool's name, or a near one. */
+static void unknown(const struct opt_parser *p, const char *a, const char *name, size_t nlen)
+{
+	const struct opt *near = NULL;
+	unsigned best = nlen > 4 ? 3 : 2; /* fewer edits than this: "--ab" is no "--bs" */
+
+	for (const struct opt_alias *al = p->aliases; al && al->theirs; al++)
+		if (strlen(al->theirs) == nlen && !strncmp(al->theirs, name, nlen)) {
+			opt_usage_error(p, "unknown option '%s' (%s --%s is --%s here)", a,
+					al->whose, al->theirs, al->ours);
+			return;
+		}
+	for (const struct opt *q = p->opts; nlen > 1 && q && q->name; q++) {
+		unsigned e = edits(name, nlen, q->name, strlen(q->name));
+		if (e < best) {
+			best = e;
+			near = q;
+		}
+	}
+	if (near)
+		opt_usage_error(p, "unknown option '%s' (did you mean --%s?)", a, near->name);
+	else
+		opt_usage_error(p, "unknown option '%s'", a);
+}
+
 int opt_next(struct opt_parser *p)
 {
 	while (p->index < p->argc) {
@@ -95,7 +147,10 @@ int opt_next(struct opt_parser *p)
 					o = q;
 		}
 		if (!o) {
-			opt_usage_error(p, "unknown option '%s'", a);
+			if (a[1] == '-')
+				unknown(p, a, a + 2, nlen);
+			else
+				opt_usage_error(p, "unknown option '%s'", a);
 			return -1;
 		}
 		p->name = o->name;

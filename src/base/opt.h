@@ -30,6 +30,12 @@ struct opt_parser {
 	char **pos;                  /* positional arguments, packed into argv[1..] */
 	int npos;
 	bool version;                /* 'h' came from --version, not --help */
+	/* other tools' names for options, {theirs, ours, whose}, ended by {NULL}: an unknown
+	   option with one of these names says which option it is here (opt_next()) */
+	const struct opt_alias *aliases;
+};
+struct opt_alias {
+	const char *theirs, *ours, *whose;
 };
 
 /* Start parsing argv[1..] of a command. */
@@ -38,6 +44,9 @@ void opt_parser_init(struct opt_parser *p, const char *cmd, const char *usage,
 /*
  * The next option's key; 0 when done; -1 after printing a usage error (unknown option,
  * missing argument). "--help"/"-h" print the help, "--version" the version, and return 'h'.
+ * An unknown option says what was likely meant: another tool's name for one of ours
+ * (p->aliases: "fio's --iodepth is --qdepth here"), else one of ours a letter or two
+ * away ("did you mean --qdepth?").
  */
 int opt_next(struct opt_parser *p);
 void opt_help(const struct opt_parser *p, FILE *out);
