@@ -555,6 +555,22 @@ else
 	skip "o on a slow path" "needs strace (scripts/deps.sh check) and runs"
 fi
 
+# ---- C10: two runs that share no step: said once ---------------------------------------
+"$DRIVEBENCH" run --engine null --target "$far" --bs 4k --time 200ms --quiet \
+	--label "four k" --out "$RESULTS/nostep1.json" 2>/dev/null
+"$DRIVEBENCH" run --engine null --target "$far" --bs 8k --time 200ms --quiet \
+	--label "eight k" --out "$RESULTS/nostep2.json" 2>/dev/null
+start c10 120 40 C.UTF-8 xterm-256color
+keys c10 4
+expect c10 "no shared step: both runs listed" "nostep1\\.json"
+keys c10 g Space Space
+expect c10 "no shared step: the comparison says so" "share no measured steps"
+n=$(cap c10 | grep -c "share no measured step")
+check "no shared step: said once ($n)" test "$n" = 1
+keys c10 q
+tm kill-session -t c10 2>/dev/null
+rm -f "$RESULTS"/nostep*.json
+
 # ---- C3: the plots show the whole phase: a 40-minute phase at x0.01 ---------------------
 # Two steps of 20 minutes at 10 ms samples: as fast as it goes, then 1000 IOPS. The whole
 # phase keeps the fast start in view (its scale tops out far above 1000) and says how long

@@ -281,9 +281,7 @@ void draw_comparison(struct app *a, int y, int bottom)
 	} else if (a->cmp && a->cmp->built) {
 		const struct report *rep = &a->cmp->rep;
 		y = draw_compare(a, y, bottom, m);
-		if (rep->ngroups == 0)
-			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM,
-				"nothing to compare: the runs share no measured step");
+		/* the report's notes say so when the runs share no step */
 		for (unsigned i = 0; i < rep->nnotes && y < bottom; i++)
 			ui_text(a, y++, 3, a->cols - 4, ROLE_DIM, rep->notes[i]);
 	}
