@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the Results screen asks of a result file: its label and note (n, N) and its
- * deletion (d); and where a path typed to be listed (o) leads. Each is a chore of the results
- * layer's (result_io.h) done in a thread of its own, one at a time, so that a file on a share that
- * stopped answering never holds the screen: the status line says what is being done ("saving the
- * label of NAME...") until it is, and results_poll() takes the answer. What a key asked (the
- * editor, the dialog) is about the file that was selected then, whatever the list shows by the time
- * it opens.
+ * deletion (d); and where a path typed to be listed (o) leads. Each is a chore of the
+ * results layer's (result_io.h) done in a thread of its own, one at a time, so that a file
+ * on a share that stopped answering never holds the screen: the status line says what is
+ * being done ("saving the label of NAME...") until it is, and results_poll() takes the
+ * answer. What a key asked (the editor, the dialog) is about the file that was selected
+ * then, whatever the list shows by the time it opens.
  */
 #include "ui.h"
 
