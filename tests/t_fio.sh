@@ -487,7 +487,8 @@ check "a server that hangs up: exit 1, the message says so" \
 # the TUI's Results screen lists an import and shows its steps
 if command -v tmux >/dev/null 2>&1 && [ -f "$(cat "$T/path" 2>/dev/null)" ]; then
 	SOCK=drivebench-fio-$$
-	cleanup_add "tmux -L $SOCK kill-server"
+	# the server gone, and its socket too (kill-server leaves the file behind)
+	cleanup_add "tmux -L $SOCK kill-server; rm -f ${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	tmux -L "$SOCK" new-session -d -s r -x 140 -y 40 \
 		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color ESCDELAY=25 \
 		XDG_DATA_HOME=$XDG_DATA_HOME XDG_CACHE_HOME=$XDG_CACHE_HOME \

@@ -295,7 +295,8 @@ fi
 if command -v tmux >/dev/null; then
 	SOCK=drivebench-hostile-$$
 	tm() { tmux -L "$SOCK" "$@"; }
-	cleanup_add "tmux -L $SOCK kill-server"
+	# the server gone, and its socket too (kill-server leaves the file behind)
+	cleanup_add "tmux -L $SOCK kill-server; rm -f ${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 	mkdir -p "$XDG_DATA_HOME/drivebench/results"
 	cp "$H/strings.json" "$XDG_DATA_HOME/drivebench/results/a.json"
 	mkfifo "$XDG_DATA_HOME/drivebench/results/x.json"

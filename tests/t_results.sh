@@ -177,7 +177,8 @@ if ! command -v tmux >/dev/null; then
 fi
 SOCK=drivebench-results-$$
 tm() { tmux -L "$SOCK" "$@"; }
-cleanup_add "tmux -L $SOCK kill-server"
+# the server gone, and its socket too (kill-server leaves the file behind)
+cleanup_add "tmux -L $SOCK kill-server; rm -f ${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 screen_has() { tm capture-pane -p -t lab | grep -qE -- "$1"; }
 keys() { tm send-keys -t lab "$@"; }
 # expect TEST REGEX: the screen shows REGEX within 10 s

@@ -3,7 +3,8 @@
 # of their own (-L), killed at exit; results go to the test's own XDG directories.
 SOCK=drivebench-tui-$$
 tm() { tmux -L "$SOCK" "$@"; }
-cleanup_add "tmux -L $SOCK kill-server"
+# the server gone, and its socket too (kill-server leaves the file behind)
+cleanup_add "tmux -L $SOCK kill-server; rm -f ${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
 RESULTS=$XDG_DATA_HOME/drivebench/results
 
 # start NAME COLS ROWS LANG TERM [ARGS...]: the TUI in a detached tmux session
