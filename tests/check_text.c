@@ -287,6 +287,16 @@ START_TEST(columns)
 }
 END_TEST
 
+/* A path's last part, as the TUI's status lines name files. */
+START_TEST(base_name)
+{
+	ck_assert_str_eq(text_base_name("/srv/results/run.json"), "run.json");
+	ck_assert_str_eq(text_base_name("run.json"), "run.json");
+	ck_assert_str_eq(text_base_name("dir/"), "");
+	ck_assert_str_eq(text_base_name(""), "");
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -300,6 +310,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, filter_stream);
 	tcase_add_test(tc, line_reader);
 	tcase_add_test(tc, string_builder);
+	tcase_add_test(tc, base_name);
 	tcase_add_loop_test(tc, columns, 0, (int)(sizeof(width_cases) / sizeof(width_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;

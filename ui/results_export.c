@@ -56,9 +56,7 @@ static void export_release(struct bg_job *b)
 
 static const char *export_name(const struct app *a)
 {
-	const char *slash = strrchr(a->export->path, '/');
-
-	return slash ? slash + 1 : a->export->path;
+	return text_base_name(a->export->path);
 }
 
 static void export_say(struct app *a)

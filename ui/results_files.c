@@ -18,13 +18,6 @@
 #include "library.h"
 #include "text.h"
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* Reading or checking: nothing is changed yet, so a newer question can replace it. */
 static bool chore_asks(enum result_chore_kind kind)
 {
@@ -43,7 +36,7 @@ static const char *chore_saying(const struct app *a, char *buf, size_t len)
 		[RESULT_CHORE_OPEN] = "looking at",
 	};
 
-	snprintf(buf, len, "%s %s...", doing[a->chore_kind], base_name(a->chore_path));
+	snprintf(buf, len, "%s %s...", doing[a->chore_kind], text_base_name(a->chore_path));
 	return buf;
 }
 
@@ -129,7 +122,7 @@ static void chore_start(struct app *a, enum result_chore_kind kind, enum key_act
 	if (a->chore && !chore_asks(a->chore_kind)) {
 		ui_status(a, ROLE_WARNING,
 			  "%s: still %s; its directory has not answered (ask again when it has)",
-			  base_name(a->chore_path),
+			  text_base_name(a->chore_path),
 			  a->chore_kind == RESULT_CHORE_DELETE ? "being deleted" : "being saved");
 		return;
 	}
@@ -174,7 +167,7 @@ bool results_changing(const struct app *a, char *what, size_t len)
 		 a->chore_kind == RESULT_CHORE_DELETE  ? "Deleting"
 		 : a->chore_kind == RESULT_CHORE_LABEL ? "Saving the label of"
 						       : "Saving the note of",
-		 base_name(a->chore_path));
+		 text_base_name(a->chore_path));
 	return true;
 }
 

@@ -19,6 +19,7 @@
 #include "runner.h"
 #include "settings.h"
 #include "steady.h"
+#include "text.h"
 
 struct run_model {
 	pthread_mutex_t lock;
@@ -341,16 +342,10 @@ static void tell_leftover(void *arg, const char *msg)
 	pthread_mutex_unlock(&m->lock);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	return b ? b + 1 : path;
-}
-
 /* "quick" from ".../presets/quick.preset" */
 static void preset_short_name(const char *path, char *buf, size_t len)
 {
-	const char *b = base_name(path);
+	const char *b = text_base_name(path);
 	size_t n = strlen(b);
 
 	if (n > 7 && !strcmp(b + n - 7, ".preset"))

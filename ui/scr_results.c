@@ -99,8 +99,7 @@ static void details_open(struct app *a)
 	if (!path)
 		return;
 	details_close(a);
-	const char *slash = strrchr(path, '/');
-	snprintf(a->details_name, sizeof(a->details_name), "%s", slash ? slash + 1 : path);
+	snprintf(a->details_name, sizeof(a->details_name), "%s", text_base_name(path));
 	/* summaries only: no samples, no histograms */
 	if ((a->details_loading = result_loading_start(&path, 1, 0)))
 		return;
@@ -303,7 +302,6 @@ static void draw_row(struct app *a, const struct row_cols *c, size_t i, int y)
 		return;
 	}
 	const char *path = e ? e->path : result_list_path(&a->results, i);
-	const char *base_name = strrchr(path, '/');
 
 	if (sel)
 		ui_fill(a, y, 0, a->cols, ROLE_SELECTION);
@@ -312,7 +310,7 @@ static void draw_row(struct app *a, const struct row_cols *c, size_t i, int y)
 	if (!e || !e->error[0]) { /* an error runs to the end of the line */
 		if (a->cols >= 110)
 			ui_text(a, y, c->xsteps + 7, a->cols - c->xsteps - 8, sel ? base : ROLE_DIM,
-				base_name ? base_name + 1 : path);
+				text_base_name(path));
 	}
 	if (!e) {
 		ui_text(a, y, c->xdrive, c->wdrive, sel ? base : ROLE_DIM, "reading...");

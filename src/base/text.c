@@ -134,6 +134,13 @@ int text_utf8_fix_buf(char **s, size_t *len)
 	return 0;
 }
 
+const char *text_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 size_t text_copy(char *dst, size_t size, const char *src)
 {
 	size_t n = src ? strlen(src) : 0, i = 0, o = 0;

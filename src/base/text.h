@@ -50,6 +50,8 @@ int text_utf8_fix_buf(char **s, size_t *len);
 size_t text_copy(char *dst, size_t size, const char *src);
 /* text_copy() of a fixed buffer onto itself: repaired and terminated within size bytes. */
 void text_fix(char *buf, size_t size);
+/* A path's last part: what follows its last '/' (the path itself when it has none). */
+const char *text_base_name(const char *path);
 /* Cut a well-formed string to at most max bytes, on a character boundary. */
 void text_cut(char *s, size_t max);
 /* snprintf() that cuts on a character boundary when the result does not fit. */
