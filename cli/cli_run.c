@@ -449,22 +449,22 @@ static int run_args_check(const struct opt_parser *p, const struct run_options *
 
 /* What a reviewer used to fio types: fio's option names for the options run has (opt.h). */
 static const struct opt_alias fio_names[] = {
-	{"iodepth", "qdepth", "fio's"},
-	{"numjobs", "threads", "fio's"},
-	{"runtime", "time", "fio's"},
-	{"ramp_time", "ramp", "fio's"},
-	{"filename", "target", "fio's"},
-	{"ioengine", "engine", "fio's"},
-	{"blocksize", "bs", "fio's"},
-	{"readwrite", "rw", "fio's"},
-	{"rwmixread", "read", "fio's"},
-	{"random_distribution", "distribution", "fio's"},
-	{"buffer_compress_percentage", "compress", "fio's"},
-	{"randseed", "seed", "fio's"},
-	{"rate_iops", "rate", "fio's"},
-	{"log_avg_msec", "interval", "fio's"},
-	{"output", "out", "fio's"},
-	{NULL, NULL, NULL},
+	{"iodepth", "qdepth"},
+	{"numjobs", "threads"},
+	{"runtime", "time"},
+	{"ramp_time", "ramp"},
+	{"filename", "target"},
+	{"ioengine", "engine"},
+	{"blocksize", "bs"},
+	{"readwrite", "rw"},
+	{"rwmixread", "read"},
+	{"random_distribution", "distribution"},
+	{"buffer_compress_percentage", "compress"},
+	{"randseed", "seed"},
+	{"rate_iops", "rate"},
+	{"log_avg_msec", "interval"},
+	{"output", "out"},
+	{NULL, NULL},
 };
 
 int cli_run(int argc, char **argv)
@@ -489,6 +489,7 @@ int cli_run(int argc, char **argv)
 	cli_run_options_init(&ro);
 	opt_parser_init(&p, "run", run_usage, opts, argc, argv);
 	p.aliases = fio_names;
+	p.aliases_of = "fio's";
 	while ((key = opt_next(&p)) > 0) {
 		switch (key) {
 		case 'h':

@@ -65,6 +65,18 @@ check "usage: fio's --iodepth is named as --qdepth" \
 	grep -qF -- "unknown option '--iodepth' (fio's --iodepth is --qdepth here)" "$T/e"
 expect_exit "usage: fio's --numjobs=4 exits 2" 2 run --target "$f" --numjobs=4
 check "usage: fio's --numjobs is named as --threads" grep -qF -- "--numjobs is --threads here" "$T/e"
+# every fio name the man page lists names an option run has (the table in cli_run.c, the
+# man page and run's options kept in step)
+"$DRIVEBENCH" run --help >"$T/help" 2>&1
+names=$(sed -n '/fio.s name for one of/,/did you mean/p' "${MAN:-man/drivebench.1}" |
+	grep -oE '^\.BR? [a-z_]+' | awk '$2 != "run" {print $2}')
+bad=""
+for n in iodepth $names; do
+	ours=$("$DRIVEBENCH" run --target "$f" "--$n" x 2>&1 | sed -n "s/.*(fio's --$n is --\([a-z_-]*\) here).*/\1/p")
+	[ -n "$ours" ] && grep -qE -- "^  (-., )?--$ours " "$T/help" || bad+=" $n->${ours:-nothing}"
+done
+check "usage: each of the man page's $(wc -w <<<"$names") fio names leads to one of run's options${bad:+:$bad}" \
+	test -z "$bad" -a "$(wc -w <<<"$names")" -ge 14
 expect_exit "usage: a typo exits 2" 2 run --target "$f" --qdeph 4
 check "usage: a typo suggests the option a letter away" \
 	grep -qF -- "unknown option '--qdeph' (did you mean --qdepth?)" "$T/e"

@@ -91,7 +91,7 @@ static void unknown(const struct opt_parser *p, const char *a, const char *name,
 	for (const struct opt_alias *al = p->aliases; al && al->theirs; al++)
 		if (strlen(al->theirs) == nlen && !strncmp(al->theirs, name, nlen)) {
 			opt_usage_error(p, "unknown option '%s' (%s --%s is --%s here)", a,
-					al->whose, al->theirs, al->ours);
+					p->aliases_of, al->theirs, al->ours);
 			return;
 		}
 	for (const struct opt *q = p->opts; nlen > 1 && q && q->name; q++) {

@@ -30,12 +30,14 @@ struct opt_parser {
 	char **pos;                  /* positional arguments, packed into argv[1..] */
 	int npos;
 	bool version;                /* 'h' came from --version, not --help */
-	/* other tools' names for options, {theirs, ours, whose}, ended by {NULL}: an unknown
-	   option with one of these names says which option it is here (opt_next()) */
+	/* another tool's names for options, {theirs, ours}, ended by {NULL}, and whose they
+	   are ("fio's"): an unknown option with one of these names says which option it is
+	   here (opt_next()) */
 	const struct opt_alias *aliases;
+	const char *aliases_of;
 };
 struct opt_alias {
-	const char *theirs, *ours, *whose;
+	const char *theirs, *ours;
 };
 
 /* Start parsing argv[1..] of a command. */
